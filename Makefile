@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# hitmap build.  make [V=1] [SAN=1] [WERROR=1] [O=builddir] [all|check|bench|fuzz|install]
+PREFIX  ?= /usr/local
+DESTDIR ?=
+O       ?= build
+CC      ?= cc
+PKG_CONFIG ?= pkg-config
+
+PKGS      := libtraceevent libtracefs libdw libelf libzstd
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+           -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
+           -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) -MMD -MP
+LDLIBS  += $(PKG_LIBS) -lm -lpthread
+
+ifeq ($(WERROR),1)
+CFLAGS  += -Werror
+endif
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+O       := $(O)-san
+endif
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+# Library: every src/*/*.c except the CLI.  CLI: src/cli/*.c.
+LIB_SRCS := $(filter-out src/cli/%,$(wildcard src/*/*.c))
+CLI_SRCS := $(wildcard src/cli/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
+LIB      := $(O)/libhitmap.a
+BIN      := $(O)/hitmap
+
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tools/%)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+
+.PHONY: all check bench fuzz install clean setup tests
+all: $(BIN)
+
+$(O)/%.o: %.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(O)/tools/%: tests/tools/%.c $(LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+tests: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
+
+# The one test command: installs what it needs (as root), then runs every test.
+check: tests
+	$(Q)HITMAP_BUILD=$(O) tests/run.sh
+
+setup:
+	$(Q)scripts/setup.sh
+
+bench: $(BIN) $(TOOL_BINS)
+	$(Q)HITMAP_BUILD=$(O) tests/bench/run.sh
+
+# libFuzzer targets, bounded: FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 20
+fuzz:
+	$(Q)mkdir -p $(O)/fuzz
+	$(Q)for f in $(FUZZ_SRCS); do \
+	  n=$$(basename $$f .c); \
+	  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) \
+	    -o $(O)/fuzz/$$n $$f $(filter-out src/cli/%,$(LIB_SRCS)) $(LDLIBS) || exit 1; \
+	  mkdir -p $(O)/fuzz/$$n.corpus; \
+	  $(O)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 $(O)/fuzz/$$n.corpus tests/fuzz/seeds 2>&1 | tail -n 3 || exit 1; \
+	done
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hitmap
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-san $(O)
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_PERF_DATA_H
+#define HITMAP_PERF_DATA_H
+
+/*
+ * perf.data: the streaming reader and the file-mode writer.
+ *
+ * Data flows one way: a source writes perf.data, the reader streams it back
+ * as events, and the analysis layers (classify, resolve, aggregate) consume
+ * those events.  The reader's memory does not grow with the number of
+ * records: it maps or reads the data in windows and hands out one event at a
+ * time; pointers inside an event are valid until the next call.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/perf_event.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t  u8;
+typedef int64_t  s64;
+typedef int32_t  s32;
+
+/* perf.data user record types (tools/lib/perf/include/perf/event.h). */
+enum hm_user_record {
+	HM_RECORD_HEADER_ATTR		= 64,
+	HM_RECORD_HEADER_EVENT_TYPE	= 65,
+	HM_RECORD_HEADER_TRACING_DATA	= 66,
+	HM_RECORD_HEADER_BUILD_ID	= 67,
+	HM_RECORD_FINISHED_ROUND	= 68,
+	HM_RECORD_ID_INDEX		= 69,
+	HM_RECORD_AUXTRACE_INFO		= 70,
+	HM_RECORD_AUXTRACE		= 71,
+	HM_RECORD_AUXTRACE_ERROR	= 72,
+	HM_RECORD_THREAD_MAP		= 73,
+	HM_RECORD_CPU_MAP		= 74,
+	HM_RECORD_STAT_CONFIG		= 75,
+	HM_RECORD_STAT			= 76,
+	HM_RECORD_STAT_ROUND		= 77,
+	HM_RECORD_EVENT_UPDATE		= 78,
+	HM_RECORD_TIME_CONV		= 79,
+	HM_RECORD_HEADER_FEATURE	= 80,
+	HM_RECORD_COMPRESSED		= 81,
+	HM_RECORD_FINISHED_INIT		= 82,
+	HM_RECORD_COMPRESSED2		= 83,
+	HM_RECORD_MAX			= 128,	/* counters array size */
+};
+
+/* Header feature bits (tools/perf/util/header.h). */
+enum hm_feature {
+	HM_FEAT_TRACING_DATA = 1, HM_FEAT_BUILD_ID, HM_FEAT_HOSTNAME,
+	HM_FEAT_OSRELEASE, HM_FEAT_VERSION, HM_FEAT_ARCH, HM_FEAT_NRCPUS,
+	HM_FEAT_CPUDESC, HM_FEAT_CPUID, HM_FEAT_TOTAL_MEM, HM_FEAT_CMDLINE,
+	HM_FEAT_EVENT_DESC, HM_FEAT_CPU_TOPOLOGY, HM_FEAT_NUMA_TOPOLOGY,
+	HM_FEAT_BRANCH_STACK, HM_FEAT_PMU_MAPPINGS, HM_FEAT_GROUP_DESC,
+	HM_FEAT_AUXTRACE, HM_FEAT_STAT, HM_FEAT_CACHE, HM_FEAT_SAMPLE_TIME,
+	HM_FEAT_MEM_TOPOLOGY, HM_FEAT_CLOCKID, HM_FEAT_DIR_FORMAT,
+	HM_FEAT_BPF_PROG_INFO, HM_FEAT_BPF_BTF, HM_FEAT_COMPRESSED,
+	HM_FEAT_CPU_PMU_CAPS, HM_FEAT_CLOCK_DATA, HM_FEAT_HYBRID_TOPOLOGY,
+	HM_FEAT_PMU_CAPS, HM_FEAT_CPU_DOMAIN_INFO, HM_FEAT_E_MACHINE,
+	HM_FEAT_CLN_SIZE,
+	/*
+	 * hitmap's own metadata (futex table geometry, kernel symbols, workload
+	 * results).  A high bit that perf skips as unknown.  Payload: a
+	 * sequence of { u32 tag; u32 len; u8 data[len] } padded to 8; see
+	 * hm_meta in hitmap/meta.h.
+	 */
+	HM_FEAT_HITMAP = 200,
+	HM_FEAT_BITS = 256,
+};
+
+/* One event (attr) of the file: perf's evsel. */
+struct hm_evsel {
+	int			idx;
+	struct perf_event_attr	attr;		/* known fields; newer ones dropped */
+	u32			file_attr_size;	/* attr.size as found in the file */
+	char			*name;		/* EVENT_DESC name, or NULL */
+	u64			*ids;
+	u32			nr_ids;
+	/* derived */
+	bool			needs_swap;
+	int			id_pos;		/* u64 index of the id in a sample, -1 */
+	int			is_pos;		/* u64 index from the end in the trailer, -1 */
+	struct tep_event	*tp_event;	/* tracepoint format, when known */
+};
+
+/* A branch entry as the kernel writes it. */
+struct hm_branch_entry {
+	u64 from, to, flags;
+};
+
+/* A decoded PERF_RECORD_SAMPLE (or a sample_id_all trailer). */
+struct hm_sample {
+	const struct hm_evsel	*evsel;
+	u64	sample_type;	/* which fields below are present */
+	u16	misc;		/* record misc: cpumode = misc & 7 */
+	u64	ip;
+	u32	pid, tid;
+	u64	time;
+	u64	addr;
+	u64	id;
+	u64	stream_id;
+	u32	cpu;
+	u64	period;
+	u64	read_nr;	/* READ: number of values; data not decoded */
+	const u64 *read;
+	u64	callchain_nr;
+	const u64 *callchain;	/* native order */
+	u32	raw_size;
+	const void *raw;	/* RAW tracepoint payload, never swapped */
+	u64	branch_nr;
+	u64	branch_hw_idx;
+	const struct hm_branch_entry *branch;
+	u64	user_regs_abi, intr_regs_abi;
+	u64	user_stack_size;
+	u64	weight;		/* WEIGHT, or WEIGHT_STRUCT.var1_dw */
+	u16	ins_lat;	/* WEIGHT_STRUCT.var2_w */
+	u16	weight3;	/* WEIGHT_STRUCT.var3_w */
+	u64	data_src;	/* PERF_MEM_DATA_SRC_NONE when absent */
+	u64	transaction;
+	u64	phys_addr;
+	u64	cgroup;
+	u64	data_page_size;
+	u64	code_page_size;
+	u64	aux_size;
+};
+
+/* One record as the reader hands it out. */
+struct hm_event {
+	u32		type;
+	u16		misc;
+	u32		size;		/* record size (AUXTRACE: plus payload) */
+	u64		file_offset;	/* of the record in the (decompressed) stream */
+	bool		compressed;	/* came out of a COMPRESSED record */
+	const void	*data;		/* the whole record, byte-swapped to native */
+	struct hm_sample sample;	/* SAMPLE; or the trailer when sample_id_all */
+	bool		has_sample;
+};
+
+/* Feature data, parsed.  Strings are NULL when the feature is absent. */
+struct hm_cpu_topo {
+	int	core_id, socket_id, die_id;	/* -1 when unknown */
+};
+
+struct hm_numa_node {
+	u32	node;
+	u64	mem_total_kb, mem_free_kb;
+	char	*cpus;		/* cpulist string, as in the file */
+};
+
+struct hm_mem_node {
+	u64	node;
+	u64	nbits;
+	u64	*bitmap;	/* memory blocks of block_size bytes */
+};
+
+struct hm_cache_level {
+	u32	level, line_size, sets, ways;
+	char	*type, *size, *map;
+};
+
+struct hm_pmu_caps {
+	char	*pmu_name;	/* NULL for CPU_PMU_CAPS */
+	u32	nr;
+	char	**names, **values;
+};
+
+struct hm_build_id {
+	s32	pid;
+	u16	misc;
+	u8	size;
+	u8	id[20];
+	char	*filename;
+};
+
+struct hm_header {
+	bool	pipe;
+	bool	needs_swap;
+	u64	data_offset, data_size;
+	u64	feat_bits[HM_FEAT_BITS / 64];
+	char	*hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	u32	nr_cpus_avail, nr_cpus_online;
+	u64	total_mem_kb;
+	u32	cmdline_argc;
+	char	**cmdline_argv;
+	/* CPU_TOPOLOGY */
+	u32	nr_package_cpus, nr_core_cpus, nr_die_cpus;
+	char	**package_cpus, **core_cpus, **die_cpus;
+	struct hm_cpu_topo *cpu;	/* nr_cpus_avail entries */
+	/* NUMA_TOPOLOGY */
+	u32	nr_numa_nodes;
+	struct hm_numa_node *numa;
+	/* MEM_TOPOLOGY */
+	u64	mem_block_size;
+	u64	nr_mem_nodes;
+	struct hm_mem_node *mem;
+	/* CACHE */
+	u32	nr_caches;
+	struct hm_cache_level *caches;
+	/* PMU_MAPPINGS */
+	u32	nr_pmu_mappings;
+	u32	*pmu_types;
+	char	**pmu_names;
+	/* GROUP_DESC */
+	u32	nr_groups;
+	char	**group_names;
+	u32	*group_leader, *group_members;
+	/* HYBRID_TOPOLOGY */
+	u32	nr_hybrid;
+	char	**hybrid_pmu, **hybrid_cpus;
+	/* CPU_PMU_CAPS (pmu_name NULL) and PMU_CAPS */
+	u32	nr_pmu_caps;
+	struct hm_pmu_caps *pmu_caps;
+	/* BUILD_ID */
+	u32	nr_build_ids;
+	struct hm_build_id *build_ids;
+	u64	clockid_res_ns;
+	u64	sample_time_first, sample_time_last;
+	/* COMPRESSED */
+	u32	comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;
+	/* TRACING_DATA, parsed with libtraceevent (NULL when absent) */
+	struct tep_handle *tep;
+	/* hitmap's own metadata (HM_FEAT_HITMAP), raw */
+	void	*hitmap_meta;
+	u64	hitmap_meta_size;
+};
+
+static inline bool hm_header__has_feat(const struct hm_header *h, int feat)
+{
+	return feat >= 0 && feat < HM_FEAT_BITS &&
+	       (h->feat_bits[feat / 64] >> (feat % 64)) & 1;
+}
+
+/* ---------------------------------------------------------------- reader */
+
+struct hm_reader;
+
+struct hm_reader_opts {
+	/* Sort samples by time within FINISHED_ROUND rounds, as perf does. */
+	bool	ordered;
+	/* Hand out every record (default); false: SAMPLE records only. */
+	bool	all_records;
+};
+
+/*
+ * Open @path ("-" for standard input).  File or pipe mode is detected from
+ * the magic; pipe-mode files are read as a stream either way.  Returns NULL
+ * with errno set; the reason (file, offset, fix) is in hm_log__last_error().
+ */
+struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *opts);
+void hm_reader__delete(struct hm_reader *r);
+
+/*
+ * Next event.  Returns 1 and fills @ev, 0 at the end, or a negative errno
+ * (corrupt or truncated input: the message names the offset).  In pipe mode
+ * the header (attrs, features) fills in as HEADER_* records pass by; they are
+ * handed out too.
+ */
+int hm_reader__next(struct hm_reader *r, struct hm_event *ev);
+
+const struct hm_header *hm_reader__header(const struct hm_reader *r);
+int hm_reader__nr_evsels(const struct hm_reader *r);
+const struct hm_evsel *hm_reader__evsel(const struct hm_reader *r, int idx);
+const char *hm_reader__path(const struct hm_reader *r);
+
+/* Per-type record counts seen so far (index: record type < HM_RECORD_MAX). */
+struct hm_reader_stats {
+	u64	nr[HM_RECORD_MAX];
+	u64	nr_unknown;		/* types we do not know, skipped by size */
+	u64	lost;			/* sum of LOST.lost */
+	u64	lost_samples;		/* sum of LOST_SAMPLES.lost */
+	u64	bytes;			/* record bytes handed out */
+	u64	compressed_bytes;	/* payload of COMPRESSED records */
+};
+const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r);
+
+/* Name of a record type ("SAMPLE", "MMAP2", ...), or NULL. */
+const char *hm_record__name(u32 type);
+/* Name of a feature ("HOSTNAME", ...), or NULL. */
+const char *hm_feature__name(int feat);
+
+/*
+ * Decode the tracepoint payload of @s (evsel with tp_event) into "name=value"
+ * text like perf script; returns bytes written or a negative errno.
+ */
+int hm_sample__format_tp(const struct hm_sample *s, const struct hm_header *h,
+			 char *buf, size_t size);
+/* Look up one numeric tracepoint field of @s by name. */
+int hm_sample__tp_field(const struct hm_sample *s, const char *field, u64 *val);
+
+/* ---------------------------------------------------------------- writer */
+
+struct hm_writer;
+
+/*
+ * Create a file-mode perf.data at @path.  Attrs are written with size 128 so
+ * perf 6.1 reads the file.  Returns NULL with errno set.
+ */
+struct hm_writer *hm_writer__new(const char *path);
+
+/* Add an event; @ids may be NULL.  Returns its index or a negative errno. */
+int hm_writer__add_evsel(struct hm_writer *w, const struct perf_event_attr *attr,
+			 const char *name, const u64 *ids, u32 nr_ids);
+
+/*
+ * Header features to write at close: every non-NULL field of @h whose
+ * feature makes sense (HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC,
+ * CPUID, TOTAL_MEM, CMDLINE, CPU_TOPOLOGY, NUMA_TOPOLOGY, MEM_TOPOLOGY, CACHE,
+ * SAMPLE_TIME, CLOCKID, BUILD_ID, HM_FEAT_HITMAP, ...).  EVENT_DESC is made
+ * from the evsels.  The writer copies what it needs.
+ */
+int hm_writer__set_header(struct hm_writer *w, const struct hm_header *h);
+
+/* Write one raw record (any type; size from its header). */
+int hm_writer__write(struct hm_writer *w, const void *rec, size_t size);
+
+/* Encode and write a SAMPLE of evsel @idx from the fields its sample_type selects. */
+int hm_writer__write_sample(struct hm_writer *w, int idx, const struct hm_sample *s);
+
+/* Convenience synthesized records. */
+int hm_writer__write_comm(struct hm_writer *w, u32 pid, u32 tid, const char *comm);
+int hm_writer__write_mmap2(struct hm_writer *w, u32 pid, u32 tid, u64 start,
+			   u64 len, u64 pgoff, u32 prot, u32 flags,
+			   const char *filename, u16 misc);
+int hm_writer__write_finished_round(struct hm_writer *w);
+
+/* Finish: data size, attrs, feature sections.  Returns 0 or a negative errno. */
+int hm_writer__close(struct hm_writer *w);
+/* Free (after close, or to abandon a file).  Accepts NULL. */
+void hm_writer__delete(struct hm_writer *w);
+
+/* Free everything a reader or caller put into @h (not @h itself). */
+void hm_header__release(struct hm_header *h);
+
+#endif

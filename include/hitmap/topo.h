@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_TOPO_H
+#define HITMAP_TOPO_H
+
+/* CPU -> socket/die/node, physical address -> node; from a file's header or this machine. */
+#include <hitmap/perf_data.h>
+
+struct hm_topo;
+
+struct hm_topo *hm_topo__new_from_header(const struct hm_header *h);
+/* This machine, from /sys/devices/system/{cpu,node} (under @sysfs_root, NULL: "/"). */
+struct hm_topo *hm_topo__new_live(const char *sysfs_root);
+void hm_topo__delete(struct hm_topo *t);
+
+int hm_topo__nr_cpus(const struct hm_topo *t);
+int hm_topo__nr_sockets(const struct hm_topo *t);
+int hm_topo__nr_nodes(const struct hm_topo *t);
+/* -1 when unknown */
+int hm_topo__cpu_socket(const struct hm_topo *t, int cpu);
+int hm_topo__cpu_die(const struct hm_topo *t, int cpu);
+int hm_topo__cpu_node(const struct hm_topo *t, int cpu);
+int hm_topo__phys_node(const struct hm_topo *t, u64 phys_addr);
+/* Node index (0..nr_nodes-1) to node id, and socket of a node (-1). */
+int hm_topo__node_id(const struct hm_topo *t, int idx);
+int hm_topo__node_socket(const struct hm_topo *t, int node);
+
+/*
+ * Fill the topology parts of @h (NRCPUS, CPU_TOPOLOGY, NUMA_TOPOLOGY,
+ * MEM_TOPOLOGY) from @t, for the writer; allocations belong to @h.
+ */
+int hm_topo__fill_header(const struct hm_topo *t, struct hm_header *h);
+
+/* Parse a cpulist ("0-3,8,10-11") into @cpus (max @n); returns the count or -EINVAL. */
+int hm_cpulist__parse(const char *s, int *cpus, int n);
+
+#endif

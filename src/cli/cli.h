@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_CLI_H
+#define HITMAP_CLI_H
+
+/*
+ * Each command lives in its own src/cli/cmd-NAME.c and registers itself with
+ * HM_COMMAND(); main.c dispatches.  Only the CLI prints or exits.
+ */
+struct hm_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+	struct hm_command *next;
+};
+
+void hm_command__register(struct hm_command *cmd);
+
+#define HM_COMMAND(cname, csummary, fn)					\
+	static struct hm_command hm_cmd_##fn = {			\
+		.name = cname, .summary = csummary, .run = fn };	\
+	__attribute__((constructor)) static void hm_cmd_reg_##fn(void)	\
+	{ hm_command__register(&hm_cmd_##fn); }
+
+/* Print "hitmap: <msg>" to stderr; returns 1 (the exit status to use). */
+int hm_cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report a library failure: the library's last message, else strerror(-err). */
+int hm_cli__lib_error(int err, const char *what);
+/* Print a man-style --help text for @cmd from its man page name. */
+void hm_cli__usage(const char *usage);
+
+#endif

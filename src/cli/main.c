@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hitmap: find cache-line contention, down to the futex hash bucket. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include "cli.h"
+
+#ifndef HITMAP_VERSION
+#define HITMAP_VERSION "0.1"
+#endif
+
+static struct hm_command *commands;
+
+void hm_command__register(struct hm_command *cmd)
+{
+	struct hm_command **p = &commands;
+
+	/* keep the list sorted by name for --help */
+	while (*p && strcmp((*p)->name, cmd->name) < 0)
+		p = &(*p)->next;
+	cmd->next = *p;
+	*p = cmd;
+}
+
+int hm_cli__error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hitmap: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int hm_cli__lib_error(int err, const char *what)
+{
+	const char *msg = hm_log__last_error();
+
+	if (err > 0)
+		err = -err;
+	if (msg && *msg)
+		return hm_cli__error("%s", msg);
+	return hm_cli__error("%s: %s", what, strerror(-err));
+}
+
+void hm_cli__usage(const char *usage)
+{
+	fputs(usage, stdout);
+}
+
+static void log_to_stderr(enum hm_log_level level, const char *msg, void *ctx)
+{
+	static const char *const tag[] = { "error", "warning", "info", "debug" };
+
+	/* errors are printed once, by the command that gives up */
+	if (level == HM_LOG_ERROR)
+		return;
+	fprintf(stderr, "hitmap: %s: %s\n", tag[level], msg);
+}
+
+static void usage(FILE *f)
+{
+	struct hm_command *c;
+
+	fprintf(f, "usage: hitmap <command> [options]\n\n"
+		   "Find cache-line contention the way perf c2c does, down to the futex\n"
+		   "hash bucket, its field, the socket and the instruction.\n\ncommands:\n");
+	for (c = commands; c; c = c->next)
+		fprintf(f, "  %-12s %s\n", c->name, c->summary);
+	fprintf(f, "\n'hitmap <command> --help' and 'man hitmap-<command>' tell more.\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct hm_command *c;
+	const char *v = getenv("HITMAP_DEBUG");
+
+	hm_log__set_sink(log_to_stderr, NULL, v ? HM_LOG_DEBUG : HM_LOG_WARN);
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hitmap %s\n", HITMAP_VERSION);
+		return 0;
+	}
+	for (c = commands; c; c = c->next)
+		if (!strcmp(c->name, argv[1]))
+			return c->run(argc - 1, argv + 1);
+	hm_cli__error("'%s' is not a hitmap command; 'hitmap --help' lists them", argv[1]);
+	return 2;
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include <string.h>
+#include <hitmap/log.h>
+
+static hm_log_fn log_fn;
+static void *log_ctx;
+static enum hm_log_level log_max = HM_LOG_WARN;
+static __thread char last_error[512];
+
+void hm_log__set_sink(hm_log_fn fn, void *ctx, enum hm_log_level max_level)
+{
+	log_fn = fn;
+	log_ctx = ctx;
+	log_max = max_level;
+}
+
+const char *hm_log__last_error(void)
+{
+	return last_error;
+}
+
+void hm_log(enum hm_log_level level, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (level != HM_LOG_ERROR && (!log_fn || level > log_max))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (level == HM_LOG_ERROR)
+		memcpy(last_error, buf, sizeof(buf));
+	if (log_fn && level <= log_max)
+		log_fn(level, buf, log_ctx);
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs every unit test binary and shell test, counts PASS/FAIL/SKIP lines and
+# ends with "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+B=${HITMAP_BUILD:-build}
+export HITMAP_BUILD=$B
+LOG=${HITMAP_TEST_LOG:-$B/test.log}
+: >"$LOG"
+pass=0 fail=0 skip=0
+run_one() {
+	local name=$1; shift
+	local out rc
+	out=$(timeout "${HITMAP_TEST_TIMEOUT:-900}" "$@" 2>&1); rc=$?
+	printf '%s\n' "$out" >>"$LOG"
+	local p f s
+	p=$(grep -c '^PASS ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out"); s=$(grep -c '^SKIP ' <<<"$out")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		# a crash or a non-zero exit without a FAIL line still fails
+		f=1; out="$out
+FAIL $name: exited with status $rc"
+	fi
+	grep -E '^(FAIL|SKIP) ' <<<"$out" | sed "s|^|  [$name] |"
+	printf '%-40s %3d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
+	pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))
+}
+filter=${1:-}
+for t in "$B"/tests/test-*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	[ -n "$filter" ] && [[ "$n" != *"$filter"* ]] && continue
+	run_one "$n" "$t"
+done
+for t in tests/sh/*.sh; do
+	[ -f "$t" ] || continue
+	n=$(basename "$t" .sh)
+	[ -n "$filter" ] && [[ "$n" != *"$filter"* ]] && continue
+	run_one "$n" bash "$t"
+done
+echo
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
