@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_REPORT_PRIV_H
+#define HITMAP_REPORT_PRIV_H
+
+/*
+ * One pass over a perf.data file: read -> classify -> resolve -> aggregate.
+ * The renderers (text, JSON, CSV, LKP, HTML) then read the aggregates.
+ *
+ * Owners: report.c/lines.c/render-c2c.c (c2c), buckets.c (futex views),
+ * html.c and diff.c (comparison and HTML).
+ */
+#include <hitmap/perf_data.h>
+#include <hitmap/mem.h>
+#include <hitmap/topo.h>
+#include <hitmap/meta.h>
+#include <hitmap/futex.h>
+#include <hitmap/symbols.h>
+
+enum hm_format { HM_FMT_TEXT, HM_FMT_JSON, HM_FMT_CSV, HM_FMT_LKP, HM_FMT_HTML };
+
+enum hm_sort { HM_SORT_TOT, HM_SORT_RMT, HM_SORT_LCL, HM_SORT_PEER, HM_SORT_COST };
+
+/* A sample after classification and resolution: what every aggregate sees. */
+struct hm_mem_sample {
+	const struct hm_sample	*s;
+	struct hm_mem_class	cls;
+	bool			mapped;		/* data and code address in a known map */
+	int			cpu_socket;	/* -1 unknown */
+	int			cpu_node;
+	int			data_node;	/* from PHYS_ADDR + MEM_TOPOLOGY, -1 */
+	u64			line;		/* addr & ~(cacheline - 1) */
+	struct hm_futex_loc	futex;		/* futex.table NULL: not in a known table */
+};
+
+struct hm_report_opts {
+	const char	*input;
+	const char	*kallsyms;
+	const char	*symfs;
+	bool		no_source;
+	u32		cacheline_size;		/* 64 */
+	bool		want_lines;		/* build the shared cache-line table */
+	bool		want_buckets;		/* build the futex views */
+	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */
+	int		nr_futex_tables;
+	const char	**futex_tables;
+	const char	*kernel_release;	/* override the era: "6.16" ... */
+};
+
+struct hm_lines;	/* per cache line aggregation (lines.c) */
+struct hm_buckets;	/* futex aggregation (buckets.c) */
+
+struct hm_report {
+	struct hm_report_opts	opts;
+	struct hm_reader	*reader;
+	const struct hm_header	*header;
+	struct hm_topo		*topo;
+	enum hm_vendor		vendor;
+	struct hm_meta		*meta;		/* may be empty, never NULL after run */
+	struct hm_futex_model	futex;
+	struct hm_maps		*maps;
+	struct hm_symbols	*syms;
+	struct hm_c2c_stats	c2c;		/* perf-compatible totals */
+	struct hm_mem_cats	cats;		/* precise totals */
+	u64			nr_samples;
+	struct hm_lines		*lines;
+	struct hm_buckets	*buckets;
+};
+
+struct hm_report *hm_report__new(const struct hm_report_opts *opts);
+/* Read the whole file; returns 0 or a negative errno (message in the log). */
+int  hm_report__run(struct hm_report *r);
+void hm_report__delete(struct hm_report *r);
+
+/* Futex views (buckets.c). */
+enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
+struct hm_buckets *hm_buckets__new(const struct hm_report *r);
+void hm_buckets__delete(struct hm_buckets *b);
+int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
+int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
+			enum hm_bucket_view view, enum hm_format fmt, FILE *f);
+
+#endif
