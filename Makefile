@@ -19,10 +19,12 @@ LDLIBS  += $(PKG_LIBS) -lm -lpthread
 ifeq ($(WERROR),1)
 CFLAGS  += -Werror
 endif
+# B: the build folder.  SAN=1 builds go to $(O)-san so they never mix.
+B := $(O)
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
-O       := $(O)-san
+B := $(O)-san
 endif
 
 ifeq ($(V),1)
@@ -36,21 +38,21 @@ endif
 # Library: every src/*/*.c except the CLI.  CLI: src/cli/*.c.
 LIB_SRCS := $(filter-out src/cli/%,$(wildcard src/*/*.c))
 CLI_SRCS := $(wildcard src/cli/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
-CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
-LIB      := $(O)/libhitmap.a
-BIN      := $(O)/hitmap
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(B)/%.o)
+LIB      := $(B)/libhitmap.a
+BIN      := $(B)/hitmap
 
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
-UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
-TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tools/%)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
-.PHONY: all check bench fuzz install clean setup tests
+.PHONY: all check run bench fuzz install clean setup tests
 all: $(BIN)
 
-$(O)/%.o: %.c
+$(B)/%.o: %.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
@@ -63,12 +65,12 @@ $(BIN): $(CLI_OBJS) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
-$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(O)/tools/%: tests/tools/%.c $(LIB)
+$(B)/tools/%: tests/tools/%.c $(LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -76,25 +78,36 @@ $(O)/tools/%: tests/tools/%.c $(LIB)
 tests: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
 
 # The one test command: installs what it needs (as root), then runs every test.
-check: tests
-	$(Q)HITMAP_BUILD=$(O) tests/run.sh
+# The one test command.  It first installs what it needs (as root), then
+# builds in a sub-make (so pkg-config sees freshly installed libraries).
+check:
+	$(Q)scripts/setup.sh
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) tests
+	$(Q)HITMAP_BUILD=$(B) tests/run.sh
+
+# The main job: set up, build, record the futex workload with the best mode
+# this machine has, and print the per-bucket, per-socket report.
+run:
+	$(Q)scripts/setup.sh
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all
+	$(Q)HITMAP_BUILD=$(B) scripts/main-job.sh
 
 setup:
 	$(Q)scripts/setup.sh
 
 bench: $(BIN) $(TOOL_BINS)
-	$(Q)HITMAP_BUILD=$(O) tests/bench/run.sh
+	$(Q)HITMAP_BUILD=$(B) tests/bench/run.sh
 
 # libFuzzer targets, bounded: FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 20
 fuzz:
-	$(Q)mkdir -p $(O)/fuzz
+	$(Q)mkdir -p $(B)/fuzz
 	$(Q)for f in $(FUZZ_SRCS); do \
 	  n=$$(basename $$f .c); \
 	  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) \
-	    -o $(O)/fuzz/$$n $$f $(filter-out src/cli/%,$(LIB_SRCS)) $(LDLIBS) || exit 1; \
-	  mkdir -p $(O)/fuzz/$$n.corpus; \
-	  $(O)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 $(O)/fuzz/$$n.corpus tests/fuzz/seeds 2>&1 | tail -n 3 || exit 1; \
+	    -o $(B)/fuzz/$$n $$f $(filter-out src/cli/%,$(LIB_SRCS)) $(LDLIBS) || exit 1; \
+	  mkdir -p $(B)/fuzz/$$n.corpus; \
+	  $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 $(B)/fuzz/$$n.corpus tests/fuzz/seeds 2>&1 | tail -n 3 || exit 1; \
 	done
 
 install: $(BIN)
@@ -103,6 +116,6 @@ install: $(BIN)
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf build build-san $(O)
+	rm -rf build build-san $(O) $(B)
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
