@@ -50,6 +50,33 @@ struct hm_futex_key {
 /* Key of a private futex at user address @uaddr in the process whose mm is @mm. */
 void hm_futex_key__private(struct hm_futex_key *k, u64 mm, u64 uaddr);
 
+/* struct futex_private_hash and the futex fields of mm_struct, per era (BTF overrides). */
+struct hm_futex_fph_layout {
+	u32	queues;		/* offset of queues[] (64) */
+	s32	users;		/* 6.16 rcuref users / 6.17+ state at +0 */
+	s32	hash_mask;	/* +4 */
+	s32	rcu;		/* +8 */
+	s32	mm;		/* +24 */
+	s32	custom;		/* +32 */
+	s32	immutable;	/* 6.16 +33, else -1 */
+};
+int hm_futex_fph_layout__for_era(enum hm_futex_era e, struct hm_futex_fph_layout *l);
+
+#define HM_FUTEX_MM_FIELDS(X) \
+	X(futex_hash_lock) X(futex_phash) X(futex_phash_new) X(futex_batches) \
+	X(futex_rcu) X(futex_atomic) X(futex_ref)
+enum hm_futex_mm_field {
+#define HM_FUTEX_MM_ENUM(n) HM_FUTEX_MM_##n,
+	HM_FUTEX_MM_FIELDS(HM_FUTEX_MM_ENUM)
+#undef HM_FUTEX_MM_ENUM
+	HM_FUTEX_MM__MAX
+};
+struct hm_futex_mm_ref { s32 pid; u64 addr; };
+struct hm_futex_mm_layout {
+	s32	offset[HM_FUTEX_MM__MAX];	/* -1: absent or unknown */
+	u32	size[HM_FUTEX_MM__MAX];
+	s32	task_mm;			/* offsetof(task_struct, mm), -1 */
+};
 /* Geometry of the tables, as known for one recording or one model run. */
 struct hm_futex_table {
 	u32	kind;		/* 0 global, 1 private */
@@ -67,6 +94,12 @@ struct hm_futex_model {
 	u64			global_slots;	/* per node from 6.16, whole table before */
 	u32			nr_tables;
 	struct hm_futex_table	*tables;
+	/* additions: layouts of the non-bucket futex objects, registered mms */
+	struct hm_futex_fph_layout fph;
+	struct hm_futex_mm_layout mm;
+	bool			mm_seq;		/* MMSHARED keys hash an mm sequence number */
+	u32			nr_mms;
+	struct hm_futex_mm_ref	*mms;
 };
 
 /* Global slots for @nr_cpus possible CPUs and @nr_nodes nodes in era @e. */
@@ -96,5 +129,135 @@ int  hm_futex_model__from_meta(struct hm_futex_model *m, const struct hm_meta *m
 /* Store tables and layout as HM_META_FUTEX_TABLE/LAYOUT entries. */
 int  hm_futex_model__to_meta(const struct hm_futex_model *m, struct hm_meta *meta);
 void hm_futex_model__release(struct hm_futex_model *m);
+
+/* ------------------------------------------------------------------
+ * Additions (futex engineer).  Everything below is additive.
+ */
+
+/* Era details beyond the enum, from a release string. */
+struct hm_futex_kernel {
+	enum hm_futex_era era;
+	u32	major, minor, patch;
+	bool	mm_seq;		/* MMSHARED keys hash an mm sequence number (7.x, 6.12.115+) */
+	bool	private_hash;	/* a private hash can exist (6.16-rc with it, 6.17+; not 6.16 final) */
+	bool	per_node;	/* one global table per node (6.16+) */
+};
+/* Parse "6.18.44-fc-v595", "6.16", "7.3.4-1"; -EINVAL when not a release. */
+int hm_futex_kernel__parse(const char *release, struct hm_futex_kernel *k);
+
+#define HM_FUT_OFF_INODE	1u
+#define HM_FUT_OFF_MMSHARED	2u
+#define HM_FUTEX_PAGE_SIZE	4096u
+
+enum hm_futex_key_kind { HM_FUTEX_KEY_PRIVATE, HM_FUTEX_KEY_SHARED_ANON, HM_FUTEX_KEY_SHARED_FILE };
+/* Shared futex on anonymous memory: @mm_or_seq is the mm pointer, or the mm sequence number where used. */
+void hm_futex_key__shared_anon(struct hm_futex_key *k, u64 mm_or_seq, u64 uaddr);
+/* Shared futex on a file or shmem page: inode sequence number and page index. */
+void hm_futex_key__shared_file(struct hm_futex_key *k, u64 i_seq, u64 pgoff, u64 uaddr);
+/* 32-bit hash the global table uses (jhash2 over 4 words, initval = offset). */
+u32 hm_futex_key__hash(const struct hm_futex_key *k);
+/* 32-bit hash the private hash uses (jhash2 over the 2 address words). */
+u32 hm_futex_key__hash_private(const struct hm_futex_key *k);
+
+/* log2 of the global table size (per node from 6.16). */
+u32 hm_futex_model__hashshift(const struct hm_futex_model *m);
+/* Configure the model's global geometry: @nr_cpus possible CPUs, @nr_nodes nodes; 0 or -EINVAL. */
+int hm_futex_model__set_machine(struct hm_futex_model *m, u32 nr_cpus, u32 nr_nodes);
+
+/*
+ * Where an address falls, with more than the bucket: hot lines on the futex
+ * path that are not buckets.  hm_futex_model__locate fills @loc->table and
+ * friends for buckets exactly like __resolve, and also names the private
+ * hash header (fph+0 users/state, hash_mask, mm) and registered mm fields.
+ */
+enum hm_futex_where {
+	HM_FUTEX_WHERE_NONE,		/* not futex memory known to the model */
+	HM_FUTEX_WHERE_BUCKET,		/* a bucket of a table */
+	HM_FUTEX_WHERE_FPH_HEADER,	/* struct futex_private_hash before queues[] */
+	HM_FUTEX_WHERE_MM,		/* a futex field of an mm_struct */
+};
+struct hm_futex_site {
+	enum hm_futex_where	where;
+	struct hm_futex_loc	loc;		/* BUCKET: as __resolve; FPH_HEADER: table of that fph */
+	s32			pid;		/* FPH_HEADER / MM: owner, -1 */
+	u32			offset;		/* in the object */
+	const char		*name;		/* "waiters", "fph.state", "mm.futex_phash", ... */
+};
+int hm_futex_model__locate(const struct hm_futex_model *m, u64 addr, struct hm_futex_site *site);
+/* Name of what @loc points at ("lock", "chain", ...). */
+const char *hm_futex_loc__name(const struct hm_futex_loc *loc);
+
+const char *hm_futex_mm_field__name(enum hm_futex_mm_field f);
+
+/*
+ * Layout overrides.  BTF: /sys/kernel/btf/vmlinux (NULL path) or a raw BTF
+ * or ELF file with .BTF; DWARF: any ELF with struct futex_hash_bucket in its
+ * debug info (vmlinux, or a test object).  -ENOENT when the struct is absent.
+ */
+int hm_futex_layout__from_btf(const char *path, struct hm_futex_layout *l);
+int hm_futex_layout__from_dwarf(const char *elf, struct hm_futex_layout *l);
+int hm_futex_fph_layout__from_btf(const char *path, struct hm_futex_fph_layout *l);
+int hm_futex_mm_layout__from_btf(const char *path, struct hm_futex_mm_layout *l);
+/* Default mm layout (the 6.18 build of notes 4.1), -1 for everything before 6.16. */
+void hm_futex_mm_layout__for_era(enum hm_futex_era e, struct hm_futex_mm_layout *l);
+
+/* Register an mm_struct (its futex fields are then named by __locate). */
+int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm);
+
+/* ---- geometry (geometry.c) */
+/*
+ * Parse "global:NODE:ADDR:SLOTS" or "private:PID:ADDR:SLOTS" (ADDR hex with
+ * or without 0x, SLOTS a power of two).  -EINVAL with the reason in the log.
+ */
+int hm_futex_table__parse(const char *spec, struct hm_futex_table *t);
+/* Format a table as the spec above; returns length. */
+int hm_futex_table__format(const struct hm_futex_table *t, char *buf, size_t size);
+/*
+ * Base of a table (address of bucket 0) from one observed bucket address,
+ * for an allocation that is naturally aligned to its power-of-two size:
+ * global 6.16+ tables (alloc_pages_exact_nid), private hashes (kmalloc size
+ * class / page order of 64 + 64*slots bytes, bucket 0 at +queues).
+ * 0 or -EINVAL.
+ */
+int hm_futex_geometry__global_base(u64 bucket_addr, u64 slots, u32 bucket_size, u64 *base);
+int hm_futex_geometry__private_base(u64 bucket_addr, u64 slots, u32 bucket_size,
+				    u32 queues_off, u64 *base);
+/* Parse the boot line "futex hash table entries: N (...)"; 0, -ENOENT. */
+int hm_futex_geometry__parse_bootlog(const char *line, u64 *slots, u32 *nodes, bool *linear);
+/* Geometry of this machine's global hash without reading memory (formula, possible CPUs/nodes). */
+int hm_futex_geometry__this_machine(struct hm_futex_model *m);
+
+/* ---- live check (verify.c) */
+struct hm_futex_verify_opts {
+	const char	*bpf_obj;	/* compiled src/futex/verify.bpf.c; NULL: next to the binary / $HITMAP_VERIFY_BPF */
+	u32		nr_addrs;	/* futex addresses to try (1000) */
+	u64		slots;		/* private hash slots to set (16) */
+	bool		do_private;
+	bool		do_shared;	/* shared-anon futexes in the global hash */
+	u64		seed;
+};
+struct hm_futex_verify_result {
+	u32	tried, observed, agreed;	/* observed: exactly one bucket changed */
+	u64	slots;
+	u64	table_base;
+	char	how[96];
+};
+/* Run the live check; -EPERM/-ENOENT/-ENOSYS when this machine cannot (message in the log). */
+int hm_futex__verify(const struct hm_futex_verify_opts *o, struct hm_futex_verify_result *priv,
+		     struct hm_futex_verify_result *shared);
+
+/*
+ * Record-time geometry probe (verify.c, same BPF object): watches the futex
+ * syscalls of @tgid (0: every process) and records each process's mm and
+ * private hash (mm->futex_phash, hash_mask), and contended bucket locks
+ * (lock:contention_begin) paired with the futex address.  Collect adds the
+ * tables to @m: private ones exactly ("bpf:mm->futex_phash"), global ones
+ * from the pairs by the model or by alignment ("bpf:contention+model");
+ * returns the number of tables added.
+ */
+struct hm_futex_probe;
+struct hm_futex_probe *hm_futex_probe__new(const char *bpf_obj, s32 tgid);
+int  hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m);
+void hm_futex_probe__delete(struct hm_futex_probe *p);
 
 #endif

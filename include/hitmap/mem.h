@@ -70,7 +70,8 @@ const char *hm_vendor__name(enum hm_vendor v);
 	X(MISS_OTHER,  "miss_other")  /* a miss whose source the encoding does not say */ \
 	X(STORE_L1HIT, "store_l1hit") \
 	X(STORE_L1MISS,"store_l1miss")\
-	X(STORE_OTHER, "store_other")
+	X(STORE_OTHER, "store_other") \
+	X(L4,          "l4")          /* L4 or memory-side cache, local (added) */
 
 enum hm_mem_cat {
 #define HM_MEM_CAT_ENUM(e, s) HM_CAT_##e,

@@ -252,6 +252,13 @@ struct hm_reader_opts {
  * with errno set; the reason (file, offset, fix) is in hm_log__last_error().
  */
 struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *opts);
+/*
+ * The same over a buffer in memory (file or pipe format); @buf must stay
+ * valid until hm_reader__delete().  Used by the fuzzer and tests.
+ * @opts NULL: every record, unordered.  With @opts, its fields as set.
+ */
+struct hm_reader *hm_reader__new_mem(const void *buf, size_t size,
+				     const struct hm_reader_opts *opts);
 void hm_reader__delete(struct hm_reader *r);
 
 /*
@@ -275,6 +282,7 @@ struct hm_reader_stats {
 	u64	lost_samples;		/* sum of LOST_SAMPLES.lost */
 	u64	bytes;			/* record bytes handed out */
 	u64	compressed_bytes;	/* payload of COMPRESSED records */
+	u64	nr_unknown_id;		/* SAMPLEs whose id names no event (has_sample false) */
 };
 const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r);
 
@@ -282,6 +290,12 @@ const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r);
 const char *hm_record__name(u32 type);
 /* Name of a feature ("HOSTNAME", ...), or NULL. */
 const char *hm_feature__name(int feat);
+/*
+ * Name of an event: EVENT_DESC's name, the tracepoint "sys:name", or one made
+ * from the attr as perf does ("cycles", "cpu-clock", "raw 0x1cd").  Returns
+ * e->name or @buf.
+ */
+const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size);
 
 /*
  * Decode the tracepoint payload of @s (evsel with tp_event) into "name=value"
@@ -301,6 +315,15 @@ struct hm_writer;
  * perf 6.1 reads the file.  Returns NULL with errno set.
  */
 struct hm_writer *hm_writer__new(const char *path);
+
+/*
+ * Write the file in the other byte order (big-endian on x86), every field
+ * as a machine of that order writes it, so that swap paths of readers can
+ * be tested (perf reads such files too).  Call right after hm_writer__new,
+ * before anything else.  In this mode hm_writer__write takes header-only
+ * records (FINISHED_ROUND) only: -EOPNOTSUPP otherwise.
+ */
+int hm_writer__set_swap(struct hm_writer *w, bool swap);
 
 /* Add an event; @ids may be NULL.  Returns its index or a negative errno. */
 int hm_writer__add_evsel(struct hm_writer *w, const struct perf_event_attr *attr,

@@ -19,6 +19,16 @@ struct hm_map {
 	u8	build_id[20];
 	u8	build_id_size;
 	char	*filename;
+	u8	type;		/* enum hm_map_type (additive) */
+};
+
+/* What a map is (struct hm_map.type). */
+enum hm_map_type {
+	HM_MAP_USER = 0,	/* user MMAP/MMAP2 (anon maps too) */
+	HM_MAP_VMLINUX,		/* [kernel.kallsyms]_text (filename "[kernel.kallsyms]") */
+	HM_MAP_MODULE,		/* kernel MMAP of a module path or other [name] */
+	HM_MAP_KSYMBOL,		/* KSYMBOL register (bpf programs...); filename = symbol */
+	HM_MAP_KEXTRA,		/* x86 entry trampoline */
 };
 
 struct hm_maps;
@@ -33,6 +43,54 @@ int hm_maps__set_build_ids(struct hm_maps *m, const struct hm_header *h);
 const struct hm_map *hm_maps__find(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr);
 /* Thread name, or NULL. */
 const char *hm_maps__comm(const struct hm_maps *m, u32 tid);
+/*
+ * Notes on hm_maps__find: like perf's thread__find_map(), cpumode KERNEL
+ * looks in the kernel maps, USER in the process maps of @pid (threads share
+ * their process's maps), any other cpumode (guest, hypervisor) finds nothing
+ * (perf_guest is off in perf report/c2c).  Map pointers stay valid until
+ * hm_maps__delete (maps split by a later overlapping MMAP are kept).
+ */
+/* perf's iaddr rule (thread__find_cpumode_addr_location): user maps of @pid, then kernel maps. */
+const struct hm_map *hm_maps__find_ip(const struct hm_maps *m, u32 pid, u64 ip);
+/*
+ * perf c2c's nomap rule (c2c_decode_stats): true when the data address is in a
+ * map for the sample's cpumode and the ip is in a map (user, then kernel).
+ */
+bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 addr);
+/* Process id of thread @tid, or -1 when unknown. */
+int hm_maps__pid(const struct hm_maps *m, u32 tid);
+/* Counters, for tests and --debug. */
+struct hm_maps_stats {
+	u64	nr_threads, nr_procs, nr_maps;	/* maps: objects ever created */
+	u64	nr_kmaps;
+};
+void hm_maps__stats(const struct hm_maps *m, struct hm_maps_stats *st);
+
+/*
+ * Kernel symbol table (kallsyms text: "addr type name [module]" lines).
+ * Sorted by address; a symbol ends where the next one starts (a module's or
+ * the kernel's last symbol ends at the next page boundary + 4096, like
+ * perf's symbols__fixup_end).  Only text/data/bss/rodata/weak symbols.
+ */
+struct hm_ksym {
+	u64	start, end;
+	char	type;		/* as in kallsyms: T t D d B b R r W w V v */
+	const char *name;
+	const char *module;	/* NULL for the kernel image */
+};
+struct hm_ksyms;
+/* Parse @len bytes of kallsyms text.  NULL with errno (EINVAL: the message names the line). */
+struct hm_ksyms *hm_ksyms__parse(const char *text, size_t len);
+/* Read and parse a file (/proc/kallsyms).  NULL with errno. */
+struct hm_ksyms *hm_ksyms__load(const char *path);
+void hm_ksyms__delete(struct hm_ksyms *k);
+size_t hm_ksyms__nr(const struct hm_ksyms *k);
+/* True when every address is 0 (kptr_restrict): the table is useless. */
+bool hm_ksyms__all_zero(const struct hm_ksyms *k);
+/* The symbol containing @addr, or NULL. */
+const struct hm_ksym *hm_ksyms__find(const struct hm_ksyms *k, u64 addr);
+/* First symbol named @name (any module), or NULL. */
+const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *k, const char *name);
 
 struct hm_symbols;
 
@@ -54,6 +112,11 @@ struct hm_symbol_info {
 	const char *file;	/* source file, or NULL */
 	int	   line;	/* 0 when unknown */
 	const char *inlined_by;	/* outer function when the address is in an inlined frame */
+	/* additive: */
+	const char *inline_func;	/* innermost inlined function at @addr (addr2line -f -i line 1), or NULL */
+	const char *call_file;	/* call site of inline_func in inlined_by, or NULL */
+	int	   call_line;
+	const struct hm_map *map;	/* the map used, or NULL (kernel fallback without a map) */
 };
 /*
  * Resolve @addr (code or data) of @pid/@cpumode using @maps.  Returns 0 and
@@ -62,5 +125,18 @@ struct hm_symbol_info {
  */
 int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pid,
 			u8 cpumode, u64 addr, struct hm_symbol_info *info);
+/*
+ * Notes on hm_symbols__resolve: USER cpumode falls back to the kernel maps
+ * (perf's iaddr rule); a kernel address without any kernel map is still
+ * looked up in kallsyms (dso "[kernel.kallsyms]", info->map NULL).  A known
+ * map without a symbol (//anon, [heap], stripped) returns 0 with name NULL.
+ * opts->kallsyms "" disables kallsyms; precedence: kallsyms file, then
+ * ksyms_text, then /proc/kallsyms.
+ */
+struct hm_symbols_stats {
+	u64	lookups, cache_hits, resolved;	/* resolved: distinct (dso, address) entries */
+	u64	nr_dsos;
+};
+void hm_symbols__stats(const struct hm_symbols *s, struct hm_symbols_stats *st);
 
 #endif

@@ -48,6 +48,7 @@ struct hm_report_opts {
 
 struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
+struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -64,6 +65,12 @@ struct hm_report {
 	u64			nr_samples;
 	struct hm_lines		*lines;
 	struct hm_buckets	*buckets;
+	/* c2c (report.c), added: perf's level-1 entries and its global block */
+	struct hm_perf_lines	*perf_lines;
+	struct hm_c2c_stats	shared;		/* sum over perf's shared entries */
+	u32			nr_shared;	/* "Total Shared Cache Lines" */
+	int			*cpu_node_idx;	/* CPU -> node index (NUMA order), -1 */
+	u64			nr_nocpu;	/* samples without a CPU */
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);
@@ -76,7 +83,13 @@ enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
 void hm_buckets__delete(struct hm_buckets *b);
 int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
+/* HTML report (html.c, the html engineer's): the whole report as one page. */
+int  hm_html__render_report(const struct hm_report *r, FILE *f);
+
 int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 			enum hm_bucket_view view, enum hm_format fmt, FILE *f);
+
+/* The self-contained HTML report of a finished report (html.c, diff engineer): 0 or -errno. */
+int hm_html__render_report(const struct hm_report *r, FILE *f);
 
 #endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hitmap diff: compare runs in LKP's layout, matched by what each metric is. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/log.h>
+#include "cli.h"
+#include "report/metrics.h"
+
+static const char diff_usage[] =
+"usage: hitmap diff [options] BASE.data... -- NEW.data...\n"
+"       hitmap diff [options] BASE.data NEW.data\n"
+"       hitmap diff --metrics FILE.data...\n"
+"\n"
+"Compare recordings: each side is one or more perf.data files (repeated runs).\n"
+"For every metric (LKP's perf-c2c.* set, hitmap's categories, sockets, nodes,\n"
+"futex buckets, bucket fields, shared lines, workload results) print the mean,\n"
+"%stddev and %change in LKP's comparison layout, and whether the change is\n"
+"beyond the runs' noise.  Metrics are matched by what they are (futex table,\n"
+"node and bucket index; bucket field; data symbol+offset; the code that touched\n"
+"a line), never by address.\n"
+"\n"
+"      --json             rows as JSON\n"
+"      --csv              rows as CSV\n"
+"      --html FILE        also write a self-contained HTML page to FILE\n"
+"      --all              every row (default: perf-c2c.*, workload and significant rows)\n"
+"      --alpha A          family-wise significance level (default 0.05)\n"
+"      --min-change PCT   changes below PCT %% are never significant (default 0)\n"
+"      --lines N          line rows for the N hottest lines of each run (default 20)\n"
+"      --base-label S, --new-label S   column labels (default: the first file of each side)\n"
+"      --metrics          print each file's metric set as JSON (no comparison)\n"
+"      --kallsyms FILE    kernel symbols (default: the file's, or this system's)\n"
+"      --symfs DIR        look for user ELF files under DIR\n"
+"      --futex-table SPEC global:NODE:ADDR:SLOTS or private:PID:ADDR:SLOTS (repeatable,\n"
+"                         applies to every file)\n"
+"      --kernel REL       kernel release for the futex model (default: each file's)\n"
+"  -h, --help             this text\n"
+"\n"
+"Tests: Welch's t-test when both sides have 2+ runs; with one run on a side, a\n"
+"Poisson (conditional binomial) test for sample counts, else a t prediction\n"
+"interval; Holm-Bonferroni over all tested rows.  See hitmap-diff(1).\n";
+
+static int parse_double(const char *opt, const char *arg, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || v < min || v > max)
+		return hm_cli__error("%s '%s': expected a number from %g to %g", opt, arg, min, max);
+	*out = v;
+	return 0;
+}
+
+static void free_sets(struct hm_metrics **m, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		hm_metrics__delete(m[i]);
+	free(m);
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+	enum { O_JSON = 256, O_CSV, O_HTML, O_ALL, O_ALPHA, O_MINCHG, O_LINES, O_BLABEL, O_NLABEL,
+	       O_METRICS, O_KALLSYMS, O_SYMFS, O_FUTEX, O_KERNEL };
+	static const struct option longopts[] = {
+		{ "json",        no_argument,       NULL, O_JSON },
+		{ "csv",         no_argument,       NULL, O_CSV },
+		{ "html",        required_argument, NULL, O_HTML },
+		{ "all",         no_argument,       NULL, O_ALL },
+		{ "alpha",       required_argument, NULL, O_ALPHA },
+		{ "min-change",  required_argument, NULL, O_MINCHG },
+		{ "lines",       required_argument, NULL, O_LINES },
+		{ "base-label",  required_argument, NULL, O_BLABEL },
+		{ "new-label",   required_argument, NULL, O_NLABEL },
+		{ "metrics",     no_argument,       NULL, O_METRICS },
+		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
+		{ "symfs",       required_argument, NULL, O_SYMFS },
+		{ "futex-table", required_argument, NULL, O_FUTEX },
+		{ "kernel",      required_argument, NULL, O_KERNEL },
+		{ "help",        no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct hm_diff_opts o = { .alpha = 0.05, .top_lines = 20 };
+	struct hm_report_opts ro;
+	enum hm_format fmt = HM_FMT_TEXT;
+	const char *html = NULL;
+	const char **tables = NULL;
+	struct hm_metrics **sets = NULL;
+	struct hm_diff *d = NULL;
+	int nr_tables = 0, sep = -1, i, c, nfiles, nr_base, rc = 1;
+	bool metrics_only = false;
+	char **files;
+	double v;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.cacheline_size = 64;
+	/* BASE... -- NEW...: options end at "--"; find it before getopt does */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			sep = i;
+			break;
+		}
+	tables = calloc(argc, sizeof(*tables));
+	if (!tables)
+		return hm_cli__error("out of memory");
+	optind = 1;
+	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_JSON:	fmt = HM_FMT_JSON; break;
+		case O_CSV:	fmt = HM_FMT_CSV; break;
+		case O_HTML:	html = optarg; break;
+		case O_ALL:	o.all = true; break;
+		case O_ALPHA:
+			if (parse_double("--alpha", optarg, 1e-12, 0.5, &o.alpha))
+				goto out;
+			break;
+		case O_MINCHG:
+			if (parse_double("--min-change", optarg, 0, 1e9, &o.min_change))
+				goto out;
+			break;
+		case O_LINES:
+			if (parse_double("--lines", optarg, 0, 1e7, &v))
+				goto out;
+			o.top_lines = (u32)v;
+			break;
+		case O_BLABEL:	o.base_label = optarg; break;
+		case O_NLABEL:	o.new_label = optarg; break;
+		case O_METRICS:	metrics_only = true; break;
+		case O_KALLSYMS: ro.kallsyms = optarg; break;
+		case O_SYMFS:	ro.symfs = optarg; break;
+		case O_FUTEX:	tables[nr_tables++] = optarg; break;
+		case O_KERNEL:	ro.kernel_release = optarg; break;
+		case 'h':
+			hm_cli__usage(diff_usage);
+			rc = 0;
+			goto out;
+		default:
+			hm_cli__error("diff: unknown option; 'hitmap diff --help' lists them");
+			rc = 2;
+			goto out;
+		}
+	}
+	ro.nr_futex_tables = nr_tables;
+	ro.futex_tables = tables;
+	/* files: getopt moved the operands before "--" to argv[optind..sep) */
+	nr_base = (sep >= 0 ? sep : argc) - optind;
+	nfiles = nr_base + (sep >= 0 ? argc - sep - 1 : 0);
+	files = calloc(nfiles + 1, sizeof(*files));
+	if (!files) {
+		hm_cli__error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < nr_base; i++)
+		files[i] = argv[optind + i];
+	for (i = nr_base; i < nfiles; i++)
+		files[i] = argv[sep + 1 + i - nr_base];
+	if (!metrics_only) {
+		if (sep < 0 && nfiles == 2) {
+			nr_base = 1;
+		} else if (sep < 0 || !nr_base || nfiles == nr_base) {
+			hm_cli__error("diff: give BASE.data... -- NEW.data... (or two files); "
+				      "'hitmap diff --help' shows how");
+			free(files);
+			rc = 2;
+			goto out;
+		}
+	} else if (!nfiles) {
+		hm_cli__error("diff --metrics: give one or more perf.data files");
+		free(files);
+		rc = 2;
+		goto out;
+	}
+	sets = calloc(nfiles, sizeof(*sets));
+	if (!sets) {
+		free(files);
+		hm_cli__error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < nfiles; i++) {
+		ro.input = files[i];
+		sets[i] = hm_metrics__scan(&ro, metrics_only ? 0 : o.top_lines);
+		if (!sets[i]) {
+			hm_cli__lib_error(errno ? -errno : -EINVAL, files[i]);
+			free(files);
+			free_sets(sets, i);
+			sets = NULL;
+			goto out;
+		}
+	}
+	free(files);
+	if (metrics_only) {
+		for (i = 0; i < nfiles; i++)
+			if (hm_metrics__write_json(sets[i], stdout))
+				goto out_sets;
+		rc = 0;
+		goto out_sets;
+	}
+	d = hm_diff__new(sets, nr_base, sets + nr_base, nfiles - nr_base, &o);
+	if (!d) {
+		hm_cli__lib_error(-ENOMEM, "diff");
+		goto out_sets;
+	}
+	if (hm_diff__render(d, fmt, stdout)) {
+		hm_cli__error("diff: writing the output failed");
+		goto out_diff;
+	}
+	if (html) {
+		FILE *f = fopen(html, "w");
+
+		if (!f) {
+			hm_cli__error("%s: %s; give --html a writable path", html, strerror(errno));
+			goto out_diff;
+		}
+		c = hm_html__render_diff(d, f);
+		if (fclose(f) || c) {
+			hm_cli__error("%s: writing the HTML page failed; check the disk", html);
+			goto out_diff;
+		}
+	}
+	rc = 0;
+out_diff:
+	hm_diff__delete(d);
+out_sets:
+	free_sets(sets, nfiles);
+out:
+	free(tables);
+	return rc;
+}
+
+HM_COMMAND("diff", "compare runs: LKP's %change table, matched by bucket, field and symbol", cmd_diff)

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hitmap record: PEBS/IBS memory sampling, or lock contention tracepoints. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <hitmap/log.h>
+#include "cli.h"
+#include "record/pmu.h"
+#include "record/record.h"
+#include "workload/futex_hash.h"
+
+int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o,
+			     bool *silent, bool *json);
+
+static const char record_usage[] =
+"usage: hitmap record [options] -- COMMAND [ARGS]\n"
+"       hitmap record [options] --workload futex-hash [workload options]\n"
+"\n"
+"Record memory accesses (Intel PEBS, AMD IBS) the way 'perf c2c record' does,\n"
+"or, where there is no PMU (VMs, containers), lock contention through the\n"
+"lock:contention_begin/end tracepoints.  Writes a perf.data that perf reads.\n"
+"\n"
+"  -o, --output FILE     output file (default perf.data)\n"
+"      --mode MODE       auto (default), pebs, ibs, spe or contention; auto takes\n"
+"                        the best PMU and falls back to contention (and says so)\n"
+"  -l, --ldlat N         load latency threshold (default 30 cycles)\n"
+"  -c, --count N         sample period instead of 4000 samples/s\n"
+"  -a, --all-cpus        system wide\n"
+"  -C, --cpu LIST        these CPUs only (system wide)\n"
+"  -u, --all-user        user space only\n"
+"  -k, --all-kernel      kernel only\n"
+"      --futex-syscalls  contention mode: add syscalls:sys_enter_futex to pair\n"
+"                        futex addresses with buckets (costly: see hitmap-record(1))\n"
+"  -m, --mmap-pages N    ring buffer pages per CPU (power of two, default 512)\n"
+"      --workload futex-hash\n"
+"                        run the built-in futex hash workload; its options\n"
+"                        (-t -f -r -S -m -b --cpus --placement, as in\n"
+"                        'hitmap bench futex-hash') follow it\n"
+"      --plan            print the events planned for this machine and exit\n"
+"      --sysfs-root DIR  plan against a sysfs tree under DIR (with --plan)\n"
+"  -q, --quiet           no summary lines\n"
+"  -h, --help            this text\n"
+"\n"
+"See hitmap-record(1).\n";
+
+static volatile sig_atomic_t record_stop;
+
+static void on_signal(int sig)
+{
+	record_stop = 1;
+}
+
+static void workload_done(const struct hm_futex_hash *fh, void *ctx)
+{
+	bool silent = *(bool *)ctx;
+
+	hm_futex_hash__print_header(fh, stdout);
+	hm_futex_hash__print_result(fh, stdout, silent);
+}
+
+static void print_plan(const struct hm_pmu_plan *p)
+{
+	int i;
+
+	if (!p->nr) {
+		printf("no memory-sampling PMU: %s\nmode: contention\n", p->why);
+		return;
+	}
+	printf("mode: %s (%s)\n", hm_rec_mode__name(p->mode), p->desc);
+	for (i = 0; i < p->nr; i++) {
+		const struct perf_event_attr *a = &p->ev[i].attr;
+
+		printf("%-48s type %u config 0x%llx config1 0x%llx config2 0x%llx precise_ip %u (expect %d) "
+		       "%s %llu sample_type 0x%llx read_format 0x%llx%s%s%s%s%s\n",
+		       p->ev[i].name, a->type, (unsigned long long)a->config,
+		       (unsigned long long)a->config1, (unsigned long long)a->config2,
+		       a->precise_ip, p->ev[i].expect_precise, a->freq ? "freq" : "period",
+		       (unsigned long long)a->sample_period, (unsigned long long)a->sample_type,
+		       (unsigned long long)a->read_format,
+		       p->ev[i].leader >= 0 ? " group-member" : "",
+		       p->ev[i].tracking ? " tracking" : "",
+		       a->disabled ? " disabled" : "", a->enable_on_exec ? " enable_on_exec" : "",
+		       a->exclude_guest ? " exclude_guest" : "");
+	}
+}
+
+static long parse_num(const char *opt, const char *arg, long min, int *bad)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (errno || end == arg || *end || v < min) {
+		hm_cli__error("%s '%s': not a number >= %ld; fix the value", opt, arg, min);
+		*bad = 1;
+	}
+	return v;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	enum { OPT_MODE = 256, OPT_FUTEX_SYS, OPT_WORKLOAD, OPT_PLAN, OPT_SYSFS };
+	static const struct option longopts[] = {
+		{ "output",         required_argument, NULL, 'o' },
+		{ "mode",           required_argument, NULL, OPT_MODE },
+		{ "ldlat",          required_argument, NULL, 'l' },
+		{ "count",          required_argument, NULL, 'c' },
+		{ "all-cpus",       no_argument,       NULL, 'a' },
+		{ "cpu",            required_argument, NULL, 'C' },
+		{ "all-user",       no_argument,       NULL, 'u' },
+		{ "all-kernel",     no_argument,       NULL, 'k' },
+		{ "futex-syscalls", no_argument,       NULL, OPT_FUTEX_SYS },
+		{ "mmap-pages",     required_argument, NULL, 'm' },
+		{ "workload",       required_argument, NULL, OPT_WORKLOAD },
+		{ "plan",           no_argument,       NULL, OPT_PLAN },
+		{ "sysfs-root",     required_argument, NULL, OPT_SYSFS },
+		{ "quiet",          no_argument,       NULL, 'q' },
+		{ "help",           no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct hm_record_opts o;
+	struct hm_record_result r;
+	struct sigaction sa;
+	bool plan_only = false, quiet = false, wl_silent = false;
+	int c, bad = 0, err, rec_argc = argc, i;
+
+	memset(&o, 0, sizeof(o));
+	o.output = "perf.data";
+	o.ldlat = -1;
+	o.argc_cmdline = argc;
+	o.argv_cmdline = argv;
+	hm_futex_hash_opts__init(&o.wl);
+	o.wl.runtime = 10;
+
+	/* workload options follow --workload NAME: split them off */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--workload") || !strncmp(argv[i], "--workload=", 11)) {
+			const char *name = argv[i][10] == '=' ? argv[i] + 11 : (i + 1 < argc ? argv[i + 1] : "");
+
+			if (strcmp(name, "futex-hash"))
+				return hm_cli__error("--workload '%s': unknown; fix: --workload futex-hash", name);
+			o.workload = true;
+			rec_argc = i;
+			i += argv[i][10] == '=' ? 1 : 2;
+			err = hm_cli__parse_futex_hash(argc - i + 1, argv + i - 1, &o.wl, &wl_silent, NULL);
+			if (err == 1) {
+				hm_cli__usage(record_usage);
+				return 0;
+			}
+			if (err < 0)
+				return 1;
+			break;
+		}
+	}
+
+	optind = 1;
+	while ((c = getopt_long(rec_argc, argv, "+o:l:c:aC:ukm:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case OPT_MODE:
+			if (hm_rec_mode__parse(optarg, &o.mode))
+				return hm_cli__error("--mode '%s': unknown; fix: auto, pebs, ibs, spe or contention", optarg);
+			break;
+		case 'l':
+			o.ldlat = (int)parse_num("-l", optarg, 0, &bad);
+			break;
+		case 'c':
+			o.period = (u64)parse_num("-c", optarg, 1, &bad);
+			break;
+		case 'a':
+			o.all_cpus = true;
+			break;
+		case 'C':
+			o.cpus = optarg;
+			break;
+		case 'u':
+			o.user_only = true;
+			break;
+		case 'k':
+			o.kernel_only = true;
+			break;
+		case OPT_FUTEX_SYS:
+			o.futex_syscalls = true;
+			break;
+		case 'm':
+			o.mmap_pages = (int)parse_num("-m", optarg, 1, &bad);
+			if (!bad && (o.mmap_pages & (o.mmap_pages - 1)))
+				return hm_cli__error("-m %d: not a power of two; fix: -m 256, 512, 1024 ...", o.mmap_pages);
+			break;
+		case OPT_PLAN:
+			plan_only = true;
+			break;
+		case OPT_SYSFS:
+			o.sysfs_root = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			hm_cli__usage(record_usage);
+			return 0;
+		default:
+			return hm_cli__error("record: bad option; 'hitmap record --help' lists them");
+		}
+		if (bad)
+			return 1;
+	}
+	if (optind < rec_argc) {
+		if (o.workload)
+			return hm_cli__error("record: a command and --workload exclude each other; fix: give one");
+		o.argv = argv + optind;
+	}
+	if (o.user_only && o.kernel_only)
+		return hm_cli__error("-u and -k exclude each other; fix: give one");
+
+	if (plan_only) {
+		struct hm_pmu_plan plan;
+		struct hm_pmu_plan_opts po = {
+			.sysfs_root = o.sysfs_root, .mode = o.mode, .ldlat = o.ldlat,
+			.period = o.period, .system_wide = o.all_cpus || o.cpus,
+			.user_only = o.user_only, .kernel_only = o.kernel_only,
+		};
+
+		err = hm_pmu__plan(&po, &plan);
+		if (err)
+			return hm_cli__lib_error(err, "record --plan");
+		print_plan(&plan);
+		return 0;
+	}
+	if (o.sysfs_root)
+		return hm_cli__error("--sysfs-root only plans (--plan); fix: add --plan");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	o.stop = &record_stop;
+	o.workload_done = workload_done;
+	o.ctx = &wl_silent;
+
+	err = hm_record__run(&o, &r);
+	if (err)
+		return hm_cli__lib_error(err, "record");
+	if (!quiet) {
+		fprintf(stderr, "[ hitmap record: mode %s: %s ]\n", hm_rec_mode__name(r.mode), r.mode_why);
+		fprintf(stderr, "[ hitmap record: wrote %s: %.3f MB, %llu samples on %d CPUs, %llu lost events, %llu lost samples%s ]\n",
+			o.output, r.bytes / 1e6, (unsigned long long)r.nr_samples, r.nr_cpus,
+			(unsigned long long)r.lost, (unsigned long long)r.lost_samples,
+			r.interrupted ? "; interrupted, the file is complete" : "");
+		if (r.mode == HM_MODE_CONTENTION) {
+			fprintf(stderr, "[ hitmap record: contention_begin %llu, contention_end %llu%s",
+				(unsigned long long)r.nr_begin, (unsigned long long)r.nr_end,
+				o.futex_syscalls ? "" : " ]\n");
+			if (o.futex_syscalls)
+				fprintf(stderr, ", sys_enter_futex %llu, %llu futex->bucket pairs ]\n",
+					(unsigned long long)r.nr_futex_sys, (unsigned long long)r.nr_pairs);
+		}
+		if (o.workload && r.mode == HM_MODE_CONTENTION) {
+			if (r.table_kind >= 0)
+				fprintf(stderr, "[ hitmap record: %llu locks contended by the workload; %llu are buckets of the %s futex hash (%s%d, base 0x%llx, %llu slots), %llu attributed to table and index ]\n",
+					(unsigned long long)r.nr_locks, (unsigned long long)r.nr_buckets,
+					r.table_kind ? "private" : "global",
+					r.table_kind ? "pid " : "node ", r.table_kind ? r.table_pid : 0,
+					(unsigned long long)r.table_base, (unsigned long long)r.table_slots,
+					(unsigned long long)r.nr_buckets_attributed);
+			else
+				fprintf(stderr, "[ hitmap record: %llu locks contended by the workload; no futex table found ]\n",
+					(unsigned long long)r.nr_locks);
+		}
+	}
+	if (WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status) == 127)
+		return 127;
+	return 0;
+}
+
+HM_COMMAND("record", "record memory samples or futex bucket contention into perf.data", cmd_record)

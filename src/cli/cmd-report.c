@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hitmap report: perf c2c's numbers, hitmap's precise categories, one row per cache line. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/log.h>
+#include "cli.h"
+#include "report/report.h"
+#include "report/render-c2c.h"
+
+/* Views built by other engineers: used once their sources are in the tree. */
+#if __has_include("../report/buckets.c") && !defined(HM_NO_BUCKETS)
+#define HAVE_BUCKETS 1
+#else
+#define HAVE_BUCKETS 0
+#endif
+#if __has_include("../report/html.c") && !defined(HM_NO_HTML)
+#define HAVE_HTML 1
+#else
+#define HAVE_HTML 0
+#endif
+
+static const char report_usage[] =
+"usage: hitmap report [-i FILE] [options]\n"
+"\n"
+"Read a perf.data file with memory samples (perf c2c record, perf mem record,\n"
+"hitmap record) in one streaming pass and report cache-line contention: perf\n"
+"c2c's counters exactly, hitmap's precise vendor-aware categories, and the\n"
+"shared cache-line table with one row per virtual cache line.\n"
+"\n"
+"  -i, --input FILE       perf.data file (default: perf.data)\n"
+"      --stats            only the Trace Event and Global Shared Cache Line blocks\n"
+"      --json             JSON: \"perf_c2c\" (perf's 32 counters), \"hitmap\" (categories),\n"
+"                         \"lines\" (the table, unless --stats)\n"
+"      --csv              the cache-line table as CSV\n"
+"      --lkp              LKP's perf-c2c.* metric lines\n"
+"      --html             one HTML page (when built with the HTML view)\n"
+"  -d, --display KEY      sort lines on tot (default), rmt, lcl, peer HITM/peer counts,\n"
+"                         or cost (sum of sample weights)\n"
+"  -N, --node-info        per-node breakdown of each line (like perf c2c -N)\n"
+"      --show-all         no 0.1% display filter\n"
+"      --max-lines N      at most N lines in the table\n"
+"      --kallsyms FILE    kernel symbols from FILE (default: the file's, or this system's)\n"
+"      --symfs DIR        look for user ELF files under DIR\n"
+"      --no-source        no source:line lookups\n"
+"      --futex-table SPEC a futex hash table: global:NODE:ADDR:SLOTS or\n"
+"                         private:PID:ADDR:SLOTS (repeatable)\n"
+"      --kernel REL       kernel release for the futex model (default: the file's)\n"
+"      --by VIEW          futex views: bucket, field or socket\n"
+"      --cacheline N      cache-line size in bytes (default 64)\n"
+"  -h, --help             this text\n"
+"\n"
+"See hitmap-report(1) for the columns and the vendor encodings.\n";
+
+static int parse_num(const char *opt, const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (errno || end == arg || *end || v < min || v > max)
+		{ hm_cli__error("%s '%s': expected a number from %ld to %ld", opt, arg, min, max); return -1; }
+	*out = v;
+	return 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX };
+	static const struct option longopts[] = {
+		{ "input",       required_argument, NULL, 'i' },
+		{ "stats",       no_argument,       NULL, O_STATS },
+		{ "json",        no_argument,       NULL, O_JSON },
+		{ "csv",         no_argument,       NULL, O_CSV },
+		{ "lkp",         no_argument,       NULL, O_LKP },
+		{ "html",        no_argument,       NULL, O_HTML },
+		{ "display",     required_argument, NULL, 'd' },
+		{ "node-info",   no_argument,       NULL, 'N' },
+		{ "show-all",    no_argument,       NULL, O_SHOWALL },
+		{ "max-lines",   required_argument, NULL, O_MAX },
+		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
+		{ "symfs",       required_argument, NULL, O_SYMFS },
+		{ "no-source",   no_argument,       NULL, O_NOSRC },
+		{ "futex-table", required_argument, NULL, O_FUTEX },
+		{ "kernel",      required_argument, NULL, O_KERNEL },
+		{ "by",          required_argument, NULL, O_BY },
+		{ "cacheline",   required_argument, NULL, O_CL },
+		{ "help",        no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct hm_report_opts ro;
+	struct hm_render_opts rd;
+	enum hm_format fmt = HM_FMT_TEXT;
+	enum hm_bucket_view view = HM_BY_BUCKET;
+	bool stats = false, by = false;
+	const char **tables = NULL;
+	struct hm_report *r = NULL;
+	int c, err = 0, rc = 1;
+	long v;
+
+	memset(&ro, 0, sizeof(ro));
+	memset(&rd, 0, sizeof(rd));
+	ro.input = "perf.data";
+	ro.cacheline_size = 64;
+	tables = calloc(argc, sizeof(*tables));
+	if (!tables)
+		return hm_cli__error("out of memory");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:d:Nh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			ro.input = optarg;
+			break;
+		case O_STATS:
+			stats = true;
+			break;
+		case O_JSON:
+			fmt = HM_FMT_JSON;
+			break;
+		case O_CSV:
+			fmt = HM_FMT_CSV;
+			break;
+		case O_LKP:
+			fmt = HM_FMT_LKP;
+			break;
+		case O_HTML:
+			fmt = HM_FMT_HTML;
+			break;
+		case 'd':
+			if (!strcmp(optarg, "tot"))
+				rd.sort = HM_SORT_TOT;
+			else if (!strcmp(optarg, "rmt"))
+				rd.sort = HM_SORT_RMT;
+			else if (!strcmp(optarg, "lcl"))
+				rd.sort = HM_SORT_LCL;
+			else if (!strcmp(optarg, "peer"))
+				rd.sort = HM_SORT_PEER;
+			else if (!strcmp(optarg, "cost"))
+				rd.sort = HM_SORT_COST;
+			else {
+				hm_cli__error("-d %s: unknown display; use tot, rmt, lcl, peer or cost", optarg);
+				goto out;
+			}
+			break;
+		case 'N':
+			rd.node_info++;
+			break;
+		case O_SHOWALL:
+			rd.show_all = true;
+			break;
+		case O_MAX:
+			if (parse_num("--max-lines", optarg, 0, 1L << 30, &v) < 0)
+				goto out;
+			rd.max_lines = (int)v;
+			break;
+		case O_KALLSYMS:
+			ro.kallsyms = optarg;
+			break;
+		case O_SYMFS:
+			ro.symfs = optarg;
+			break;
+		case O_NOSRC:
+			ro.no_source = true;
+			break;
+		case O_FUTEX:
+			tables[ro.nr_futex_tables++] = optarg;
+			break;
+		case O_KERNEL:
+			ro.kernel_release = optarg;
+			break;
+		case O_BY:
+			by = true;
+			if (!strcmp(optarg, "bucket"))
+				view = HM_BY_BUCKET;
+			else if (!strcmp(optarg, "field"))
+				view = HM_BY_FIELD;
+			else if (!strcmp(optarg, "socket"))
+				view = HM_BY_SOCKET;
+			else {
+				hm_cli__error("--by %s: unknown view; use bucket, field or socket", optarg);
+				goto out;
+			}
+			break;
+		case O_CL:
+			if (parse_num("--cacheline", optarg, 8, 4096, &v) < 0)
+				goto out;
+			if (v & (v - 1)) {
+				hm_cli__error("--cacheline %ld: not a power of two; use 64 or 128", v);
+				goto out;
+			}
+			ro.cacheline_size = (u32)v;
+			break;
+		case 'h':
+			hm_cli__usage(report_usage);
+			rc = 0;
+			goto out;
+		default:
+			hm_cli__error("'hitmap report --help' lists the options");
+			rc = 2;
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		hm_cli__error("report: unexpected argument '%s'; give the file with -i", argv[optind]);
+		rc = 2;
+		goto out;
+	}
+	if (fmt == HM_FMT_HTML && !HAVE_HTML) {
+		hm_cli__error("--html: this hitmap was built without the HTML view; use --json");
+		goto out;
+	}
+	if (by && !HAVE_BUCKETS) {
+		hm_cli__error("--by: this hitmap was built without the futex bucket views");
+		goto out;
+	}
+	rd.stats_only = stats;
+	ro.futex_tables = tables;
+	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
+	ro.want_buckets = by || fmt == HM_FMT_HTML;
+	r = hm_report__new(&ro);
+	if (!r) {
+		hm_cli__lib_error(-errno, ro.input);
+		goto out;
+	}
+	err = hm_report__run(r);
+	if (err < 0) {
+		hm_cli__lib_error(err, ro.input);
+		goto out;
+	}
+	if (by) {
+#if HAVE_BUCKETS
+		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
+#endif
+	} else if (fmt == HM_FMT_JSON) {
+		err = hm_render__json(r, &rd, stdout);
+	} else if (fmt == HM_FMT_LKP) {
+		err = hm_render__lkp(r, stdout);
+	} else if (fmt == HM_FMT_CSV) {
+		err = stats ? hm_render__stats(r, &rd, stdout) : hm_render__csv(r, &rd, stdout);
+	} else if (fmt == HM_FMT_HTML) {
+#if HAVE_HTML
+		err = hm_html__render_report(r, stdout);
+#endif
+	} else {
+		err = hm_render__stats(r, &rd, stdout);
+		if (!err && !stats)
+			err = hm_render__lines_text(r, &rd, stdout);
+	}
+	(void)view;
+	if (fflush(stdout) || err < 0) {
+		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	hm_report__delete(r);
+	free(tables);
+	return rc;
+}
+
+HM_COMMAND("report", "perf c2c's report, exact, plus precise categories and one row per line", cmd_report)

@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hitmap script: one line per sample, like perf script (without symbols).
+ *
+ * Built for speed: one big output buffer written with write(2), hand-rolled
+ * integer formatting, no allocation per sample, a small cache for decoded
+ * data_src strings.  Field order and widths follow perf script's so the two
+ * outputs line up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hitmap/json.h>
+#include <hitmap/mem.h>
+#include <hitmap/perf_data.h>
+#include "cli.h"
+
+static const char usage_text[] =
+"usage: hitmap script -i FILE [-F FIELDS] [--ns] [--no-ordered] [--json]\n"
+"\n"
+"Print one line per sample of a perf.data file, like 'perf script' but\n"
+"without symbol resolution.  FILE may be '-' for a pipe-mode stream.\n"
+"\n"
+"  -i, --input FILE    perf.data to read (default: perf.data)\n"
+"  -F, --fields LIST   comma-separated fields, in any order (printed in perf's\n"
+"                      order): comm,pid,tid,cpu,time,period,event,trace,ip,\n"
+"                      addr,data_src,weight,ins_lat,phys_addr,data_page_size,\n"
+"                      code_page_size.  '+f' / '-f' add to / remove from the\n"
+"                      default set.  A field the event did not sample is an error.\n"
+"      --ns            print times in nanoseconds (default: microseconds)\n"
+"      --no-ordered    print samples in file order, not sorted by time\n"
+"      --json          print a JSON array, one object per sample\n"
+"  -h, --help          show this help\n";
+
+enum {
+	F_COMM = 1 << 0, F_PID = 1 << 1, F_TID = 1 << 2, F_CPU = 1 << 3,
+	F_TIME = 1 << 4, F_PERIOD = 1 << 5, F_EVENT = 1 << 6, F_TRACE = 1 << 7,
+	F_IP = 1 << 8, F_ADDR = 1 << 9, F_DATA_SRC = 1 << 10, F_WEIGHT = 1 << 11,
+	F_INS_LAT = 1 << 12, F_PHYS_ADDR = 1 << 13, F_DPS = 1 << 14, F_CPS = 1 << 15,
+};
+
+static const struct { const char *name; unsigned bit; u64 stype; } fields[] = {
+	{ "comm", F_COMM, 0 },
+	{ "pid", F_PID, PERF_SAMPLE_TID },
+	{ "tid", F_TID, PERF_SAMPLE_TID },
+	{ "cpu", F_CPU, PERF_SAMPLE_CPU },
+	{ "time", F_TIME, PERF_SAMPLE_TIME },
+	{ "period", F_PERIOD, PERF_SAMPLE_PERIOD },
+	{ "event", F_EVENT, 0 },
+	{ "trace", F_TRACE, PERF_SAMPLE_RAW },
+	{ "ip", F_IP, PERF_SAMPLE_IP },
+	{ "addr", F_ADDR, PERF_SAMPLE_ADDR },
+	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
+	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR },
+	{ "data_page_size", F_DPS, PERF_SAMPLE_DATA_PAGE_SIZE },
+	{ "code_page_size", F_CPS, PERF_SAMPLE_CODE_PAGE_SIZE },
+};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/* ------------------------------------------------------------ output buffer */
+
+#define OBUF_SIZE (1u << 20)
+
+struct obuf {
+	char	*p;
+	size_t	len;
+	int	fd;
+	int	err;
+};
+
+static void ob_flush(struct obuf *o)
+{
+	size_t done = 0;
+
+	while (done < o->len && !o->err) {
+		ssize_t n = write(o->fd, o->p + done, o->len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			o->err = errno;
+			break;
+		}
+		done += n;
+	}
+	o->len = 0;
+}
+
+static inline char *ob_room(struct obuf *o, size_t n)
+{
+	if (o->len + n > OBUF_SIZE)
+		ob_flush(o);
+	return o->p + o->len;
+}
+
+static inline void ob_str(struct obuf *o, const char *s, size_t n)
+{
+	if (n > OBUF_SIZE / 2)
+		n = OBUF_SIZE / 2;
+	memcpy(ob_room(o, n), s, n);
+	o->len += n;
+}
+
+static inline void ob_ch(struct obuf *o, char c)
+{
+	*ob_room(o, 1) = c;
+	o->len++;
+}
+
+/* right-aligned in @width (left-aligned when @left) */
+static inline void ob_pad(struct obuf *o, const char *s, size_t n, int width, bool left)
+{
+	char *d = ob_room(o, n + (width > 0 ? width : 0));
+	size_t pad = width > (int)n ? width - n : 0;
+
+	if (!left) {
+		memset(d, ' ', pad);
+		memcpy(d + pad, s, n);
+	} else {
+		memcpy(d, s, n);
+		memset(d + n, ' ', pad);
+	}
+	o->len += n + pad;
+}
+
+static inline int fmt_u64(char *end, u64 v)
+{
+	char *p = end;
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return (int)(end - p);
+}
+
+static inline int fmt_hex(char *end, u64 v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = end;
+
+	do {
+		*--p = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	return (int)(end - p);
+}
+
+static inline void ob_u64(struct obuf *o, u64 v, int width, bool left)
+{
+	char b[24];
+	int n = fmt_u64(b + sizeof(b), v);
+
+	ob_pad(o, b + sizeof(b) - n, n, width, left);
+}
+
+static inline void ob_s32(struct obuf *o, s32 v, int width, bool left)
+{
+	char b[24];
+	int n;
+
+	if (v >= 0) {
+		ob_u64(o, (u64)v, width, left);
+		return;
+	}
+	n = fmt_u64(b + sizeof(b), (u64)-(s64)v);
+	b[sizeof(b) - n - 1] = '-';
+	n++;
+	ob_pad(o, b + sizeof(b) - n, n, width, left);
+}
+
+static inline void ob_hex(struct obuf *o, u64 v, int width)
+{
+	char b[24];
+	int n = fmt_hex(b + sizeof(b), v);
+
+	ob_pad(o, b + sizeof(b) - n, n, width, false);
+}
+
+/* ---------------------------------------------------------------- comm map */
+
+struct comm_ent {
+	u32	tid;
+	bool	used;
+	u8	len;
+	char	comm[16];
+};
+
+struct comms {
+	struct comm_ent	*e;
+	u32		cap, nr;
+};
+
+static struct comm_ent *comm_slot(struct comms *c, u32 tid, bool create)
+{
+	u32 i;
+
+	if (create && (c->nr + 1) * 2 > c->cap) {
+		u32 ncap = c->cap ? c->cap * 2 : 1024;
+		struct comm_ent *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (u32 j = 0; j < c->cap; j++) {
+			if (!c->e[j].used)
+				continue;
+			i = (c->e[j].tid * 2654435761u) & (ncap - 1);
+			while (n[i].used)
+				i = (i + 1) & (ncap - 1);
+			n[i] = c->e[j];
+		}
+		free(c->e);
+		c->e = n;
+		c->cap = ncap;
+	}
+	if (!c->cap)
+		return NULL;
+	i = (tid * 2654435761u) & (c->cap - 1);
+	while (c->e[i].used) {
+		if (c->e[i].tid == tid)
+			return &c->e[i];
+		i = (i + 1) & (c->cap - 1);
+	}
+	if (!create)
+		return NULL;
+	c->e[i].used = true;
+	c->e[i].tid = tid;
+	c->e[i].comm[0] = 0;
+	c->nr++;
+	return &c->e[i];
+}
+
+static void comm_set(struct comms *c, u32 tid, const char *s, size_t max)
+{
+	struct comm_ent *e = comm_slot(c, tid, true);
+	size_t n;
+
+	if (!e)
+		return;
+	n = strnlen(s, max < 15 ? max : 15);
+	memcpy(e->comm, s, n);
+	e->comm[n] = 0;
+	e->len = (u8)n;
+}
+
+/* ------------------------------------------------------------ data_src text */
+
+#define DSRC_BITS 12
+
+struct dsrc_cache {
+	u64	val[1 << DSRC_BITS];
+	char	txt[1 << DSRC_BITS][104];
+	u8	len[1 << DSRC_BITS];
+	bool	used[1 << DSRC_BITS];
+};
+
+static const char *dsrc_text(struct dsrc_cache *c, u64 v, int *len)
+{
+	unsigned h = (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> (64 - DSRC_BITS));
+
+	if (!c->used[h] || c->val[h] != v) {
+		c->val[h] = v;
+		c->used[h] = true;
+		c->txt[h][0] = 0;
+		c->len[h] = 0;
+		{
+			/* src/mem/data_src.c: perf script's decoded text */
+			int n = hm_data_src__scnprintf(v, c->txt[h], sizeof(c->txt[h]));
+
+			c->len[h] = n < 0 ? 0 : n >= (int)sizeof(c->txt[h]) ?
+				    (int)sizeof(c->txt[h]) - 1 : n;
+		}
+	}
+	*len = c->len[h];
+	return c->txt[h];
+}
+
+/* perf's get_page_size_name(): "N/A", "4K", "2M", ... */
+static int page_size_name(u64 v, char *b)
+{
+	static const char units[] = "BKMGTPE";
+	int u = 0;
+
+	if (!v) {
+		memcpy(b, "N/A", 3);
+		return 3;
+	}
+	while (v >= 1024 && !(v % 1024) && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	{
+		char t[24];
+		int n = fmt_u64(t + sizeof(t), v);
+
+		memcpy(b, t + sizeof(t) - n, n);
+		if (u)
+			b[n++] = units[u];
+		return n;
+	}
+}
+
+/* ------------------------------------------------------------------ script */
+
+struct script {
+	unsigned	want;		/* fields asked for */
+	unsigned	add, del;	/* +f / -f */
+	bool		user_set;
+	bool		ns, json;
+	struct obuf	o;
+	struct comms	comms;
+	struct dsrc_cache *dc;
+	int		dsrc_maxlen;
+	int		name_width;
+	char		**names;	/* per evsel */
+	int		*name_len;
+	unsigned	*evfields;	/* per evsel, 0: not decided yet */
+	int		nnames;
+	struct hm_json	*j;
+	const struct hm_header *h;
+	char		tpbuf[8192];
+};
+
+static int parse_fields(struct script *s, const char *arg)
+{
+	char *dup = strdup(arg), *save = NULL, *tok;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int sign = 0;
+		size_t i;
+
+		if (*tok == '+' || *tok == '-')
+			sign = *tok++ == '+' ? 1 : -1;
+		for (i = 0; i < NFIELDS; i++)
+			if (!strcmp(tok, fields[i].name))
+				break;
+		if (i == NFIELDS) {
+			hm_cli__error("script: unknown field '%s' in -F; known: comm,pid,tid,cpu,"
+				      "time,period,event,trace,ip,addr,data_src,weight,ins_lat,"
+				      "phys_addr,data_page_size,code_page_size (no symbols: use "
+				      "perf script for sym/dso)", tok);
+			free(dup);
+			return -EINVAL;
+		}
+		if (sign > 0)
+			s->add |= fields[i].bit;
+		else if (sign < 0)
+			s->del |= fields[i].bit;
+		else {
+			s->want |= fields[i].bit;
+			s->user_set = true;
+		}
+	}
+	free(dup);
+	return 0;
+}
+
+static unsigned default_fields(const struct hm_evsel *e)
+{
+	u64 t = e->attr.sample_type;
+	unsigned f = F_COMM | F_TID | F_EVENT;
+
+	if (t & PERF_SAMPLE_CPU)
+		f |= F_CPU;
+	if (t & PERF_SAMPLE_TIME)
+		f |= F_TIME;
+	if (e->attr.type == PERF_TYPE_TRACEPOINT) {
+		f |= F_TRACE;
+		return f;
+	}
+	if (t & PERF_SAMPLE_PERIOD)
+		f |= F_PERIOD;
+	if (t & PERF_SAMPLE_IP)
+		f |= F_IP;
+	if (t & PERF_SAMPLE_ADDR)
+		f |= F_ADDR;
+	if (t & PERF_SAMPLE_DATA_SRC)
+		f |= F_DATA_SRC;
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		f |= F_WEIGHT;
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		f |= F_PHYS_ADDR;
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		f |= F_DPS;
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		f |= F_CPS;
+	return f;
+}
+
+/* Fields for evsel @e, checked once.  Returns 0 on a missing field (error printed). */
+static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct hm_evsel *e)
+{
+	unsigned f;
+	char nb[128];
+
+	if (e->idx < s->nnames && s->evfields[e->idx])
+		return s->evfields[e->idx];
+	if (e->idx >= s->nnames) {
+		int n = e->idx + 16;
+		char **nn = realloc(s->names, n * sizeof(*nn));
+		unsigned *nf;
+
+		if (!nn)
+			return 0;
+		s->names = nn;
+		nf = realloc(s->evfields, n * sizeof(*nf));
+		if (!nf)
+			return 0;
+		s->evfields = nf;
+		{
+			int *nl = realloc(s->name_len, n * sizeof(int));
+
+			if (!nl)
+				return 0;
+			s->name_len = nl;
+		}
+		for (int i = s->nnames; i < n; i++) {
+			s->names[i] = NULL;
+			s->evfields[i] = 0;
+		}
+		s->nnames = n;
+	}
+	f = s->user_set ? s->want : default_fields(e);
+	f = (f | s->add) & ~s->del;
+	for (size_t i = 0; i < NFIELDS; i++) {
+		bool have;
+
+		if (!(f & fields[i].bit) || !fields[i].stype)
+			continue;
+		have = e->attr.sample_type & fields[i].stype;
+		if (fields[i].bit == F_TRACE)
+			have = e->attr.type == PERF_TYPE_TRACEPOINT && have;
+		if (fields[i].bit == F_PERIOD)
+			have = true;	/* attr.sample_period otherwise, as perf prints */
+		if (have)
+			continue;
+		if (s->user_set && (s->want & fields[i].bit)) {
+			hm_cli__error("%s: samples for '%s' do not have the %s field (sample_type "
+				      "%#llx); drop '%s' from -F", hm_reader__path(r),
+				      hm_evsel__name(e, nb, sizeof(nb)), fields[i].name,
+				      (unsigned long long)e->attr.sample_type, fields[i].name);
+			return 0;
+		}
+		f &= ~fields[i].bit;
+	}
+	s->names[e->idx] = strdup(hm_evsel__name(e, nb, sizeof(nb)));
+	if (!s->names[e->idx])
+		return 0;
+	s->name_len[e->idx] = (int)strlen(s->names[e->idx]);
+	/* perf pads event names to the longest one */
+	for (int i = 0; i < hm_reader__nr_evsels(r); i++) {
+		int n = (int)strlen(hm_evsel__name(hm_reader__evsel(r, i), nb, sizeof(nb)));
+
+		if (n > s->name_width)
+			s->name_width = n;
+	}
+	s->evfields[e->idx] = f | (1u << 31);
+	return s->evfields[e->idx];
+}
+
+static const char *comm_of(struct script *s, u32 tid, char *tmp, int *len)
+{
+	struct comm_ent *c = comm_slot(&s->comms, tid, false);
+
+	if (c) {
+		*len = c->len;
+		return c->comm;
+	}
+	if (tid == 0) {
+		*len = 7;
+		return "swapper";
+	}
+	tmp[0] = ':';
+	{
+		char b[16];
+		int n = fmt_u64(b + sizeof(b), tid);
+
+		memcpy(tmp + 1, b + sizeof(b) - n, n);
+		tmp[1 + n] = 0;
+		*len = n + 1;
+	}
+	return tmp;
+}
+
+static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
+{
+	struct obuf *o = &s->o;
+	char tmp[32];
+
+	if (f & F_COMM) {
+		int cl;
+		const char *c = comm_of(s, sm->tid, tmp, &cl);
+
+		ob_pad(o, c, cl, 16, false);
+		ob_ch(o, ' ');
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		ob_s32(o, (s32)sm->pid, 5, false);
+		ob_ch(o, '/');
+		ob_s32(o, (s32)sm->tid, 5, true);
+		ob_ch(o, ' ');
+	} else if (f & F_PID) {
+		ob_s32(o, (s32)sm->pid, 5, false);
+		ob_ch(o, ' ');
+	} else if (f & F_TID) {
+		ob_s32(o, (s32)sm->tid, 5, false);
+		ob_ch(o, ' ');
+	}
+	if (f & F_CPU) {
+		char b[24];
+		int n = fmt_u64(b + sizeof(b), sm->cpu);
+
+		ob_ch(o, '[');
+		if (n < 3)
+			ob_str(o, "000", 3 - n);
+		ob_str(o, b + sizeof(b) - n, n);
+		ob_str(o, "] ", 2);
+	}
+	if (f & F_TIME) {
+		u64 sec = sm->time / 1000000000ULL, frac = sm->time % 1000000000ULL;
+		char b[24];
+		int n, digits = s->ns ? 9 : 6;
+
+		if (!s->ns)
+			frac /= 1000;
+		ob_u64(o, sec, 5, false);
+		ob_ch(o, '.');
+		n = fmt_u64(b + sizeof(b), frac);
+		if (n < digits)
+			ob_str(o, "000000000", digits - n);
+		ob_str(o, b + sizeof(b) - n, n);
+		ob_str(o, ": ", 2);
+	}
+	if (f & F_PERIOD) {
+		ob_u64(o, sm->period, 10, false);
+		ob_ch(o, ' ');
+	}
+	if (f & F_EVENT) {
+		int i = sm->evsel->idx;
+
+		ob_pad(o, s->names[i], s->name_len[i], s->name_width, false);
+		ob_str(o, ": ", 2);
+	}
+	if ((f & F_TRACE) && sm->raw) {
+		int n = hm_sample__format_tp(sm, s->h, s->tpbuf, sizeof(s->tpbuf));
+
+		if (n > 0)
+			ob_str(o, s->tpbuf, n);
+	}
+	if (f & F_ADDR)
+		ob_hex(o, sm->addr, 16);
+	if (f & F_DATA_SRC) {
+		char *d = ob_room(o, 160);
+		char b[24];
+		int n = fmt_hex(b + sizeof(b), sm->data_src), tl, len;
+		const char *t = dsrc_text(s->dc, sm->data_src, &tl);
+
+		len = n > 16 ? n : 16;
+		memset(d, ' ', len - n);
+		memcpy(d + len - n, b + sizeof(b) - n, n);
+		d[len++] = ' ';
+		memcpy(d + len, t, tl);
+		len += tl;
+		if (len > 99)
+			len = 99;	/* perf formats into char out[100] */
+		if (len > s->dsrc_maxlen)
+			s->dsrc_maxlen = len;
+		while (len < s->dsrc_maxlen)
+			d[len++] = ' ';
+		o->len += len;
+	}
+	if (f & F_WEIGHT)
+		ob_u64(o, sm->weight, 16, false);
+	if (f & F_INS_LAT)
+		ob_u64(o, sm->ins_lat, 16, false);
+	if (f & F_IP) {
+		ob_ch(o, ' ');
+		ob_hex(o, sm->ip, 16);
+	}
+	if (f & F_PHYS_ADDR)
+		ob_hex(o, sm->phys_addr, 16);
+	if (f & F_DPS) {
+		char b[24];
+		int n = page_size_name(sm->data_page_size, b);
+
+		ob_ch(o, ' ');
+		ob_str(o, b, n);
+	}
+	if (f & F_CPS) {
+		char b[24];
+		int n = page_size_name(sm->code_page_size, b);
+
+		ob_ch(o, ' ');
+		ob_str(o, b, n);
+	}
+	ob_ch(o, '\n');
+}
+
+static void print_json(struct script *s, const struct hm_sample *sm, unsigned f)
+{
+	struct hm_json *j = s->j;
+	char tmp[32];
+
+	hm_json__obj_begin(j, NULL);
+	if (f & F_COMM) {
+		int cl;
+
+		hm_json__str(j, "comm", comm_of(s, sm->tid, tmp, &cl));
+	}
+	if (f & F_PID)
+		hm_json__s64(j, "pid", (s32)sm->pid);
+	if (f & F_TID)
+		hm_json__s64(j, "tid", (s32)sm->tid);
+	if (f & F_CPU)
+		hm_json__s64(j, "cpu", (s32)sm->cpu);
+	if (f & F_TIME)
+		hm_json__u64(j, "time", sm->time);
+	if (f & F_PERIOD)
+		hm_json__u64(j, "period", sm->period);
+	if (f & F_EVENT)
+		hm_json__str(j, "event", s->names[sm->evsel->idx]);
+	if ((f & F_TRACE) && sm->raw) {
+		int n = hm_sample__format_tp(sm, s->h, s->tpbuf, sizeof(s->tpbuf));
+
+		hm_json__str(j, "trace", n >= 0 ? s->tpbuf : NULL);
+	}
+	if (f & F_IP)
+		hm_json__hex(j, "ip", sm->ip);
+	if (f & F_ADDR)
+		hm_json__hex(j, "addr", sm->addr);
+	if (f & F_DATA_SRC) {
+		int tl;
+		const char *t = dsrc_text(s->dc, sm->data_src, &tl);
+
+		hm_json__hex(j, "data_src", sm->data_src);
+		if (tl)
+			hm_json__str(j, "data_src_decoded", t);
+	}
+	if (f & F_WEIGHT)
+		hm_json__u64(j, "weight", sm->weight);
+	if (f & F_INS_LAT)
+		hm_json__u64(j, "ins_lat", sm->ins_lat);
+	if (f & F_PHYS_ADDR)
+		hm_json__hex(j, "phys_addr", sm->phys_addr);
+	if (f & F_DPS)
+		hm_json__u64(j, "data_page_size", sm->data_page_size);
+	if (f & F_CPS)
+		hm_json__u64(j, "code_page_size", sm->code_page_size);
+	hm_json__obj_end(j);
+}
+
+static int cmd_script(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "ns", no_argument, NULL, 'n' },
+		{ "no-ordered", no_argument, NULL, 'u' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *input = "perf.data";
+	struct script *s;
+	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
+	struct hm_reader *r = NULL;
+	struct hm_event ev;
+	int c, ret, rc = 0;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return hm_cli__error("script: out of memory");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 'F':
+			if (parse_fields(s, optarg)) {
+				rc = 2;
+				goto out;
+			}
+			break;
+		case 'n': s->ns = true; break;
+		case 'u': ro.ordered = false; break;
+		case 'j': s->json = true; break;
+		case 'h': hm_cli__usage(usage_text); goto out;
+		default: fputs(usage_text, stderr); rc = 2; goto out;
+		}
+	}
+	if (optind < argc) {
+		rc = hm_cli__error("script: unexpected argument '%s'; see 'hitmap script --help'",
+				   argv[optind]);
+		goto out;
+	}
+	s->o.p = malloc(OBUF_SIZE);
+	s->dc = calloc(1, sizeof(*s->dc));
+	if (!s->o.p || !s->dc) {
+		rc = hm_cli__error("script: out of memory");
+		goto out;
+	}
+	s->o.fd = STDOUT_FILENO;
+	r = hm_reader__new(input, &ro);
+	if (!r) {
+		rc = hm_cli__lib_error(errno, input);
+		goto out;
+	}
+	s->h = hm_reader__header(r);
+	if (s->json) {
+		s->j = hm_json__new(stdout, false);
+		hm_json__arr_begin(s->j, NULL);
+	}
+	while ((ret = hm_reader__next(r, &ev)) > 0) {
+		unsigned f;
+
+		switch (ev.type) {
+		case PERF_RECORD_SAMPLE:
+			break;
+		case PERF_RECORD_COMM: {
+			const u32 *p = (const u32 *)ev.data;
+
+			if (ev.size > 16)
+				comm_set(&s->comms, p[3], (const char *)ev.data + 16, ev.size - 16);
+			continue;
+		}
+		case PERF_RECORD_FORK: {
+			const u32 *p = (const u32 *)ev.data;
+			struct comm_ent *pe;
+
+			if (ev.size < 24)
+				continue;
+			pe = comm_slot(&s->comms, p[5], false);	/* ptid */
+			if (pe) {
+				char b[16];
+
+				memcpy(b, pe->comm, 16);
+				comm_set(&s->comms, p[4], b, 16);
+			}
+			continue;
+		}
+		default:
+			continue;
+		}
+		if (!ev.has_sample || !ev.sample.evsel)
+			continue;
+		f = evsel_fields(s, r, ev.sample.evsel);
+		if (!f) {
+			rc = 1;
+			goto out;
+		}
+		if (s->json)
+			print_json(s, &ev.sample, f);
+		else
+			print_text(s, &ev.sample, f);
+	}
+	if (ret < 0) {
+		ob_flush(&s->o);
+		rc = hm_cli__lib_error(ret, input);
+	}
+out:
+	if (s->j) {
+		hm_json__arr_end(s->j);
+		hm_json__delete(s->j);
+	}
+	if (s->o.p) {
+		ob_flush(&s->o);
+		if (s->o.err && s->o.err != EPIPE && !rc)
+			rc = hm_cli__error("script: writing output: %s", strerror(s->o.err));
+	}
+	hm_reader__delete(r);
+	for (int i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->evfields);
+	free(s->name_len);
+	free(s->comms.e);
+	free(s->dc);
+	free(s->o.p);
+	free(s);
+	return rc;
+}
+
+HM_COMMAND("script", "print one line per sample (like perf script, without symbols)", cmd_script)

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hm_futex_model: the tables known for one recording, the bucket layout, and
+ * resolution of a data address to table/bucket/field, plus the non-bucket
+ * hot lines of the futex path (private hash header, mm futex fields).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/futex.h>
+#include <hitmap/log.h>
+
+int hm_futex_model__init(struct hm_futex_model *m, enum hm_futex_era e)
+{
+	if (!m || (unsigned)e >= HM_FUTEX_ERA__MAX)
+		return -EINVAL;
+	memset(m, 0, sizeof(*m));
+	m->era = e;
+	hm_futex_layout__for_era(e, &m->layout);
+	hm_futex_fph_layout__for_era(e, &m->fph);
+	hm_futex_mm_layout__for_era(e, &m->mm);
+	m->mm_seq = e == HM_FUTEX_ERA_7;
+	m->nr_nodes = 1;
+	m->global_slots = hm_futex__global_slots(e, 1, 1);
+	return 0;
+}
+
+int hm_futex_model__set_machine(struct hm_futex_model *m, u32 nr_cpus, u32 nr_nodes)
+{
+	if (!m || !nr_cpus || !nr_nodes || nr_nodes > 4096)
+		return -EINVAL;
+	m->nr_nodes = m->era == HM_FUTEX_ERA_PRE_6_16 ? 1 : nr_nodes;
+	m->global_slots = hm_futex__global_slots(m->era, nr_cpus, nr_nodes);
+	return 0;
+}
+
+void hm_futex_model__release(struct hm_futex_model *m)
+{
+	if (!m)
+		return;
+	free(m->tables);
+	m->tables = NULL;
+	m->nr_tables = 0;
+	free(m->mms);
+	m->mms = NULL;
+	m->nr_mms = 0;
+}
+
+int hm_futex_model__add_table(struct hm_futex_model *m, const struct hm_futex_table *t)
+{
+	struct hm_futex_table *n;
+	u32 i;
+
+	if (!m || !t || t->kind > 1 || !t->slots || (t->slots & (t->slots - 1))) {
+		hm_err("futex table: slots must be a power of two; give e.g. global:0:ADDR:512");
+		return -EINVAL;
+	}
+	/* the same table again (same kind and owner) replaces the old entry */
+	for (i = 0; i < m->nr_tables; i++) {
+		struct hm_futex_table *o = &m->tables[i];
+
+		if (o->kind == t->kind && (t->kind ? o->pid == t->pid && o->base == t->base
+						   : o->node == t->node)) {
+			*o = *t;
+			o->provenance[sizeof(o->provenance) - 1] = 0;
+			return 0;
+		}
+	}
+	n = realloc(m->tables, (m->nr_tables + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->tables = n;
+	n[m->nr_tables] = *t;
+	n[m->nr_tables].provenance[sizeof(n->provenance) - 1] = 0;
+	m->nr_tables++;
+	if (!t->kind && t->slots && m->era != HM_FUTEX_ERA__MAX)
+		m->global_slots = t->slots;
+	if (!t->kind && t->node >= 0 && (u32)t->node + 1 > m->nr_nodes && m->era != HM_FUTEX_ERA_PRE_6_16)
+		m->nr_nodes = t->node + 1;
+	return 0;
+}
+
+int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm)
+{
+	struct hm_futex_mm_ref *n;
+	u32 i;
+
+	for (i = 0; i < m->nr_mms; i++)
+		if (m->mms[i].addr == mm) {
+			m->mms[i].pid = pid;
+			return 0;
+		}
+	n = realloc(m->mms, (m->nr_mms + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->mms = n;
+	n[m->nr_mms].pid = pid;
+	n[m->nr_mms].addr = mm;
+	m->nr_mms++;
+	return 0;
+}
+
+int hm_futex_model__resolve(const struct hm_futex_model *m, u64 addr, struct hm_futex_loc *loc)
+{
+	u32 bs = m->layout.bucket_size ? m->layout.bucket_size : 64;
+	u32 i;
+
+	for (i = 0; i < m->nr_tables; i++) {
+		const struct hm_futex_table *t = &m->tables[i];
+		u64 off;
+
+		if (!t->base || addr < t->base)
+			continue;
+		off = addr - t->base;
+		if (off / bs >= t->slots)
+			continue;
+		if (loc) {
+			loc->table = t;
+			loc->index = off / bs;
+			loc->offset = off % bs;
+			loc->field = hm_futex_layout__field(&m->layout, loc->offset);
+		}
+		return 1;
+	}
+	if (loc) {
+		memset(loc, 0, sizeof(*loc));
+		loc->field = HM_FUTEX_FIELD_PAD;
+	}
+	return 0;
+}
+
+const char *hm_futex_loc__name(const struct hm_futex_loc *loc)
+{
+	return loc && loc->table ? hm_futex_field__name(loc->field) : NULL;
+}
+
+static const char *fph_field(const struct hm_futex_model *m, u32 off)
+{
+	const struct hm_futex_fph_layout *f = &m->fph;
+
+	/* widths: users/state 4, hash_mask 4, rcu 16, mm 8, custom 1, immutable 1 */
+	if (f->users >= 0 && off >= (u32)f->users && off < (u32)f->users + 4)
+		return m->era == HM_FUTEX_ERA_6_16 ? "fph.users" : "fph.state";
+	if (f->hash_mask >= 0 && off >= (u32)f->hash_mask && off < (u32)f->hash_mask + 4)
+		return "fph.hash_mask";
+	if (f->rcu >= 0 && off >= (u32)f->rcu && off < (u32)f->rcu + 16)
+		return "fph.rcu";
+	if (f->mm >= 0 && off >= (u32)f->mm && off < (u32)f->mm + 8)
+		return "fph.mm";
+	if (f->custom >= 0 && off == (u32)f->custom)
+		return "fph.custom";
+	if (f->immutable >= 0 && off == (u32)f->immutable)
+		return "fph.immutable";
+	return "fph.pad";
+}
+
+static const char *const mm_names[HM_FUTEX_MM__MAX] = {
+#define HM_FUTEX_MM_NAME(n) [HM_FUTEX_MM_##n] = "mm." #n,
+	HM_FUTEX_MM_FIELDS(HM_FUTEX_MM_NAME)
+#undef HM_FUTEX_MM_NAME
+};
+
+int hm_futex_model__locate(const struct hm_futex_model *m, u64 addr, struct hm_futex_site *site)
+{
+	u32 i;
+	int f;
+
+	memset(site, 0, sizeof(*site));
+	site->pid = -1;
+	if (hm_futex_model__resolve(m, addr, &site->loc)) {
+		site->where = HM_FUTEX_WHERE_BUCKET;
+		site->offset = site->loc.offset;
+		site->name = hm_futex_field__name(site->loc.field);
+		site->pid = site->loc.table->kind ? site->loc.table->pid : -1;
+		return 1;
+	}
+	for (i = 0; i < m->nr_tables && m->fph.queues; i++) {
+		const struct hm_futex_table *t = &m->tables[i];
+
+		if (t->kind != 1 || !t->base || addr >= t->base || addr < t->base - m->fph.queues)
+			continue;
+		site->where = HM_FUTEX_WHERE_FPH_HEADER;
+		site->loc.table = t;
+		site->loc.field = HM_FUTEX_FIELD_PAD;
+		site->pid = t->pid;
+		site->offset = addr - (t->base - m->fph.queues);
+		site->name = fph_field(m, site->offset);
+		return 1;
+	}
+	for (i = 0; i < m->nr_mms; i++) {
+		u64 mm = m->mms[i].addr;
+
+		for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
+			s32 o = m->mm.offset[f];
+
+			if (o < 0 || addr < mm + o || addr >= mm + o + (m->mm.size[f] ? m->mm.size[f] : 8))
+				continue;
+			site->where = HM_FUTEX_WHERE_MM;
+			site->loc.field = HM_FUTEX_FIELD_PAD;
+			site->pid = m->mms[i].pid;
+			site->offset = addr - mm;
+			site->name = mm_names[f];
+			return 1;
+		}
+	}
+	site->loc.field = HM_FUTEX_FIELD_PAD;
+	return 0;
+}

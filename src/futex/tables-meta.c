@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Futex table geometry and bucket layout <-> HM_META_FUTEX_TABLE/LAYOUT entries. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <hitmap/futex.h>
+#include <hitmap/log.h>
+
+int hm_futex_model__to_meta(const struct hm_futex_model *m, struct hm_meta *meta)
+{
+	struct hm_meta_futex_layout ml;
+	u32 i;
+	int f, err;
+
+	for (i = 0; i < m->nr_tables; i++) {
+		const struct hm_futex_table *t = &m->tables[i];
+		struct hm_meta_futex_table mt;
+
+		memset(&mt, 0, sizeof(mt));
+		mt.kind = t->kind;
+		mt.node = t->kind ? -1 : t->node;
+		mt.pid = t->kind ? t->pid : -1;
+		mt.bucket_size = m->layout.bucket_size;
+		mt.base = t->base;
+		mt.slots = t->slots;
+		memcpy(mt.provenance, t->provenance, sizeof(mt.provenance));
+		mt.provenance[sizeof(mt.provenance) - 1] = 0;
+		err = hm_meta__add(meta, HM_META_FUTEX_TABLE, &mt, sizeof(mt));
+		if (err)
+			return err;
+	}
+	memset(&ml, 0, sizeof(ml));
+	ml.bucket_size = m->layout.bucket_size;
+	for (f = 0; f < HM_FUTEX_FIELD_PAD; f++) {
+		if (m->layout.offset[f] < 0)
+			continue;
+		snprintf(ml.field[ml.nr_fields].name, sizeof(ml.field[0].name), "%s",
+			 hm_futex_field__name(f));
+		ml.field[ml.nr_fields].offset = m->layout.offset[f];
+		ml.field[ml.nr_fields].size = m->layout.size[f];
+		ml.nr_fields++;
+	}
+	snprintf(ml.source, sizeof(ml.source), "%s", m->layout.source);
+	return hm_meta__add(meta, HM_META_FUTEX_LAYOUT, &ml, sizeof(ml));
+}
+
+int hm_futex_model__from_meta(struct hm_futex_model *m, const struct hm_meta *meta)
+{
+	const void *data;
+	u32 tag, len, i;
+	int idx, err;
+
+	if (!meta)
+		return 0;
+	for (idx = 0; hm_meta__get(meta, idx, &tag, &data, &len) == 1; idx++) {
+		if (tag == HM_META_FUTEX_LAYOUT) {
+			struct hm_meta_futex_layout ml;
+			struct hm_futex_layout l;
+			int f;
+
+			memset(&ml, 0, sizeof(ml));
+			memcpy(&ml, data, len < sizeof(ml) ? len : sizeof(ml));
+			if (!ml.bucket_size || ml.bucket_size > 4096 || ml.nr_fields > 8) {
+				hm_warn("hitmap metadata: futex layout entry %d is corrupt (bucket size %u, %u fields); using the model's",
+					idx, ml.bucket_size, ml.nr_fields);
+				continue;
+			}
+			memset(&l, 0, sizeof(l));
+			l.bucket_size = ml.bucket_size;
+			for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
+				l.offset[f] = -1;
+			for (i = 0; i < ml.nr_fields; i++) {
+				ml.field[i].name[sizeof(ml.field[i].name) - 1] = 0;
+				for (f = 0; f < HM_FUTEX_FIELD_PAD; f++)
+					if (!strcmp(ml.field[i].name, hm_futex_field__name(f)) &&
+					    ml.field[i].offset < ml.bucket_size) {
+						l.offset[f] = ml.field[i].offset;
+						l.size[f] = ml.field[i].size;
+					}
+			}
+			ml.source[sizeof(ml.source) - 1] = 0;
+			snprintf(l.source, sizeof(l.source), "%s", ml.source);
+			m->layout = l;
+		} else if (tag == HM_META_FUTEX_TABLE) {
+			struct hm_meta_futex_table mt;
+			struct hm_futex_table t;
+
+			if (len < offsetof(struct hm_meta_futex_table, provenance)) {
+				hm_warn("hitmap metadata: futex table entry %d is %u bytes, too short; skipped", idx, len);
+				continue;
+			}
+			memset(&mt, 0, sizeof(mt));
+			memcpy(&mt, data, len < sizeof(mt) ? len : sizeof(mt));
+			memset(&t, 0, sizeof(t));
+			t.kind = mt.kind;
+			t.node = mt.node;
+			t.pid = mt.pid;
+			t.base = mt.base;
+			t.slots = mt.slots;
+			memcpy(t.provenance, mt.provenance, sizeof(t.provenance));
+			t.provenance[sizeof(t.provenance) - 1] = 0;
+			err = hm_futex_model__add_table(m, &t);
+			if (err == -ENOMEM)
+				return err;
+			if (err)
+				hm_warn("hitmap metadata: futex table entry %d is invalid (slots %llu); skipped",
+					idx, (unsigned long long)mt.slots);
+		}
+	}
+	return 0;
+}

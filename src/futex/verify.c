@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Live check of the hash model against the running kernel, by observation
+ * (notes 2.10, 5.3, 5.4): a thread of this process parks in FUTEX_WAIT on a
+ * known address; a BPF program (verify.bpf.c) reads the waiters word of
+ * every bucket; the one bucket whose count went up is the bucket the kernel
+ * used, and it is compared with the model's prediction.
+ *   private: mm->futex_phash of this process (set to N slots by prctl).
+ *   shared:  a shared FUTEX_WAIT on private anonymous memory (MMSHARED key,
+ *            mm pointer from current->mm); the global table base is found
+ *            first from lock:contention_begin on a contended bucket lock
+ *            paired with the futex uaddr, then the 512-bucket table is read.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <hitmap/futex.h>
+#include <hitmap/log.h>
+
+#define MAX_BUCKETS	1024
+#define PR_FUTEX_HASH_	78
+#define SET_SLOTS	1
+#define GET_SLOTS	2
+
+struct hm_vcfg {
+	u32 tgid, nr;
+	u64 base;
+	u32 stride, waiters_off, task_mm, mm_phash, fph_mask, fph_queues;
+	u32 watch_all;
+};
+struct hm_vsnap {
+	u64 seq, mm, fph, base;
+	u32 hash_mask, nr;
+	u32 waiters[MAX_BUCKETS];
+};
+struct hm_vpair { u64 uaddr, lock; u32 tgid, op; };
+struct hm_vproc { u64 mm, fph; u32 hash_mask, pad; };
+
+struct verify {
+	struct bpf_object	*obj;
+	struct bpf_link		*links[8];
+	int			nr_links;
+	int			cfg_fd, snap_fd, pairs_fd;
+	struct hm_vcfg		cfg;
+	struct hm_futex_model	model;
+	/* worker protocol */
+	pthread_t		worker;
+	bool			worker_up;
+	u32 *volatile		cmd_addr;
+	volatile int		cmd;		/* 0 idle, 1 wait, 2 done, 3 quit */
+	int			cmd_op;
+};
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	buf[strcspn(buf, "\n")] = 0;
+	hm_debug("libbpf: %s", buf);
+	return 0;
+}
+
+static long sys_futex(u32 *uaddr, int op, u32 val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+static void *worker_main(void *arg)
+{
+	struct verify *v = arg;
+
+	for (;;) {
+		int c;
+
+		while ((c = __atomic_load_n(&v->cmd, __ATOMIC_ACQUIRE)) == 0 || c == 2)
+			sched_yield();
+		if (c == 3)
+			break;
+		sys_futex(v->cmd_addr, v->cmd_op, 0);
+		__atomic_store_n(&v->cmd, 2, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static const char *bpf_path(const struct hm_futex_verify_opts *o, char *buf, size_t size)
+{
+	const char *e = getenv("HITMAP_VERIFY_BPF");
+	ssize_t n;
+	char *slash;
+
+	if (o->bpf_obj)
+		return o->bpf_obj;
+	if (e && *e)
+		return e;
+	n = readlink("/proc/self/exe", buf, size - 16);
+	if (n <= 0)
+		return "verify.bpf.o";
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	strcpy(slash ? slash + 1 : buf, "verify.bpf.o");
+	return buf;
+}
+
+static void verify_close(struct verify *v)
+{
+	int i;
+
+	if (v->worker_up) {
+		__atomic_store_n(&v->cmd, 3, __ATOMIC_RELEASE);
+		pthread_join(v->worker, NULL);
+		v->worker_up = false;
+	}
+	for (i = 0; i < v->nr_links; i++)
+		bpf_link__destroy(v->links[i]);
+	v->nr_links = 0;
+	bpf_object__close(v->obj);
+	v->obj = NULL;
+	hm_futex_model__release(&v->model);
+}
+
+static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 tgid, bool watch_all)
+{
+	char buf[4096];
+	const char *path = bpf_path(o, buf, sizeof(buf));
+	struct bpf_program *p;
+	struct hm_futex_mm_layout ml;
+	int err;
+	u32 k = 0;
+
+	err = hm_futex_geometry__this_machine(&v->model);
+	if (err)
+		return err;
+	if (hm_futex_mm_layout__from_btf(NULL, &ml) || ml.task_mm < 0) {
+		hm_err("/sys/kernel/btf/vmlinux: no task_struct.mm in BTF; --verify needs a kernel with CONFIG_DEBUG_INFO_BTF");
+		return -ENOENT;
+	}
+	v->model.mm = ml;
+	libbpf_set_print(libbpf_log);
+	if (access(path, R_OK)) {
+		hm_err("%s: BPF object not found; build it with 'clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu -c src/futex/verify.bpf.c -o %s' or pass --bpf-obj", path, path);
+		return -ENOENT;
+	}
+	v->obj = bpf_object__open_file(path, NULL);
+	if (!v->obj) {
+		err = -errno;
+		hm_err("%s: not a BPF object (%s); rebuild it from src/futex/verify.bpf.c", path, strerror(-err));
+		return err;
+	}
+	err = bpf_object__load(v->obj);
+	if (err) {
+		hm_err("%s: the kernel refused the BPF programs (%s); --verify needs root and BPF tracepoint programs", path, strerror(-err));
+		return err;
+	}
+	v->cfg_fd = bpf_object__find_map_fd_by_name(v->obj, "cfg");
+	v->snap_fd = bpf_object__find_map_fd_by_name(v->obj, "snap");
+	v->pairs_fd = bpf_object__find_map_fd_by_name(v->obj, "pairs");
+	if (v->cfg_fd < 0 || v->snap_fd < 0 || v->pairs_fd < 0) {
+		hm_err("%s: maps cfg/snap/pairs missing; rebuild it from src/futex/verify.bpf.c", path);
+		return -EINVAL;
+	}
+	memset(&v->cfg, 0, sizeof(v->cfg));
+	v->cfg.tgid = tgid;
+	v->cfg.watch_all = watch_all;
+	v->cfg.stride = v->model.layout.bucket_size;
+	v->cfg.waiters_off = v->model.layout.offset[HM_FUTEX_FIELD_WAITERS];
+	v->cfg.task_mm = ml.task_mm;
+	v->cfg.mm_phash = ml.offset[HM_FUTEX_MM_futex_phash] > 0 ? ml.offset[HM_FUTEX_MM_futex_phash] : 0;
+	v->cfg.fph_mask = v->model.fph.hash_mask >= 0 ? v->model.fph.hash_mask : 4;
+	v->cfg.fph_queues = v->model.fph.queues;
+	err = bpf_map_update_elem(v->cfg_fd, &k, &v->cfg, BPF_ANY);
+	if (err)
+		return -errno;
+	bpf_object__for_each_program(p, v->obj) {
+		struct bpf_link *l = bpf_program__attach(p);
+
+		if (!l) {
+			err = -errno;
+			hm_err("BPF program %s: attach failed (%s); --verify needs tracepoints (tracefs) and root",
+			       bpf_program__name(p), strerror(-err));
+			return err;
+		}
+		if (v->nr_links < 8)
+			v->links[v->nr_links++] = l;
+	}
+	return 0;
+}
+
+static int verify_open(struct verify *v, const struct hm_futex_verify_opts *o)
+{
+	int err = bpf_open(v, o, getpid(), false);
+
+	if (err)
+		return err;
+	if (pthread_create(&v->worker, NULL, worker_main, v))
+		return -EAGAIN;
+	v->worker_up = true;
+	return 0;
+}
+
+static int set_cfg(struct verify *v, u64 base, u32 nr)
+{
+	u32 k = 0;
+
+	v->cfg.base = base;
+	v->cfg.nr = nr;
+	return bpf_map_update_elem(v->cfg_fd, &k, &v->cfg, BPF_ANY) ? -errno : 0;
+}
+
+static int snapshot(struct verify *v, struct hm_vsnap *s)
+{
+	u32 k = 0;
+
+	syscall(SYS_getppid);
+	return bpf_map_lookup_elem(v->snap_fd, &k, s) ? -errno : 0;
+}
+
+static u64 rnd(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Park the worker on @addr with @op, find the one bucket whose waiters count
+ * went up.  Returns the index, -1 when no single bucket was seen.
+ */
+static long observe(struct verify *v, u32 *addr, int op, const struct hm_vsnap *before,
+		    struct hm_vsnap *now)
+{
+	long found = -1;
+	int tries, spins;
+
+	v->cmd_addr = addr;
+	v->cmd_op = op;
+	__atomic_store_n(&v->cmd, 1, __ATOMIC_RELEASE);
+	for (tries = 0; tries < 20000; tries++) {
+		u32 i, nch = 0, idx = 0;
+		bool bad = false;
+
+		if (snapshot(v, now))
+			break;
+		if (now->fph != before->fph || now->base != before->base || now->nr != before->nr)
+			break;		/* the hash was replaced under us */
+		for (i = 0; i < now->nr && i < MAX_BUCKETS; i++) {
+			if (now->waiters[i] == before->waiters[i])
+				continue;
+			if (now->waiters[i] != before->waiters[i] + 1)
+				bad = true;
+			nch++;
+			idx = i;
+		}
+		if (nch == 1 && !bad) {
+			found = idx;
+			break;
+		}
+		if (nch > 1 && tries > 200)
+			break;
+		if (__atomic_load_n(&v->cmd, __ATOMIC_ACQUIRE) == 2)
+			break;		/* the wait returned: nothing to see */
+		sched_yield();
+	}
+	/* release the worker: change the word so a late wait returns at once */
+	__atomic_store_n(addr, 1, __ATOMIC_RELEASE);
+	for (spins = 0; __atomic_load_n(&v->cmd, __ATOMIC_ACQUIRE) != 2; spins++) {
+		sys_futex(addr, (op & FUTEX_PRIVATE_FLAG) | FUTEX_WAKE, INT_MAX);
+		sched_yield();
+	}
+	__atomic_store_n(&v->cmd, 0, __ATOMIC_RELEASE);
+	return found;
+}
+
+static u32 *pick(u8 *arena, size_t size, u8 *used, u64 *seed)
+{
+	for (;;) {
+		u64 w = rnd(seed) % (size / 4);
+
+		if (used[w / 8] & (1u << (w % 8)))
+			continue;
+		used[w / 8] |= 1u << (w % 8);
+		return (u32 *)(arena + w * 4);
+	}
+}
+
+static int verify_private(struct verify *v, const struct hm_futex_verify_opts *o,
+			  struct hm_futex_verify_result *r, u8 *arena, size_t size, u8 *used, u64 *seed)
+{
+	struct hm_vsnap *before = NULL, *now = NULL;
+	long slots;
+	u32 i;
+	int err = 0;
+
+	if (prctl(PR_FUTEX_HASH_, SET_SLOTS, o->slots, 0, 0)) {
+		err = -errno;
+		hm_err("prctl(PR_FUTEX_HASH, SET_SLOTS, %" PRIu64 "): %s; this kernel has no private futex hash (6.16 final or older)",
+		       o->slots, strerror(errno));
+		return err;
+	}
+	slots = prctl(PR_FUTEX_HASH_, GET_SLOTS, 0, 0, 0);
+	if (slots <= 0 || (u64)slots != o->slots || slots > MAX_BUCKETS) {
+		hm_err("prctl(PR_FUTEX_HASH, GET_SLOTS) = %ld after setting %" PRIu64 "; use --slots 16..1024", slots, o->slots);
+		return -EINVAL;
+	}
+	r->slots = slots;
+	before = malloc(sizeof(*before));
+	now = malloc(sizeof(*now));
+	if (!before || !now) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = set_cfg(v, 0, slots);
+	if (err || (err = snapshot(v, before)))
+		goto out;
+	if (!before->fph || before->hash_mask + 1 != (u64)slots) {
+		hm_err("BPF read of mm->futex_phash gave fph 0x%" PRIx64 " mask 0x%x, expected %ld slots; BTF offsets wrong?",
+		       before->fph, before->hash_mask, slots);
+		err = -EIO;
+		goto out;
+	}
+	r->table_base = before->base;
+	snprintf(r->how, sizeof(r->how), "waiters of mm->futex_phash buckets via BPF");
+	for (i = 0; i < o->nr_addrs; i++) {
+		u32 *a = pick(arena, size, used, seed);
+		struct hm_futex_key k;
+		long seen;
+
+		if ((err = snapshot(v, before)))
+			goto out;
+		seen = observe(v, a, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, before, now);
+		r->tried++;
+		if (seen < 0)
+			continue;
+		r->observed++;
+		hm_futex_key__private(&k, before->mm, (u64)(uintptr_t)a);
+		if (r->observed <= 4)
+			hm_debug("observed: private uaddr %p slots %ld -> kernel bucket %ld", (void *)a, slots, seen);
+		if (getenv("HITMAP_VERIFY_SABOTAGE"))	/* test hook: a wrong model must disagree */
+			k.offset ^= 1;
+		if ((u64)seen == hm_futex__hash_private(&k, slots))
+			r->agreed++;
+		else
+			hm_debug("private %p: kernel bucket %ld, model %" PRIu64, (void *)a, seen,
+				 hm_futex__hash_private(&k, slots));
+	}
+out:
+	free(before);
+	free(now);
+	return err;
+}
+
+struct hammer { u32 *addr; volatile int *stop; };
+
+static void *hammer_main(void *arg)
+{
+	struct hammer *h = arg;
+
+	while (!*h->stop)
+		sys_futex(h->addr, FUTEX_WAIT, 0xffffffffu);	/* value differs: EAGAIN */
+	return NULL;
+}
+
+/* Find the global table's base from contended bucket locks paired with uaddrs. */
+static int find_global_base(struct verify *v, u32 *addr, u64 mm, u64 *base)
+{
+	struct hm_vpair key, next;
+	pthread_t th[4];
+	struct hammer h;
+	volatile int stop = 0;
+	u64 best = 0, best_n = 0, n, lock_off = v->model.layout.offset[HM_FUTEX_FIELD_LOCK];
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	int i, round;
+	bool first = true;
+
+	*addr = 0;
+	for (round = 0; round < 15 && !best; round++) {
+		h.addr = addr;
+		h.stop = &stop;
+		stop = 0;
+		for (i = 0; i < 4; i++)
+			if (pthread_create(&th[i], NULL, hammer_main, &h))
+				break;
+		nanosleep(&ts, NULL);
+		stop = 1;
+		while (i-- > 0)
+			pthread_join(th[i], NULL);
+		first = true;
+		while (!bpf_map_get_next_key(v->pairs_fd, first ? NULL : &key, &next)) {
+			first = false;
+			key = next;
+			if (key.uaddr != (u64)(uintptr_t)addr || ((key.lock - lock_off) & 63))
+				continue;
+			if (!bpf_map_lookup_elem(v->pairs_fd, &key, &n) && n > best_n) {
+				best_n = n;
+				best = key.lock;
+			}
+		}
+	}
+	if (!best) {
+		hm_err("lock:contention_begin never fired for a contended futex bucket in 3 s; cannot find the global table");
+		return -ENOENT;
+	}
+	{
+		struct hm_futex_key k;
+		u64 idx, bucket = best - lock_off;
+		u32 node;
+
+		hm_futex_key__shared_anon(&k, mm, (u64)(uintptr_t)addr);
+		hm_futex__hash_global(&v->model, &k, &node, &idx);
+		hm_futex_geometry__global_base(bucket, v->model.global_slots, v->model.layout.bucket_size, base);
+		hm_debug("global: contended lock 0x%" PRIx64 " (%" PRIu64 " events), base 0x%" PRIx64 ", model index %" PRIu64 " (kernel %" PRIu64 ")",
+			 best, best_n, *base, idx, (bucket - *base) / v->model.layout.bucket_size);
+	}
+	return 0;
+}
+
+static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
+			 struct hm_futex_verify_result *r, u8 *arena, size_t size, u8 *used, u64 *seed)
+{
+	struct hm_vsnap *before = NULL, *now = NULL;
+	u64 base = 0, slots = v->model.global_slots;
+	u32 i;
+	int err;
+
+	if (v->model.mm_seq) {
+		hm_err("this kernel hashes an mm sequence number for shared futexes, which hitmap cannot read; shared buckets are reported by address only");
+		return -ENOSYS;
+	}
+	if (v->model.nr_nodes != 1 || slots > MAX_BUCKETS) {
+		hm_err("global futex hash of %u nodes x %" PRIu64 " slots: --verify reads at most %d buckets of one node",
+		       v->model.nr_nodes, slots, MAX_BUCKETS);
+		return -ENOSYS;
+	}
+	before = malloc(sizeof(*before));
+	now = malloc(sizeof(*now));
+	if (!before || !now) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if ((err = set_cfg(v, 0, 0)) || (err = snapshot(v, before)))
+		goto out;
+	err = find_global_base(v, pick(arena, size, used, seed), before->mm, &base);
+	if (err)
+		goto out;
+	r->slots = slots;
+	r->table_base = base;
+	snprintf(r->how, sizeof(r->how), "base from lock:contention_begin, waiters via BPF");
+	if ((err = set_cfg(v, base, slots)))
+		goto out;
+	for (i = 0; i < o->nr_addrs; i++) {
+		u32 *a = pick(arena, size, used, seed);
+		struct hm_futex_key k;
+		u64 idx;
+		u32 node;
+		long seen;
+
+		if ((err = snapshot(v, before)))
+			goto out;
+		seen = observe(v, a, FUTEX_WAIT, before, now);
+		r->tried++;
+		if (seen < 0)
+			continue;
+		r->observed++;
+		hm_futex_key__shared_anon(&k, before->mm, (u64)(uintptr_t)a);
+		if (r->observed <= 4)
+			hm_debug("observed: shared uaddr %p mm 0x%" PRIx64 " -> kernel bucket %ld of %" PRIu64,
+				 (void *)a, before->mm, seen, slots);
+		if (getenv("HITMAP_VERIFY_SABOTAGE"))
+			k.offset ^= 1;
+		hm_futex__hash_global(&v->model, &k, &node, &idx);
+		if ((u64)seen == idx && node == 0)
+			r->agreed++;
+		else
+			hm_debug("shared %p: kernel bucket %ld, model %" PRIu64, (void *)a, seen, idx);
+	}
+out:
+	free(before);
+	free(now);
+	return err;
+}
+
+int hm_futex__verify(const struct hm_futex_verify_opts *o, struct hm_futex_verify_result *priv,
+		     struct hm_futex_verify_result *shared)
+{
+	struct verify v;
+	size_t size = 4 << 20;
+	u8 *arena, *used;
+	u64 seed;
+	int err, err2 = 0;
+
+	memset(&v, 0, sizeof(v));
+	if (priv)
+		memset(priv, 0, sizeof(*priv));
+	if (shared)
+		memset(shared, 0, sizeof(*shared));
+	if (!o || (!o->do_private && !o->do_shared))
+		return -EINVAL;
+	if (o->do_private && (!o->slots || (o->slots & (o->slots - 1)) || o->slots < 2 || o->slots > MAX_BUCKETS)) {
+		hm_err("--slots %" PRIu64 ": the live check needs a power of two from 2 to %d", o->slots, MAX_BUCKETS);
+		return -EINVAL;
+	}
+	seed = o->seed ? o->seed : 0x9e3779b97f4a7c15ull;
+	arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED)
+		return -errno;
+	used = calloc(size / 4 / 8, 1);
+	if (!used) {
+		munmap(arena, size);
+		return -ENOMEM;
+	}
+	err = verify_open(&v, o);
+	if (!err && o->do_private && priv)
+		err = verify_private(&v, o, priv, arena, size, used, &seed);
+	if (!err && o->do_shared && shared)
+		err2 = verify_shared(&v, o, shared, arena, size, used, &seed);
+	verify_close(&v);
+	free(used);
+	munmap(arena, size);
+	return err ? err : err2;
+}
+
+/* ------------------------------------------------------------------ probe */
+
+struct hm_futex_probe {
+	struct verify	v;
+	int		procs_fd;
+};
+
+struct hm_futex_probe *hm_futex_probe__new(const char *bpf_obj, s32 tgid)
+{
+	struct hm_futex_verify_opts o = { .bpf_obj = bpf_obj };
+	struct hm_futex_probe *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = bpf_open(&p->v, &o, tgid > 0 ? tgid : 0, true);
+	if (!err) {
+		p->procs_fd = bpf_object__find_map_fd_by_name(p->v.obj, "procs");
+		if (p->procs_fd < 0) {
+			hm_err("BPF object: no 'procs' map; rebuild it from src/futex/verify.bpf.c");
+			err = -EINVAL;
+		}
+	}
+	if (err) {
+		hm_futex_probe__delete(p);
+		errno = -err;
+		return NULL;
+	}
+	return p;
+}
+
+void hm_futex_probe__delete(struct hm_futex_probe *p)
+{
+	if (!p)
+		return;
+	verify_close(&p->v);
+	free(p);
+}
+
+struct vote { s32 node; u64 base; u64 n; };
+
+static void vote_add(struct vote *vt, int *nr, int max, s32 node, u64 base, u64 n)
+{
+	int i;
+
+	for (i = 0; i < *nr; i++)
+		if (vt[i].node == node && vt[i].base == base) {
+			vt[i].n += n;
+			return;
+		}
+	if (*nr < max)
+		vt[(*nr)++] = (struct vote){ node, base, n };
+}
+
+int hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m)
+{
+	struct hm_vpair key, next;
+	struct hm_vproc pr;
+	struct vote vt[64];
+	u32 tg, tgn, bs = m->layout.bucket_size ? m->layout.bucket_size : 64;
+	s32 lock_off = m->layout.offset[HM_FUTEX_FIELD_LOCK];
+	int nvt = 0, added = 0, i;
+	bool first = true;
+
+	/* private hashes, exactly: mm->futex_phash and its hash_mask */
+	while (!bpf_map_get_next_key(p->procs_fd, first ? NULL : &tg, &tgn)) {
+		first = false;
+		tg = tgn;
+		if (bpf_map_lookup_elem(p->procs_fd, &tg, &pr))
+			continue;
+		if (pr.mm)
+			hm_futex_model__add_mm(m, tg, pr.mm);
+		if (pr.fph && pr.hash_mask) {
+			struct hm_futex_table t = { .kind = 1, .node = -1, .pid = tg,
+						    .base = pr.fph + m->fph.queues, .slots = (u64)pr.hash_mask + 1 };
+
+			snprintf(t.provenance, sizeof(t.provenance), "bpf:mm->futex_phash");
+			if (!hm_futex_model__add_table(m, &t))
+				added++;
+		}
+	}
+	if (lock_off < 0)
+		return added;
+	/* global tables: contended bucket locks paired with their futex address */
+	first = true;
+	while (!bpf_map_get_next_key(p->v.pairs_fd, first ? NULL : &key, &next)) {
+		struct hm_futex_loc loc;
+		struct hm_futex_key k;
+		u64 n = 0, bucket, idx, base;
+		u32 node;
+		bool have_proc;
+
+		first = false;
+		key = next;
+		bucket = key.lock - lock_off;
+		if ((bucket & 63) || bpf_map_lookup_elem(p->v.pairs_fd, &key, &n))
+			continue;
+		if (hm_futex_model__resolve(m, bucket, &loc) && loc.table->kind == 1)
+			continue;	/* a private bucket */
+		have_proc = !bpf_map_lookup_elem(p->procs_fd, &key.tgid, &pr);
+		/* the exact key where it is known: private op without private hash, or anon with the mm pointer */
+		if (have_proc && (key.op & 128) && !(pr.fph && pr.hash_mask)) {
+			hm_futex_key__private(&k, pr.mm, key.uaddr);
+			hm_futex__hash_global(m, &k, &node, &idx);
+			vote_add(vt, &nvt, 64, node, bucket - idx * bs, 4 * n);
+		} else if (have_proc && !(key.op & 128) && !m->mm_seq) {
+			hm_futex_key__shared_anon(&k, pr.mm, key.uaddr);
+			hm_futex__hash_global(m, &k, &node, &idx);
+			if (bucket >= idx * bs)
+				vote_add(vt, &nvt, 64, node, bucket - idx * bs, 2 * n);
+		}
+		/* and the power-of-two alignment of the allocation, one node only */
+		if (m->nr_nodes == 1 && !hm_futex_geometry__global_base(bucket, m->global_slots, bs, &base))
+			vote_add(vt, &nvt, 64, 0, base, n);
+	}
+	for (u32 nd = 0; nd < m->nr_nodes && nd < 64; nd++) {
+		int best = -1;
+
+		for (i = 0; i < nvt; i++)
+			if (vt[i].node == (s32)nd && (best < 0 || vt[i].n > vt[best].n))
+				best = i;
+		if (best >= 0) {
+			struct hm_futex_table t = { .kind = 0, .node = nd, .pid = -1,
+						    .base = vt[best].base, .slots = m->global_slots };
+
+			snprintf(t.provenance, sizeof(t.provenance), "bpf:contention+model");
+			if (!hm_futex_model__add_table(m, &t))
+				added++;
+		}
+	}
+	return added;
+}

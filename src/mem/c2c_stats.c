@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf c2c's counters, exactly as perf 6.1's c2c_decode_stats() computes
+ * them (util/mem-events.c), quirks included:
+ *  - only the legacy mem_lvl bits count; mem_lvl_num is ignored;
+ *  - "mrem" = remote && !hops: Intel Skylake+ remote HITM (LVL_HIT + remote)
+ *    is counted as remote DRAM too, and Intel SNB remote cache hits as well;
+ *  - AMD pre-Zen4 IBS local-cache HITM (L3|REM_CCE1) is a local AND a remote HITM;
+ *  - local HITM, L2/LLC hits and local peers need LVL_HIT, remote ones do not;
+ *  - an L2 hit with HITM is an L2 hit (6.1 looks at HITM only for L3).
+ * See shared/docs/notes/perf-c2c.md §1.5.
+ */
+#include <hitmap/mem.h>
+#include "data_src.h"
+
+int hm_c2c_stats__add(struct hm_c2c_stats *st, u64 data_src, u64 daddr, bool mapped)
+{
+	struct hm_data_src d;
+	bool mrem;
+
+	hm_data_src__decode(data_src, &d);
+	mrem = d.remote && !d.hops;
+
+	st->nr_entries++;
+	if (d.lock & HM_LOCK_LOCKED)
+		st->locks++;
+	if (d.blk & HM_BLK_DATA)
+		st->blk_data++;
+	if (d.blk & HM_BLK_ADDR)
+		st->blk_addr++;
+
+	if (d.op & HM_OP_LOAD) {
+		st->load++;
+		if (!daddr) {
+			st->ld_noadrs++;
+			return -1;
+		}
+		if (d.lvl & HM_LVL_HIT) {
+			if (d.lvl & HM_LVL_UNC)
+				st->ld_uncache++;
+			if (d.lvl & HM_LVL_IO)
+				st->ld_io++;
+			if (d.lvl & HM_LVL_LFB)
+				st->ld_fbhit++;
+			if (d.lvl & HM_LVL_L1)
+				st->ld_l1hit++;
+			if (d.lvl & HM_LVL_L2) {
+				st->ld_l2hit++;
+				if (d.snoopx & HM_SNOOPX_PEER) {
+					st->lcl_peer++;
+					st->tot_peer++;
+				}
+			}
+			if (d.lvl & HM_LVL_L3) {
+				if (d.snoop & HM_SNOOP_HITM) {
+					st->lcl_hitm++;
+					st->tot_hitm++;
+				} else {
+					st->ld_llchit++;
+				}
+				if (d.snoopx & HM_SNOOPX_PEER) {
+					st->lcl_peer++;
+					st->tot_peer++;
+				}
+			}
+			if (d.lvl & HM_LVL_LOC_RAM) {
+				st->lcl_dram++;
+				if (d.snoop & HM_SNOOP_HIT)
+					st->ld_shared++;
+				else
+					st->ld_excl++;
+			}
+			if ((d.lvl & (HM_LVL_REM_RAM1 | HM_LVL_REM_RAM2)) || mrem) {
+				st->rmt_dram++;
+				if (d.snoop & HM_SNOOP_HIT)
+					st->ld_shared++;
+				else
+					st->ld_excl++;
+			}
+		}
+		if ((d.lvl & (HM_LVL_REM_CCE1 | HM_LVL_REM_CCE2)) || mrem) {
+			if (d.snoop & HM_SNOOP_HIT) {
+				st->rmt_hit++;
+			} else if (d.snoop & HM_SNOOP_HITM) {
+				st->rmt_hitm++;
+				st->tot_hitm++;
+			} else if (d.snoopx & HM_SNOOPX_PEER) {
+				st->rmt_hit++;
+				st->rmt_peer++;
+				st->tot_peer++;
+			}
+		}
+		if (d.lvl & HM_LVL_MISS)
+			st->ld_miss++;
+	} else if (d.op & HM_OP_STORE) {
+		st->store++;
+		if (!daddr) {
+			st->st_noadrs++;
+			return -1;
+		}
+		if (d.lvl & HM_LVL_HIT) {
+			if (d.lvl & HM_LVL_UNC)
+				st->st_uncache++;
+			if (d.lvl & HM_LVL_L1)
+				st->st_l1hit++;
+		}
+		if ((d.lvl & HM_LVL_MISS) && (d.lvl & HM_LVL_L1))
+			st->st_l1miss++;
+		if (d.lvl & HM_LVL_NA)
+			st->st_na++;
+	} else {
+		st->noparse++;
+		return -1;
+	}
+
+	if (!mapped) {
+		st->nomap++;
+		return -1;
+	}
+	return 0;
+}
+
+void hm_c2c_stats__sum(struct hm_c2c_stats *dst, const struct hm_c2c_stats *src)
+{
+#define HM_C2C_ADD(n) dst->n += src->n;
+	HM_C2C_COUNTERS(HM_C2C_ADD)
+#undef HM_C2C_ADD
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Header feature sections (tools/perf/util/header.c write_* / process_*),
+ * parsed into struct hm_header.  The same payloads come in file mode (the
+ * feature table after the data) and in pipe mode (HEADER_FEATURE records).
+ * Every count is checked against the bytes left, so a corrupt section fails
+ * the section, never the process.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "reader-int.h"
+
+char *hm_cur__str(struct hm_cur *c)
+{
+	u32 len = hm_cur__u32(c);
+	const u8 *p = hm_cur__bytes(c, len);
+	size_t n;
+	char *s;
+
+	if (!p)
+		return NULL;
+	n = strnlen((const char *)p, len);
+	s = malloc(n + 1);
+	if (!s) {
+		c->err = true;
+		return NULL;
+	}
+	memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+static void free_strv(char **v, u32 n)
+{
+	if (!v)
+		return;
+	for (u32 i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* u32 nr; string[nr] */
+static char **strlist(struct hm_cur *c, u32 *nr)
+{
+	u32 n = hm_cur__u32(c);
+	char **v;
+
+	*nr = 0;
+	if (c->err || n > hm_cur__left(c) / 4) {
+		c->err = true;
+		return NULL;
+	}
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v) {
+		c->err = true;
+		return NULL;
+	}
+	for (u32 i = 0; i < n; i++) {
+		v[i] = hm_cur__str(c);
+		if (c->err) {
+			free_strv(v, i + 1);
+			return NULL;
+		}
+	}
+	*nr = n;
+	return v;
+}
+
+static void set_str(char **dst, struct hm_cur *c)
+{
+	char *s = hm_cur__str(c);
+
+	if (c->err) {
+		free(s);
+		return;
+	}
+	free(*dst);
+	*dst = s;
+}
+
+static int feat_event_desc(struct hm_reader *r, struct hm_cur *c)
+{
+	u32 nr = hm_cur__u32(c), asz = hm_cur__u32(c);
+
+	if (c->err || asz < 64 || asz > 4096)
+		return -EINVAL;
+	for (u32 i = 0; i < nr && !c->err; i++) {
+		const u8 *attr = hm_cur__bytes(c, asz);
+		u32 nids = hm_cur__u32(c);
+		char *name = hm_cur__str(c);
+		struct hm_evsel *e = NULL;
+		u64 id0 = 0;
+
+		(void)attr;
+		if (c->err || nids > hm_cur__left(c) / 8) {
+			free(name);
+			return -EINVAL;
+		}
+		if (nids)
+			id0 = hm_cur__u64(c);
+		hm_cur__bytes(c, (u64)(nids ? nids - 1 : 0) * 8);
+		/* match by first id, as perf does; else by position */
+		for (int k = 0; k < hm_reader__nr_evsel_int(r) && !e && nids; k++) {
+			struct hm_evsel *x = hm_reader__evsel_int(r, k);
+
+			for (u32 j = 0; j < x->nr_ids; j++)
+				if (x->ids[j] == id0) {
+					e = x;
+					break;
+				}
+		}
+		if (!e && (int)i < hm_reader__nr_evsel_int(r) &&
+		    (nr == (u32)hm_reader__nr_evsel_int(r) || !nids))
+			e = hm_reader__evsel_int(r, i);
+		if (e && name && !e->name) {
+			e->name = name;
+			name = NULL;
+		}
+		free(name);
+	}
+	return c->err ? -EINVAL : 0;
+}
+
+static int feat_cpu_topology(struct hm_header *h, struct hm_cur *c)
+{
+	free_strv(h->package_cpus, h->nr_package_cpus);
+	free_strv(h->core_cpus, h->nr_core_cpus);
+	free_strv(h->die_cpus, h->nr_die_cpus);
+	h->package_cpus = h->core_cpus = h->die_cpus = NULL;
+	h->nr_package_cpus = h->nr_core_cpus = h->nr_die_cpus = 0;
+	free(h->cpu);
+	h->cpu = NULL;
+
+	h->package_cpus = strlist(c, &h->nr_package_cpus);
+	if (c->err)
+		return -EINVAL;
+	h->core_cpus = strlist(c, &h->nr_core_cpus);
+	if (c->err)
+		return -EINVAL;
+	if (!hm_cur__left(c))
+		return 0;
+	if (!h->nr_cpus_avail || (u64)h->nr_cpus_avail * 8 > hm_cur__left(c))
+		return -EINVAL;
+	h->cpu = calloc(h->nr_cpus_avail, sizeof(*h->cpu));
+	if (!h->cpu)
+		return -ENOMEM;
+	for (u32 i = 0; i < h->nr_cpus_avail; i++) {
+		h->cpu[i].core_id = (int)hm_cur__u32(c);
+		h->cpu[i].socket_id = (int)hm_cur__u32(c);
+		h->cpu[i].die_id = -1;
+	}
+	if (!hm_cur__left(c))
+		return 0;
+	h->die_cpus = strlist(c, &h->nr_die_cpus);
+	if (c->err)
+		return -EINVAL;
+	if ((u64)h->nr_cpus_avail * 4 > hm_cur__left(c))
+		return -EINVAL;
+	for (u32 i = 0; i < h->nr_cpus_avail; i++)
+		h->cpu[i].die_id = (int)hm_cur__u32(c);
+	return 0;
+}
+
+static int feat_numa(struct hm_header *h, struct hm_cur *c)
+{
+	u32 n = hm_cur__u32(c);
+
+	if (h->numa)
+		for (u32 i = 0; i < h->nr_numa_nodes; i++)
+			free(h->numa[i].cpus);
+	free(h->numa);
+	h->numa = NULL;
+	h->nr_numa_nodes = 0;
+	if (c->err || n > hm_cur__left(c) / 24)
+		return -EINVAL;
+	h->numa = calloc(n ? n : 1, sizeof(*h->numa));
+	if (!h->numa)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		h->numa[i].node = hm_cur__u32(c);
+		h->numa[i].mem_total_kb = hm_cur__u64(c);
+		h->numa[i].mem_free_kb = hm_cur__u64(c);
+		h->numa[i].cpus = hm_cur__str(c);
+		h->nr_numa_nodes = i + 1;
+		if (c->err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int feat_mem_topology(struct hm_header *h, struct hm_cur *c)
+{
+	u64 ver = hm_cur__u64(c), bs = hm_cur__u64(c), n = hm_cur__u64(c);
+
+	(void)ver;
+	if (h->mem)
+		for (u64 i = 0; i < h->nr_mem_nodes; i++)
+			free(h->mem[i].bitmap);
+	free(h->mem);
+	h->mem = NULL;
+	h->nr_mem_nodes = 0;
+	if (c->err || n > hm_cur__left(c) / 24)
+		return -EINVAL;
+	h->mem_block_size = bs;
+	h->mem = calloc(n ? n : 1, sizeof(*h->mem));
+	if (!h->mem)
+		return -ENOMEM;
+	for (u64 i = 0; i < n; i++) {
+		u64 words;
+
+		h->mem[i].node = hm_cur__u64(c);
+		hm_cur__u64(c);			/* size: number of blocks */
+		h->mem[i].nbits = hm_cur__u64(c);
+		h->nr_mem_nodes = i + 1;
+		words = (h->mem[i].nbits + 63) / 64;
+		if (c->err || words > hm_cur__left(c) / 8)
+			return -EINVAL;
+		h->mem[i].bitmap = calloc(words ? words : 1, 8);
+		if (!h->mem[i].bitmap)
+			return -ENOMEM;
+		for (u64 k = 0; k < words; k++)
+			h->mem[i].bitmap[k] = hm_cur__u64(c);
+	}
+	return 0;
+}
+
+static int feat_cache(struct hm_header *h, struct hm_cur *c)
+{
+	u32 ver = hm_cur__u32(c), n = hm_cur__u32(c);
+
+	if (h->caches)
+		for (u32 i = 0; i < h->nr_caches; i++) {
+			free(h->caches[i].type);
+			free(h->caches[i].size);
+			free(h->caches[i].map);
+		}
+	free(h->caches);
+	h->caches = NULL;
+	h->nr_caches = 0;
+	if (c->err || ver != 1 || n > hm_cur__left(c) / 28)
+		return -EINVAL;
+	h->caches = calloc(n ? n : 1, sizeof(*h->caches));
+	if (!h->caches)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		struct hm_cache_level *l = &h->caches[i];
+
+		l->level = hm_cur__u32(c);
+		l->line_size = hm_cur__u32(c);
+		l->sets = hm_cur__u32(c);
+		l->ways = hm_cur__u32(c);
+		l->type = hm_cur__str(c);
+		l->size = hm_cur__str(c);
+		l->map = hm_cur__str(c);
+		h->nr_caches = i + 1;
+		if (c->err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int feat_pmu_mappings(struct hm_header *h, struct hm_cur *c)
+{
+	u32 n = hm_cur__u32(c);
+
+	free(h->pmu_types);
+	free_strv(h->pmu_names, h->nr_pmu_mappings);
+	h->pmu_types = NULL;
+	h->pmu_names = NULL;
+	h->nr_pmu_mappings = 0;
+	if (c->err || n > hm_cur__left(c) / 8)
+		return -EINVAL;
+	h->pmu_types = calloc(n ? n : 1, sizeof(u32));
+	h->pmu_names = calloc(n ? n : 1, sizeof(char *));
+	if (!h->pmu_types || !h->pmu_names)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		h->pmu_types[i] = hm_cur__u32(c);
+		h->pmu_names[i] = hm_cur__str(c);
+		h->nr_pmu_mappings = i + 1;
+		if (c->err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int feat_group_desc(struct hm_header *h, struct hm_cur *c)
+{
+	u32 n = hm_cur__u32(c);
+
+	free_strv(h->group_names, h->nr_groups);
+	free(h->group_leader);
+	free(h->group_members);
+	h->group_names = NULL;
+	h->group_leader = h->group_members = NULL;
+	h->nr_groups = 0;
+	if (c->err || n > hm_cur__left(c) / 12)
+		return -EINVAL;
+	h->group_names = calloc(n ? n : 1, sizeof(char *));
+	h->group_leader = calloc(n ? n : 1, sizeof(u32));
+	h->group_members = calloc(n ? n : 1, sizeof(u32));
+	if (!h->group_names || !h->group_leader || !h->group_members)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		h->group_names[i] = hm_cur__str(c);
+		h->group_leader[i] = hm_cur__u32(c);
+		h->group_members[i] = hm_cur__u32(c);
+		h->nr_groups = i + 1;
+		if (c->err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int feat_hybrid(struct hm_header *h, struct hm_cur *c)
+{
+	u32 n = hm_cur__u32(c);
+
+	free_strv(h->hybrid_pmu, h->nr_hybrid);
+	free_strv(h->hybrid_cpus, h->nr_hybrid);
+	h->hybrid_pmu = h->hybrid_cpus = NULL;
+	h->nr_hybrid = 0;
+	if (c->err || n > hm_cur__left(c) / 8)
+		return -EINVAL;
+	h->hybrid_pmu = calloc(n ? n : 1, sizeof(char *));
+	h->hybrid_cpus = calloc(n ? n : 1, sizeof(char *));
+	if (!h->hybrid_pmu || !h->hybrid_cpus)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		h->hybrid_pmu[i] = hm_cur__str(c);
+		h->hybrid_cpus[i] = hm_cur__str(c);
+		h->nr_hybrid = i + 1;
+		if (c->err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int pmu_caps_one(struct hm_pmu_caps *pc, struct hm_cur *c, bool with_name)
+{
+	u32 n = hm_cur__u32(c);
+
+	if (c->err || n > hm_cur__left(c) / 8)
+		return -EINVAL;
+	pc->names = calloc(n ? n : 1, sizeof(char *));
+	pc->values = calloc(n ? n : 1, sizeof(char *));
+	if (!pc->names || !pc->values)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		pc->names[i] = hm_cur__str(c);
+		pc->values[i] = hm_cur__str(c);
+		pc->nr = i + 1;
+		if (c->err)
+			return -EINVAL;
+	}
+	if (with_name) {
+		pc->pmu_name = hm_cur__str(c);
+		if (c->err)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int feat_pmu_caps(struct hm_header *h, struct hm_cur *c, bool cpu)
+{
+	u32 n = cpu ? 1 : hm_cur__u32(c);
+	struct hm_pmu_caps *v;
+	int err;
+
+	if (c->err || (!cpu && n > hm_cur__left(c) / 8))
+		return -EINVAL;
+	v = realloc(h->pmu_caps, (h->nr_pmu_caps + (u64)n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	h->pmu_caps = v;
+	for (u32 i = 0; i < n; i++) {
+		struct hm_pmu_caps *pc = &h->pmu_caps[h->nr_pmu_caps++];
+
+		memset(pc, 0, sizeof(*pc));
+		err = pmu_caps_one(pc, c, !cpu);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int feat_build_id(struct hm_header *h, struct hm_cur *c)
+{
+	while (hm_cur__left(c) >= 8) {
+		const u8 *rec = c->p;
+		u16 misc = hm_sw16(hm_ld16(rec + 4), c->sw);
+		u16 size = hm_sw16(hm_ld16(rec + 6), c->sw);
+		struct hm_build_id *b;
+		const u8 *body;
+
+		if (size < 8 + 4 + 24 || size > hm_cur__left(c))
+			return -EINVAL;
+		body = hm_cur__bytes(c, size);
+		if (!body)
+			return -EINVAL;
+		b = realloc(h->build_ids, (h->nr_build_ids + 1) * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		h->build_ids = b;
+		b = &h->build_ids[h->nr_build_ids++];
+		memset(b, 0, sizeof(*b));
+		b->misc = misc;
+		b->pid = (s32)hm_sw32(hm_ld32(body + 8), c->sw);
+		memcpy(b->id, body + 12, 20);
+		b->size = (misc & (1 << 15)) ? body[32] : 20;
+		if (b->size > 20)
+			b->size = 20;
+		b->filename = strndup((const char *)body + 36, size - 36);
+		if (!b->filename)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u64 file_off)
+{
+	struct hm_header *h = hm_reader__hdr(r);
+	struct hm_cur c = { .p = buf, .end = buf + size, .sw = hm_reader__swap(r) };
+	int err = 0;
+
+	(void)file_off;
+	switch (feat) {
+	case HM_FEAT_HOSTNAME:	set_str(&h->hostname, &c); break;
+	case HM_FEAT_OSRELEASE:	set_str(&h->osrelease, &c); break;
+	case HM_FEAT_VERSION:	set_str(&h->version, &c); break;
+	case HM_FEAT_ARCH:	set_str(&h->arch, &c); break;
+	case HM_FEAT_CPUDESC:	set_str(&h->cpudesc, &c); break;
+	case HM_FEAT_CPUID:	set_str(&h->cpuid, &c); break;
+	case HM_FEAT_NRCPUS:
+		h->nr_cpus_avail = hm_cur__u32(&c);
+		h->nr_cpus_online = hm_cur__u32(&c);
+		if (h->nr_cpus_avail > (1u << 20))
+			err = -EINVAL;
+		break;
+	case HM_FEAT_TOTAL_MEM:
+		h->total_mem_kb = hm_cur__u64(&c);
+		break;
+	case HM_FEAT_CMDLINE: {
+		u32 n;
+		char **v = strlist(&c, &n);
+
+		if (!c.err) {
+			free_strv(h->cmdline_argv, h->cmdline_argc);
+			h->cmdline_argv = v;
+			h->cmdline_argc = n;
+		}
+		break;
+	}
+	case HM_FEAT_EVENT_DESC:	err = feat_event_desc(r, &c); break;
+	case HM_FEAT_CPU_TOPOLOGY:	err = feat_cpu_topology(h, &c); break;
+	case HM_FEAT_NUMA_TOPOLOGY:	err = feat_numa(h, &c); break;
+	case HM_FEAT_MEM_TOPOLOGY:	err = feat_mem_topology(h, &c); break;
+	case HM_FEAT_CACHE:		err = feat_cache(h, &c); break;
+	case HM_FEAT_PMU_MAPPINGS:	err = feat_pmu_mappings(h, &c); break;
+	case HM_FEAT_GROUP_DESC:	err = feat_group_desc(h, &c); break;
+	case HM_FEAT_HYBRID_TOPOLOGY:	err = feat_hybrid(h, &c); break;
+	case HM_FEAT_CPU_PMU_CAPS:	err = feat_pmu_caps(h, &c, true); break;
+	case HM_FEAT_PMU_CAPS:		err = feat_pmu_caps(h, &c, false); break;
+	case HM_FEAT_BUILD_ID:		err = feat_build_id(h, &c); break;
+	case HM_FEAT_CLOCKID:
+		h->clockid_res_ns = hm_cur__u64(&c);
+		break;
+	case HM_FEAT_SAMPLE_TIME:
+		h->sample_time_first = hm_cur__u64(&c);
+		h->sample_time_last = hm_cur__u64(&c);
+		break;
+	case HM_FEAT_COMPRESSED:
+		h->comp_version = hm_cur__u32(&c);
+		h->comp_type = hm_cur__u32(&c);
+		h->comp_level = hm_cur__u32(&c);
+		h->comp_ratio = hm_cur__u32(&c);
+		h->comp_mmap_len = hm_cur__u32(&c);
+		break;
+	case HM_FEAT_TRACING_DATA: {
+		u64 used = 0;
+
+		err = hm_tracing__parse(h, buf, size, &used);
+		if (!err)
+			hm_tracing__attach(r);
+		break;
+	}
+	case HM_FEAT_HITMAP: {
+		void *p = malloc(size ? size : 1);
+
+		if (!p)
+			return -ENOMEM;
+		memcpy(p, buf, size);
+		free(h->hitmap_meta);
+		h->hitmap_meta = p;
+		h->hitmap_meta_size = size;
+		break;
+	}
+	default:
+		return 0;	/* known but not needed, or unknown: skipped */
+	}
+	if (!err && c.err)
+		err = -EINVAL;
+	if (!err && feat > 0 && feat < HM_FEAT_BITS)
+		h->feat_bits[feat / 64] |= 1ULL << (feat % 64);
+	return err;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_PERFDATA_READER_INT_H
+#define HITMAP_PERFDATA_READER_INT_H
+
+/*
+ * Private to the reader: src/perfdata/{reader,sample,features,compress,
+ * tracepoint,names,header}.c.  Nothing here is API.
+ */
+#include <byteswap.h>
+#include <string.h>
+#include <hitmap/perf_data.h>
+
+#define HM_PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+#define HM_PERF_MAGIC2_SW	0x50455246494c4532ULL
+
+#ifndef PERF_SAMPLE_BRANCH_COUNTERS
+#define PERF_SAMPLE_BRANCH_COUNTERS	(1U << 19)
+#endif
+#define HM_MEM_DATA_SRC_NONE	0x5080021ULL
+
+/* Largest feature section or pipe record payload we accept (sanity). */
+#define HM_MAX_SECTION		(256ULL << 20)
+
+static inline u16 hm_sw16(u16 v, bool sw) { return sw ? bswap_16(v) : v; }
+static inline u32 hm_sw32(u32 v, bool sw) { return sw ? bswap_32(v) : v; }
+static inline u64 hm_sw64(u64 v, bool sw) { return sw ? bswap_64(v) : v; }
+
+static inline u64 hm_ld64(const void *p) { u64 v; memcpy(&v, p, 8); return v; }
+static inline u32 hm_ld32(const void *p) { u32 v; memcpy(&v, p, 4); return v; }
+static inline u16 hm_ld16(const void *p) { u16 v; memcpy(&v, p, 2); return v; }
+static inline void hm_st64(void *p, u64 v) { memcpy(p, &v, 8); }
+static inline void hm_st32(void *p, u32 v) { memcpy(p, &v, 4); }
+static inline void hm_st16(void *p, u16 v) { memcpy(p, &v, 2); }
+
+/* Swap @n bytes of u64 words in place (n rounded down to 8). */
+static inline void hm_swap64_mem(void *p, size_t n)
+{
+	u8 *b = p;
+	for (size_t i = 0; i + 8 <= n; i += 8)
+		hm_st64(b + i, bswap_64(hm_ld64(b + i)));
+}
+static inline void hm_swap32_mem(void *p, size_t n)
+{
+	u8 *b = p;
+	for (size_t i = 0; i + 4 <= n; i += 4)
+		hm_st32(b + i, bswap_32(hm_ld32(b + i)));
+}
+
+/* ---- bounded cursor for feature sections and user records */
+struct hm_cur {
+	const u8	*p, *end;
+	bool		sw;
+	bool		err;
+};
+
+static inline bool hm_cur__has(struct hm_cur *c, u64 n)
+{
+	if (c->err || (u64)(c->end - c->p) < n) {
+		c->err = true;
+		return false;
+	}
+	return true;
+}
+static inline u32 hm_cur__u32(struct hm_cur *c)
+{
+	u32 v;
+	if (!hm_cur__has(c, 4))
+		return 0;
+	v = hm_sw32(hm_ld32(c->p), c->sw);
+	c->p += 4;
+	return v;
+}
+static inline u64 hm_cur__u64(struct hm_cur *c)
+{
+	u64 v;
+	if (!hm_cur__has(c, 8))
+		return 0;
+	v = hm_sw64(hm_ld64(c->p), c->sw);
+	c->p += 8;
+	return v;
+}
+static inline const u8 *hm_cur__bytes(struct hm_cur *c, u64 n)
+{
+	const u8 *p = c->p;
+	if (!hm_cur__has(c, n))
+		return NULL;
+	c->p += n;
+	return p;
+}
+static inline u64 hm_cur__left(const struct hm_cur *c)
+{
+	return c->err ? 0 : (u64)(c->end - c->p);
+}
+/* perf_header_string: u32 len; char str[len] (NUL padded).  malloc'ed copy. */
+char *hm_cur__str(struct hm_cur *c);
+
+/* ---- id -> evsel index hash */
+struct hm_idmap {
+	u64	*keys;
+	int	*vals;		/* -1: empty */
+	u32	cap, nr;
+};
+int hm_idmap__add(struct hm_idmap *m, u64 id, int idx);
+int hm_idmap__find(const struct hm_idmap *m, u64 id);	/* -1 when absent */
+void hm_idmap__exit(struct hm_idmap *m);
+
+/* ---- sample.c */
+int hm_sample__id_pos(u64 sample_type);
+int hm_sample__is_pos(u64 sample_type);
+/*
+ * Walk a SAMPLE body (after the 8-byte header) of @size bytes; with @swap,
+ * byte-swap it in place to native first.  Fills @s.  Returns 0 or -EINVAL
+ * with *@bad set to the body offset where it ran out.
+ */
+int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
+		    struct hm_sample *s, u32 *bad);
+/* The sample_id_all trailer at the end of a non-sample record body. */
+int hm_sample__walk_id(const struct hm_evsel *e, void *body, u32 size, bool swap,
+		       struct hm_sample *s);
+void hm_sample__init(const struct hm_evsel *e, struct hm_sample *s);
+
+/* ---- compress.c: one zstd stream for the whole session */
+struct hm_zstream;
+struct hm_zstream *hm_zstream__new(void);
+void hm_zstream__delete(struct hm_zstream *z);
+/* Queue one compressed chunk (copied). */
+int hm_zstream__feed(struct hm_zstream *z, const void *src, size_t n);
+/*
+ * Make @need bytes of decompressed output available at *@out.  Returns 1 when
+ * there, 0 when the chunk input ran dry first (remainder kept for the next
+ * chunk), negative errno on a zstd error.  *@avail is what is there.
+ */
+int hm_zstream__ensure(struct hm_zstream *z, size_t need, u8 **out, size_t *avail);
+void hm_zstream__consume(struct hm_zstream *z, size_t n);
+/* Bytes decompressed and consumed so far (offsets in the inner stream). */
+u64 hm_zstream__pos(const struct hm_zstream *z);
+/* Bytes of decompressed output pending (a record straddling chunks). */
+size_t hm_zstream__pending(const struct hm_zstream *z);
+bool hm_zstream__input_left(const struct hm_zstream *z);
+
+/* ---- features.c */
+struct hm_reader;
+/* Parse one feature payload into the reader's header (and evsel names). */
+int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u64 file_off);
+
+/* ---- tracepoint.c */
+struct hm_reader;
+/* Parse a TRACING_DATA blob into h->tep (replacing it).  Returns 0 or -errno. */
+int hm_tracing__parse(struct hm_header *h, const u8 *buf, u64 size, u64 *used);
+/* Attach tp_event to tracepoint evsels. */
+void hm_tracing__attach(struct hm_reader *r);
+
+/* ---- reader.c internals the others need */
+const char *hm_reader__path_int(const struct hm_reader *r);
+bool hm_reader__swap(const struct hm_reader *r);
+struct hm_header *hm_reader__hdr(struct hm_reader *r);
+int hm_reader__nr_evsel_int(const struct hm_reader *r);
+struct hm_evsel *hm_reader__evsel_int(struct hm_reader *r, int idx);
+/* Add an evsel from raw attr bytes (file endianness) and ids. */
+struct hm_evsel *hm_reader__add_evsel(struct hm_reader *r, const u8 *attr, u32 attr_bytes,
+				      const u64 *ids, u32 nr_ids, bool ids_swap);
+int hm_reader__add_id(struct hm_reader *r, u64 id, int idx);
+void hm_attr__read(struct perf_event_attr *dst, const u8 *src, u32 avail, bool sw, u32 *file_size);
+
+#endif

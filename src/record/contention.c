@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Contention mode: tracepoint ids, field offsets and perf's TRACING_DATA blob. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <event-parse.h>
+#include <tracefs.h>
+#include <hitmap/log.h>
+#include "contention.h"
+
+static const struct { const char *sys, *name, *f1, *f2; } tp_defs[HM_TP__MAX] = {
+	[HM_TP_BEGIN] = { "lock", "contention_begin", "lock_addr", "flags" },
+	[HM_TP_END]   = { "lock", "contention_end",   "lock_addr", "ret" },
+	[HM_TP_FUTEX] = { "syscalls", "sys_enter_futex", "uaddr", "op" },
+};
+
+static void field_of(struct tep_event *ev, const char *name, struct hm_tp_field *f)
+{
+	struct tep_format_field *fld = tep_find_field(ev, name);
+
+	f->offset = fld ? fld->offset : -1;
+	f->size = fld ? fld->size : -1;
+}
+
+int hm_contention__init(struct hm_contention *c, bool futex_syscalls)
+{
+	const char *systems[3] = { "lock", NULL, NULL };
+	const char *dir = NULL;
+	struct tep_handle *tep;
+	int i, ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = tracefs_tracing_dir_is_mounted(false, &dir);
+	if (ret <= 0 && geteuid() == 0)
+		ret = tracefs_tracing_dir_is_mounted(true, &dir);
+	if (ret <= 0 || !dir) {
+		hm_err("tracefs is not mounted; fix: mount -t tracefs nodev /sys/kernel/tracing");
+		return -ENOENT;
+	}
+	snprintf(c->tracing_dir, sizeof(c->tracing_dir), "%s", dir);
+	if (futex_syscalls)
+		systems[1] = "syscalls";
+	tep = tracefs_local_events_system(c->tracing_dir, systems);
+	if (!tep) {
+		int err = errno ? -errno : -EACCES;
+
+		hm_err("%s/events: cannot read the lock tracepoint formats (%s); fix: run as root or 'chmod -R o+rX %s'",
+		       c->tracing_dir, strerror(-err), c->tracing_dir);
+		return err;
+	}
+	c->nr_tps = futex_syscalls ? 3 : 2;
+	for (i = 0; i < c->nr_tps; i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, tp_defs[i].sys, tp_defs[i].name);
+
+		if (!ev) {
+			hm_err("%s/events/%s/%s: no such tracepoint; fix: a kernel with %s (lock tracepoints exist since 5.19)",
+			       c->tracing_dir, tp_defs[i].sys, tp_defs[i].name,
+			       i == HM_TP_FUTEX ? "CONFIG_FTRACE_SYSCALLS" : "CONFIG_TRACEPOINTS");
+			tep_free(tep);
+			return -ENOENT;
+		}
+		c->tp[i].sys = tp_defs[i].sys;
+		c->tp[i].name = tp_defs[i].name;
+		c->tp[i].id = ev->id;
+		field_of(ev, tp_defs[i].f1, &c->tp[i].f1);
+		field_of(ev, tp_defs[i].f2, &c->tp[i].f2);
+		if (c->tp[i].f1.offset < 0) {
+			hm_err("%s:%s: no field '%s' in its format; fix: report the kernel version",
+			       tp_defs[i].sys, tp_defs[i].name, tp_defs[i].f1);
+			tep_free(tep);
+			return -EINVAL;
+		}
+	}
+	tep_free(tep);
+	return 0;
+}
+
+/* ------------------------------------------------------------ blob */
+
+struct blob {
+	char	*buf;
+	size_t	len, cap;
+	int	err;
+};
+
+static void put(struct blob *b, const void *p, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 65536;
+		char *nb;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		nb = realloc(b->buf, cap);
+		if (!nb) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->buf = nb;
+		b->cap = cap;
+	}
+	memcpy(b->buf + b->len, p, n);
+	b->len += n;
+}
+
+/* Whole tracefs file (stat size is 0 there); NULL with *len 0 when absent. */
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 8192, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	*len = 0;
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		n += r;
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+/* record_file(): size in @hdr bytes (4 or 8), then the contents */
+static void put_file(struct blob *b, const char *path, int hdr)
+{
+	size_t len;
+	char *data = slurp(path, &len);
+	u64 l8 = len;
+	u32 l4 = (u32)len;
+
+	if (hdr == 8)
+		put(b, &l8, 8);
+	else
+		put(b, &l4, 4);
+	if (data)
+		put(b, data, len);
+	free(data);
+}
+
+int hm_contention__tracing_data(const struct hm_contention *c, void **out, size_t *size)
+{
+	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct blob b = { 0 };
+	char path[512];
+	const char *systems[HM_TP__MAX];
+	int nr_sys = 0, i, j;
+	u32 u;
+	u8 byte;
+
+	put(&b, magic, sizeof(magic));
+	put(&b, "0.6", 4);
+	byte = 0;			/* little endian */
+	put(&b, &byte, 1);
+	byte = sizeof(long);
+	put(&b, &byte, 1);
+	u = (u32)sysconf(_SC_PAGESIZE);
+	put(&b, &u, 4);
+	put(&b, "header_page", 12);
+	snprintf(path, sizeof(path), "%s/events/header_page", c->tracing_dir);
+	put_file(&b, path, 8);
+	put(&b, "header_event", 13);
+	snprintf(path, sizeof(path), "%s/events/header_event", c->tracing_dir);
+	put_file(&b, path, 8);
+	u = 0;				/* no ftrace formats */
+	put(&b, &u, 4);
+
+	for (i = 0; i < c->nr_tps; i++) {
+		for (j = 0; j < nr_sys; j++)
+			if (!strcmp(systems[j], c->tp[i].sys))
+				break;
+		if (j == nr_sys)
+			systems[nr_sys++] = c->tp[i].sys;
+	}
+	u = nr_sys;
+	put(&b, &u, 4);
+	for (j = 0; j < nr_sys; j++) {
+		u32 count = 0;
+
+		put(&b, systems[j], strlen(systems[j]) + 1);
+		for (i = 0; i < c->nr_tps; i++)
+			count += !strcmp(c->tp[i].sys, systems[j]);
+		put(&b, &count, 4);
+		for (i = 0; i < c->nr_tps; i++) {
+			if (strcmp(c->tp[i].sys, systems[j]))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format", c->tracing_dir,
+				 c->tp[i].sys, c->tp[i].name);
+			put_file(&b, path, 8);
+		}
+	}
+	u = 0;				/* kallsyms: none (large; perf script does not need it here) */
+	put(&b, &u, 4);
+	snprintf(path, sizeof(path), "%s/printk_formats", c->tracing_dir);
+	put_file(&b, path, 4);
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", c->tracing_dir);
+	put_file(&b, path, 8);
+	if (b.err) {
+		free(b.buf);
+		return b.err;
+	}
+	*out = b.buf;
+	*size = b.len;
+	return 0;
+}
+
+/* ------------------------------------------------------------ feature insert */
+
+struct file_section {
+	u64 offset, size;
+};
+
+int hm_perf_file__add_feature(const char *path, int feat, const void *data, size_t size)
+{
+	u64 hdr[13];		/* magic, size, attr_size, attrs{2}, data{2}, event_types{2}, features[4] */
+	u64 *bits = &hdr[9], feat_off, end;
+	struct file_section *idx = NULL, *nidx = NULL;
+	struct stat st;
+	char *tail = NULL;
+	int fd, nr = 0, pos = 0, i, k, err = 0;
+	size_t tail_len;
+
+	if (feat <= 0 || feat >= 256)
+		return -EINVAL;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, hdr, sizeof(hdr), 0) != sizeof(hdr) || hdr[0] != 0x32454c4946524550ULL ||
+	    fstat(fd, &st)) {
+		hm_err("%s: not a file-mode perf.data; fix: record again", path);
+		err = -EINVAL;
+		goto out;
+	}
+	if ((bits[feat / 64] >> (feat % 64)) & 1)
+		goto out;	/* already there */
+	feat_off = hdr[5] + hdr[6];
+	for (i = 0; i < 256; i++)
+		if ((bits[i / 64] >> (i % 64)) & 1) {
+			nr++;
+			if (i < feat)
+				pos++;
+		}
+	end = st.st_size;
+	if (feat_off + nr * sizeof(*idx) > end) {
+		hm_err("%s: offset %llu: feature index past the end; fix: record again", path,
+		       (unsigned long long)feat_off);
+		err = -EINVAL;
+		goto out;
+	}
+	idx = calloc(nr + 1, sizeof(*idx));
+	nidx = calloc(nr + 1, sizeof(*nidx));
+	tail_len = end - feat_off - nr * sizeof(*idx);
+	tail = malloc(tail_len + 1);
+	if (!idx || !nidx || !tail) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (pread(fd, idx, nr * sizeof(*idx), feat_off) != (ssize_t)(nr * sizeof(*idx)) ||
+	    pread(fd, tail, tail_len, feat_off + nr * sizeof(*idx)) != (ssize_t)tail_len) {
+		err = -EIO;
+		goto out;
+	}
+	/* every body moves down by one index entry; the new body goes last */
+	for (i = 0, k = 0; i < nr + 1; i++) {
+		if (i == pos) {
+			nidx[i].offset = end + sizeof(*idx);
+			nidx[i].size = size;
+			continue;
+		}
+		nidx[i] = idx[k++];
+		nidx[i].offset += sizeof(*idx);
+	}
+	if (pwrite(fd, nidx, (nr + 1) * sizeof(*nidx), feat_off) != (ssize_t)((nr + 1) * sizeof(*nidx)) ||
+	    pwrite(fd, tail, tail_len, feat_off + (nr + 1) * sizeof(*nidx)) != (ssize_t)tail_len ||
+	    pwrite(fd, data, size, end + sizeof(*idx)) != (ssize_t)size) {
+		err = -errno ? -errno : -EIO;
+		goto out;
+	}
+	bits[feat / 64] |= 1ULL << (feat % 64);
+	if (pwrite(fd, hdr, sizeof(hdr), 0) != sizeof(hdr))
+		err = -EIO;
+out:
+	if (err && err != -EINVAL)
+		hm_err("%s: adding feature %d: %s; fix: check free disk space", path, feat, strerror(-err));
+	free(idx);
+	free(nidx);
+	free(tail);
+	close(fd);
+	return err;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_RECORD_RECORD_H
+#define HITMAP_RECORD_RECORD_H
+
+/* hitmap record: one recording session (events, target, drain, perf.data). */
+#include <signal.h>
+#include <stdbool.h>
+#include <hitmap/perf_data.h>
+#include "workload/futex_hash.h"
+#include "record/pmu.h"
+
+struct hm_record_opts {
+	const char	*output;		/* "perf.data" */
+	enum hm_rec_mode mode;
+	int		ldlat;			/* -1: default 30 */
+	u64		period;			/* 0: freq 4000 */
+	bool		all_cpus;		/* -a */
+	const char	*cpus;			/* -C LIST */
+	bool		user_only, kernel_only;	/* -u, -k */
+	bool		futex_syscalls;
+	int		mmap_pages;		/* per CPU, power of two; 0: 512 */
+	char		**argv;			/* command, or NULL with workload */
+	bool		workload;		/* --workload futex-hash */
+	struct hm_futex_hash_opts wl;
+	const char	*sysfs_root;		/* PMU detection; NULL: "/" */
+	volatile sig_atomic_t *stop;		/* SIGINT/SIGTERM */
+	int		argc_cmdline;		/* for the CMDLINE feature */
+	char		**argv_cmdline;
+	/* called in the workload child after the run (prints the results) */
+	void		(*workload_done)(const struct hm_futex_hash *fh, void *ctx);
+	void		*ctx;
+};
+
+struct hm_record_result {
+	enum hm_rec_mode mode;			/* what ran */
+	char		mode_why[256];		/* why auto chose it */
+	int		nr_cpus;
+	u64		nr_samples;
+	u64		nr_records;
+	u64		lost, lost_samples;
+	u64		bytes;
+	int		child_status;		/* wait status of the command */
+	bool		interrupted;
+	/* contention mode */
+	u64		nr_begin, nr_end, nr_futex_sys;
+	u64		nr_locks;		/* distinct contended lock addresses */
+	u64		nr_buckets;		/* of those, futex buckets of the workload */
+	u64		nr_buckets_attributed;	/* with table and index */
+	u64		bucket_events;		/* contention_begin on those buckets */
+	u64		table_base, table_slots;
+	int		table_kind;		/* 0 global, 1 private, -1 none */
+	int		table_pid;
+	u64		nr_pairs;		/* uaddr -> bucket pairs stored */
+	/* workload */
+	double		wl_avg, wl_rel_stddev;
+	int		wl_threads;
+};
+
+/* Run the whole session.  0, or a negative errno with the reason logged. */
+int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res);
+
+#endif

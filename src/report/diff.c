@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hitmap diff: match the metrics of several runs per side by key, summarize
+ * each side (mean, LKP's %stddev), test the change (Welch / Poisson /
+ * prediction interval, Holm-corrected), sort by significance and size, and
+ * render LKP's comparison layout, JSON or CSV.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/json.h>
+#include <hitmap/log.h>
+#include "metrics.h"
+
+struct diff_row {
+	struct hm_diff_row	r;
+	struct hm_stat_summary	sa, sb;
+	u32			min_rank;	/* lines: best rank in any run */
+};
+
+struct hm_diff {
+	struct hm_diff_opts	opts;
+	struct hm_metrics *const *base, *const *new_;
+	u32			nr_base, nr_new;
+	u32			nr_rows, alloc;
+	struct diff_row		*rows;
+	u32			*order;		/* sorted row indexes */
+	u32			*hash;
+	u32			hash_size;
+	u32			nr_shown, nr_significant, nr_tested;
+	u32			nr_match[HM_MATCH__MAX];
+	u32			tests_used;	/* bit per enum hm_stat_test_kind */
+};
+
+static u32 hash_str(const char *s)
+{
+	u32 h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 16777619u;
+	return h;
+}
+
+static int rehash(struct hm_diff *d)
+{
+	u32 size = d->hash_size ? d->hash_size * 2 : 4096, i;
+	u32 *h = malloc(size * sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	memset(h, 0xff, size * sizeof(*h));
+	for (i = 0; i < d->nr_rows; i++) {
+		u32 p = hash_str(d->rows[i].r.key) & (size - 1);
+
+		while (h[p] != UINT32_MAX)
+			p = (p + 1) & (size - 1);
+		h[p] = i;
+	}
+	free(d->hash);
+	d->hash = h;
+	d->hash_size = size;
+	return 0;
+}
+
+static s64 row_find(const struct hm_diff *d, const char *key, u32 *slot)
+{
+	u32 p;
+
+	if (!d->hash_size)
+		return -1;
+	p = hash_str(key) & (d->hash_size - 1);
+	while (d->hash[p] != UINT32_MAX) {
+		if (!strcmp(d->rows[d->hash[p]].r.key, key))
+			return d->hash[p];
+		p = (p + 1) & (d->hash_size - 1);
+	}
+	if (slot)
+		*slot = p;
+	return -1;
+}
+
+static s64 row_add(struct hm_diff *d, const struct hm_metric *m)
+{
+	struct diff_row *r;
+	u32 slot = 0;
+	s64 i;
+
+	if ((d->nr_rows + 1) * 2 > d->hash_size && rehash(d))
+		return -ENOMEM;
+	i = row_find(d, m->key, &slot);
+	if (i >= 0)
+		return i;
+	if (d->nr_rows == d->alloc) {
+		u32 n = d->alloc ? d->alloc * 2 : 1024;
+		struct diff_row *nr = realloc(d->rows, n * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		d->rows = nr;
+		d->alloc = n;
+	}
+	r = &d->rows[d->nr_rows];
+	memset(r, 0, sizeof(*r));
+	r->r.key = strdup(m->key);
+	if (!r->r.key)
+		return -ENOMEM;
+	r->r.group = m->group;
+	r->r.match = m->match;
+	r->r.count = m->count;
+	r->min_rank = UINT32_MAX;
+	d->hash[slot] = d->nr_rows;
+	return d->nr_rows++;
+}
+
+/* Values of row @r over @n runs; absent counts are 0, absent others are skipped. */
+static void summarize(const struct diff_row *r, struct hm_metrics *const *runs, u32 n,
+		      double *buf, struct hm_stat_summary *s)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct hm_metric *m = hm_metrics__find(runs[i], r->r.key);
+
+		if (m)
+			buf[k++] = m->value;
+		else if (r->r.count)
+			buf[k++] = 0;
+	}
+	hm_stats__summarize(buf, k, s);
+}
+
+static const struct hm_diff *sort_d;
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct diff_row *a = &sort_d->rows[*(const u32 *)x], *b = &sort_d->rows[*(const u32 *)y];
+	double ca = fabs(a->r.change), cb = fabs(b->r.change);
+	double ma = fmax(fabs(a->sa.mean), fabs(a->sb.mean)), mb = fmax(fabs(b->sa.mean), fabs(b->sb.mean));
+	double da, db;
+
+	if (a->r.significant != b->r.significant)
+		return a->r.significant ? -1 : 1;
+	/* perf-c2c.* first among equals: they are what LKP reports */
+	if ((a->r.group == HM_MG_C2C) != (b->r.group == HM_MG_C2C))
+		return a->r.group == HM_MG_C2C ? -1 : 1;
+	/* size: how many samples moved, then how far */
+	da = fabs(a->sb.mean - a->sa.mean);
+	db = fabs(b->sb.mean - b->sa.mean);
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	return strcmp(a->r.key, b->r.key);
+}
+
+void hm_diff__delete(struct hm_diff *d)
+{
+	u32 i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nr_rows; i++)
+		free((char *)d->rows[i].r.key);
+	free(d->rows);
+	free(d->order);
+	free(d->hash);
+	free(d);
+}
+
+struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
+			     struct hm_metrics *const *new_, u32 nr_new,
+			     const struct hm_diff_opts *opts)
+{
+	struct hm_diff *d = calloc(1, sizeof(*d));
+	double *buf = NULL, *p = NULL;
+	bool *sig = NULL;
+	size_t *ord = NULL;
+	u32 *tested = NULL;
+	u32 i, k, nt = 0;
+
+	if (!d)
+		goto nomem;
+	d->opts = *opts;
+	if (d->opts.alpha <= 0 || d->opts.alpha >= 1)
+		d->opts.alpha = 0.05;
+	d->base = base;
+	d->new_ = new_;
+	d->nr_base = nr_base;
+	d->nr_new = nr_new;
+	for (k = 0; k < nr_base + nr_new; k++) {
+		const struct hm_metrics *m = k < nr_base ? base[k] : new_[k - nr_base];
+
+		for (i = 0; i < m->nr; i++) {
+			const struct hm_metric *e = &m->m[i];
+			s64 r;
+
+			/* lines: only those among the top N of some run */
+			if (e->group == HM_MG_LINE && d->opts.top_lines && e->rank > d->opts.top_lines)
+				continue;
+			r = row_add(d, e);
+			if (r < 0)
+				goto nomem;
+			if (e->rank && e->rank < d->rows[r].min_rank)
+				d->rows[r].min_rank = e->rank;
+		}
+	}
+	buf = malloc((nr_base + nr_new + 1) * sizeof(*buf));
+	p = malloc((d->nr_rows + 1) * sizeof(*p));
+	sig = malloc((d->nr_rows + 1) * sizeof(*sig));
+	ord = malloc((d->nr_rows + 1) * sizeof(*ord));
+	tested = malloc((d->nr_rows + 1) * sizeof(*tested));
+	d->order = malloc((d->nr_rows + 1) * sizeof(*d->order));
+	if (!buf || !p || !sig || !ord || !tested || !d->order)
+		goto nomem;
+	for (i = 0; i < d->nr_rows; i++) {
+		struct diff_row *r = &d->rows[i];
+		struct hm_stat_test t;
+
+		r->r.a = &r->sa;
+		r->r.b = &r->sb;
+		summarize(r, base, nr_base, buf, &r->sa);
+		summarize(r, new_, nr_new, buf, &r->sb);
+		r->r.change = hm_stats__pct_change(r->sa.mean, r->sb.mean);
+		if (r->sa.mean == 0 && r->sb.mean == 0)
+			r->r.change = 0;
+		hm_stats__test(&r->sa, &r->sb, r->r.count, &t);
+		r->r.test = t.kind;
+		r->r.p = t.p;
+		d->tests_used |= 1u << t.kind;
+		if (t.kind != HM_TEST_NONE) {
+			p[nt] = t.p;
+			tested[nt++] = i;
+		}
+	}
+	d->nr_tested = nt;
+	hm_stats__holm(p, nt, d->opts.alpha, sig, ord);
+	for (k = 0; k < nt; k++) {
+		struct diff_row *r = &d->rows[tested[k]];
+
+		r->r.significant = sig[k] && fabs(r->r.change) >= d->opts.min_change &&
+				   r->sa.mean != r->sb.mean;
+		d->nr_significant += r->r.significant;
+	}
+	for (i = 0; i < d->nr_rows; i++) {
+		struct diff_row *r = &d->rows[i];
+
+		d->order[i] = i;
+		r->r.shown = d->opts.all || r->r.significant || r->r.group == HM_MG_C2C ||
+			     r->r.group == HM_MG_WORKLOAD;
+		/* a line that is a futex bucket repeats the bucket's own rows */
+		if (!d->opts.all && r->r.group == HM_MG_LINE && r->r.match == HM_MATCH_BUCKET)
+			r->r.shown = false;
+		if (r->r.shown) {
+			d->nr_shown++;
+			d->nr_match[r->r.match]++;
+		}
+	}
+	sort_d = d;
+	qsort(d->order, d->nr_rows, sizeof(*d->order), cmp_rows);
+	sort_d = NULL;
+	free(buf);
+	free(p);
+	free(sig);
+	free(ord);
+	free(tested);
+	return d;
+nomem:
+	hm_err("hitmap diff: out of memory matching %u metric sets", nr_base + nr_new);
+	free(buf);
+	free(p);
+	free(sig);
+	free(ord);
+	free(tested);
+	hm_diff__delete(d);
+	errno = ENOMEM;
+	return NULL;
+}
+
+u32 hm_diff__nr_rows(const struct hm_diff *d)
+{
+	return d->nr_rows;
+}
+
+const struct hm_diff_row *hm_diff__row(const struct hm_diff *d, u32 i)
+{
+	return i < d->nr_rows ? &d->rows[d->order[i]].r : NULL;
+}
+
+const struct hm_diff_row *hm_diff__find(const struct hm_diff *d, const char *key)
+{
+	s64 i = row_find(d, key, NULL);
+
+	return i < 0 ? NULL : &d->rows[i].r;
+}
+
+struct hm_metrics *const *hm_diff__runs(const struct hm_diff *d, int side, u32 *nr)
+{
+	*nr = side ? d->nr_new : d->nr_base;
+	return side ? d->new_ : d->base;
+}
+
+const struct hm_diff_opts *hm_diff__opts(const struct hm_diff *d)
+{
+	return &d->opts;
+}
+
+static const char *side_label(struct hm_metrics *const *runs, u32 n, const char *opt)
+{
+	const char *l;
+
+	if (opt)
+		return opt;
+	if (!n)
+		return "";
+	l = strrchr(runs[0]->label, '/');
+	return l ? l + 1 : runs[0]->label;
+}
+
+static const char *test_text(const struct hm_diff *d)
+{
+	static char buf[200];
+	size_t n = 0;
+	int k;
+
+	buf[0] = 0;
+	for (k = HM_TEST_WELCH; k <= HM_TEST_PREDICT; k++) {
+		static const char *const what[] = {
+			[HM_TEST_WELCH] = "Welch's t-test",
+			[HM_TEST_POISSON] = "Poisson count test",
+			[HM_TEST_PREDICT] = "t prediction interval",
+		};
+
+		if (!(d->tests_used & (1u << k)))
+			continue;
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", what[k]);
+	}
+	if (!n)
+		snprintf(buf, sizeof(buf), "no test (one run per side and no counts)");
+	return buf;
+}
+
+static int render_text(const struct hm_diff *d, FILE *f)
+{
+	char line[1024];
+	u32 i, m;
+	bool first = true;
+
+	hm_stats__lkp_header(line, sizeof(line), side_label(d->base, d->nr_base, d->opts.base_label),
+			     side_label(d->new_, d->nr_new, d->opts.new_label));
+	fputs(line, f);
+	for (i = 0; i < d->nr_rows; i++) {
+		const struct diff_row *r = &d->rows[d->order[i]];
+		int len;
+
+		if (!r->r.shown)
+			continue;
+		len = hm_stats__lkp_row(line, sizeof(line), &r->sa, &r->sb, r->r.key);
+		if (len > 0 && !r->r.significant && (size_t)len < sizeof(line)) {
+			/* after the name, so every column stays where LKP has it */
+			line[len - 1] = 0;
+			fprintf(f, "%s  (n.s.)\n", line);
+		} else {
+			fputs(line, f);
+		}
+	}
+	fprintf(f, "\n%u of %u metrics changed significantly (%s; Holm-Bonferroni, family-wise alpha %g%s); "
+		   "%u rows shown%s\n",
+		d->nr_significant, d->nr_tested, test_text(d), d->opts.alpha,
+		d->opts.min_change > 0 ? ", and |%change| >= --min-change" : "",
+		d->nr_shown, d->opts.all ? "" : " (perf-c2c.*, workload and significant ones; --all for every row)");
+	fprintf(f, "runs: base %u, new %u; rows matched by ", d->nr_base, d->nr_new);
+	for (m = 0; m < HM_MATCH__MAX; m++) {
+		if (!d->nr_match[m])
+			continue;
+		fprintf(f, "%s%s (%u)", first ? "" : ", ", hm_metric_match__name(m), d->nr_match[m]);
+		first = false;
+	}
+	fprintf(f, "%s\n", first ? "nothing" : "");
+	return ferror(f) ? -EIO : 0;
+}
+
+static void json_side(struct hm_json *j, const char *key, const struct hm_stat_summary *s)
+{
+	hm_json__obj_begin(j, key);
+	hm_json__u64(j, "runs", s->n);
+	hm_json__double(j, "mean", s->mean);
+	hm_json__double(j, "stddev_pct", s->pct_stddev);
+	hm_json__obj_end(j);
+}
+
+static int render_json(const struct hm_diff *d, FILE *f)
+{
+	struct hm_json *j = hm_json__new(f, true);
+	u32 i;
+
+	if (!j)
+		return -ENOMEM;
+	hm_json__obj_begin(j, NULL);
+	hm_json__obj_begin(j, "base");
+	hm_json__str(j, "label", side_label(d->base, d->nr_base, d->opts.base_label));
+	hm_json__arr_begin(j, "runs");
+	for (i = 0; i < d->nr_base; i++)
+		hm_json__str(j, NULL, d->base[i]->label);
+	hm_json__arr_end(j);
+	hm_json__obj_end(j);
+	hm_json__obj_begin(j, "new");
+	hm_json__str(j, "label", side_label(d->new_, d->nr_new, d->opts.new_label));
+	hm_json__arr_begin(j, "runs");
+	for (i = 0; i < d->nr_new; i++)
+		hm_json__str(j, NULL, d->new_[i]->label);
+	hm_json__arr_end(j);
+	hm_json__obj_end(j);
+	hm_json__obj_begin(j, "test");
+	hm_json__str(j, "method", test_text(d));
+	hm_json__str(j, "correction", "holm-bonferroni");
+	hm_json__double(j, "alpha", d->opts.alpha);
+	hm_json__double(j, "min_change_pct", d->opts.min_change);
+	hm_json__u64(j, "tested", d->nr_tested);
+	hm_json__u64(j, "significant", d->nr_significant);
+	hm_json__obj_end(j);
+	hm_json__arr_begin(j, "rows");
+	for (i = 0; i < d->nr_rows; i++) {
+		const struct diff_row *r = &d->rows[d->order[i]];
+
+		if (!r->r.shown)
+			continue;
+		hm_json__obj_begin(j, NULL);
+		hm_json__str(j, "metric", r->r.key);
+		hm_json__str(j, "group", hm_metric_group__name(r->r.group));
+		hm_json__str(j, "match", hm_metric_match__name(r->r.match));
+		json_side(j, "base", &r->sa);
+		json_side(j, "new", &r->sb);
+		hm_json__double(j, "change_pct", r->r.change);
+		hm_json__str(j, "test", hm_stat_test__name(r->r.test));
+		hm_json__double(j, "p", r->r.p);
+		hm_json__bool(j, "significant", r->r.significant);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_end(j);
+	hm_json__obj_end(j);
+	hm_json__delete(j);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int render_csv(const struct hm_diff *d, FILE *f)
+{
+	u32 i;
+
+	fputs("metric,group,match,base_runs,base_mean,base_stddev_pct,new_runs,new_mean,"
+	      "new_stddev_pct,change_pct,test,p,significant\n", f);
+	for (i = 0; i < d->nr_rows; i++) {
+		const struct diff_row *r = &d->rows[d->order[i]];
+
+		if (!r->r.shown)
+			continue;
+		csv_field(f, r->r.key);
+		fprintf(f, ",%s,", hm_metric_group__name(r->r.group));
+		csv_field(f, hm_metric_match__name(r->r.match));
+		fprintf(f, ",%u,%.6g,%.2f,%u,%.6g,%.2f,%.6g,%s,%.6g,%s\n",
+			r->sa.n, r->sa.mean, r->sa.pct_stddev, r->sb.n, r->sb.mean, r->sb.pct_stddev,
+			r->r.change, hm_stat_test__name(r->r.test), r->r.p,
+			r->r.significant ? "yes" : "no");
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int hm_diff__render(const struct hm_diff *d, enum hm_format fmt, FILE *f)
+{
+	switch (fmt) {
+	case HM_FMT_JSON:	return render_json(d, f);
+	case HM_FMT_CSV:	return render_csv(d, f);
+	case HM_FMT_HTML:	return hm_html__render_diff(d, f);
+	default:		return render_text(d, f);
+	}
+}

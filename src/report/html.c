@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The self-contained HTML report: one file, inline CSS, JS and SVG, nothing
+ * fetched.  The data goes in as one JSON block (columnar arrays, aggregated
+ * per bucket and line) and the page draws it client-side: canvas heat maps
+ * (buckets x sockets), an SVG of the bucket's fields to scale, the socket x
+ * node matrix and paged, sortable tables, so 100k lines and 32k buckets stay
+ * fast.  For a diff, the same views carry both sides and colour by change.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/json.h>
+#include <hitmap/log.h>
+#include "metrics.h"
+#include "html-page.h"
+
+/* Heat-map stats (per bucket x socket) and line-table stats. */
+static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local", "DRAM.remote" };
+#define NR_BSTATS 4
+static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "loads", "stores" };
+#define NR_LSTATS 5
+static const char *const fstats[] = { "HITM.total", "stores", "loads" };
+#define NR_FSTATS 3
+
+struct strmap {
+	char	**keys;
+	u32	nr, alloc;
+	u32	*hash, hash_size;
+};
+
+static u32 hstr(const char *s, size_t n)
+{
+	u32 h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (u8)*s++) * 16777619u;
+	return h;
+}
+
+/* Index of @key (length @n) in @m, added when @add; -1 when absent or on ENOMEM. */
+static s64 strmap_get(struct strmap *m, const char *key, size_t n, bool add)
+{
+	u32 p;
+
+	if (add && (m->nr + 1) * 2 > m->hash_size) {
+		u32 size = m->hash_size ? m->hash_size * 2 : 1024, i;
+		u32 *h = malloc(size * sizeof(*h));
+
+		if (!h)
+			return -1;
+		memset(h, 0xff, size * sizeof(*h));
+		for (i = 0; i < m->nr; i++) {
+			u32 q = hstr(m->keys[i], strlen(m->keys[i])) & (size - 1);
+
+			while (h[q] != UINT32_MAX)
+				q = (q + 1) & (size - 1);
+			h[q] = i;
+		}
+		free(m->hash);
+		m->hash = h;
+		m->hash_size = size;
+	}
+	if (!m->hash_size)
+		return -1;
+	p = hstr(key, n) & (m->hash_size - 1);
+	while (m->hash[p] != UINT32_MAX) {
+		const char *k = m->keys[m->hash[p]];
+
+		if (!strncmp(k, key, n) && !k[n])
+			return m->hash[p];
+		p = (p + 1) & (m->hash_size - 1);
+	}
+	if (!add)
+		return -1;
+	if (m->nr == m->alloc) {
+		u32 na = m->alloc ? m->alloc * 2 : 256;
+		char **nk = realloc(m->keys, na * sizeof(*nk));
+
+		if (!nk)
+			return -1;
+		m->keys = nk;
+		m->alloc = na;
+	}
+	m->keys[m->nr] = strndup(key, n);
+	if (!m->keys[m->nr])
+		return -1;
+	m->hash[p] = m->nr;
+	return m->nr++;
+}
+
+static void strmap_release(struct strmap *m)
+{
+	u32 i;
+
+	for (i = 0; i < m->nr; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->hash);
+}
+
+struct total {
+	const char	*key;
+	double		v[2];
+	double		p;
+	bool		sig, tested;
+};
+
+struct view {
+	int		ns;
+	u32		nsock, nnode;
+	struct strmap	buckets;
+	double		*bv;		/* [bucket][side][socket][NR_BSTATS] */
+	u32		bv_alloc;
+	struct strmap	lines;
+	double		*lv;		/* [line][side][NR_LSTATS] */
+	u32		lv_alloc;
+	u8		*lmatch;
+	char		**lcode;
+	double		fv[2][HM_FUTEX_FIELD__MAX][NR_FSTATS][2];	/* [kind][field][stat][side] */
+	bool		has_field[2];
+	double		*xv;		/* [side][socket][node] */
+	struct total	*totals;
+	u32		nr_totals, totals_alloc;
+	bool		err;
+};
+
+static int find_stat(const char *s, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static double *grow(double *v, u32 *alloc, u32 need, size_t per)
+{
+	u32 n = *alloc;
+	double *nv;
+
+	if (need <= n)
+		return v;
+	while (n < need)
+		n = n ? n * 2 : 256;
+	nv = realloc(v, (size_t)n * per * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	memset(nv + (size_t)*alloc * per, 0, (size_t)(n - *alloc) * per * sizeof(*nv));
+	*alloc = n;
+	return nv;
+}
+
+static s64 view_bucket(struct view *w, const char *id, size_t n)
+{
+	size_t per = (size_t)w->ns * w->nsock * NR_BSTATS;
+	s64 b = strmap_get(&w->buckets, id, n, true);
+	double *nv;
+
+	if (b < 0)
+		return -1;
+	nv = grow(w->bv, &w->bv_alloc, b + 1, per);
+	if (!nv)
+		return -1;
+	w->bv = nv;
+	return b;
+}
+
+static s64 view_line(struct view *w, const char *id, size_t n)
+{
+	s64 l = strmap_get(&w->lines, id, n, true);
+	u32 old = w->lv_alloc;
+	double *nv;
+
+	if (l < 0)
+		return -1;
+	nv = grow(w->lv, &w->lv_alloc, l + 1, (size_t)w->ns * NR_LSTATS);
+	if (!nv)
+		return -1;
+	w->lv = nv;
+	if (w->lv_alloc != old) {
+		u8 *nm = realloc(w->lmatch, w->lv_alloc);
+		char **nc = realloc(w->lcode, w->lv_alloc * sizeof(*nc));
+
+		if (nm)
+			w->lmatch = nm;
+		if (nc)
+			w->lcode = nc;
+		if (!nm || !nc)
+			return -1;
+		memset(w->lmatch + old, 0, w->lv_alloc - old);
+		memset(w->lcode + old, 0, (w->lv_alloc - old) * sizeof(*nc));
+	}
+	return l;
+}
+
+static void view_total(struct view *w, const char *key, int side, double v, const struct hm_diff_row *r)
+{
+	struct total *t;
+
+	if (side == 1) {
+		/* diff rows come once with both sides */
+		return;
+	}
+	if (w->nr_totals == w->totals_alloc) {
+		u32 n = w->totals_alloc ? w->totals_alloc * 2 : 64;
+		struct total *nt = realloc(w->totals, n * sizeof(*nt));
+
+		if (!nt) {
+			w->err = true;
+			return;
+		}
+		w->totals = nt;
+		w->totals_alloc = n;
+	}
+	t = &w->totals[w->nr_totals++];
+	memset(t, 0, sizeof(*t));
+	t->key = key;
+	t->v[0] = r ? r->a->mean : v;
+	t->v[1] = r ? r->b->mean : 0;
+	t->p = r ? r->p : 1;
+	t->sig = r ? r->significant : false;
+	t->tested = r && r->test != HM_TEST_NONE;
+}
+
+/* One metric value of @side; @r: its diff row (totals), or NULL. */
+static void view_add(struct view *w, const char *key, u8 group, u8 match, int side, double v,
+		     const struct hm_diff_row *r)
+{
+	const char *p, *q;
+	s64 i;
+	int k;
+
+	switch (group) {
+	case HM_MG_BUCKET_SOCKET: {
+		unsigned s;
+
+		/* futex.<table>.bucket.<I>.socket.<S>.<stat> */
+		p = strstr(key, ".socket.");
+		if (!p || strncmp(key, "futex.", 6))
+			return;
+		q = strchr(p + 8, '.');
+		if (!q || (k = find_stat(q + 1, bstats, NR_BSTATS)) < 0)
+			return;
+		s = strtoul(p + 8, NULL, 10);
+		if (s >= w->nsock)
+			return;
+		i = view_bucket(w, key + 6, p - (key + 6));
+		if (i < 0) {
+			w->err = true;
+			return;
+		}
+		w->bv[((i * w->ns + side) * w->nsock + s) * NR_BSTATS + k] = v;
+		return;
+	}
+	case HM_MG_BUCKET:
+		/* futex.<table>.bucket.<I>.<stat>: makes the bucket exist */
+		if (strncmp(key, "futex.", 6) || !(p = strstr(key, ".bucket.")) || !(q = strchr(p + 8, '.')))
+			return;
+		if (view_bucket(w, key + 6, q - (key + 6)) < 0)
+			w->err = true;
+		return;
+	case HM_MG_FIELD: {
+		/* futex.<kind>.field.<field>.<stat> */
+		int kind = !strncmp(key, "futex.private", 13), f;
+
+		p = strstr(key, ".field.");
+		if (!p)
+			return;
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+			const char *fn = hm_futex_field__name(f);
+			size_t fl = strlen(fn);
+
+			if (!strncmp(p + 7, fn, fl) && p[7 + fl] == '.' &&
+			    (k = find_stat(p + 8 + fl, fstats, NR_FSTATS)) >= 0) {
+				w->fv[kind][f][k][side] = v;
+				w->has_field[kind] = true;
+			}
+		}
+		return;
+	}
+	case HM_MG_XFER: {
+		unsigned s, n;
+
+		if (sscanf(key, "xfer.socket%u.node%u", &s, &n) == 2 && s < w->nsock && n < w->nnode)
+			w->xv[((size_t)side * w->nsock + s) * w->nnode + n] = v;
+		return;
+	}
+	case HM_MG_LINE:
+		/* line.<id>.<stat>, the id may hold dots: match the stat at the end */
+		for (k = 0; k < NR_LSTATS; k++) {
+			size_t kl = strlen(key), sl = strlen(lstats[k]);
+
+			if (kl > 5 + sl + 1 && key[kl - sl - 1] == '.' && !strcmp(key + kl - sl, lstats[k])) {
+				i = view_line(w, key + 5, kl - sl - 1 - 5);
+				if (i < 0) {
+					w->err = true;
+					return;
+				}
+				w->lv[(i * w->ns + side) * NR_LSTATS + k] = v;
+				w->lmatch[i] = match;
+				return;
+			}
+		}
+		return;
+	case HM_MG_BUCKET_FIELD:
+		return;
+	default:
+		view_total(w, key, side, v, r);
+	}
+}
+
+static void view_code(struct view *w, const struct hm_metrics *m)
+{
+	u32 i, k;
+
+	for (i = 0; i < m->nr_lines; i++) {
+		const struct hm_mv_line *l = &m->lines[i];
+		s64 li = strmap_get(&w->lines, l->id, strlen(l->id), false);
+		size_t len = 0;
+		char *s;
+
+		if (li < 0 || w->lcode[li])
+			continue;
+		for (k = 0; k < l->nr_code; k++)
+			len += strlen(l->code[k].where) + 32;
+		s = malloc(len + 1);
+		if (!s) {
+			w->err = true;
+			return;
+		}
+		s[0] = 0;
+		len = 0;
+		for (k = 0; k < l->nr_code; k++)
+			len += sprintf(s + len, "%s%s x%" PRIu64, k ? "; " : "", l->code[k].where,
+				       l->code[k].count);
+		w->lcode[li] = s;
+	}
+}
+
+static void view_release(struct view *w)
+{
+	u32 i;
+
+	strmap_release(&w->buckets);
+	for (i = 0; i < w->lines.nr && w->lcode; i++)
+		free(w->lcode[i]);
+	strmap_release(&w->lines);
+	free(w->bv);
+	free(w->lv);
+	free(w->lmatch);
+	free(w->lcode);
+	free(w->xv);
+	free(w->totals);
+}
+
+/* Numbers exactly (integers as integers), so the page and --json agree. */
+static void num(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.17g", v);
+}
+
+static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *first)
+{
+	u32 i, k, n;
+	int s, kind, fi;
+
+	fprintf(f, ",\"sockets\":%u,\"nodes\":%u,\"bstats\":[", w->nsock, w->nnode);
+	for (k = 0; k < NR_BSTATS; k++)
+		fprintf(f, "%s\"%s\"", k ? "," : "", bstats[k]);
+	fputs("],\"lstats\":[", f);
+	for (k = 0; k < NR_LSTATS; k++)
+		fprintf(f, "%s\"%s\"", k ? "," : "", lstats[k]);
+	fputs("],\"totals\":[", f);
+	for (i = 0; i < w->nr_totals; i++) {
+		const struct total *t = &w->totals[i];
+
+		fprintf(f, "%s{\"k\":", i ? "," : "");
+		hm_json__write_string(f, t->key);
+		fputs(",\"v\":[", f);
+		for (s = 0; s < w->ns; s++) {
+			if (s)
+				fputc(',', f);
+			num(f, t->v[s]);
+		}
+		fprintf(f, "],\"sig\":%s,\"p\":", t->sig ? "true" : "false");
+		if (t->tested)
+			num(f, t->p);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fputs("],\"buckets\":{\"id\":[", f);
+	for (i = 0; i < w->buckets.nr; i++) {
+		if (i)
+			fputc(',', f);
+		hm_json__write_string(f, w->buckets.keys[i]);
+	}
+	fputs("],\"v\":[", f);
+	n = w->buckets.nr * w->ns * w->nsock * NR_BSTATS;
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		num(f, w->bv[i]);
+	}
+	fputs("]},\"layout\":", f);
+	if (first && first->has_layout) {
+		const struct hm_futex_layout *l = &first->layout;
+
+		fprintf(f, "{\"size\":%u,\"source\":", l->bucket_size);
+		hm_json__write_string(f, l->source);
+		fputs(",\"fields\":[", f);
+		for (fi = 0, k = 0; fi < HM_FUTEX_FIELD__MAX; fi++) {
+			if (l->offset[fi] < 0 || fi == HM_FUTEX_FIELD_PAD)
+				continue;
+			fprintf(f, "%s{\"name\":\"%s\",\"offset\":%d,\"size\":%u}", k++ ? "," : "",
+				hm_futex_field__name(fi), l->offset[fi], l->size[fi]);
+		}
+		fputs("]}", f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\"fields\":{", f);
+	for (kind = 0, k = 0; kind < 2; kind++) {
+		if (!w->has_field[kind])
+			continue;
+		fprintf(f, "%s\"%s\":{", k++ ? "," : "", kind ? "private" : "global");
+		for (fi = 0, n = 0; fi < HM_FUTEX_FIELD__MAX; fi++) {
+			u32 st;
+
+			fprintf(f, "%s\"%s\":{", n++ ? "," : "", hm_futex_field__name(fi));
+			for (st = 0; st < NR_FSTATS; st++) {
+				fprintf(f, "%s\"%s\":[", st ? "," : "", fstats[st]);
+				for (s = 0; s < w->ns; s++) {
+					if (s)
+						fputc(',', f);
+					num(f, w->fv[kind][fi][st][s]);
+				}
+				fputc(']', f);
+			}
+			fputc('}', f);
+		}
+		fputc('}', f);
+	}
+	fputs("},\"xfer\":[", f);
+	n = w->ns * w->nsock * w->nnode;
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		num(f, w->xv[i]);
+	}
+	fputs("],\"lines\":{\"id\":[", f);
+	for (i = 0; i < w->lines.nr; i++) {
+		if (i)
+			fputc(',', f);
+		hm_json__write_string(f, w->lines.keys[i]);
+	}
+	fputs("],\"match\":[", f);
+	for (i = 0; i < w->lines.nr; i++)
+		fprintf(f, "%s\"%s\"", i ? "," : "", hm_metric_match__name(w->lmatch[i]));
+	fputs("],\"code\":[", f);
+	for (i = 0; i < w->lines.nr; i++) {
+		if (i)
+			fputc(',', f);
+		hm_json__write_string(f, w->lcode[i] ? w->lcode[i] : "");
+	}
+	fputs("],\"v\":[", f);
+	n = w->lines.nr * w->ns * NR_LSTATS;
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		num(f, w->lv[i]);
+	}
+	fputs("]}", f);
+}
+
+/* Copy @s to @f with "</" broken up, so no string ends the script element. */
+static void put_script_safe(FILE *f, const char *s, size_t n)
+{
+	size_t i, from = 0;
+
+	for (i = 0; i + 1 < n; i++)
+		if (s[i] == '<' && s[i + 1] == '/') {
+			fwrite(s + from, 1, i + 1 - from, f);
+			fputs("\\", f);
+			from = i + 1;
+		}
+	fwrite(s + from, 1, n - from, f);
+}
+
+static void html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>", f);
+	html_escape(f, title);
+	fputs("</title>\n<style>\n", f);
+	fputs(hm_html_css, f);
+	fputs("</style></head><body>\n<header><h1>", f);
+	html_escape(f, title);
+	fputs("</h1><p>", f);
+	html_escape(f, subtitle);
+	fputs("</p></header>\n<main>\n"
+	      "<section id=\"rows-section\"><h2>Changes (LKP's comparison, sorted by significance and size)</h2>"
+	      "<p class=\"muted\" id=\"rows-info\"></p><div style=\"max-height:480px;overflow:auto\"><table id=\"rows\"></table></div></section>\n"
+	      "<section><h2>Totals</h2><div style=\"max-height:420px;overflow:auto\"><table id=\"totals\"></table></div></section>\n"
+	      "<section id=\"heat-section\"><h2>Futex hash buckets x sockets</h2>"
+	      "<div class=\"controls\"><label>value <select id=\"heat-stat\"></select></label>"
+	      "<label>show <select id=\"heat-view\"></select></label></div>"
+	      "<div id=\"heat\"></div><div class=\"legend\" id=\"heat-legend\"></div></section>\n"
+	      "<section><h2>Bucket fields, to scale</h2><div id=\"fields\"></div></section>\n"
+	      "<section><h2>Socket to node transfers (loads served by HITM, remote cache or DRAM)</h2>"
+	      "<table id=\"xfer\"></table></section>\n"
+	      "<section><h2>Shared cache lines</h2><div class=\"pager\"><button id=\"lines-prev\">&larr; prev</button>"
+	      "<button id=\"lines-next\">next &rarr;</button><span id=\"lines-info\"></span></div>"
+	      "<div style=\"overflow:auto\"><table id=\"lines\"><thead><tr id=\"lines-head\"></tr></thead>"
+	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n"
+	      "</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
+	put_script_safe(f, json, len);
+	fputs("</script>\n<script>\n", f);
+	fputs(hm_html_js, f);
+	fputs("</script>\n</body></html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int view_init(struct view *w, int ns, u32 nsock, u32 nnode)
+{
+	memset(w, 0, sizeof(*w));
+	w->ns = ns;
+	w->nsock = nsock;
+	w->nnode = nnode;
+	w->xv = calloc((size_t)ns * (nsock ? nsock : 1) * (nnode ? nnode : 1), sizeof(*w->xv));
+	return w->xv ? 0 : -ENOMEM;
+}
+
+int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
+{
+	struct view w;
+	char *json = NULL, sub[512];
+	size_t len = 0;
+	FILE *j;
+	u32 i;
+	int err;
+
+	if (view_init(&w, 1, m->nr_sockets, m->nr_nodes))
+		return -ENOMEM;
+	/* lines in hotness order first, so the table starts sorted */
+	for (i = 0; i < m->nr_lines; i++) {
+		char key[512];
+
+		snprintf(key, sizeof(key), "line.%s.HITM.total", m->lines[i].id);
+		if (hm_metrics__find(m, key) && view_line(&w, m->lines[i].id, strlen(m->lines[i].id)) < 0)
+			w.err = true;
+	}
+	for (i = 0; i < m->nr_buckets; i++) {
+		char id[64];
+		int n = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, m->buckets[i].table, m->buckets[i].index);
+
+		if (view_bucket(&w, id, n) < 0)
+			w.err = true;
+	}
+	for (i = 0; i < m->nr; i++)
+		view_add(&w, m->m[i].key, m->m[i].group, m->m[i].match, 0, m->m[i].value, NULL);
+	view_code(&w, m);
+	if (w.err) {
+		view_release(&w);
+		return -ENOMEM;
+	}
+	j = open_memstream(&json, &len);
+	if (!j) {
+		view_release(&w);
+		return -ENOMEM;
+	}
+	fputs("{\"mode\":\"report\",\"sides\":[", j);
+	hm_json__write_string(j, m->label);
+	fprintf(j, "],\"samples\":[%" PRIu64 "]", m->nr_samples);
+	emit_view(j, &w, m);
+	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
+	fclose(j);
+	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, %u shared lines, %u futex buckets touched",
+		 m->label, m->nr_samples, m->nr_lines, m->nr_buckets);
+	err = page(f, "hitmap report", sub, json, len);
+	free(json);
+	view_release(&w);
+	return err;
+}
+
+#define HTML_MAX_ROWS 5000
+
+int hm_html__render_diff(const struct hm_diff *d, FILE *f)
+{
+	const struct hm_diff_opts *o = hm_diff__opts(d);
+	struct hm_metrics *const *base, *const *new_;
+	u32 nb, nn, i, nr = hm_diff__nr_rows(d), nsock = 0, nnode = 0, shown = 0;
+	const char *bl, *nl;
+	struct view w;
+	char *json = NULL, sub[512];
+	size_t len = 0;
+	FILE *j;
+	int err;
+
+	base = hm_diff__runs(d, 0, &nb);
+	new_ = hm_diff__runs(d, 1, &nn);
+	for (i = 0; i < nb + nn; i++) {
+		const struct hm_metrics *m = i < nb ? base[i] : new_[i - nb];
+
+		if (m->nr_sockets > nsock)
+			nsock = m->nr_sockets;
+		if (m->nr_nodes > nnode)
+			nnode = m->nr_nodes;
+	}
+	if (view_init(&w, 2, nsock, nnode))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		const struct hm_diff_row *r = hm_diff__row(d, i);
+
+		view_add(&w, r->key, r->group, r->match, 0, r->a->mean, r);
+		view_add(&w, r->key, r->group, r->match, 1, r->b->mean, r);
+	}
+	for (i = 0; i < nb + nn; i++)
+		view_code(&w, i < nb ? base[i] : new_[i - nb]);
+	if (w.err) {
+		view_release(&w);
+		return -ENOMEM;
+	}
+	j = open_memstream(&json, &len);
+	if (!j) {
+		view_release(&w);
+		return -ENOMEM;
+	}
+	bl = o->base_label ? o->base_label : nb ? base[0]->label : "base";
+	nl = o->new_label ? o->new_label : nn ? new_[0]->label : "new";
+	fputs("{\"mode\":\"diff\",\"sides\":[", j);
+	hm_json__write_string(j, bl);
+	fputc(',', j);
+	hm_json__write_string(j, nl);
+	fprintf(j, "],\"samples\":[%" PRIu64 ",%" PRIu64 "]", nb ? base[0]->nr_samples : 0,
+		nn ? new_[0]->nr_samples : 0);
+	emit_view(j, &w, nb ? base[0] : nn ? new_[0] : NULL);
+	fputs(",\"rows\":[", j);
+	for (i = 0; i < nr && shown < HTML_MAX_ROWS; i++) {
+		const struct hm_diff_row *r = hm_diff__row(d, i);
+
+		if (!r->shown)
+			continue;
+		fprintf(j, "%s{\"k\":", shown++ ? "," : "");
+		hm_json__write_string(j, r->key);
+		fputs(",\"a\":", j);
+		num(j, r->a->mean);
+		fputs(",\"as\":", j);
+		num(j, r->a->n > 1 ? r->a->pct_stddev : 0);
+		fputs(",\"b\":", j);
+		num(j, r->b->mean);
+		fputs(",\"bs\":", j);
+		num(j, r->b->n > 1 ? r->b->pct_stddev : 0);
+		fprintf(j, ",\"m\":\"%s\",\"t\":\"%s\",\"p\":", hm_metric_match__name(r->match),
+			hm_stat_test__name(r->test));
+		num(j, r->p);
+		fprintf(j, ",\"sig\":%s}", r->significant ? "true" : "false");
+	}
+	fprintf(j, "],\"rowsNote\":\"%u rows shown (perf-c2c.*, workload and significant rows; "
+		   "family-wise alpha %g, Holm-Bonferroni)%s\"}", shown, o->alpha,
+		shown == HTML_MAX_ROWS ? "; the first 5000" : "");
+	fclose(j);
+	snprintf(sub, sizeof(sub), "base: %s (%u run%s)  new: %s (%u run%s)", bl, nb, nb == 1 ? "" : "s",
+		 nl, nn, nn == 1 ? "" : "s");
+	err = page(f, "hitmap diff", sub, json, len);
+	free(json);
+	view_release(&w);
+	return err;
+}

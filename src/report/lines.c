@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Per cache line aggregation; see lines.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lines.h"
+
+struct slot {
+	u64	addr;
+	u32	idx;		/* index + 1, 0 empty */
+};
+
+struct hm_lines {
+	u32		cls;
+	int		nr_cpus, nr_nodes;
+	size_t		nr, alloc;	/* lines */
+	struct hm_line	*line;
+	struct slot	*slot;		/* open addressing, key inline */
+	size_t		nr_slots;	/* power of two */
+	size_t		bytes;
+};
+
+static inline u64 mix64(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes)
+{
+	struct hm_lines *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->cls = cacheline_size ? cacheline_size : 64;
+	l->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
+	l->nr_nodes = nr_nodes > 0 ? nr_nodes : 0;
+	l->nr_slots = 1024;
+	l->slot = calloc(l->nr_slots, sizeof(*l->slot));
+	if (!l->slot) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void hm_lines__delete(struct hm_lines *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->line[i].cpus);	/* node lives in the same block */
+		for (u32 k = 0; k < l->line[i].nr_offs; k++)
+			free(l->line[i].offs[k].ip);
+		free(l->line[i].offs);
+	}
+	free(l->line);
+	free(l->slot);
+	free(l);
+}
+
+static int rehash(struct hm_lines *l)
+{
+	size_t n = l->nr_slots * 2, mask = n - 1;
+	struct slot *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		size_t h;
+
+		if (!l->slot[i].idx)
+			continue;
+		h = mix64(l->slot[i].addr) & mask;
+		while (s[h].idx)
+			h = (h + 1) & mask;
+		s[h] = l->slot[i];
+	}
+	free(l->slot);
+	l->slot = s;
+	l->nr_slots = n;
+	return 0;
+}
+
+static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
+{
+	size_t mask = l->nr_slots - 1, h = mix64(addr) & mask;
+	size_t ext = (l->nr_cpus + 63) / 64 * sizeof(u64) + l->nr_nodes * 3 * sizeof(u32);
+	struct hm_line *ln;
+
+	while (l->slot[h].idx) {
+		if (l->slot[h].addr == addr)
+			return &l->line[l->slot[h].idx - 1];
+		h = (h + 1) & mask;
+	}
+	if (l->nr == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 256;
+		struct hm_line *nl = realloc(l->line, na * sizeof(*nl));
+
+		if (!nl)
+			return NULL;
+		l->line = nl;
+		l->alloc = na;
+	}
+	ln = &l->line[l->nr];
+	memset(ln, 0, sizeof(*ln));
+	ln->addr = addr;
+	/* one block: the CPU bitmap, then the per-node counters */
+	ln->cpus = calloc(1, ext);
+	if (!ln->cpus)
+		return NULL;
+	if (l->nr_nodes)
+		ln->node = (u32 *)(ln->cpus + (l->nr_cpus + 63) / 64);
+	l->bytes += ext;
+	l->slot[h].addr = addr;
+	l->slot[h].idx = (u32)++l->nr;
+	if (l->nr * 2 > l->nr_slots && rehash(l) < 0)
+		return NULL;
+	return ln;
+}
+
+static struct hm_line_off *find_off(struct hm_line *ln, u32 off, size_t *bytes)
+{
+	u32 lo = 0, hi = ln->nr_offs;
+
+	/* offsets kept sorted; lines have few */
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (ln->offs[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ln->nr_offs && ln->offs[lo].off == off)
+		return &ln->offs[lo];
+	if (ln->nr_offs == ln->alloc_offs) {
+		u32 na = ln->alloc_offs ? ln->alloc_offs * 2 : 4;
+		struct hm_line_off *no = realloc(ln->offs, na * sizeof(*no));
+
+		if (!no)
+			return NULL;
+		*bytes += (na - ln->alloc_offs) * sizeof(*no);
+		ln->offs = no;
+		ln->alloc_offs = na;
+	}
+	memmove(&ln->offs[lo + 1], &ln->offs[lo], (ln->nr_offs - lo) * sizeof(*ln->offs));
+	memset(&ln->offs[lo], 0, sizeof(*ln->offs));
+	ln->offs[lo].off = off;
+	ln->nr_offs++;
+	return &ln->offs[lo];
+}
+
+int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
+		  const struct hm_c2c_stats *one, int node_idx)
+{
+	const struct hm_sample *s = ms->s;
+	struct hm_line *ln = find_or_add(l, ms->line);
+	struct hm_line_off *o;
+	u32 hitm = one->lcl_hitm + one->rmt_hitm;
+	u32 peer = one->lcl_peer + one->rmt_peer;
+	double w = (double)s->weight;
+	u32 i;
+
+	if (!ln)
+		return -ENOMEM;
+	hm_c2c_stats__sum(&ln->st, one);
+	ln->cat[ms->cls.cat]++;
+	ln->cost += w;
+	if (ms->cls.load)
+		ln->w_load += w;
+	if (ms->cpu_socket >= 0 && ms->cpu_socket < 64)
+		ln->sockets |= 1ULL << ms->cpu_socket;
+	if (ms->data_node >= 0 && ms->data_node < 64)
+		ln->data_nodes |= 1ULL << ms->data_node;
+	/* perf's c2c_he__set_node(): phys 0 is skipped, not a change */
+	if (s->phys_addr && s->phys_addr != ln->last_phys) {
+		ln->pa_cnt++;
+		ln->last_phys = s->phys_addr;
+	}
+	if ((s->sample_type & PERF_SAMPLE_CPU) && s->cpu < (u32)l->nr_cpus)
+		ln->cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+	if (node_idx >= 0 && node_idx < l->nr_nodes) {
+		ln->node[node_idx * 3] += hitm;
+		ln->node[node_idx * 3 + 1] += peer;
+		ln->node[node_idx * 3 + 2] += one->store;
+	}
+	for (i = 0; i < ln->nr_pids; i++)
+		if (ln->pid[i] == s->pid)
+			break;
+	if (i == ln->nr_pids && i < HM_LINE_MAX_PIDS)
+		ln->pid[ln->nr_pids++] = s->pid;
+
+	o = find_off(ln, (u32)(s->addr - ms->line), &l->bytes);
+	if (!o)
+		return -ENOMEM;
+	o->lcl_hitm += one->lcl_hitm;
+	o->rmt_hitm += one->rmt_hitm;
+	o->store += one->store;
+	o->load += one->ld_fbhit + one->ld_l1hit + one->ld_l2hit + one->ld_llchit + one->lcl_hitm +
+		   one->lcl_dram + one->rmt_dram + one->rmt_hitm + one->rmt_hit;
+	if (ms->cls.cat == HM_CAT_HITM_XDIE)
+		o->hitm_xdie++;
+	if (ms->cls.load) {
+		o->w_load += (float)w;
+		o->n_load++;
+	}
+	if (hitm) {
+		o->w_hitm += (float)w;
+		o->n_hitm++;
+	}
+	for (i = 0; i < o->nr_ips; i++)
+		if (o->ip[i].ip == s->ip && o->ip[i].pid == s->pid)
+			break;
+	if (i == o->nr_ips) {
+		if (i == HM_LINE_MAX_IPS) {
+			o->ips_dropped++;
+			return 0;
+		}
+		if (o->nr_ips == o->alloc_ips) {
+			u8 na = o->alloc_ips ? o->alloc_ips * 2 : 1;
+			struct hm_line_ip *ni = realloc(o->ip, na * sizeof(*ni));
+
+			if (!ni)
+				return -ENOMEM;
+			l->bytes += (na - o->alloc_ips) * sizeof(*ni);
+			o->ip = ni;
+			o->alloc_ips = na;
+		}
+		o->ip[i] = (struct hm_line_ip){ .ip = s->ip, .pid = s->pid, .tid = s->tid,
+						.cpumode = s->misc & 7 };
+		o->nr_ips++;
+	}
+	o->ip[i].nr++;
+	if (hitm && o->ip[i].hitm < 0xffff)
+		o->ip[i].hitm++;
+	if (one->store && o->ip[i].store < 0xffff)
+		o->ip[i].store++;
+	return 0;
+}
+
+size_t hm_lines__count(const struct hm_lines *l)
+{
+	return l ? l->nr : 0;
+}
+
+struct hm_line *hm_lines__get(struct hm_lines *l, size_t i)
+{
+	return l && i < l->nr ? &l->line[i] : NULL;
+}
+
+int hm_lines__nr_cpus(const struct hm_lines *l)
+{
+	return l->nr_cpus;
+}
+
+u32 hm_lines__cacheline(const struct hm_lines *l)
+{
+	return l->cls;
+}
+
+size_t hm_lines__bytes(const struct hm_lines *l)
+{
+	return l->bytes + l->alloc * sizeof(struct hm_line) + l->nr_slots * sizeof(struct slot);
+}
+
+double hm_line__metric(const struct hm_line *ln, enum hm_sort s)
+{
+	switch (s) {
+	case HM_SORT_RMT:	return ln->st.rmt_hitm;
+	case HM_SORT_LCL:	return ln->st.lcl_hitm;
+	case HM_SORT_PEER:	return ln->st.tot_peer;
+	case HM_SORT_COST:	return ln->cost;
+	case HM_SORT_TOT:
+	default:		return ln->st.tot_hitm;
+	}
+}
+
+static enum hm_sort sort_key;
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct hm_line *x = *(const struct hm_line *const *)a;
+	const struct hm_line *y = *(const struct hm_line *const *)b;
+	double mx = hm_line__metric(x, sort_key), my = hm_line__metric(y, sort_key);
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	/* ties: more HITM, then stores, then address */
+	if (x->st.tot_hitm != y->st.tot_hitm)
+		return x->st.tot_hitm > y->st.tot_hitm ? -1 : 1;
+	if (x->st.store != y->st.store)
+		return x->st.store > y->st.store ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * perf's "shared": HITM or peer loads by perf's counters (so the table has
+ * perf's lines); sorted on cost, hitmap's own HITM/peer categories count too.
+ */
+static bool is_shared(const struct hm_line *ln, enum hm_sort s)
+{
+	if (ln->st.lcl_hitm || ln->st.rmt_hitm || ln->st.lcl_peer || ln->st.rmt_peer)
+		return true;
+	return s == HM_SORT_COST &&
+	       (ln->cat[HM_CAT_HITM_XDIE] || ln->cat[HM_CAT_HITM_LOCAL] ||
+		ln->cat[HM_CAT_HITM_REMOTE] || ln->cat[HM_CAT_PEER_LOCAL] ||
+		ln->cat[HM_CAT_PEER_REMOTE]);
+}
+
+struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n)
+{
+	struct hm_line **v = malloc((l->nr ? l->nr : 1) * sizeof(*v));
+	double total = 0;
+	size_t k = 0;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < l->nr; i++)
+		if (is_shared(&l->line[i], s))
+			total += hm_line__metric(&l->line[i], s);
+	for (size_t i = 0; i < l->nr; i++) {
+		struct hm_line *ln = &l->line[i];
+
+		if (!is_shared(ln, s))
+			continue;
+		/* perf's he__display(): metric / shared total >= 0.1% */
+		if (!all && (total <= 0 || hm_line__metric(ln, s) / total < 0.001))
+			continue;
+		v[k++] = ln;
+	}
+	sort_key = s;
+	qsort(v, k, sizeof(*v), line_cmp);
+	*n = k;
+	return v;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_REPORT_LINES_H
+#define HITMAP_REPORT_LINES_H
+
+/*
+ * Per cache line aggregation: one entry per virtual cache line (not split
+ * by map or pid like perf), an open-addressing hash keyed by line address.
+ * Memory grows with distinct lines (and distinct offsets/code addresses
+ * within a line, capped), never with samples.
+ */
+#include "report.h"
+
+#define HM_LINE_MAX_IPS		8	/* code addresses kept per offset */
+#define HM_LINE_MAX_PIDS	8	/* pids kept per line */
+
+struct hm_line_ip {
+	u64	ip;
+	u32	pid, tid;
+	u32	nr;
+	u16	hitm, store;	/* saturating */
+	u8	cpumode;
+};
+
+/* One byte offset in a line: what the Pareto/details rows show. */
+struct hm_line_off {
+	u32			off;
+	u32			lcl_hitm, rmt_hitm, hitm_xdie, store, load;	/* perf's, load = Total Loads */
+	u32			n_load, n_hitm;
+	u32			ips_dropped;	/* samples of code addresses beyond the cap */
+	float			w_load, w_hitm;	/* weight sums */
+	u8			nr_ips, alloc_ips;
+	struct hm_line_ip	*ip;
+};
+
+struct hm_line {
+	u64			addr;
+	struct hm_c2c_stats	st;		/* perf's counters for the line */
+	u32			cat[HM_CAT__MAX];	/* hitmap's categories */
+	double			cost;		/* sum of sample weights */
+	double			w_load;		/* weight of loads */
+	u64			sockets;	/* accessor sockets (bit < 64) */
+	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
+	u64			last_phys;
+	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
+	u32			nr_pids;
+	u32			pid[HM_LINE_MAX_PIDS];
+	u64			*cpus;		/* bitmap of nr_cpus bits */
+	u32			*node;		/* per accessor node index: hitm, peer, store */
+	u32			nr_offs, alloc_offs;
+	struct hm_line_off	*offs;
+};
+
+struct hm_lines;
+
+struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes);
+void hm_lines__delete(struct hm_lines *l);
+/* @one: this sample's perf counters; @node_idx: accessor node index or -1. */
+int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
+		   const struct hm_c2c_stats *one, int node_idx);
+size_t hm_lines__count(const struct hm_lines *l);
+struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
+/* The value a line is sorted on. */
+double hm_line__metric(const struct hm_line *ln, enum hm_sort s);
+/*
+ * Lines with HITM or peer loads (perf's "shared"), whose metric is at least
+ * 0.1% of the shared total (perf's display filter; @all: no filter), sorted
+ * descending.  Returns a malloc'ed array (caller frees) and its length.
+ */
+struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n);
+int  hm_lines__nr_cpus(const struct hm_lines *l);
+u32  hm_lines__cacheline(const struct hm_lines *l);
+/* Bytes held (for the benchmark's memory claims). */
+size_t hm_lines__bytes(const struct hm_lines *l);
+
+#endif

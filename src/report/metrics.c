@@ -1,0 +1,1126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The flat metric set of one recording: perf-c2c totals under LKP's names,
+ * hitmap's precise categories, sockets, nodes, futex buckets, fields and
+ * ranks, shared lines and workload results, each keyed by what it is.
+ * Memory grows with distinct lines and buckets, never with samples.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/json.h>
+#include <hitmap/log.h>
+#include <hitmap/meta.h>
+#include <hitmap/symbols.h>
+#include "metrics.h"
+
+static const char *const mstat_names[HM_MS__MAX] = {
+	"samples", "loads", "stores", "HITM.local", "HITM.remote", "HITM.total",
+	"HIT.remote", "DRAM.local", "DRAM.remote",
+};
+
+const char *hm_mstat__name(enum hm_mstat s)
+{
+	return s < HM_MS__MAX ? mstat_names[s] : "?";
+}
+
+double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s)
+{
+	switch (s) {
+	case HM_MS_SAMPLES:	return st->nr_entries;
+	case HM_MS_LOADS:	return st->load;
+	case HM_MS_STORES:	return st->store;
+	case HM_MS_HITM_LOCAL:	return st->lcl_hitm;
+	case HM_MS_HITM_REMOTE:	return st->rmt_hitm;
+	case HM_MS_HITM_TOTAL:	return st->tot_hitm;
+	case HM_MS_HIT_REMOTE:	return st->rmt_hit;
+	case HM_MS_DRAM_LOCAL:	return st->lcl_dram;
+	case HM_MS_DRAM_REMOTE:	return st->rmt_dram;
+	default:		return 0;
+	}
+}
+
+static const char *const group_names[HM_MG__MAX] = {
+	"c2c", "category", "socket", "node", "xfer", "bucket", "bucket-socket",
+	"bucket-field", "field", "rank", "line", "workload",
+};
+
+const char *hm_metric_group__name(enum hm_metric_group g)
+{
+	return g < HM_MG__MAX ? group_names[g] : "?";
+}
+
+static const char *const match_names[HM_MATCH__MAX] = {
+	"name", "futex table kind+node+bucket index", "bucket field", "bucket rank by HITM",
+	"futex object", "data symbol+offset", "code symbol+offset", "address", "workload result",
+};
+
+const char *hm_metric_match__name(enum hm_metric_match m)
+{
+	return m < HM_MATCH__MAX ? match_names[m] : "?";
+}
+
+/* ---------------------------------------------------------------- metric set */
+
+static u32 hash_str(const char *s)
+{
+	u32 h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 16777619u;
+	return h;
+}
+
+struct hm_metrics *hm_metrics__new(const char *label)
+{
+	struct hm_metrics *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->label = strdup(label ? label : "");
+	if (!m->label) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void hm_metrics__delete(struct hm_metrics *m)
+{
+	u32 i, j;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr; i++)
+		free(m->m[i].key);
+	free(m->m);
+	free(m->hash);
+	for (i = 0; i < m->nr_buckets; i++)
+		free(m->buckets[i].socket);
+	free(m->buckets);
+	for (i = 0; i < m->nr_lines; i++) {
+		free(m->lines[i].id);
+		free(m->lines[i].socket);
+		for (j = 0; j < m->lines[i].nr_code; j++)
+			free(m->lines[i].code[j].where);
+	}
+	free(m->lines);
+	free(m->socket);
+	free(m->node);
+	free(m->xfer);
+	free(m->workload);
+	free(m->label);
+	free(m);
+}
+
+static int metrics_rehash(struct hm_metrics *m)
+{
+	u32 size = m->hash_size ? m->hash_size * 2 : 1024, i;
+	u32 *h = malloc(size * sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	memset(h, 0xff, size * sizeof(*h));
+	for (i = 0; i < m->nr; i++) {
+		u32 p = hash_str(m->m[i].key) & (size - 1);
+
+		while (h[p] != UINT32_MAX)
+			p = (p + 1) & (size - 1);
+		h[p] = i;
+	}
+	free(m->hash);
+	m->hash = h;
+	m->hash_size = size;
+	return 0;
+}
+
+static s64 metrics_lookup(const struct hm_metrics *m, const char *key, u32 *slot)
+{
+	u32 p;
+
+	if (!m->hash_size)
+		return -1;
+	p = hash_str(key) & (m->hash_size - 1);
+	while (m->hash[p] != UINT32_MAX) {
+		if (!strcmp(m->m[m->hash[p]].key, key))
+			return m->hash[p];
+		p = (p + 1) & (m->hash_size - 1);
+	}
+	if (slot)
+		*slot = p;
+	return -1;
+}
+
+const struct hm_metric *hm_metrics__find(const struct hm_metrics *m, const char *key)
+{
+	s64 i = metrics_lookup(m, key, NULL);
+
+	return i < 0 ? NULL : &m->m[i];
+}
+
+int hm_metrics__set(struct hm_metrics *m, const char *key, double value,
+		    enum hm_metric_group g, enum hm_metric_match match, bool count)
+{
+	struct hm_metric *e;
+	u32 slot = 0;
+	s64 i;
+
+	if ((m->nr + 1) * 2 > m->hash_size && metrics_rehash(m))
+		return -ENOMEM;
+	i = metrics_lookup(m, key, &slot);
+	if (i >= 0) {
+		m->m[i].value = value;
+		return i;
+	}
+	if (m->nr == m->alloc) {
+		u32 n = m->alloc ? m->alloc * 2 : 256;
+		struct hm_metric *nm = realloc(m->m, n * sizeof(*nm));
+
+		if (!nm)
+			return -ENOMEM;
+		m->m = nm;
+		m->alloc = n;
+	}
+	e = &m->m[m->nr];
+	memset(e, 0, sizeof(*e));
+	e->key = strdup(key);
+	if (!e->key)
+		return -ENOMEM;
+	e->value = value;
+	e->group = g;
+	e->match = match;
+	e->count = count;
+	m->hash[slot] = m->nr;
+	return m->nr++;
+}
+
+/* ---------------------------------------------------------------- workload JSON */
+
+struct jscan {
+	const char *p, *end;
+	struct hm_metrics *m;
+	int n;
+	int depth;
+};
+
+static void js_ws(struct jscan *j)
+{
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+		j->p++;
+}
+
+/* A JSON string into @buf (escapes kept simple: \x -> x); -1 on error. */
+static int js_string(struct jscan *j, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (j->p >= j->end || *j->p != '"')
+		return -1;
+	j->p++;
+	while (j->p < j->end && *j->p != '"') {
+		char c = *j->p++;
+
+		if (c == '\\' && j->p < j->end) {
+			c = *j->p++;
+			if (c == 'u') {
+				j->p += 4;
+				c = '?';
+			}
+		}
+		if (n + 1 < size)
+			buf[n++] = c;
+	}
+	if (j->p >= j->end)
+		return -1;
+	j->p++;
+	buf[n] = 0;
+	return 0;
+}
+
+static int js_value(struct jscan *j, const char *prefix);
+
+static int js_object(struct jscan *j, const char *prefix)
+{
+	char key[128], path[256];
+
+	j->p++;	/* { */
+	js_ws(j);
+	if (j->p < j->end && *j->p == '}') {
+		j->p++;
+		return 0;
+	}
+	for (;;) {
+		js_ws(j);
+		if (js_string(j, key, sizeof(key)))
+			return -1;
+		for (char *c = key; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+		js_ws(j);
+		if (j->p >= j->end || *j->p != ':')
+			return -1;
+		j->p++;
+		js_ws(j);
+		snprintf(path, sizeof(path), "%s.%s", prefix, key);
+		if (js_value(j, path))
+			return -1;
+		js_ws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			continue;
+		}
+		if (j->p < j->end && *j->p == '}') {
+			j->p++;
+			return 0;
+		}
+		return -1;
+	}
+}
+
+static int js_skip_array(struct jscan *j)
+{
+	int depth = 0;
+	bool str = false;
+
+	for (; j->p < j->end; j->p++) {
+		char c = *j->p;
+
+		if (str) {
+			if (c == '\\')
+				j->p++;
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (c == '"')
+			str = true;
+		else if (c == '[' || c == '{')
+			depth++;
+		else if (c == ']' || c == '}') {
+			if (--depth == 0) {
+				j->p++;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+static int js_value(struct jscan *j, const char *prefix)
+{
+	char tmp[128];
+
+	if (++j->depth > 16)
+		return -1;
+	js_ws(j);
+	if (j->p >= j->end)
+		return -1;
+	if (*j->p == '{') {
+		int r = js_object(j, prefix);
+
+		j->depth--;
+		return r;
+	}
+	j->depth--;
+	if (*j->p == '[')
+		return js_skip_array(j);
+	if (*j->p == '"')
+		return js_string(j, tmp, sizeof(tmp));
+	if (*j->p == '-' || (*j->p >= '0' && *j->p <= '9')) {
+		size_t n = 0;
+		double v;
+		char *e;
+
+		while (j->p + n < j->end && n + 1 < sizeof(tmp) &&
+		       strchr("+-.eE0123456789", j->p[n])) {
+			tmp[n] = j->p[n];
+			n++;
+		}
+		tmp[n] = 0;
+		j->p += n;
+		v = strtod(tmp, &e);
+		if (e == tmp)
+			return -1;
+		if (hm_metrics__set(j->m, prefix, v, HM_MG_WORKLOAD, HM_MATCH_WORKLOAD, false) < 0)
+			return -1;
+		j->n++;
+		return 0;
+	}
+	/* true / false / null */
+	while (j->p < j->end && *j->p >= 'a' && *j->p <= 'z')
+		j->p++;
+	return 0;
+}
+
+int hm_metrics__add_workload(struct hm_metrics *m, const char *json, size_t len)
+{
+	struct jscan j = { .p = json, .end = json + len, .m = m };
+
+	js_ws(&j);
+	if (j.p >= j.end || *j.p != '{')
+		return -EINVAL;
+	if (js_object(&j, "workload")) {
+		hm_warn("workload results (HM_META_WORKLOAD): not a JSON object near byte %td; ignored",
+			j.p - json);
+		return -EINVAL;
+	}
+	return j.n;
+}
+
+/* ---------------------------------------------------------------- accumulator */
+
+#define LINE_CODE_SLOTS 8
+
+struct acc_code {
+	u64	ip;
+	u32	pid;
+	u8	cpumode;
+	u64	count;
+};
+
+struct acc_line {
+	u64	addr;		/* line address; 0: empty slot */
+	u64	first_addr;	/* a data address seen in it */
+	u32	pid;
+	u8	cpumode;
+	struct hm_c2c_stats st;
+	u32	nr_code;
+	struct acc_code code[LINE_CODE_SLOTS];
+	struct hm_c2c_stats *socket;
+};
+
+struct acc_bucket {
+	const struct hm_futex_table *table;	/* NULL: empty */
+	u64	index;
+	struct hm_c2c_stats tot;
+	struct hm_c2c_stats field[HM_FUTEX_FIELD__MAX];
+	struct hm_c2c_stats *socket;
+};
+
+#define MAX_SOCKETS 64
+#define MAX_NODES 64
+
+struct hm_macc {
+	struct hm_macc_ctx	ctx;
+	char			*label;
+	u32			cacheline;
+	u64			nr_samples;
+	struct hm_c2c_stats	c2c;
+	struct hm_mem_cats	cats;
+	u32			nr_sockets, nr_nodes;
+	struct hm_c2c_stats	socket[MAX_SOCKETS];
+	struct hm_c2c_stats	node[MAX_NODES];
+	u64			xfer[MAX_SOCKETS * MAX_NODES];
+	struct acc_line		*lines;
+	u64			nr_lines, lines_size;
+	struct acc_bucket	*buckets;
+	u64			nr_buckets, buckets_size;
+	int			err;
+};
+
+struct hm_macc *hm_macc__new(const struct hm_macc_ctx *ctx)
+{
+	struct hm_macc *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->ctx = *ctx;
+	a->label = strdup(ctx->label ? ctx->label : "");
+	a->cacheline = ctx->cacheline ? ctx->cacheline : 64;
+	a->nr_sockets = ctx->nr_sockets > MAX_SOCKETS ? MAX_SOCKETS : ctx->nr_sockets;
+	a->nr_nodes = ctx->nr_nodes > MAX_NODES ? MAX_NODES : ctx->nr_nodes;
+	if (!a->label) {
+		free(a);
+		return NULL;
+	}
+	a->ctx.label = a->label;
+	return a;
+}
+
+void hm_macc__delete(struct hm_macc *a)
+{
+	u64 i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->lines_size; i++)
+		free(a->lines[i].socket);
+	free(a->lines);
+	for (i = 0; i < a->buckets_size; i++)
+		free(a->buckets[i].socket);
+	free(a->buckets);
+	free(a->label);
+	free(a);
+}
+
+static u64 mix64(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int lines_grow(struct hm_macc *a)
+{
+	u64 size = a->lines_size ? a->lines_size * 2 : 4096, i;
+	struct acc_line *n = calloc(size, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < a->lines_size; i++) {
+		struct acc_line *l = &a->lines[i];
+		u64 p;
+
+		if (!l->addr)
+			continue;
+		p = mix64(l->addr) & (size - 1);
+		while (n[p].addr)
+			p = (p + 1) & (size - 1);
+		n[p] = *l;
+	}
+	free(a->lines);
+	a->lines = n;
+	a->lines_size = size;
+	return 0;
+}
+
+static struct acc_line *line_get(struct hm_macc *a, u64 addr)
+{
+	u64 p;
+
+	if (!addr)
+		addr = 1;	/* the line at 0 (no address samples are not lines anyway) */
+	if ((a->nr_lines + 1) * 2 > a->lines_size && lines_grow(a))
+		return NULL;
+	p = mix64(addr) & (a->lines_size - 1);
+	while (a->lines[p].addr && a->lines[p].addr != addr)
+		p = (p + 1) & (a->lines_size - 1);
+	if (!a->lines[p].addr) {
+		a->lines[p].addr = addr;
+		a->nr_lines++;
+	}
+	return &a->lines[p];
+}
+
+static u64 bucket_hash(const struct hm_futex_table *t, u64 index)
+{
+	return mix64((u64)(uintptr_t)t * 31 + index);
+}
+
+static int buckets_grow(struct hm_macc *a)
+{
+	u64 size = a->buckets_size ? a->buckets_size * 2 : 1024, i;
+	struct acc_bucket *n = calloc(size, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < a->buckets_size; i++) {
+		struct acc_bucket *b = &a->buckets[i];
+		u64 p;
+
+		if (!b->table)
+			continue;
+		p = bucket_hash(b->table, b->index) & (size - 1);
+		while (n[p].table)
+			p = (p + 1) & (size - 1);
+		n[p] = *b;
+	}
+	free(a->buckets);
+	a->buckets = n;
+	a->buckets_size = size;
+	return 0;
+}
+
+static struct acc_bucket *bucket_get(struct hm_macc *a, const struct hm_futex_table *t, u64 index)
+{
+	u64 p;
+
+	if ((a->nr_buckets + 1) * 2 > a->buckets_size && buckets_grow(a))
+		return NULL;
+	p = bucket_hash(t, index) & (a->buckets_size - 1);
+	while (a->buckets[p].table && (a->buckets[p].table != t || a->buckets[p].index != index))
+		p = (p + 1) & (a->buckets_size - 1);
+	if (!a->buckets[p].table) {
+		a->buckets[p].table = t;
+		a->buckets[p].index = index;
+		a->nr_buckets++;
+	}
+	return &a->buckets[p];
+}
+
+static int socket_stats(struct hm_c2c_stats **arr, int socket, const struct hm_c2c_stats *one)
+{
+	if (socket < 0 || socket >= MAX_SOCKETS)
+		return 0;
+	if (!*arr) {
+		*arr = calloc(MAX_SOCKETS, sizeof(**arr));
+		if (!*arr)
+			return -ENOMEM;
+	}
+	hm_c2c_stats__sum(&(*arr)[socket], one);
+	return 0;
+}
+
+int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
+{
+	const struct hm_sample *s = ms->s;
+	struct hm_c2c_stats one;
+	struct acc_line *l;
+	u32 i;
+
+	memset(&one, 0, sizeof(one));
+	hm_c2c_stats__add(&one, s->data_src, s->addr, ms->mapped);
+	hm_c2c_stats__sum(&a->c2c, &one);
+	a->nr_samples++;
+	if (ms->cls.cat < HM_CAT__MAX)
+		a->cats.nr[ms->cls.cat]++;
+
+	if (ms->cpu_socket >= 0 && ms->cpu_socket < MAX_SOCKETS) {
+		hm_c2c_stats__sum(&a->socket[ms->cpu_socket], &one);
+		if ((u32)ms->cpu_socket >= a->nr_sockets)
+			a->nr_sockets = ms->cpu_socket + 1;
+	}
+	if (ms->data_node >= 0 && ms->data_node < MAX_NODES) {
+		hm_c2c_stats__sum(&a->node[ms->data_node], &one);
+		if ((u32)ms->data_node >= a->nr_nodes)
+			a->nr_nodes = ms->data_node + 1;
+		if (ms->cpu_socket >= 0 && ms->cpu_socket < MAX_SOCKETS)
+			a->xfer[ms->cpu_socket * MAX_NODES + ms->data_node] +=
+				one.lcl_hitm + one.rmt_hitm + one.rmt_hit + one.lcl_dram + one.rmt_dram;
+	}
+
+	if (ms->futex.table) {
+		struct acc_bucket *b = bucket_get(a, ms->futex.table, ms->futex.index);
+
+		if (!b)
+			return -ENOMEM;
+		hm_c2c_stats__sum(&b->tot, &one);
+		if (ms->futex.field < HM_FUTEX_FIELD__MAX)
+			hm_c2c_stats__sum(&b->field[ms->futex.field], &one);
+		if (socket_stats(&b->socket, ms->cpu_socket, &one))
+			return -ENOMEM;
+	}
+
+	if (!s->addr)
+		return 0;	/* no data address: no line */
+	l = line_get(a, ms->line ? ms->line : s->addr & ~(u64)(a->cacheline - 1));
+	if (!l)
+		return -ENOMEM;
+	if (!l->first_addr) {
+		l->first_addr = s->addr;
+		l->pid = s->pid;
+		l->cpumode = s->misc & 7;
+	}
+	hm_c2c_stats__sum(&l->st, &one);
+	if (socket_stats(&l->socket, ms->cpu_socket, &one))
+		return -ENOMEM;
+	for (i = 0; i < l->nr_code; i++)
+		if (l->code[i].ip == s->ip && l->code[i].pid == s->pid)
+			break;
+	if (i == l->nr_code && l->nr_code < LINE_CODE_SLOTS) {
+		l->code[i].ip = s->ip;
+		l->code[i].pid = s->pid;
+		l->code[i].cpumode = s->misc & 7;
+		l->nr_code++;
+	}
+	if (i < l->nr_code)
+		l->code[i].count++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- finish */
+
+static void table_name(const struct hm_futex_model *fm, const struct hm_futex_table *t,
+		       char *buf, size_t size)
+{
+	u32 i, ord = 0, nr_priv = 0;
+
+	if (t->kind == 0) {
+		snprintf(buf, size, "global.node%d", t->node);
+		return;
+	}
+	/* private tables belong to a pid that differs from run to run: use the order */
+	for (i = 0; fm && i < fm->nr_tables; i++) {
+		if (fm->tables[i].kind != 1)
+			continue;
+		if (&fm->tables[i] == t)
+			ord = nr_priv;
+		nr_priv++;
+	}
+	if (nr_priv > 1)
+		snprintf(buf, size, "private.%u", ord);
+	else
+		snprintf(buf, size, "private");
+}
+
+static int set_stats(struct hm_metrics *m, const char *prefix, const struct hm_c2c_stats *st,
+		     const enum hm_mstat *which, int n, enum hm_metric_group g,
+		     enum hm_metric_match match, bool keep_zero)
+{
+	char key[512];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double v = hm_mstat__get(st, which[i]);
+
+		if (!v && !keep_zero)
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", prefix, hm_mstat__name(which[i]));
+		if (hm_metrics__set(m, key, v, g, match, true) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static const enum hm_mstat all_stats[] = {
+	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE,
+	HM_MS_HITM_TOTAL, HM_MS_HIT_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
+};
+static const enum hm_mstat bucket_stats[] = {
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+	HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
+};
+static const enum hm_mstat socket_stats_set[] = {
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL,
+	HM_MS_DRAM_REMOTE,
+};
+static const enum hm_mstat field_stats[] = {
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+};
+static const enum hm_mstat line_stats[] = {
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+};
+#define NR(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static int cmp_bucket_view(const void *x, const void *y)
+{
+	const struct hm_mv_bucket *a = x, *b = y;
+	int c = strcmp(a->table, b->table);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_line_hot(const void *x, const void *y)
+{
+	const struct acc_line *a = *(const struct acc_line *const *)x;
+	const struct acc_line *b = *(const struct acc_line *const *)y;
+
+	if (a->st.tot_hitm != b->st.tot_hitm)
+		return a->st.tot_hitm > b->st.tot_hitm ? -1 : 1;
+	if (a->st.nr_entries != b->st.nr_entries)
+		return a->st.nr_entries > b->st.nr_entries ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int cmp_code(const void *x, const void *y)
+{
+	const struct acc_code *a = x, *b = y;
+
+	return a->count > b->count ? -1 : a->count < b->count;
+}
+
+static void sym_text(const struct hm_symbol_info *info, u64 off, bool with_src, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s+0x%" PRIx64, info->name, off);
+
+	if (with_src && info->file && n > 0 && (size_t)n < size) {
+		const char *base = strrchr(info->file, '/');
+
+		snprintf(buf + n, size - n, " (%s:%d)", base ? base + 1 : info->file, info->line);
+	}
+}
+
+/* Identity of a shared line: futex object, else data symbol, else the code. */
+static void line_identity(struct hm_macc *a, const struct acc_line *l, char *buf, size_t size, u8 *match)
+{
+	struct hm_symbol_info info;
+	const struct hm_futex_model *fm = a->ctx.futex;
+	struct hm_futex_site site;
+	u8 dmode = (l->first_addr >> 63) ? 1 : 2;	/* PERF_RECORD_MISC_KERNEL : _USER */
+
+	if (fm && hm_futex_model__locate(fm, l->first_addr, &site) == 1) {
+		char tn[32];
+
+		if (site.where == HM_FUTEX_WHERE_BUCKET && site.loc.table) {
+			table_name(fm, site.loc.table, tn, sizeof(tn));
+			snprintf(buf, size, "futex.%s.bucket.%" PRIu64, tn, site.loc.index);
+			*match = HM_MATCH_BUCKET;
+			return;
+		}
+		if (site.where == HM_FUTEX_WHERE_FPH_HEADER && site.loc.table) {
+			table_name(fm, site.loc.table, tn, sizeof(tn));
+			snprintf(buf, size, "futex.%s.fph", tn);
+			*match = HM_MATCH_FUTEX_OBJECT;
+			return;
+		}
+		if (site.where == HM_FUTEX_WHERE_MM) {
+			snprintf(buf, size, "futex.mm");
+			*match = HM_MATCH_FUTEX_OBJECT;
+			return;
+		}
+	}
+	if (a->ctx.resolve && !a->ctx.resolve(a->ctx.resolve_priv, l->pid, dmode, l->first_addr, &info) &&
+	    info.name) {
+		char s[256];
+
+		sym_text(&info, info.offset - (l->first_addr - l->addr), false, s, sizeof(s));
+		snprintf(buf, size, "data:%s", s);
+		*match = HM_MATCH_DATA_SYMBOL;
+		return;
+	}
+	if (l->nr_code && a->ctx.resolve &&
+	    !a->ctx.resolve(a->ctx.resolve_priv, l->code[0].pid, l->code[0].cpumode, l->code[0].ip, &info) &&
+	    info.name) {
+		char s[256];
+
+		sym_text(&info, info.offset, false, s, sizeof(s));
+		snprintf(buf, size, "code:%s", s);
+		*match = HM_MATCH_CODE;
+		return;
+	}
+	snprintf(buf, size, "addr:0x%" PRIx64, l->addr);
+	*match = HM_MATCH_ADDRESS;
+}
+
+static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
+{
+	struct acc_line **v;
+	u64 i, n = 0;
+	u32 k;
+	int err = 0;
+
+	v = malloc((a->nr_lines ? a->nr_lines : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < a->lines_size; i++) {
+		struct acc_line *l = &a->lines[i];
+
+		/* perf c2c's shared lines: some HITM (or peer) */
+		if (l->addr && (l->st.tot_hitm || l->st.tot_peer))
+			v[n++] = l;
+	}
+	qsort(v, n, sizeof(*v), cmp_line_hot);
+	m->lines = calloc(n ? n : 1, sizeof(*m->lines));
+	if (!m->lines) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n && !err; i++) {
+		struct acc_line *l = v[i];
+		struct hm_mv_line *o = &m->lines[m->nr_lines++];
+		char id[400], key[480], uniq[420];
+		u32 dup = 1;
+		u8 match;
+
+		line_identity(a, l, id, sizeof(id), &match);
+		/* the same identity for a second line (same code, no symbol): number them */
+		snprintf(uniq, sizeof(uniq), "%s", id);
+		for (;;) {
+			snprintf(key, sizeof(key), "line.%s.samples", uniq);
+			if (!hm_metrics__find(m, key))
+				break;
+			snprintf(uniq, sizeof(uniq), "%s#%u", id, ++dup);
+		}
+		o->id = strdup(uniq);
+		o->match = match;
+		o->addr = l->addr;
+		o->st = l->st;
+		o->socket = l->socket;
+		l->socket = NULL;
+		if (!o->id) {
+			err = -ENOMEM;
+			break;
+		}
+		/* the samples key marks the identity as taken, even past top_lines */
+		if (hm_metrics__set(m, key, l->st.nr_entries, HM_MG_LINE, match, true) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		m->m[m->nr - 1].rank = i + 1;
+		if (!a->ctx.top_lines || i < a->ctx.top_lines) {
+			u32 first = m->nr;
+
+			snprintf(key, sizeof(key), "line.%s", uniq);
+			if (set_stats(m, key, &l->st, line_stats, NR(line_stats), HM_MG_LINE, match, false)) {
+				err = -ENOMEM;
+				break;
+			}
+			for (k = first; k < m->nr; k++)
+				m->m[k].rank = i + 1;
+		}
+		/* code locations, most frequent first */
+		qsort(l->code, l->nr_code, sizeof(l->code[0]), cmp_code);
+		for (k = 0; k < l->nr_code && o->nr_code < HM_MV_CODE; k++) {
+			struct hm_symbol_info info;
+			char where[300];
+
+			if (a->ctx.resolve && !a->ctx.resolve(a->ctx.resolve_priv, l->code[k].pid,
+							      l->code[k].cpumode, l->code[k].ip, &info) &&
+			    info.name)
+				sym_text(&info, info.offset, true, where, sizeof(where));
+			else
+				snprintf(where, sizeof(where), "0x%" PRIx64, l->code[k].ip);
+			o->code[o->nr_code].where = strdup(where);
+			o->code[o->nr_code].count = l->code[k].count;
+			if (!o->code[o->nr_code].where) {
+				err = -ENOMEM;
+				break;
+			}
+			o->nr_code++;
+		}
+	}
+	free(v);
+	return err;
+}
+
+static int cmp_bucket_hot(const void *x, const void *y)
+{
+	const struct hm_mv_bucket *a = *(const struct hm_mv_bucket *const *)x;
+	const struct hm_mv_bucket *b = *(const struct hm_mv_bucket *const *)y;
+
+	if (a->tot.tot_hitm != b->tot.tot_hitm)
+		return a->tot.tot_hitm > b->tot.tot_hitm ? -1 : 1;
+	if (a->tot.nr_entries != b->tot.nr_entries)
+		return a->tot.nr_entries > b->tot.nr_entries ? -1 : 1;
+	return cmp_bucket_view(a, b);
+}
+
+#define NR_RANKS 10
+
+static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
+{
+	const struct hm_futex_model *fm = a->ctx.futex;
+	struct hm_c2c_stats fields[2][HM_FUTEX_FIELD__MAX];
+	bool has_field[2][HM_FUTEX_FIELD__MAX];
+	struct hm_mv_bucket **hot;
+	char key[256];
+	u64 i;
+	u32 k, n = 0;
+	int f, kind;
+
+	memset(fields, 0, sizeof(fields));
+	memset(has_field, 0, sizeof(has_field));
+	m->buckets = calloc(a->nr_buckets ? a->nr_buckets : 1, sizeof(*m->buckets));
+	if (!m->buckets)
+		return -ENOMEM;
+	for (i = 0; i < a->buckets_size; i++) {
+		struct acc_bucket *b = &a->buckets[i];
+		struct hm_mv_bucket *o;
+
+		if (!b->table)
+			continue;
+		o = &m->buckets[m->nr_buckets++];
+		table_name(fm, b->table, o->table, sizeof(o->table));
+		o->kind = b->table->kind;
+		o->node = b->table->node;
+		o->index = b->index;
+		o->tot = b->tot;
+		memcpy(o->field, b->field, sizeof(o->field));
+		o->socket = b->socket;
+		b->socket = NULL;
+	}
+	qsort(m->buckets, m->nr_buckets, sizeof(*m->buckets), cmp_bucket_view);
+	for (k = 0; k < m->nr_buckets; k++) {
+		struct hm_mv_bucket *b = &m->buckets[k];
+		u32 s;
+
+		kind = b->kind ? 1 : 0;
+		snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64, b->table, b->index);
+		if (set_stats(m, key, &b->tot, bucket_stats, NR(bucket_stats), HM_MG_BUCKET,
+			      HM_MATCH_BUCKET, false))
+			return -ENOMEM;
+		for (s = 0; b->socket && s < m->nr_sockets; s++) {
+			snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64 ".socket.%u",
+				 b->table, b->index, s);
+			if (set_stats(m, key, &b->socket[s], socket_stats_set, NR(socket_stats_set),
+				      HM_MG_BUCKET_SOCKET, HM_MATCH_BUCKET, false))
+				return -ENOMEM;
+		}
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+			static const enum hm_mstat bf[] = { HM_MS_STORES, HM_MS_HITM_TOTAL };
+
+			if (!b->field[f].nr_entries)
+				continue;
+			hm_c2c_stats__sum(&fields[kind][f], &b->field[f]);
+			has_field[kind][f] = true;
+			snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64 ".%s", b->table, b->index,
+				 hm_futex_field__name(f));
+			if (set_stats(m, key, &b->field[f], bf, NR(bf), HM_MG_BUCKET_FIELD,
+				      HM_MATCH_FIELD, false))
+				return -ENOMEM;
+		}
+	}
+	for (kind = 0; kind < 2; kind++)
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+			if (!has_field[kind][f])
+				continue;
+			snprintf(key, sizeof(key), "futex.%s.field.%s", kind ? "private" : "global",
+				 hm_futex_field__name(f));
+			if (set_stats(m, key, &fields[kind][f], field_stats, NR(field_stats),
+				      HM_MG_FIELD, HM_MATCH_FIELD, true))
+				return -ENOMEM;
+		}
+	/* by rank: the hottest buckets of each kind, whatever their index this run */
+	hot = malloc((m->nr_buckets ? m->nr_buckets : 1) * sizeof(*hot));
+	if (!hot)
+		return -ENOMEM;
+	for (kind = 0; kind < 2; kind++) {
+		n = 0;
+		for (k = 0; k < m->nr_buckets; k++)
+			if ((m->buckets[k].kind ? 1 : 0) == kind)
+				hot[n++] = &m->buckets[k];
+		if (!n)
+			continue;
+		qsort(hot, n, sizeof(*hot), cmp_bucket_hot);
+		for (k = 0; k < n && k < NR_RANKS; k++) {
+			static const enum hm_mstat rs[] = { HM_MS_SAMPLES, HM_MS_HITM_TOTAL };
+
+			snprintf(key, sizeof(key), "futex.%s.hottest.%u", kind ? "private" : "global", k + 1);
+			if (set_stats(m, key, &hot[k]->tot, rs, NR(rs), HM_MG_RANK, HM_MATCH_RANK, true)) {
+				free(hot);
+				return -ENOMEM;
+			}
+		}
+		snprintf(key, sizeof(key), "futex.%s.buckets_touched", kind ? "private" : "global");
+		if (hm_metrics__set(m, key, n, HM_MG_RANK, HM_MATCH_NAME, true) < 0) {
+			free(hot);
+			return -ENOMEM;
+		}
+	}
+	free(hot);
+	return 0;
+}
+
+struct hm_metrics *hm_macc__finish(struct hm_macc *a)
+{
+	static const struct { const char *name; size_t off; } lkp[] = {
+		{ "perf-c2c.HITM.local",  offsetof(struct hm_c2c_stats, lcl_hitm) },
+		{ "perf-c2c.HITM.remote", offsetof(struct hm_c2c_stats, rmt_hitm) },
+		{ "perf-c2c.HITM.total",  offsetof(struct hm_c2c_stats, tot_hitm) },
+		{ "perf-c2c.HIT.remote",  offsetof(struct hm_c2c_stats, rmt_hit) },
+		{ "perf-c2c.DRAM.local",  offsetof(struct hm_c2c_stats, lcl_dram) },
+		{ "perf-c2c.DRAM.remote", offsetof(struct hm_c2c_stats, rmt_dram) },
+	};
+	struct hm_metrics *m = hm_metrics__new(a->label);
+	char key[128];
+	u32 i, s, n;
+
+	if (!m)
+		return NULL;
+	m->nr_samples = a->nr_samples;
+	m->c2c = a->c2c;
+	m->cats = a->cats;
+	m->nr_sockets = a->nr_sockets;
+	m->nr_nodes = a->nr_nodes;
+	for (i = 0; i < sizeof(lkp) / sizeof(lkp[0]); i++) {
+		u32 v;
+
+		memcpy(&v, (const char *)&a->c2c + lkp[i].off, sizeof(v));
+		/* LKP: HITM.total is the parser's sum of local and remote */
+		if (!strcmp(lkp[i].name, "perf-c2c.HITM.total"))
+			v = a->c2c.lcl_hitm + a->c2c.rmt_hitm;
+		if (hm_metrics__set(m, lkp[i].name, v, HM_MG_C2C, HM_MATCH_NAME, true) < 0)
+			goto nomem;
+	}
+	if (hm_metrics__set(m, "hitmap.samples", a->nr_samples, HM_MG_CAT, HM_MATCH_NAME, true) < 0)
+		goto nomem;
+	for (i = 0; i < HM_CAT__MAX; i++) {
+		snprintf(key, sizeof(key), "hitmap.%s", hm_mem_cat__name(i));
+		if (hm_metrics__set(m, key, a->cats.nr[i], HM_MG_CAT, HM_MATCH_NAME, true) < 0)
+			goto nomem;
+	}
+	m->socket = calloc(m->nr_sockets ? m->nr_sockets : 1, sizeof(*m->socket));
+	m->node = calloc(m->nr_nodes ? m->nr_nodes : 1, sizeof(*m->node));
+	m->xfer = calloc((m->nr_sockets ? m->nr_sockets : 1) * (m->nr_nodes ? m->nr_nodes : 1),
+			 sizeof(*m->xfer));
+	if (!m->socket || !m->node || !m->xfer)
+		goto nomem;
+	for (s = 0; s < m->nr_sockets; s++) {
+		m->socket[s] = a->socket[s];
+		snprintf(key, sizeof(key), "socket.%u", s);
+		if (set_stats(m, key, &a->socket[s], all_stats, NR(all_stats), HM_MG_SOCKET,
+			      HM_MATCH_NAME, true))
+			goto nomem;
+	}
+	for (n = 0; n < m->nr_nodes; n++) {
+		m->node[n] = a->node[n];
+		snprintf(key, sizeof(key), "node.%u", n);
+		if (set_stats(m, key, &a->node[n], all_stats, NR(all_stats), HM_MG_NODE,
+			      HM_MATCH_NAME, true))
+			goto nomem;
+	}
+	for (s = 0; s < m->nr_sockets; s++)
+		for (n = 0; n < m->nr_nodes; n++) {
+			u64 v = a->xfer[s * MAX_NODES + n];
+
+			m->xfer[s * m->nr_nodes + n] = v;
+			snprintf(key, sizeof(key), "xfer.socket%u.node%u", s, n);
+			if (hm_metrics__set(m, key, v, HM_MG_XFER, HM_MATCH_NAME, true) < 0)
+				goto nomem;
+		}
+	if (a->ctx.futex) {
+		m->has_layout = true;
+		m->layout = a->ctx.futex->layout;
+	}
+	if (finish_buckets(a, m) || finish_lines(a, m))
+		goto nomem;
+	if (a->ctx.meta) {
+		u32 len = 0;
+		const void *w = hm_meta__find(a->ctx.meta, HM_META_WORKLOAD, &len);
+
+		if (w && len) {
+			m->workload = strndup(w, len);
+			if (!m->workload)
+				goto nomem;
+			hm_metrics__add_workload(m, w, len);
+		}
+	}
+	return m;
+nomem:
+	hm_err("%s: out of memory building the metric set", a->label);
+	hm_metrics__delete(m);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+int hm_metrics__write_json(const struct hm_metrics *m, FILE *f)
+{
+	struct hm_json *j = hm_json__new(f, true);
+	u32 i;
+
+	if (!j)
+		return -ENOMEM;
+	hm_json__obj_begin(j, NULL);
+	hm_json__str(j, "label", m->label);
+	hm_json__u64(j, "samples", m->nr_samples);
+	hm_json__u64(j, "sockets", m->nr_sockets);
+	hm_json__u64(j, "nodes", m->nr_nodes);
+	hm_json__obj_begin(j, "metrics");
+	for (i = 0; i < m->nr; i++) {
+		double v = m->m[i].value;
+
+		/* counts exactly; %.6g would round a million samples */
+		if (v >= 0 && v == floor(v) && v < 1.8e19)
+			hm_json__u64(j, m->m[i].key, (u64)v);
+		else
+			hm_json__double(j, m->m[i].key, v);
+	}
+	hm_json__obj_end(j);
+	hm_json__obj_begin(j, "match");
+	for (i = 0; i < m->nr; i++)
+		if (m->m[i].match != HM_MATCH_NAME)
+			hm_json__str(j, m->m[i].key, hm_metric_match__name(m->m[i].match));
+	hm_json__obj_end(j);
+	hm_json__obj_end(j);
+	hm_json__delete(j);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hitmap report's c2c views: perf's stat blocks (labels and numbers of perf
+ * 6.1's print_c2c__display_stats/print_shared_cacheline_info), the shared
+ * cache-line table (one row per virtual line), per-line details, the
+ * per-node and per-socket breakdown, and JSON, CSV and LKP output.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/json.h>
+#include "render-c2c.h"
+#include "lines.h"
+
+#define RULE "=================================================\n"
+
+u64 hm_c2c_stats__llc_misses(const struct hm_c2c_stats *s)
+{
+	return (u64)s->lcl_dram + s->rmt_dram + s->rmt_hitm + s->rmt_hit;
+}
+
+u64 hm_c2c_stats__total_loads(const struct hm_c2c_stats *s)
+{
+	return hm_c2c_stats__llc_misses(s) + s->ld_fbhit + s->ld_l1hit + s->ld_l2hit +
+	       s->ld_llchit + s->lcl_hitm;
+}
+
+u64 hm_c2c_stats__total_records(const struct hm_c2c_stats *s)
+{
+	return hm_c2c_stats__total_loads(s) + s->st_l1hit + s->st_l1miss + s->st_na;
+}
+
+static const char *const display_str[] = {
+	[HM_SORT_TOT] = "Total HITMs", [HM_SORT_RMT] = "Remote HITMs",
+	[HM_SORT_LCL] = "Local HITMs", [HM_SORT_PEER] = "Peer Snoop",
+	[HM_SORT_COST] = "Load cost (sum of weights)",
+};
+
+int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
+{
+	const struct hm_c2c_stats *s = &r->c2c, *g = &r->shared;
+	/* perf keeps these in int and prints them with %d */
+	int llc = (int)hm_c2c_stats__llc_misses(s);
+	int n;
+
+	fprintf(f, RULE "            Trace Event Information              \n" RULE);
+	fprintf(f, "  Total records                     : %10d\n", (int)s->nr_entries);
+	fprintf(f, "  Locked Load/Store Operations      : %10d\n", (int)s->locks);
+	fprintf(f, "  Load Operations                   : %10d\n", (int)s->load);
+	fprintf(f, "  Loads - uncacheable               : %10d\n", (int)s->ld_uncache);
+	fprintf(f, "  Loads - IO                        : %10d\n", (int)s->ld_io);
+	fprintf(f, "  Loads - Miss                      : %10d\n", (int)s->ld_miss);
+	fprintf(f, "  Loads - no mapping                : %10d\n", (int)s->ld_noadrs);
+	fprintf(f, "  Load Fill Buffer Hit              : %10d\n", (int)s->ld_fbhit);
+	fprintf(f, "  Load L1D hit                      : %10d\n", (int)s->ld_l1hit);
+	fprintf(f, "  Load L2D hit                      : %10d\n", (int)s->ld_l2hit);
+	fprintf(f, "  Load LLC hit                      : %10d\n", (int)(s->ld_llchit + s->lcl_hitm));
+	fprintf(f, "  Load Local HITM                   : %10d\n", (int)s->lcl_hitm);
+	fprintf(f, "  Load Remote HITM                  : %10d\n", (int)s->rmt_hitm);
+	fprintf(f, "  Load Remote HIT                   : %10d\n", (int)s->rmt_hit);
+	fprintf(f, "  Load Local DRAM                   : %10d\n", (int)s->lcl_dram);
+	fprintf(f, "  Load Remote DRAM                  : %10d\n", (int)s->rmt_dram);
+	fprintf(f, "  Load MESI State Exclusive         : %10d\n", (int)s->ld_excl);
+	fprintf(f, "  Load MESI State Shared            : %10d\n", (int)s->ld_shared);
+	fprintf(f, "  Load LLC Misses                   : %10d\n", llc);
+	fprintf(f, "  Load access blocked by data       : %10d\n", (int)s->blk_data);
+	fprintf(f, "  Load access blocked by address    : %10d\n", (int)s->blk_addr);
+	fprintf(f, "  Load HIT Local Peer               : %10d\n", (int)s->lcl_peer);
+	fprintf(f, "  Load HIT Remote Peer              : %10d\n", (int)s->rmt_peer);
+	fprintf(f, "  LLC Misses to Local DRAM          : %10.1f%%\n", ((double)s->lcl_dram / (double)llc) * 100.);
+	fprintf(f, "  LLC Misses to Remote DRAM         : %10.1f%%\n", ((double)s->rmt_dram / (double)llc) * 100.);
+	fprintf(f, "  LLC Misses to Remote cache (HIT)  : %10.1f%%\n", ((double)s->rmt_hit / (double)llc) * 100.);
+	fprintf(f, "  LLC Misses to Remote cache (HITM) : %10.1f%%\n", ((double)s->rmt_hitm / (double)llc) * 100.);
+	fprintf(f, "  Store Operations                  : %10d\n", (int)s->store);
+	fprintf(f, "  Store - uncacheable               : %10d\n", (int)s->st_uncache);
+	fprintf(f, "  Store - no mapping                : %10d\n", (int)s->st_noadrs);
+	fprintf(f, "  Store L1D Hit                     : %10d\n", (int)s->st_l1hit);
+	fprintf(f, "  Store L1D Miss                    : %10d\n", (int)s->st_l1miss);
+	fprintf(f, "  Store No available memory level   : %10d\n", (int)s->st_na);
+	fprintf(f, "  No Page Map Rejects               : %10d\n", (int)s->nomap);
+	fprintf(f, "  Unable to parse data source       : %10d\n", (int)s->noparse);
+	fprintf(f, "\n");
+	fprintf(f, RULE "    Global Shared Cache Line Event Information   \n" RULE);
+	fprintf(f, "  Total Shared Cache Lines          : %10d\n", (int)r->nr_shared);
+	fprintf(f, "  Load HITs on shared lines         : %10d\n", (int)g->load);
+	fprintf(f, "  Fill Buffer Hits on shared lines  : %10d\n", (int)g->ld_fbhit);
+	fprintf(f, "  L1D hits on shared lines          : %10d\n", (int)g->ld_l1hit);
+	fprintf(f, "  L2D hits on shared lines          : %10d\n", (int)g->ld_l2hit);
+	fprintf(f, "  LLC hits on shared lines          : %10d\n", (int)(g->ld_llchit + g->lcl_hitm));
+	fprintf(f, "  Load hits on peer cache or nodes  : %10d\n", (int)(g->lcl_peer + g->rmt_peer));
+	fprintf(f, "  Locked Access on shared lines     : %10d\n", (int)g->locks);
+	fprintf(f, "  Blocked Access on shared lines    : %10d\n", (int)(g->blk_data + g->blk_addr));
+	fprintf(f, "  Store HITs on shared lines        : %10d\n", (int)g->store);
+	fprintf(f, "  Store L1D hits on shared lines    : %10d\n", (int)g->st_l1hit);
+	fprintf(f, "  Store No available memory level   : %10d\n", (int)g->st_na);
+	fprintf(f, "  Total Merged records              : %10d\n", (int)(g->lcl_hitm + g->rmt_hitm + g->store));
+	fprintf(f, "\n");
+	fprintf(f, RULE "                 c2c details                     \n" RULE);
+	n = r->reader ? hm_reader__nr_evsels(r->reader) : 0;
+	for (int i = 0; i < n; i++) {
+		const struct hm_evsel *e = hm_reader__evsel(r->reader, i);
+		char raw[64];
+		const char *name = e ? e->name : NULL;
+
+		if (!name) {
+			snprintf(raw, sizeof(raw), "raw 0x%llx", e ? (unsigned long long)e->attr.config : 0ULL);
+			name = raw;
+		}
+		fprintf(f, "%-36s: %s\n", i ? "" : "  Events", name);
+	}
+	fprintf(f, "  Cachelines sort on                : %s\n", display_str[o->sort]);
+	fprintf(f, "  Cacheline data grouping           : %s\n", "line (hitmap: one row per virtual line)");
+	return ferror(f) ? -EIO : 0;
+}
+
+int hm_render__lkp(const struct hm_report *r, FILE *f)
+{
+	const struct hm_c2c_stats *s = &r->c2c;
+
+	fprintf(f, "perf-c2c.HITM.local: %u\n", s->lcl_hitm);
+	fprintf(f, "perf-c2c.HITM.remote: %u\n", s->rmt_hitm);
+	fprintf(f, "perf-c2c.HIT.remote: %u\n", s->rmt_hit);
+	fprintf(f, "perf-c2c.DRAM.local: %u\n", s->lcl_dram);
+	fprintf(f, "perf-c2c.DRAM.remote: %u\n", s->rmt_dram);
+	fprintf(f, "perf-c2c.HITM.total: %llu\n", (unsigned long long)s->lcl_hitm + s->rmt_hitm);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static int popcount64v(const u64 *v, int bits)
+{
+	int n = 0;
+
+	for (int i = 0; i < (bits + 63) / 64; i++)
+		n += __builtin_popcountll(v[i]);
+	return n;
+}
+
+/* "0-1,3" of the set bits of a u64 mask */
+static void mask_list(u64 m, char *buf, size_t size)
+{
+	size_t len = 0;
+	int b = 0;
+
+	buf[0] = '\0';
+	if (!m) {
+		snprintf(buf, size, "N/A");
+		return;
+	}
+	while (b < 64 && len + 1 < size) {
+		int a;
+
+		if (!((m >> b) & 1)) {
+			b++;
+			continue;
+		}
+		a = b;
+		while (b + 1 < 64 && ((m >> (b + 1)) & 1))
+			b++;
+		len += snprintf(buf + len, size - len, a == b ? "%s%d" : "%s%d-%d", len ? "," : "", a, b);
+		b++;
+	}
+}
+
+static double pct(double a, double b)
+{
+	return b > 0 ? 100.0 * a / b : 0.0;
+}
+
+static u32 line_hitm_xdie(const struct hm_line *ln)
+{
+	return ln->cat[HM_CAT_HITM_XDIE];
+}
+
+/* cpus of @ln that sit in node index @idx */
+static int node_cpus(const struct hm_report *r, const struct hm_line *ln, int idx)
+{
+	int n = 0, nr = hm_topo__nr_cpus(r->topo);
+
+	for (int c = 0; c < nr; c++)
+		if (((ln->cpus[c / 64] >> (c % 64)) & 1) && r->cpu_node_idx[c] == idx)
+			n++;
+	return n;
+}
+
+static void sym_text(const struct hm_report *r, const struct hm_line_ip *ip, char *sym, size_t ssz,
+		     char *src, size_t srcsz, const char **dso)
+{
+	struct hm_symbol_info info;
+
+	snprintf(sym, ssz, "[unknown]");
+	snprintf(src, srcsz, "-");
+	*dso = "[unknown]";
+	if (!r->syms || !r->maps)
+		return;
+	if (hm_symbols__resolve(r->syms, r->maps, ip->pid, ip->cpumode, ip->ip, &info) < 0)
+		return;
+	if (info.dso)
+		*dso = info.dso;
+	if (info.name)
+		snprintf(sym, ssz, "%s+0x%llx", info.name, (unsigned long long)info.offset);
+	if (info.file && info.line)
+		snprintf(src, srcsz, "%s:%d", info.file, info.line);
+}
+
+static const char *comm_of(const struct hm_report *r, u32 tid)
+{
+	const char *c = r->maps ? hm_maps__comm(r->maps, tid) : NULL;
+
+	return c ? c : "-";
+}
+
+/* ---------------------------------------------------------------- text */
+
+int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
+{
+	const struct hm_c2c_stats *tot = &r->c2c;
+	struct hm_line **v;
+	size_t n;
+	char nodes[64], socks[64];
+	int nr_nodes = hm_topo__nr_nodes(r->topo);
+	double all_cost = 0;
+
+	if (!r->lines)
+		return 0;
+	v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);
+	if (!v)
+		return -ENOMEM;
+	if (o->max_lines && n > (size_t)o->max_lines)
+		n = o->max_lines;
+	for (size_t k = 0; k < hm_lines__count(r->lines); k++)
+		all_cost += hm_lines__get(r->lines, k)->cost;
+
+	fprintf(f, "\n" RULE "           Shared Data Cache Line Table          \n" RULE);
+	fprintf(f, "# one row per virtual cache line, sorted on %s; %zu of %zu lines shown\n#\n",
+		display_str[o->sort], n, hm_lines__count(r->lines));
+	fprintf(f, "# %5s %18s %5s %4s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s\n",
+		"Index", "Cacheline", "Node", "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
+		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
+		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets");
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_line *ln = v[i];
+		const struct hm_c2c_stats *s = &ln->st;
+		double m = o->sort == HM_SORT_PEER ? pct(s->tot_peer, tot->tot_peer) :
+			   o->sort == HM_SORT_RMT ? pct(s->rmt_hitm, tot->rmt_hitm) :
+			   o->sort == HM_SORT_LCL ? pct(s->lcl_hitm, tot->lcl_hitm) :
+			   o->sort == HM_SORT_COST ? 0 : pct(s->tot_hitm, tot->tot_hitm);
+
+		if (o->sort == HM_SORT_COST)
+			m = pct(ln->cost, all_cost);
+		mask_list(ln->data_nodes, nodes, sizeof(nodes));
+		mask_list(ln->sockets, socks, sizeof(socks));
+		fprintf(f, "  %5zu %#18llx %5s %4u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s\n",
+			i, (unsigned long long)ln->addr, nodes, ln->pa_cnt, m, s->tot_hitm, s->lcl_hitm,
+			s->rmt_hitm, line_hitm_xdie(ln),
+			(unsigned long long)hm_c2c_stats__total_records(s),
+			(unsigned)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,
+			s->ld_llchit, s->lcl_hitm, s->rmt_hit, s->rmt_hitm, s->lcl_dram, s->rmt_dram,
+			ln->cost, s->load ? ln->w_load / s->load : 0.0,
+			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks);
+	}
+
+	fprintf(f, "\n" RULE "           Shared Cache Line Details             \n" RULE);
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_line *ln = v[i];
+
+		mask_list(ln->sockets, socks, sizeof(socks));
+		fprintf(f, "\n  ----------------------------------------------------------------------\n");
+		fprintf(f, "  %zu  %#llx  hitm %u (local %u, cross-die %u, remote %u)  stores %u  loads %u  cost %.0f  sockets %s  pids",
+			i, (unsigned long long)ln->addr,
+			ln->cat[HM_CAT_HITM_LOCAL] + ln->cat[HM_CAT_HITM_XDIE] + ln->cat[HM_CAT_HITM_REMOTE],
+			ln->cat[HM_CAT_HITM_LOCAL], ln->cat[HM_CAT_HITM_XDIE], ln->cat[HM_CAT_HITM_REMOTE],
+			ln->st.store, ln->st.load, ln->cost, socks);
+		for (u32 p = 0; p < ln->nr_pids; p++)
+			fprintf(f, "%s%u", p ? "," : " ", ln->pid[p]);
+		fprintf(f, "%s\n", ln->nr_pids == HM_LINE_MAX_PIDS ? ",..." : "");
+		if (o->node_info && nr_nodes) {
+			fprintf(f, "  Node{cpus %%%s %%stores}:", o->sort == HM_SORT_PEER ? "peers" : "hitms");
+			for (int k = 0; k < nr_nodes; k++) {
+				int nc = node_cpus(r, ln, k);
+				u32 hm = ln->node[k * 3 + (o->sort == HM_SORT_PEER)];
+				u32 st = ln->node[k * 3 + 2];
+				u32 all = o->sort == HM_SORT_PEER ? ln->st.tot_peer : ln->st.tot_hitm;
+
+				if (!nc)
+					continue;
+				fprintf(f, " %2d{%2d %5.1f%% %5.1f%%}", hm_topo__node_id(r->topo, k), nc,
+					pct(hm, all), pct(st, ln->st.store));
+			}
+			fprintf(f, "\n");
+		}
+		fprintf(f, "  %6s %7s %7s %5s %7s %7s %7s %7s %18s %7s %7s  %-16s %s\n",
+			"Offset", "LclHitm", "RmtHitm", "XDie", "Stores", "Loads", "LdCyc", "HitmCyc",
+			"Code address", "Pid", "Tid", "Comm", "Symbol / source");
+		for (u32 k = 0; k < ln->nr_offs; k++) {
+			const struct hm_line_off *of = &ln->offs[k];
+
+			for (u32 j = 0; j < of->nr_ips; j++) {
+				const struct hm_line_ip *ip = &of->ip[j];
+				char sym[160], src[160];
+				const char *dso;
+
+				sym_text(r, ip, sym, sizeof(sym), src, sizeof(src), &dso);
+				if (!j)
+					fprintf(f, "  %#6x %7u %7u %5u %7u %7u %7.0f %7.0f",
+						of->off, of->lcl_hitm, of->rmt_hitm, of->hitm_xdie,
+						of->store, of->load,
+						of->n_load ? of->w_load / of->n_load : 0.0,
+						of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
+				else
+					fprintf(f, "  %6s %7s %7s %5s %7s %7s %7s %7s", "", "", "", "", "", "", "", "");
+				fprintf(f, " %#18llx %7u %7u  %-16s %s %s %s\n", (unsigned long long)ip->ip,
+					ip->pid, ip->tid, comm_of(r, ip->tid), sym, dso, src);
+			}
+		}
+	}
+
+	/* per-node and per-socket breakdown over the shown lines */
+	fprintf(f, "\n" RULE "        Node and socket breakdown                \n" RULE);
+	if (nr_nodes) {
+		fprintf(f, "  %5s %7s %10s %10s %10s\n", "Node", "Socket", "Hitm", "Peer", "Stores");
+		for (int k = 0; k < nr_nodes; k++) {
+			u64 hm = 0, pe = 0, st = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				hm += v[i]->node[k * 3];
+				pe += v[i]->node[k * 3 + 1];
+				st += v[i]->node[k * 3 + 2];
+			}
+			fprintf(f, "  %5d %7d %10llu %10llu %10llu\n", hm_topo__node_id(r->topo, k),
+				hm_topo__node_socket(r->topo, hm_topo__node_id(r->topo, k)),
+				(unsigned long long)hm, (unsigned long long)pe, (unsigned long long)st);
+		}
+	}
+	fprintf(f, "  hitmap categories (all samples):");
+	for (int c = 0; c < HM_CAT__MAX; c++)
+		if (r->cats.nr[c])
+			fprintf(f, " %s=%llu", hm_mem_cat__name(c), (unsigned long long)r->cats.nr[c]);
+	fprintf(f, "\n");
+	free(v);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_c2c(struct hm_json *j, const char *key, const struct hm_c2c_stats *s)
+{
+	hm_json__obj_begin(j, key);
+#define HM_C2C_JSON(n) hm_json__u64(j, #n, s->n);
+	HM_C2C_COUNTERS(HM_C2C_JSON)
+#undef HM_C2C_JSON
+	hm_json__obj_end(j);
+}
+
+static void json_cats(struct hm_json *j, const char *key, const u32 *c32, const u64 *c64)
+{
+	hm_json__obj_begin(j, key);
+	for (int c = 0; c < HM_CAT__MAX; c++)
+		hm_json__u64(j, hm_mem_cat__name(c), c64 ? c64[c] : c32[c]);
+	hm_json__obj_end(j);
+}
+
+static void json_line(struct hm_json *j, const struct hm_report *r, const struct hm_line *ln)
+{
+	int nr_nodes = hm_topo__nr_nodes(r->topo);
+	char buf[64];
+
+	hm_json__obj_begin(j, NULL);
+	hm_json__hex(j, "address", ln->addr);
+	mask_list(ln->data_nodes, buf, sizeof(buf));
+	hm_json__str(j, "data_nodes", buf);
+	hm_json__u64(j, "pa_cnt", ln->pa_cnt);
+	hm_json__u64(j, "hitm", ln->st.tot_hitm);
+	hm_json__u64(j, "lcl_hitm", ln->st.lcl_hitm);
+	hm_json__u64(j, "rmt_hitm", ln->st.rmt_hitm);
+	hm_json__u64(j, "stores", ln->st.store);
+	hm_json__u64(j, "loads", hm_c2c_stats__total_loads(&ln->st));
+	hm_json__u64(j, "load_ops", ln->st.load);
+	hm_json__u64(j, "records", hm_c2c_stats__total_records(&ln->st));
+	hm_json__double(j, "cost", ln->cost);
+	hm_json__double(j, "mean_load_cycles", ln->st.load ? ln->w_load / ln->st.load : 0.0);
+	hm_json__u64(j, "cpus", popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)));
+	mask_list(ln->sockets, buf, sizeof(buf));
+	hm_json__str(j, "sockets", buf);
+	hm_json__arr_begin(j, "pids");
+	for (u32 p = 0; p < ln->nr_pids; p++)
+		hm_json__u64(j, NULL, ln->pid[p]);
+	hm_json__arr_end(j);
+	json_c2c(j, "perf_c2c", &ln->st);
+	json_cats(j, "hitmap", ln->cat, NULL);
+	hm_json__arr_begin(j, "nodes");
+	for (int k = 0; k < nr_nodes; k++) {
+		int nc = node_cpus(r, ln, k);
+
+		if (!nc)
+			continue;
+		hm_json__obj_begin(j, NULL);
+		hm_json__s64(j, "node", hm_topo__node_id(r->topo, k));
+		hm_json__u64(j, "cpus", nc);
+		hm_json__u64(j, "hitm", ln->node[k * 3]);
+		hm_json__u64(j, "peer", ln->node[k * 3 + 1]);
+		hm_json__u64(j, "stores", ln->node[k * 3 + 2]);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_end(j);
+	hm_json__arr_begin(j, "offsets");
+	for (u32 k = 0; k < ln->nr_offs; k++) {
+		const struct hm_line_off *of = &ln->offs[k];
+
+		hm_json__obj_begin(j, NULL);
+		hm_json__u64(j, "offset", of->off);
+		hm_json__u64(j, "lcl_hitm", of->lcl_hitm);
+		hm_json__u64(j, "rmt_hitm", of->rmt_hitm);
+		hm_json__u64(j, "hitm_xdie", of->hitm_xdie);
+		hm_json__u64(j, "stores", of->store);
+		hm_json__u64(j, "loads", of->load);
+		hm_json__double(j, "mean_load_cycles", of->n_load ? of->w_load / of->n_load : 0.0);
+		hm_json__double(j, "mean_hitm_cycles", of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
+		hm_json__arr_begin(j, "code");
+		for (u32 q = 0; q < of->nr_ips; q++) {
+			const struct hm_line_ip *ip = &of->ip[q];
+			char sym[160], src[160];
+			const char *dso;
+
+			sym_text(r, ip, sym, sizeof(sym), src, sizeof(src), &dso);
+			hm_json__obj_begin(j, NULL);
+			hm_json__hex(j, "ip", ip->ip);
+			hm_json__u64(j, "pid", ip->pid);
+			hm_json__u64(j, "tid", ip->tid);
+			hm_json__str(j, "comm", comm_of(r, ip->tid));
+			hm_json__str(j, "symbol", sym);
+			hm_json__str(j, "dso", dso);
+			hm_json__str(j, "source", src);
+			hm_json__u64(j, "samples", ip->nr);
+			hm_json__u64(j, "hitm", ip->hitm);
+			hm_json__u64(j, "stores", ip->store);
+			hm_json__obj_end(j);
+		}
+		hm_json__arr_end(j);
+		hm_json__u64(j, "code_dropped", of->ips_dropped);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_end(j);
+	hm_json__obj_end(j);
+}
+
+int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
+{
+	struct hm_json *j = hm_json__new(f, true);
+
+	if (!j)
+		return -ENOMEM;
+	hm_json__obj_begin(j, NULL);
+	hm_json__str(j, "input", r->opts.input);
+	hm_json__str(j, "vendor", hm_vendor__name(r->vendor));
+	hm_json__u64(j, "samples", r->nr_samples);
+	hm_json__u64(j, "cacheline_size", r->opts.cacheline_size);
+	json_c2c(j, "perf_c2c", &r->c2c);
+	hm_json__obj_begin(j, "perf_c2c_shared");
+	hm_json__u64(j, "lines", r->nr_shared);
+	json_c2c(j, "stats", &r->shared);
+	hm_json__obj_end(j);
+	json_cats(j, "hitmap", NULL, r->cats.nr);
+	if (!o->stats_only && r->lines) {
+		size_t n;
+		struct hm_line **v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);
+
+		if (!v) {
+			hm_json__delete(j);
+			return -ENOMEM;
+		}
+		if (o->max_lines && n > (size_t)o->max_lines)
+			n = o->max_lines;
+		hm_json__str(j, "sort", display_str[o->sort]);
+		hm_json__u64(j, "nr_lines", hm_lines__count(r->lines));
+		hm_json__arr_begin(j, "lines");
+		for (size_t i = 0; i < n; i++)
+			json_line(j, r, v[i]);
+		hm_json__arr_end(j);
+		free(v);
+	}
+	hm_json__obj_end(j);
+	hm_json__delete(j);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ----------------------------------------------------------------- CSV */
+
+int hm_render__csv(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
+{
+	struct hm_line **v;
+	size_t n;
+	char nodes[64], socks[64];
+
+	if (!r->lines)
+		return 0;
+	v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);
+	if (!v)
+		return -ENOMEM;
+	if (o->max_lines && n > (size_t)o->max_lines)
+		n = o->max_lines;
+	fprintf(f, "index,address,data_nodes,pa_cnt,hitm,lcl_hitm,rmt_hitm,hitm_xdie,records,loads,stores,"
+		   "st_l1hit,st_l1miss,st_na,ld_fbhit,ld_l1hit,ld_l2hit,ld_llchit,rmt_hit,lcl_dram,rmt_dram,"
+		   "cost,mean_load_cycles,cpus,sockets,load_ops\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_line *ln = v[i];
+		const struct hm_c2c_stats *s = &ln->st;
+
+		mask_list(ln->data_nodes, nodes, sizeof(nodes));
+		mask_list(ln->sockets, socks, sizeof(socks));
+		fprintf(f, "%zu,%#llx,\"%s\",%u,%u,%u,%u,%u,%llu,%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%.0f,%.1f,%d,\"%s\",%u\n",
+			i, (unsigned long long)ln->addr, nodes, ln->pa_cnt, s->tot_hitm, s->lcl_hitm,
+			s->rmt_hitm, line_hitm_xdie(ln), (unsigned long long)hm_c2c_stats__total_records(s),
+			(unsigned long long)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit,
+			s->ld_l2hit, s->ld_llchit, s->rmt_hit, s->lcl_dram, s->rmt_dram, ln->cost,
+			s->load ? ln->w_load / s->load : 0.0,
+			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks, s->load);
+	}
+	free(v);
+	return ferror(f) ? -EIO : 0;
+}

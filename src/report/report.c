@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hitmap report: one streaming pass over a perf.data file.
+ *
+ *   read -> maps (non-sample records) -> classify (perf's counters and
+ *   hitmap's categories) -> resolve (socket, node, data node, futex bucket)
+ *   -> aggregate (totals, cache lines, perf's level-1 entries, buckets)
+ *
+ * perf's level-1 entries reproduce perf c2c's cache-line grouping
+ * (sort__dcacheline_cmp: cpumode, data map, pid for private anonymous user
+ * memory, map-relative line address) so that the Global Shared Cache Line
+ * block has perf's numbers.  hitmap's own table (lines.c) has one row per
+ * virtual line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <hitmap/log.h>
+#include "report.h"
+#include "lines.h"
+
+/* The futex views (buckets.c) are built by another engineer; call them once they exist. */
+#if __has_include("buckets.c") && !defined(HM_NO_BUCKETS)
+#define HM_HAVE_BUCKETS 1
+#else
+#define HM_HAVE_BUCKETS 0
+#define hm_buckets__new(r)		(errno = ENOSYS, (struct hm_buckets *)NULL)
+#define hm_buckets__delete(b)		((void)(b))
+#define hm_buckets__add(b, r, ms)	(-ENOSYS)
+#endif
+
+/* ------------------------------------------------ perf's level-1 entries */
+
+struct perf_key {
+	u64	line;		/* cl_address(al_addr) */
+	u32	pid;		/* private anonymous user memory only */
+	u8	cpumode;
+	u8	mapped;		/* data map found */
+};
+
+/* The counters perf's global block reads, per entry. */
+struct perf_entry {
+	struct perf_key	k;
+	u32	load, ld_fbhit, ld_l1hit, ld_l2hit, ld_llchit, lcl_hitm, rmt_hitm;
+	u32	lcl_peer, rmt_peer, locks, blk_data, blk_addr, store, st_l1hit, st_na;
+};
+
+struct hm_perf_lines {
+	struct perf_entry	*e;		/* dense */
+	size_t			nr, alloc;
+	u32			*slot;		/* index + 1; 0 empty */
+	size_t			nr_slots;	/* power of two */
+};
+
+static u64 key_hash(const struct perf_key *k)
+{
+	u64 x = k->line * 0x9e3779b97f4a7c15ULL;
+
+	x ^= ((u64)k->pid << 8 | (u64)k->cpumode << 1 | k->mapped) * 0xc2b2ae3d27d4eb4fULL;
+	x ^= x >> 31;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static bool key_eq(const struct perf_key *a, const struct perf_key *b)
+{
+	return a->line == b->line && a->pid == b->pid && a->cpumode == b->cpumode &&
+	       a->mapped == b->mapped;
+}
+
+static struct hm_perf_lines *perf_lines__new(void)
+{
+	struct hm_perf_lines *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->nr_slots = 1024;
+	p->slot = calloc(p->nr_slots, sizeof(u32));
+	if (!p->slot) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void perf_lines__delete(struct hm_perf_lines *p)
+{
+	if (!p)
+		return;
+	free(p->e);
+	free(p->slot);
+	free(p);
+}
+
+static int perf_lines__grow(struct hm_perf_lines *p)
+{
+	size_t ns = p->nr_slots * 2, mask = ns - 1;
+	u32 *s = calloc(ns, sizeof(u32));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr; i++) {
+		size_t h = key_hash(&p->e[i].k) & mask;
+
+		while (s[h])
+			h = (h + 1) & mask;
+		s[h] = (u32)i + 1;
+	}
+	free(p->slot);
+	p->slot = s;
+	p->nr_slots = ns;
+	return 0;
+}
+
+static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k,
+			   const struct hm_c2c_stats *one)
+{
+	size_t mask = p->nr_slots - 1, h = key_hash(k) & mask;
+	struct perf_entry *e = NULL;
+
+	while (p->slot[h]) {
+		e = &p->e[p->slot[h] - 1];
+		if (key_eq(&e->k, k))
+			break;
+		e = NULL;
+		h = (h + 1) & mask;
+	}
+	if (!e) {
+		if (p->nr == p->alloc) {
+			size_t na = p->alloc ? p->alloc * 2 : 1024;
+			struct perf_entry *ne = realloc(p->e, na * sizeof(*ne));
+
+			if (!ne)
+				return -ENOMEM;
+			p->e = ne;
+			p->alloc = na;
+		}
+		e = &p->e[p->nr];
+		memset(e, 0, sizeof(*e));
+		e->k = *k;
+		p->slot[h] = (u32)++p->nr;
+		if (p->nr * 2 > p->nr_slots && perf_lines__grow(p) < 0)
+			return -ENOMEM;
+	}
+#define ADD(f) e->f += one->f
+	ADD(load); ADD(ld_fbhit); ADD(ld_l1hit); ADD(ld_l2hit); ADD(ld_llchit); ADD(lcl_hitm);
+	ADD(rmt_hitm); ADD(lcl_peer); ADD(rmt_peer); ADD(locks); ADD(blk_data); ADD(blk_addr);
+	ADD(store); ADD(st_l1hit); ADD(st_na);
+#undef ADD
+	return 0;
+}
+
+/* ---------------------------------------------------------------- report */
+
+struct hm_report *hm_report__new(const struct hm_report_opts *opts)
+{
+	struct hm_report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->opts = *opts;
+	if (!r->opts.cacheline_size)
+		r->opts.cacheline_size = 64;
+	if (r->opts.cacheline_size & (r->opts.cacheline_size - 1)) {
+		hm_err("cache line size %u is not a power of two; use 64 or 128",
+		       r->opts.cacheline_size);
+		free(r);
+		errno = EINVAL;
+		return NULL;
+	}
+	return r;
+}
+
+void hm_report__delete(struct hm_report *r)
+{
+	if (!r)
+		return;
+	if (r->buckets)
+		hm_buckets__delete(r->buckets);
+	hm_lines__delete(r->lines);
+	perf_lines__delete(r->perf_lines);
+	hm_symbols__delete(r->syms);
+	hm_maps__delete(r->maps);
+	hm_futex_model__release(&r->futex);
+	hm_meta__delete(r->meta);
+	hm_topo__delete(r->topo);
+	hm_reader__delete(r->reader);
+	free(r->cpu_node_idx);
+	free(r);
+}
+
+/* "global:NODE:ADDR:SLOTS" or "private:PID:ADDR:SLOTS" */
+static int parse_futex_table(const char *spec, struct hm_futex_table *t)
+{
+	char kind[16];
+	long long who;
+	unsigned long long addr, slots;
+	int n = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (sscanf(spec, "%15[a-z]:%lld:%lli:%lli%n", kind, &who, (long long *)&addr,
+		   (long long *)&slots, &n) != 4 || spec[n] || !slots) {
+		hm_err("--futex-table %s: expected global:NODE:ADDR:SLOTS or private:PID:ADDR:SLOTS",
+		       spec);
+		return -EINVAL;
+	}
+	if (!strcmp(kind, "global")) {
+		t->kind = 0;
+		t->node = (s32)who;
+		t->pid = -1;
+	} else if (!strcmp(kind, "private")) {
+		t->kind = 1;
+		t->node = -1;
+		t->pid = (s32)who;
+	} else {
+		hm_err("--futex-table %s: kind '%s' is neither global nor private", spec, kind);
+		return -EINVAL;
+	}
+	t->base = addr;
+	t->slots = slots;
+	snprintf(t->provenance, sizeof(t->provenance), "user");
+	return 0;
+}
+
+static int setup_futex(struct hm_report *r)
+{
+	const char *rel = r->opts.kernel_release;
+	u32 len;
+	char buf[64];
+	int err;
+
+	if (!rel) {
+		const char *k = hm_meta__find(r->meta, HM_META_KERNEL, &len);
+
+		if (k && len) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)(len < 63 ? len : 63), k);
+			rel = buf;
+		}
+	}
+	if (!rel)
+		rel = r->header->osrelease;
+	err = hm_futex_model__init(&r->futex, hm_futex_era__from_release(rel ? rel : ""));
+	if (err < 0)
+		return err;
+	err = hm_futex_model__from_meta(&r->futex, r->meta);
+	if (err < 0)
+		hm_warn("%s: futex tables in the hitmap metadata are unreadable; ignoring them",
+			r->opts.input);
+	for (int i = 0; i < r->opts.nr_futex_tables; i++) {
+		struct hm_futex_table t;
+
+		err = parse_futex_table(r->opts.futex_tables[i], &t);
+		if (err < 0)
+			return err;
+		err = hm_futex_model__add_table(&r->futex, &t);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int setup_nodes(struct hm_report *r)
+{
+	int nr_cpus = hm_topo__nr_cpus(r->topo);
+
+	r->cpu_node_idx = malloc((nr_cpus ? nr_cpus : 1) * sizeof(int));
+	if (!r->cpu_node_idx)
+		return -ENOMEM;
+	for (int c = 0; c < nr_cpus; c++) {
+		int node = hm_topo__cpu_node(r->topo, c);
+
+		r->cpu_node_idx[c] = -1;
+		for (int i = 0; node >= 0 && i < hm_topo__nr_nodes(r->topo); i++)
+			if (hm_topo__node_id(r->topo, i) == node)
+				r->cpu_node_idx[c] = i;
+	}
+	return 0;
+}
+
+/* perf's al_addr: identity for the kernel image, map-relative otherwise. */
+static u64 al_addr(const struct hm_map *map, u64 addr)
+{
+	if (!map || map->type == HM_MAP_VMLINUX)
+		return addr;
+	return addr - map->start + map->pgoff;
+}
+
+static int process_sample(struct hm_report *r, const struct hm_sample *s)
+{
+	struct hm_mem_sample ms;
+	struct hm_c2c_stats one;
+	const struct hm_map *dmap = NULL, *imap = NULL;
+	u8 cpumode = s->misc & 7;
+	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
+	int node_idx = -1, err;
+	struct perf_key k;
+
+	memset(&ms, 0, sizeof(ms));
+	ms.s = s;
+	if (r->maps) {
+		dmap = hm_maps__find(r->maps, s->pid, cpumode, s->addr);
+		imap = hm_maps__find_ip(r->maps, s->pid, s->ip);
+	}
+	ms.mapped = dmap && imap;
+	memset(&one, 0, sizeof(one));
+	hm_c2c_stats__add(&one, s->data_src, s->addr, ms.mapped);
+	hm_c2c_stats__sum(&r->c2c, &one);
+	hm_mem__classify(r->vendor, s->data_src, s->addr, &ms.cls);
+	r->cats.nr[ms.cls.cat]++;
+	r->nr_samples++;
+
+	if (has_cpu) {
+		ms.cpu_socket = hm_topo__cpu_socket(r->topo, s->cpu);
+		ms.cpu_node = hm_topo__cpu_node(r->topo, s->cpu);
+		if ((int)s->cpu < hm_topo__nr_cpus(r->topo))
+			node_idx = r->cpu_node_idx[s->cpu];
+	} else {
+		ms.cpu_socket = ms.cpu_node = -1;
+		r->nr_nocpu++;
+	}
+	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
+	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
+
+	/* perf's level-1 entry */
+	memset(&k, 0, sizeof(k));
+	k.cpumode = cpumode;
+	k.mapped = dmap != NULL;
+	if (dmap && cpumode != PERF_RECORD_MISC_KERNEL && !(dmap->flags & MAP_SHARED) &&
+	    !dmap->build_id_size && dmap->type == HM_MAP_USER)
+		k.pid = s->pid;
+	k.line = al_addr(dmap, s->addr) & ~(u64)(r->opts.cacheline_size - 1);
+	err = perf_lines__add(r->perf_lines, &k, &one);
+	if (err < 0)
+		return err;
+
+	if (r->futex.nr_tables)
+		hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
+	if (r->lines && s->addr) {
+		err = hm_lines__add(r->lines, &ms, &one, node_idx);
+		if (err < 0)
+			return err;
+	}
+	if (r->buckets) {
+		err = hm_buckets__add(r->buckets, r, &ms);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static void finish_shared(struct hm_report *r)
+{
+	struct hm_perf_lines *p = r->perf_lines;
+
+	memset(&r->shared, 0, sizeof(r->shared));
+	r->nr_shared = 0;
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct perf_entry *e = &p->e[i];
+		struct hm_c2c_stats *g = &r->shared;
+
+		if (!(e->lcl_hitm || e->rmt_hitm || e->lcl_peer || e->rmt_peer))
+			continue;
+		r->nr_shared++;
+#define ADD(f) g->f += e->f
+		ADD(load); ADD(ld_fbhit); ADD(ld_l1hit); ADD(ld_l2hit); ADD(ld_llchit); ADD(lcl_hitm);
+		ADD(rmt_hitm); ADD(lcl_peer); ADD(rmt_peer); ADD(locks); ADD(blk_data); ADD(blk_addr);
+		ADD(store); ADD(st_l1hit); ADD(st_na);
+#undef ADD
+		g->tot_hitm += e->lcl_hitm + e->rmt_hitm;
+		g->tot_peer += e->lcl_peer + e->rmt_peer;
+	}
+}
+
+int hm_report__run(struct hm_report *r)
+{
+	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
+	struct hm_symbols_opts so;
+	struct hm_event ev;
+	int err;
+
+	r->reader = hm_reader__new(r->opts.input, &ro);
+	if (!r->reader)
+		return -errno;
+	r->header = hm_reader__header(r->reader);
+	r->vendor = hm_vendor__from_header(r->header);
+	r->topo = hm_topo__new_from_header(r->header);
+	if (!r->topo)
+		return -ENOMEM;
+	if (r->header->hitmap_meta && r->header->hitmap_meta_size) {
+		r->meta = hm_meta__parse(r->header->hitmap_meta, r->header->hitmap_meta_size,
+					 r->header->needs_swap);
+		if (!r->meta)
+			hm_warn("%s: hitmap metadata section is corrupt; ignoring it", r->opts.input);
+	}
+	if (!r->meta)
+		r->meta = hm_meta__new();
+	if (!r->meta)
+		return -ENOMEM;
+	err = setup_futex(r);
+	if (err < 0)
+		return err;
+	err = setup_nodes(r);
+	if (err < 0)
+		return err;
+	r->maps = hm_maps__new();
+	if (!r->maps)
+		return -ENOMEM;
+	hm_maps__set_build_ids(r->maps, r->header);
+	r->perf_lines = perf_lines__new();
+	if (!r->perf_lines)
+		return -ENOMEM;
+	if (r->opts.want_lines) {
+		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
+					 hm_topo__nr_nodes(r->topo));
+		if (!r->lines)
+			return -ENOMEM;
+	}
+	if (r->opts.want_buckets) {
+		r->buckets = hm_buckets__new(r);
+		if (!r->buckets) {
+			if (!HM_HAVE_BUCKETS)
+				hm_err("--by: the futex bucket views are not built into this hitmap");
+			return errno ? -errno : -ENOMEM;
+		}
+	}
+
+	while ((err = hm_reader__next(r->reader, &ev)) > 0) {
+		if (ev.type != PERF_RECORD_SAMPLE) {
+			hm_maps__process(r->maps, &ev);
+			continue;
+		}
+		if (!ev.has_sample)
+			continue;
+		err = process_sample(r, &ev.sample);
+		if (err < 0)
+			return err;
+	}
+	if (err < 0)
+		return err;
+	if (r->header->pipe)
+		r->header = hm_reader__header(r->reader);
+	finish_shared(r);
+	if (r->nr_nocpu)
+		hm_warn("%s: %llu samples have no CPU (recorded without --sample-cpu); "
+			"their socket and node are unknown", r->opts.input,
+			(unsigned long long)r->nr_nocpu);
+
+	memset(&so, 0, sizeof(so));
+	so.kallsyms = r->opts.kallsyms;
+	so.symfs = r->opts.symfs;
+	so.no_source = r->opts.no_source;
+	so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
+	if (r->opts.want_lines)
+		r->syms = hm_symbols__new(&so);
+	return 0;
+}

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Coherence: one directory entry per cache line (found by open addressing on
+ * the line address, then used by id), plus per-core private L1/L2 modelled as
+ * direct-mapped arrays of { line id, epoch } slots.
+ *
+ * Invalidation is lazy: every ownership change bumps the line's epoch, and a
+ * private slot is valid only while its epoch matches.  That keeps a write O(1)
+ * however many cores share the line.  The LLC of each domain (socket, or CCX
+ * on AMD) is assumed large enough for the workload (a bit per domain says
+ * whether it holds the line); capacity misses come from the private caches.
+ *
+ * Protocols differ in what a read of a modified line leaves behind:
+ *   MESIF (Intel): owner -> S, requester gets F (forwards later clean reads)
+ *   MOESI (AMD):   owner -> O (keeps the dirty data and forwards it)
+ *   MESI  (Arm):   owner writes back, both S
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/log.h>
+#include "sim/sim.h"
+
+#define NO_OWNER 0xffff
+
+static inline u32 hash_line(u64 line_addr)
+{
+	u64 h = (line_addr >> 6) * 0x9e3779b97f4a7c15ULL;
+
+	return (u32)(h >> 32);
+}
+
+struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
+{
+	struct hm_coh *c = calloc(1, sizeof(*c));
+	u32 n = 1024;
+
+	if (!c)
+		return NULL;
+	c->m = m;
+	while (n < expected_lines * 2 && n < (1u << 30))
+		n <<= 1;
+	c->index = calloc(n, sizeof(u32));
+	c->index_mask = n - 1;
+	c->cap_lines = expected_lines > 64 ? expected_lines : 64;
+	c->lines = aligned_alloc(32, (size_t)c->cap_lines * sizeof(*c->lines));
+	c->addrs = malloc((size_t)c->cap_lines * sizeof(u64));
+	c->l1 = malloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
+	c->l2 = malloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
+	if (!c->index || !c->lines || !c->addrs || !c->l1 || !c->l2) {
+		hm_coh__delete(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* line UINT32_MAX never exists: every slot starts invalid */
+	memset(c->l1, 0xff, (size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
+	memset(c->l2, 0xff, (size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
+	c->l1_mask = m->l1_lines - 1;
+	c->l2_mask = m->l2_lines - 1;
+	return c;
+}
+
+void hm_coh__delete(struct hm_coh *c)
+{
+	if (!c)
+		return;
+	free(c->index);
+	free(c->lines);
+	free(c->addrs);
+	free(c->l1);
+	free(c->l2);
+	free(c);
+}
+
+static int grow_index(struct hm_coh *c)
+{
+	u32 n = (c->index_mask + 1) * 2, i;
+	u32 *ix = calloc(n, sizeof(u32));
+
+	if (!ix)
+		return -ENOMEM;
+	for (i = 0; i < c->nr_lines; i++) {
+		u32 h = hash_line(c->addrs[i]) & (n - 1);
+
+		while (ix[h])
+			h = (h + 1) & (n - 1);
+		ix[h] = i + 1;
+	}
+	free(c->index);
+	c->index = ix;
+	c->index_mask = n - 1;
+	return 0;
+}
+
+u32 hm_coh__find(const struct hm_coh *c, u64 addr)
+{
+	u64 la = addr & ~63ULL;
+	u32 h = hash_line(la) & c->index_mask;
+
+	while (c->index[h]) {
+		u32 id = c->index[h] - 1;
+
+		if (c->addrs[id] == la)
+			return id;
+		h = (h + 1) & c->index_mask;
+	}
+	return UINT32_MAX;
+}
+
+u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
+{
+	u64 la = addr & ~63ULL;
+	u32 h, id = hm_coh__find(c, addr);
+	struct hm_coh_line *l;
+
+	if (id != UINT32_MAX)
+		return id;
+	if ((u64)(c->nr_lines + 1) * 2 > (u64)c->index_mask + 1 && grow_index(c))
+		return UINT32_MAX;
+	if (c->nr_lines == c->cap_lines) {
+		u32 cap = c->cap_lines * 2;
+		struct hm_coh_line *nl = aligned_alloc(32, (size_t)cap * sizeof(*nl));
+		u64 *na = realloc(c->addrs, (size_t)cap * sizeof(u64));
+
+		if (!nl || !na) {
+			free(nl);
+			if (na)
+				c->addrs = na;
+			return UINT32_MAX;
+		}
+		memcpy(nl, c->lines, (size_t)c->nr_lines * sizeof(*nl));
+		free(c->lines);
+		c->lines = nl;
+		c->addrs = na;
+		c->cap_lines = cap;
+	}
+	id = c->nr_lines++;
+	l = &c->lines[id];
+	memset(l, 0, sizeof(*l));
+	c->addrs[id] = la;
+	l->owner = NO_OWNER;
+	l->state = HM_LS_I;
+	l->home = (u8)home;
+	h = hash_line(la) & c->index_mask;
+	while (c->index[h])
+		h = (h + 1) & c->index_mask;
+	c->index[h] = id + 1;
+	return id;
+}
+
+/* Private-cache set of line @id: ids are handed out in first-touch order, spread them. */
+static inline u32 set_of(u32 id)
+{
+	return id * 0x9e3779b1u;
+}
+
+static inline bool slot_valid(const struct hm_coh_slot *s, u32 id, u32 epoch)
+{
+	return s->line == id && s->epoch == epoch;
+}
+
+static inline bool core_holds(const struct hm_coh *c, u32 core, const struct hm_coh_line *l, u32 id)
+{
+	const struct hm_machine *m = c->m;
+	u32 set = set_of(id);
+
+	(void)l;
+	return slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch) ||
+	       slot_valid(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], id, l->epoch);
+}
+
+/* Where the data of a private-cache miss comes from; updates the line's state. */
+static u8 miss_source(struct hm_coh *c, u32 core, u32 id, struct hm_coh_line *l, bool for_write)
+{
+	const struct hm_machine *m = c->m;
+	u32 my_llc = m->core_llc[core], my_sock = m->core_socket[core];
+	u64 my_bit = 1ULL << my_llc;
+	u8 src;
+
+	if (l->owner != NO_OWNER && l->owner != core && (l->state == HM_LS_M)) {
+		u32 o = l->owner;
+
+		if (m->core_llc[o] == my_llc)
+			src = core_holds(c, o, l, id) ? HM_SRC_HITM_LOCAL : HM_SRC_LLC;
+		else if (m->core_socket[o] == my_sock)
+			src = HM_SRC_HITM_XDIE;
+		else
+			src = HM_SRC_HITM_REMOTE;
+		if (!for_write) {
+			switch (m->proto) {
+			case HM_PROTO_MESIF:
+				l->state = HM_LS_F;
+				l->owner = (u16)core;
+				break;
+			case HM_PROTO_MOESI:
+				l->state = HM_LS_O;
+				break;
+			case HM_PROTO_MESI:
+				l->state = HM_LS_S;
+				l->owner = NO_OWNER;
+				break;
+			}
+		}
+		return src;
+	}
+	if (l->owner == core && l->state == HM_LS_M)
+		return HM_SRC_LLC;	/* our own dirty line, evicted to our LLC */
+	if (l->llc_mask & my_bit) {
+		src = HM_SRC_LLC;
+	} else if (l->owner != NO_OWNER && l->owner != core &&
+		   (l->state == HM_LS_F || l->state == HM_LS_O || l->state == HM_LS_E)) {
+		src = m->core_socket[l->owner] == my_sock ? HM_SRC_HIT_XDIE : HM_SRC_HIT_REMOTE;
+	} else if (l->llc_mask && m->proto == HM_PROTO_MESI) {
+		/* CHI forwards clean data from a peer (DCT): any holder will do */
+		u64 same = l->llc_mask & (((1ULL << m->llcs) - 1) << (my_sock * m->llcs));
+
+		src = same ? HM_SRC_HIT_XDIE : HM_SRC_HIT_REMOTE;
+	} else {
+		src = l->home == my_sock ? HM_SRC_DRAM_LOCAL : HM_SRC_DRAM_REMOTE;
+	}
+	if (!for_write) {
+		if (l->state == HM_LS_I || (l->owner == NO_OWNER && !l->llc_mask)) {
+			l->state = HM_LS_E;
+			l->owner = (u16)core;
+		} else if (m->proto == HM_PROTO_MESIF && l->state != HM_LS_O) {
+			l->state = HM_LS_F;
+			l->owner = (u16)core;
+		} else if (l->state == HM_LS_E) {
+			l->state = HM_LS_S;
+			l->owner = NO_OWNER;
+		}
+	}
+	return src;
+}
+
+/* Cycles an RFO waits for the other copies to be invalidated. */
+static u32 rfo_cost(const struct hm_coh *c, const struct hm_coh_line *l, u32 core)
+{
+	const struct hm_machine *m = c->m;
+	u64 others = l->llc_mask & ~(1ULL << m->core_llc[core]);
+	u64 my_sock = (((1ULL << m->llcs) - 1) << (m->core_socket[core] * m->llcs));
+
+	if (others & ~my_sock)
+		return m->lat[HM_SRC_HIT_REMOTE];
+	if (others)
+		return m->lat[HM_SRC_HIT_XDIE];
+	if (l->owner != NO_OWNER && l->owner != core)
+		return m->lat[HM_SRC_HITM_LOCAL];
+	return m->lat[HM_SRC_LLC];
+}
+
+static inline bool is_transfer(u8 src)
+{
+	return src >= HM_SRC_HITM_LOCAL && src <= HM_SRC_HIT_REMOTE;
+}
+
+/* Wait for the line, then take @lat cycles: returns the cycles from @now to done. */
+static inline u32 serialize(struct hm_coh_line *l, u64 now, u32 lat)
+{
+	u64 start = l->ready > now ? l->ready : now;
+
+	l->ready = start + lat;
+	return (u32)(l->ready - now);
+}
+
+void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
+		    struct hm_coh_result *r)
+{
+	const struct hm_machine *m = c->m;
+	struct hm_coh_line *l = &c->lines[id];
+	u32 core = m->cpu_core[cpu];
+	u32 set = set_of(id);
+	struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)];
+	struct hm_coh_slot *s2 = &c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)];
+	bool in1 = slot_valid(s1, id, l->epoch), in2 = !in1 && slot_valid(s2, id, l->epoch);
+	u8 src;
+
+	c->nr_accesses++;
+	r->l1_hit = false;
+	if (a == HM_ACC_LOAD) {
+		if (in1)
+			src = HM_SRC_L1;
+		else if (in2)
+			src = HM_SRC_L2;
+		else
+			src = miss_source(c, core, id, l, false);
+		r->src = src;
+		r->weight = is_transfer(src) ? serialize(l, now, m->lat[src]) : m->lat[src];
+		r->cost = r->weight;
+		l->llc_mask |= 1ULL << m->core_llc[core];
+		s1->line = s2->line = id;
+		s1->epoch = s2->epoch = l->epoch;
+		return;
+	}
+	/* store or RMW: needs ownership */
+	if ((in1 || in2) && l->owner == core && (l->state == HM_LS_M || l->state == HM_LS_E)) {
+		src = in1 ? HM_SRC_L1 : HM_SRC_L2;
+		r->l1_hit = in1;
+		r->src = src;
+		r->weight = m->lat[src];
+		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
+		l->state = HM_LS_M;
+		if (in2) {
+			s1->line = id;
+			s1->epoch = l->epoch;
+		}
+		return;
+	}
+	if (in1 || in2) {
+		/* upgrade: data present, others must be invalidated */
+		u32 wait = serialize(l, now, rfo_cost(c, l, core));
+
+		src = in1 ? HM_SRC_L1 : HM_SRC_L2;
+		r->weight = m->lat[src];
+		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight + wait;
+	} else {
+		src = miss_source(c, core, id, l, true);
+		r->weight = is_transfer(src) || l->owner != NO_OWNER ? serialize(l, now, m->lat[src])
+								      : m->lat[src];
+		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
+	}
+	r->src = src;
+	l->epoch++;
+	l->owner = (u16)core;
+	l->state = HM_LS_M;
+	l->llc_mask = 1ULL << m->core_llc[core];
+	s1->line = s2->line = id;
+	s1->epoch = s2->epoch = l->epoch;
+}

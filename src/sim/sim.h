@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_SIM_PRIV_H
+#define HITMAP_SIM_PRIV_H
+
+/*
+ * hitmap simulate: a multi-socket cache-coherence model that runs the futex
+ * hash workload through the kernel's memory accesses per futex operation and
+ * writes a perf.data plus a ground-truth JSON.
+ *
+ *   machine.c    sockets, cores, SMT, LLC domains, latency table, presets
+ *   coherence.c  per-line directory (open addressing) + private L1/L2 slots
+ *   workload.c   futex hash workload: addresses, per-era access templates, run loop
+ *   sample.c     sampling (ldlat, period) and the vendor's data_src encoding
+ *   truth.c      ground truth: counts per line, bucket, field, socket, category
+ *
+ * Assumptions and their sources: man/hitmap-simulate.1.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <hitmap/perf_data.h>
+#include <hitmap/mem.h>
+#include <hitmap/futex.h>
+#include <hitmap/meta.h>
+
+/* ------------------------------------------------------------ machine */
+
+enum hm_sim_proto { HM_PROTO_MESIF, HM_PROTO_MOESI, HM_PROTO_MESI };
+
+/* How the machine's PMU and kernel (or perf, for SPE) encode data_src. */
+enum hm_sim_pmu {
+	HM_PMU_INTEL_SKL,	/* Skylake-SP: pebs_data_source + skl overrides, stores precise_datala_hsw */
+	HM_PMU_INTEL_CMT,	/* Crestmont (Sierra Forest): cmt table via __grt_latency_data */
+	HM_PMU_AMD_ZEN4,	/* IBS op, g_zen4_data_src */
+	HM_PMU_ARM_SPE,		/* perf's arm_spe__synth_data_source_common (Neoverse) */
+};
+
+/* True source of the data of a load (or of the load part of an RMW). */
+#define HM_SRCS(X) \
+	X(L1,          "l1")          \
+	X(LFB,         "lfb")         \
+	X(L2,          "l2")          \
+	X(LLC,         "llc")         \
+	X(HITM_LOCAL,  "hitm_local")  /* modified in another core of the same LLC */ \
+	X(HITM_XDIE,   "hitm_xdie")   /* modified in another LLC (CCX) of the same socket */ \
+	X(HITM_REMOTE, "hitm_remote") /* modified in a core of another socket */ \
+	X(HIT_XDIE,    "hit_xdie")    /* clean/owned copy forwarded from another LLC, same socket */ \
+	X(HIT_REMOTE,  "hit_remote")  /* clean/owned copy forwarded from another socket */ \
+	X(DRAM_LOCAL,  "dram_local")  \
+	X(DRAM_REMOTE, "dram_remote")
+
+enum hm_src {
+#define HM_SRC_ENUM(e, s) HM_SRC_##e,
+	HM_SRCS(HM_SRC_ENUM)
+#undef HM_SRC_ENUM
+	HM_SRC__MAX
+};
+const char *hm_src__name(enum hm_src s);
+
+/* Latency table: one entry per source, plus the fixed costs. */
+enum hm_lat {
+	HM_LAT_SYSCALL = HM_SRC__MAX,	/* non-memory work of one futex syscall */
+	HM_LAT_STORE,			/* a store that hits an owned line */
+	HM_LAT_SPIN,			/* one spin iteration (pause) */
+	HM_LAT__MAX
+};
+
+struct hm_machine {
+	char		name[32];
+	char		desc[128];
+	enum hm_vendor	vendor;
+	enum hm_sim_proto proto;
+	enum hm_sim_pmu	pmu;
+	u32		sockets, cores, smt, llcs;	/* cores and LLC domains per socket */
+	u32		nr_cpus, nr_cores, nr_llcs;
+	u32		l1_lines, l2_lines;		/* per core, direct-mapped, powers of two */
+	double		ghz;
+	u32		lat[HM_LAT__MAX];		/* cycles */
+	const char	*lat_source[HM_LAT__MAX];
+	u64		node_mem;			/* bytes of memory per node */
+	char		cpuid[64], cpudesc[96], arch[16];
+	u32		pmu_type;			/* attr.type of the memory PMU */
+	/* derived by hm_machine__finish */
+	u32		*cpu_core, *cpu_socket, *cpu_llc;	/* per CPU */
+	u32		*core_llc, *core_socket;		/* per core */
+};
+
+/* Fill @m with preset @name ("srf", "skx", "zen4", "n1", "1s-srf"...); -EINVAL when unknown. */
+int  hm_machine__preset(struct hm_machine *m, const char *name);
+/* Names of the presets, NULL-terminated. */
+extern const char *const hm_machine_presets[];
+const char *hm_machine__preset_desc(const char *name);
+/* "NAME=CYCLES": override a latency; -EINVAL with the reason in the log. */
+int  hm_machine__set_latency(struct hm_machine *m, const char *spec);
+/* Reshape (0 keeps the preset's value), then validate and compute the maps. */
+int  hm_machine__finish(struct hm_machine *m, u32 sockets, u32 cores, u32 smt);
+void hm_machine__release(struct hm_machine *m);
+const char *hm_lat__name(int i);
+/* CPU number of thread @t (SMT sibling index) of core @core (global). */
+static inline u32 hm_machine__cpu(const struct hm_machine *m, u32 core, u32 t)
+{
+	return t * m->nr_cores + core;
+}
+
+/* ---------------------------------------------------------- coherence */
+
+enum hm_acc { HM_ACC_LOAD, HM_ACC_STORE, HM_ACC_RMW };
+
+enum hm_line_state { HM_LS_I, HM_LS_S, HM_LS_E, HM_LS_M, HM_LS_O, HM_LS_F };
+
+/* 32 bytes, aligned: one host cache line holds two.  The address is kept apart (cold). */
+struct hm_coh_line {
+	u64	llc_mask;	/* LLC domains holding a copy */
+	u64	ready;		/* cycle when the last ownership transfer completes */
+	u32	epoch;		/* bumped by every ownership change: lazy invalidation */
+	u16	owner;		/* core holding M/E/O/F, 0xffff none */
+	u8	state;		/* enum hm_line_state of the owner's copy, S/I otherwise */
+	u8	home;		/* NUMA node of the memory */
+	u16	lock;		/* bucket spinlock holder (thread + 1), 0 free */
+	u16	pad[3];
+} __attribute__((aligned(32)));
+
+struct hm_coh_slot {
+	u32	line, epoch;
+};
+
+struct hm_coh_result {
+	u8	src;		/* enum hm_src of the data (loads, RMW) */
+	bool	l1_hit;		/* stores: the line was owned in L1 */
+	u32	weight;		/* load-to-use cycles of the load part */
+	u32	cost;		/* cycles the access takes the core */
+};
+
+struct hm_coh {
+	const struct hm_machine *m;
+	struct hm_coh_line	*lines;
+	u64			*addrs;		/* line address per id */
+	u32			nr_lines, cap_lines;
+	u32			*index;		/* open addressing: line id + 1, 0 empty */
+	u32			index_mask;
+	struct hm_coh_slot	*l1, *l2;	/* nr_cores * l1_lines / l2_lines */
+	u32			l1_mask, l2_mask;
+	u64			nr_accesses;
+};
+
+struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines);
+void hm_coh__delete(struct hm_coh *c);
+/* Id of the line holding @addr (memory on node @home), creating it. -ENOMEM as UINT32_MAX. */
+u32  hm_coh__line(struct hm_coh *c, u64 addr, u32 home);
+/* Id of the line holding @addr, UINT32_MAX when unknown. */
+u32  hm_coh__find(const struct hm_coh *c, u64 addr);
+/*
+ * One access by @cpu at cycle @now.  Cache-to-cache transfers and ownership
+ * changes of a line are serialized: one waits for the previous to complete,
+ * and r->cost (and, for loads, r->weight) includes that wait.
+ */
+void hm_coh__access(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
+		    struct hm_coh_result *r);
+
+/* ------------------------------------------------------------ truth */
+
+/* What one access touched, for the ground truth. */
+enum hm_obj {
+	HM_OBJ_BUCKET, HM_OBJ_FPH, HM_OBJ_MM, HM_OBJ_PCPU, HM_OBJ_UWORD, HM_OBJ_PAGE,
+	HM_OBJ_GLOBAL, HM_OBJ__MAX
+};
+const char *hm_obj__name(enum hm_obj o);
+
+struct hm_truth;
+struct hm_sim;
+
+struct hm_truth *hm_truth__new(const struct hm_sim *s);
+void hm_truth__delete(struct hm_truth *t);
+/* Count one access of the population (every simulated access). */
+void hm_truth__access(struct hm_truth *t, enum hm_src src, enum hm_acc a, enum hm_obj obj,
+		      enum hm_futex_field field);
+/* Population counts: loads (and RMW load parts) by object/field and source. */
+u64  hm_truth__pop(const struct hm_truth *t, int obj, int field, enum hm_src src);
+u64  hm_truth__samples(const struct hm_truth *t);
+/* Count one sample: its precise category, line, futex location, CPU socket. */
+void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem_cat cat,
+		      u64 data_src, bool mapped, int socket, u32 line, enum hm_obj obj,
+		      s32 table, u64 index, enum hm_futex_field field);
+int  hm_truth__write_json(const struct hm_truth *t, FILE *f);
+
+/* ------------------------------------------------------------ sampler */
+
+struct hm_sampler;
+
+struct hm_sample_in {
+	u32	cpu, tid;
+	u64	time;		/* ns */
+	u64	ip;
+	u64	addr, phys;
+	enum hm_acc acc;
+	bool	store_part;	/* the store half of an RMW, or a store */
+	const struct hm_coh_result *r;
+	bool	locked;
+	bool	kernel;		/* ip in the kernel */
+};
+
+/* The file: header, events, records; owns the writer. */
+struct hm_sampler *hm_sampler__new(struct hm_sim *s, const char *path);
+void hm_sampler__delete(struct hm_sampler *sp);
+/*
+ * Write the sample of an access whose counter overflowed (the caller counts:
+ * see sample_due() in workload.c).  Returns 1 when a sample was written (then
+ * *data_src, *cat are set), 0 when the PMU drops it, or a negative errno.
+ */
+int  hm_sampler__write(struct hm_sampler *sp, const struct hm_sample_in *in,
+		       u64 *data_src, enum hm_mem_cat *cat);
+int  hm_sampler__close(struct hm_sampler *sp);
+/* data_src exactly as @pmu encodes an access with source @src (exposed for tests). */
+u64  hm_sim__data_src(enum hm_sim_pmu pmu, enum hm_acc a, bool store_part, u8 src,
+		      bool l1_hit, bool locked);
+/* The precise category a faithful decoder assigns to that encoding. */
+enum hm_mem_cat hm_sim__category(enum hm_sim_pmu pmu, bool store_part, u8 src, bool l1_hit);
+
+/* ------------------------------------------------------------ workload */
+
+enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD };
+
+struct hm_sim_opts {
+	const char	*preset;
+	u32		sockets, cores, smt;	/* 0: the preset's */
+	const char	*kernel;		/* "6.12", "6.16", "6.17", "6.18", "7.0" */
+	u32		threads;		/* 0: one per CPU */
+	u32		futexes;		/* per thread (1024) */
+	bool		shared;
+	u64		slots;			/* private hash slots, 0: the kernel's default */
+	enum hm_sim_placement placement;
+	u64		ops;			/* total futex ops, 0: use seconds */
+	double		seconds;		/* simulated time */
+	u64		seed;
+	u32		ldlat;
+	u32		period;
+	int		nr_latency;
+	const char	**latency;		/* "name=cycles" */
+	const char	*output;		/* perf.data; NULL: no file (statistics only) */
+	const char	*truth;			/* JSON; NULL: none */
+	const char	*cmdline;		/* stored in the header */
+	bool		want_truth;		/* keep the truth in memory without a file */
+};
+void hm_sim_opts__init(struct hm_sim_opts *o);
+
+struct hm_sim_thread {
+	u32	tid, cpu, core, socket;
+	u64	time;		/* cycles */
+	u32	step, j;	/* template step, futex index */
+	u32	spins;
+	u64	ops;
+	u64	arr;		/* user address of futex[0] */
+};
+
+struct hm_sim_fut {
+	u32	bucket_line, uword_line;
+};
+
+/* Where each object lives. */
+struct hm_sim_layout {
+	u64	mm, mm_phys;
+	u64	fph, fph_phys;
+	u64	fph_slots;
+	u64	futex_data;		/* __futex_data */
+	u64	pcpu_base, pcpu_stride, pcpu_off;
+	u64	heap, heap_phys;	/* user heap and its physical base (node 0) */
+	u64	heap_len;
+	u64	vmemmap;
+	u32	nr_tables;
+	u64	table_base[8], table_phys[8], table_slots;
+	bool	table_vmalloc;		/* pre-6.16 hashdist: pages interleaved */
+};
+
+struct hm_sim_results {
+	u64	ops, accesses, samples;
+	u64	cycles_max;		/* simulated time */
+	double	ops_per_sec_thread;	/* mean per thread, like perf bench */
+	u64	src[HM_SRC__MAX];	/* loads by true source */
+	u64	stores, rmws, spins;
+	double	wall_s;
+};
+
+struct hm_sim {
+	struct hm_sim_opts	o;
+	struct hm_machine	m;
+	struct hm_futex_model	fm;
+	bool			fm_init;
+	struct hm_futex_kernel	kern;
+	enum hm_futex_era	era;
+	const char		*release;
+	u32			pid;
+	u32			nr_threads;
+	struct hm_sim_thread	*th;
+	struct hm_sim_layout	lay;
+	/* per futex (thread * futexes + j) */
+	struct hm_sim_fut	*fut;		/* hot: line ids */
+	u64			*bucket;	/* bucket address */
+	int16_t			*bucket_table;
+	u64			*bucket_index;
+	u32			*page_line;
+	/* per CPU */
+	u32			*pcpu_line;
+	u32			*ld_left, *st_left;	/* sampling counters */
+	struct hm_coh		*coh;
+	struct hm_sampler	*sp;
+	struct hm_truth		*truth;
+	struct hm_sim_results	res;
+	char			*ksyms;		/* HM_META_KSYMS text */
+	size_t			ksyms_len;
+};
+
+struct hm_sim *hm_sim__new(const struct hm_sim_opts *o);
+int  hm_sim__run(struct hm_sim *s);
+void hm_sim__delete(struct hm_sim *s);
+
+/* Kernel symbols the model uses, for the HM_META_KSYMS text and code addresses. */
+u64 hm_sim__ksym(const char *name);
+/* Address of the physical memory of node @node at @off (for MEM_TOPOLOGY). */
+u64 hm_sim__phys(const struct hm_sim *s, u32 node, u64 off);
+/* Physical address the model gives virtual address @va. */
+u64 hm_sim__paddr(const struct hm_sim *s, u64 va);
+#define HM_SIM_PAGE_OFFSET	0xffff888000000000ULL
+#define HM_SIM_VMALLOC		0xffffc90000000000ULL
+#define HM_SIM_VMEMMAP		0xffffea0000000000ULL
+#define HM_SIM_MEM_BLOCK	(128ULL << 20)
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User ELF symbols with libelf: the file is found by build-id in perf's
+ * cache (~/.debug/.build-id/xx/yyyy/elf), or by path (with --symfs); a
+ * separate debug file (/usr/lib/debug/.build-id/xx/yyyy.debug) supplies
+ * .symtab and DWARF when the binary is stripped.  Function and object
+ * symbols (data too, for data addresses), sorted, binary search; a
+ * zero-size symbol ends at the next one (perf's symbols__fixup_end).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include "symbols-priv.h"
+
+struct load {
+	u64 vaddr, offset, filesz, memsz;
+};
+
+struct hm_elf {
+	char *path;		/* file of the symbols */
+	char *debug_path;	/* file with DWARF, or NULL */
+	struct hm_elf_sym *syms;
+	size_t nr_syms;
+	u32 *uniq;		/* first symbol of each start address */
+	size_t nr_uniq;
+	struct load *loads;
+	size_t nr_loads;
+	struct hm_strpool *pool;
+};
+
+static bool elf_ready(void)
+{
+	static int ok = -1;
+
+	if (ok < 0)
+		ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+static int note_build_id(Elf *elf, u8 *id, size_t size)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t off = 0, noff, doff;
+		GElf_Nhdr nh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4)) {
+				size_t n = nh.n_descsz < size ? nh.n_descsz : size;
+
+				memcpy(id, (char *)d->d_buf + doff, n);
+				return (int)n;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+int hm_elf__read_build_id(const char *path, u8 *id, size_t size)
+{
+	int fd, n;
+	Elf *elf;
+
+	if (!elf_ready())
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		close(fd);
+		return -EINVAL;
+	}
+	n = note_build_id(elf, id, size);
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
+static bool build_id_matches(const char *path, const u8 *bid, u8 size)
+{
+	u8 id[20];
+	int n;
+
+	if (!bid || !size)
+		return true;
+	n = hm_elf__read_build_id(path, id, sizeof(id));
+	if (n < 0)
+		return true;	/* no note: cannot tell, take it */
+	return n == size && !memcmp(id, bid, size);
+}
+
+static void bid_hex(const u8 *bid, u8 size, char *out)
+{
+	for (u8 i = 0; i < size; i++)
+		sprintf(out + 2 * i, "%02x", bid[i]);
+	out[2 * size] = '\0';
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct hm_elf_sym *x = a, *y = b;
+	int rx, ry;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* perf's choose_best_symbol(): sized, non-weak, global, fewer '_', longer name */
+	if (!x->size != !y->size)
+		return !x->size - !y->size;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	rx = strspn(x->name, "_");
+	ry = strspn(y->name, "_");
+	if (rx != ry)
+		return rx - ry;
+	if (strlen(x->name) != strlen(y->name))
+		return strlen(x->name) > strlen(y->name) ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* perf's elf_sec__filter(): labels only in text and data sections. */
+static bool text_or_data(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	const char *n = elf_strptr(elf, shstrndx, sh->sh_name);
+
+	return n && (strstr(n, "text") || strstr(n, ".data"));
+}
+
+static int read_syms(struct hm_elf *e, Elf *elf, Elf64_Word want)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx = 0;
+
+	elf_getshdrstrndx(elf, &shstrndx);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		struct hm_elf_sym *nv = realloc(e->syms, (e->nr_syms + n + 1) * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		e->syms = nv;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Shdr ssh;
+			Elf_Scn *sscn;
+			const char *name;
+			int type;
+			bool label;
+
+			if (!gelf_getsym(d, i, &sym))
+				continue;
+			type = GELF_ST_TYPE(sym.st_info);
+			/* perf's dso__load_sym(): functions, objects, and default-visibility labels */
+			label = type == STT_NOTYPE && GELF_ST_VISIBILITY(sym.st_other) == STV_DEFAULT;
+			if (type != STT_FUNC && type != STT_OBJECT && type != STT_GNU_IFUNC && !label)
+				continue;
+			if (!sym.st_name || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+			    !sym.st_value)
+				continue;
+			sscn = elf_getscn(elf, sym.st_shndx);
+			if (!sscn || !gelf_getshdr(sscn, &ssh) || !(ssh.sh_flags & SHF_ALLOC))
+				continue;
+			if (label && !text_or_data(elf, shstrndx, &ssh))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			struct hm_elf_sym *s = &e->syms[e->nr_syms];
+
+			s->start = sym.st_value;
+			s->size = sym.st_size;
+			s->type = type;
+			s->bind = GELF_ST_BIND(sym.st_info);
+			s->idx = (u32)e->nr_syms;
+			s->name = hm_strpool__intern(e->pool, name);
+			if (!s->name)
+				return -ENOMEM;
+			e->nr_syms++;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static int read_loads(struct hm_elf *e, Elf *elf)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) < 0 || !n)
+		return 0;
+	e->loads = calloc(n, sizeof(*e->loads));
+	if (!e->loads)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		e->loads[e->nr_loads++] = (struct load){ ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz };
+	}
+	return 0;
+}
+
+/* Read phdrs (when none yet) and the symbol table of kind @want from @path. */
+static int scan(struct hm_elf *e, const char *path, Elf64_Word want, bool phdrs)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	Elf *elf;
+
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -EINVAL;
+	}
+	if (phdrs && !e->nr_loads)
+		ret = read_loads(e, elf);
+	if (!ret && want)
+		ret = read_syms(e, elf, want);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+static void finish(struct hm_elf *e)
+{
+	size_t n = 0;
+
+	if (!e->nr_syms)
+		return;
+	qsort(e->syms, e->nr_syms, sizeof(*e->syms), cmp_sym);
+	e->uniq = malloc(e->nr_syms * sizeof(*e->uniq));
+	if (!e->uniq) {
+		e->nr_syms = 0;
+		return;
+	}
+	for (size_t i = 0; i < e->nr_syms; i++)
+		if (!n || e->syms[e->uniq[n - 1]].start != e->syms[i].start)
+			e->uniq[n++] = i;
+	e->nr_uniq = n;
+	for (size_t u = 0; u < n; u++) {	/* zero size: up to the next symbol */
+		struct hm_elf_sym *s = &e->syms[e->uniq[u]];
+
+		if (!s->size && u + 1 < n)
+			s->size = e->syms[e->uniq[u + 1]].start - s->start;
+	}
+}
+
+struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, const char *symfs)
+{
+	struct hm_elf *e;
+	char path[4096], dbg[4096], hex[41];
+	const char *home = getenv("HOME");
+	bool have = false, have_dbg = false;
+	int err;
+
+	if (!elf_ready() || !filename) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (bid_size > 20)
+		bid_size = 20;
+	if (bid && bid_size) {
+		bid_hex(bid, bid_size, hex);
+		snprintf(dbg, sizeof(dbg), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 symfs ? symfs : "", hex, hex + 2);
+		have_dbg = is_file(dbg);
+		if (home && *home) {
+			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+			have = is_file(path);
+			if (!have) {	/* older perf: the link is the file */
+				snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s", home, hex, hex + 2);
+				have = is_file(path);
+			}
+		}
+	}
+	if (!have && filename[0] == '/') {
+		snprintf(path, sizeof(path), "%s%s", symfs ? symfs : "", filename);
+		have = is_file(path) && build_id_matches(path, bid, bid_size);
+	}
+	if (!have && !have_dbg) {
+		errno = ENOENT;
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		goto nomem;
+	e->pool = hm_strpool__new();
+	e->path = strdup(have ? path : dbg);
+	if (have_dbg)
+		e->debug_path = strdup(dbg);
+	else if (have)
+		e->debug_path = strdup(path);
+	if (!e->pool || !e->path || !e->debug_path)
+		goto nomem;
+	/* phdrs from the binary; .symtab from it, else from the debug file, else .dynsym */
+	err = scan(e, e->path, SHT_SYMTAB, true);
+	if (err == 0 && have_dbg && have)
+		err = scan(e, dbg, SHT_SYMTAB, true);
+	if (err == 0)
+		err = scan(e, e->path, SHT_DYNSYM, false);
+	if (err < 0 && err != -EINVAL && err != -ENOENT) {
+		hm_elf__delete(e);
+		errno = -err;
+		return NULL;
+	}
+	if (!e->nr_loads && have_dbg)
+		scan(e, dbg, 0, true);
+	finish(e);
+	return e;
+nomem:
+	hm_elf__delete(e);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void hm_elf__delete(struct hm_elf *e)
+{
+	if (!e)
+		return;
+	free(e->path);
+	free(e->debug_path);
+	free(e->syms);
+	free(e->uniq);
+	free(e->loads);
+	hm_strpool__delete(e->pool);
+	free(e);
+}
+
+const char *hm_elf__path(const struct hm_elf *e)
+{
+	return e ? e->path : NULL;
+}
+
+const char *hm_elf__debug_path(const struct hm_elf *e)
+{
+	return e ? e->debug_path : NULL;
+}
+
+size_t hm_elf__nr_syms(const struct hm_elf *e)
+{
+	return e ? e->nr_syms : 0;
+}
+
+int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr)
+{
+	for (size_t i = 0; i < e->nr_loads; i++) {
+		const struct load *l = &e->loads[i];
+
+		if (off >= l->offset && off < l->offset + (l->memsz > l->filesz ? l->memsz : l->filesz)) {
+			*vaddr = off - l->offset + l->vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const struct hm_elf_sym *hm_elf__find(const struct hm_elf *e, u64 vaddr)
+{
+	size_t lo = 0, hi = e->nr_uniq;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->syms[e->uniq[mid]].start > vaddr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	/* the closest start may be a small symbol inside a bigger one: look back a little */
+	for (size_t u = lo, steps = 0; u > 0 && steps < 4; u--, steps++) {
+		const struct hm_elf_sym *s = &e->syms[e->uniq[u - 1]];
+
+		if (vaddr < s->start + s->size)
+			return s;
+	}
+	return NULL;
+}

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel symbols from kallsyms text ("ffffffff81000000 T _text [module]").
+ * One sorted array, binary search.  Sizes come from the next symbol, as in
+ * perf's symbols__fixup_end(): the last symbol of the kernel image or of a
+ * module (the next one changes between kernel and module) ends at the next
+ * page boundary plus 4096, capped at the next symbol.  Aliases at one
+ * address collapse to one name (global before weak before local, then the
+ * fewest leading underscores, then the first seen).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include "symbols-priv.h"
+
+struct hm_ksyms {
+	struct hm_ksym *v;	/* all symbols, by address, best alias first */
+	size_t nr, alloc;
+	u32 *uniq;		/* index of the first symbol of each address */
+	size_t nr_uniq;
+	struct hm_ksym **by_name;	/* sorted by name, built on demand */
+	bool all_zero;
+	char *text;		/* our copy of the input: names point into it */
+	struct hm_strpool *pool;	/* module names */
+};
+
+static bool keep_type(char t)
+{
+	switch (toupper((unsigned char)t)) {
+	case 'T': case 'W': case 'D': case 'B': case 'R': case 'V':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Aliases: perf 6.1 runs symbols__fixup_end() before symbols__fixup_duplicate()
+ * on kallsyms, so only the last alias of an address has a size and
+ * choose_best_symbol() keeps it: the last one in file order wins.
+ */
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct hm_ksym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;	/* end holds the input order here */
+}
+
+static bool same_image(const struct hm_ksym *a, const struct hm_ksym *b)
+{
+	return a->module == b->module;	/* pooled strings, NULL for the kernel */
+}
+
+static u64 roundup_page(u64 a)
+{
+	u64 r = (a + 4095) & ~4095ULL;
+
+	return r < a ? ~0ULL : r;
+}
+
+static int fixup(struct hm_ksyms *k)
+{
+	size_t n = 0;
+
+	if (k->nr)
+		qsort(k->v, k->nr, sizeof(*k->v), cmp_addr);
+	k->uniq = malloc((k->nr ? k->nr : 1) * sizeof(*k->uniq));
+	if (!k->uniq)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->nr; i++)
+		if (!n || k->v[k->uniq[n - 1]].start != k->v[i].start)
+			k->uniq[n++] = i;
+	k->nr_uniq = n;
+	for (size_t u = 0; u < n; u++) {
+		struct hm_ksym *s = &k->v[k->uniq[u]];
+		const struct hm_ksym *next = u + 1 < n ? &k->v[k->uniq[u + 1]] : NULL;
+		size_t last = u + 1 < n ? k->uniq[u + 1] : k->nr;
+		u64 end;
+
+		if (next && same_image(s, next)) {
+			end = next->start;
+		} else if (next) {	/* last of the kernel or of a module */
+			end = roundup_page(s->start + 4096);
+			if (end > next->start)
+				end = next->start;
+		} else {
+			end = roundup_page(s->start) + 4096;
+			if (end < s->start)
+				end = ~0ULL;
+		}
+		for (size_t i = k->uniq[u]; i < last; i++)
+			k->v[i].end = end;
+	}
+	return 0;
+}
+
+/* Parse @buf (@len bytes, one spare byte after them), taking ownership. */
+static struct hm_ksyms *parse_owned(char *owned, size_t len)
+{
+	struct hm_ksyms *k = calloc(1, sizeof(*k));
+	char *text = owned;
+	char *p = text, *end = text + len;
+	size_t lineno = 0, order = 0;
+
+	if (!k) {
+		free(owned);
+		return NULL;
+	}
+	k->text = owned;
+	k->pool = hm_strpool__new();
+	if (!k->pool)
+		goto nomem;
+	k->all_zero = true;
+	while (p < end) {
+		char *eol = memchr(p, '\n', end - p);
+		char *q, *name, *nend, *mod = NULL, *mend = NULL;
+		char *num_end;
+		char buf[32];
+		u64 addr;
+		char type;
+		size_t n;
+
+		if (!eol)
+			eol = end;
+		lineno++;
+		q = p;
+		p = eol + 1;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q == eol || *q == '\0')
+			continue;	/* blank line (or NUL padding) */
+		n = 0;
+		while (q + n < eol && isxdigit((unsigned char)q[n]) && n < sizeof(buf) - 1)
+			n++;
+		memcpy(buf, q, n);
+		buf[n] = '\0';
+		addr = strtoull(buf, &num_end, 16);
+		if (!n || num_end != buf + n || q + n >= eol || (q[n] != ' ' && q[n] != '\t'))
+			goto bad;
+		q += n;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= eol)
+			goto bad;
+		type = *q++;
+		if (q >= eol || (*q != ' ' && *q != '\t'))
+			goto bad;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		name = q;
+		while (q < eol && *q != ' ' && *q != '\t' && *q != '\r')
+			q++;
+		nend = q;
+		if (nend == name)
+			goto bad;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '[') {
+			mod = q + 1;
+			mend = memchr(mod, ']', eol - mod);
+			if (!mend)
+				mend = eol;
+		}
+		if (addr)
+			k->all_zero = false;
+		if (!keep_type(type))
+			continue;
+		if (k->nr == k->alloc) {
+			size_t na = k->alloc ? k->alloc * 2 : 4096;
+			struct hm_ksym *nv = realloc(k->v, na * sizeof(*nv));
+
+			if (!nv)
+				goto nomem;
+			k->v = nv;
+			k->alloc = na;
+		}
+		struct hm_ksym *s = &k->v[k->nr];
+
+		s->start = addr;
+		s->end = order++;	/* input order, for stable alias choice */
+		s->type = type;
+		*nend = '\0';	/* the byte after a name is a separator (or the spare one) */
+		s->name = name;
+		s->module = mod ? hm_strpool__intern_len(k->pool, mod, mend - mod) : NULL;
+		if (mod && !s->module)
+			goto nomem;
+		k->nr++;
+		continue;
+bad:
+		hm_err("kallsyms: line %zu: expected \"ADDRESS TYPE NAME [MODULE]\"; fix or regenerate the file (cat /proc/kallsyms)",
+		       lineno);
+		hm_ksyms__delete(k);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (fixup(k) < 0)
+		goto nomem;
+	return k;
+nomem:
+	hm_ksyms__delete(k);
+	errno = ENOMEM;
+	return NULL;
+}
+
+struct hm_ksyms *hm_ksyms__load(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, alloc = 1 << 20;
+	char *buf;
+	struct hm_ksyms *k;
+	int err;
+
+	if (fd < 0) {
+		err = errno;
+		hm_err("%s: %s; pass a readable file with --kallsyms", path, strerror(err));
+		errno = err;
+		return NULL;
+	}
+	buf = malloc(alloc);
+	if (!buf)
+		goto nomem;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= alloc) {	/* keep a spare byte for the parser */
+			char *nb = realloc(buf, alloc * 2);
+
+			if (!nb)
+				goto nomem;
+			buf = nb;
+			alloc *= 2;
+		}
+		n = read(fd, buf + len, alloc - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			hm_err("%s: offset %zu: read: %s", path, len, strerror(err));
+			free(buf);
+			close(fd);
+			errno = err;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	k = parse_owned(buf, len);
+	err = errno;
+	if (!k && err == EINVAL)
+		hm_err("%s: %s", path, hm_log__last_error());
+	errno = err;
+	return k;
+nomem:
+	free(buf);
+	close(fd);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void hm_ksyms__delete(struct hm_ksyms *k)
+{
+	if (!k)
+		return;
+	free(k->v);
+	free(k->text);
+	free(k->uniq);
+	free(k->by_name);
+	hm_strpool__delete(k->pool);
+	free(k);
+}
+
+size_t hm_ksyms__nr(const struct hm_ksyms *k)
+{
+	return k ? k->nr : 0;
+}
+
+bool hm_ksyms__all_zero(const struct hm_ksyms *k)
+{
+	return !k || k->all_zero;
+}
+
+const struct hm_ksym *hm_ksyms__find(const struct hm_ksyms *k, u64 addr)
+{
+	size_t lo = 0, hi;
+	const struct hm_ksym *s;
+
+	if (!k || k->all_zero)
+		return NULL;
+	hi = k->nr_uniq;
+	while (lo < hi) {	/* first address > addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->v[k->uniq[mid]].start > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (!lo)
+		return NULL;
+	s = &k->v[k->uniq[lo - 1]];
+	return addr < s->end ? s : NULL;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct hm_ksym *x = *(struct hm_ksym *const *)a, *y = *(struct hm_ksym *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *ck, const char *name)
+{
+	struct hm_ksyms *k = (struct hm_ksyms *)ck;	/* the name index is a cache */
+	size_t lo = 0, hi;
+
+	if (!k || !name)
+		return NULL;
+	if (!k->by_name && k->nr) {
+		k->by_name = malloc(k->nr * sizeof(*k->by_name));
+		if (!k->by_name) {
+			for (size_t i = 0; i < k->nr; i++)
+				if (!strcmp(k->v[i].name, name))
+					return &k->v[i];
+			return NULL;
+		}
+		for (size_t i = 0; i < k->nr; i++)
+			k->by_name[i] = &k->v[i];
+		qsort(k->by_name, k->nr, sizeof(*k->by_name), cmp_name);
+	}
+	hi = k->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < k->nr && !strcmp(k->by_name[lo]->name, name))
+		return k->by_name[lo];
+	return NULL;
+}
+
+struct hm_ksyms *hm_ksyms__parse(const char *text, size_t len)
+{
+	char *buf = malloc(len + 1);
+
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return parse_owned(buf, len);
+}

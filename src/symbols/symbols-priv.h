@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_SYMBOLS_PRIV_H
+#define HITMAP_SYMBOLS_PRIV_H
+/*
+ * Private to src/symbols: the string pool, the ELF symbol tables (elf.c) and
+ * the DWARF line/inline lookups (dwarf.c) that symbols.c stitches together.
+ */
+#include <hitmap/symbols.h>
+
+/* ------------------------------------------------------------ strpool.c */
+/* Interned strings: one copy per distinct string, freed with the pool. */
+struct hm_strpool;
+struct hm_strpool *hm_strpool__new(void);
+void hm_strpool__delete(struct hm_strpool *p);
+/* The pooled copy of @s (first @len bytes, then NUL), or NULL on ENOMEM. */
+const char *hm_strpool__intern_len(struct hm_strpool *p, const char *s, size_t len);
+const char *hm_strpool__intern(struct hm_strpool *p, const char *s);
+
+/* ---------------------------------------------------------------- elf.c */
+struct hm_elf_sym {
+	u64	start, size;	/* ELF virtual address */
+	const char *name;	/* owned by the hm_elf */
+	u8	type, bind;	/* STT_*, STB_* */
+	u32	idx;		/* order in the table: perf keeps the first of equals */
+};
+
+struct hm_elf;
+/*
+ * Open the ELF for a map: by build-id under ~/.debug/.build-id and
+ * /usr/lib/debug/.build-id, else @symfs + @filename (a file whose build-id
+ * differs from a known @build_id is refused).  NULL with errno.
+ */
+struct hm_elf *hm_elf__open(const char *filename, const u8 *build_id, u8 build_id_size,
+			    const char *symfs);
+void hm_elf__delete(struct hm_elf *e);
+/* Path of the file opened for symbols (may be a .debug file). */
+const char *hm_elf__path(const struct hm_elf *e);
+/* Path of a file with DWARF (the .debug file when there is one), or NULL. */
+const char *hm_elf__debug_path(const struct hm_elf *e);
+/* File offset -> ELF virtual address through the PT_LOAD headers. */
+int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr);
+/* The function or object symbol containing @vaddr, or NULL. */
+const struct hm_elf_sym *hm_elf__find(const struct hm_elf *e, u64 vaddr);
+size_t hm_elf__nr_syms(const struct hm_elf *e);
+/* Read the GNU build-id note of an open file path into @id (20 bytes); returns its size or <0. */
+int hm_elf__read_build_id(const char *path, u8 *id, size_t size);
+
+/* -------------------------------------------------------------- dwarf.c */
+struct hm_srcline {
+	const char *file;	/* innermost location of the address */
+	int	   line;
+	const char *inline_func;	/* innermost inlined function, or NULL */
+	const char *caller;	/* the function it is inlined into */
+	const char *call_file;
+	int	   call_line;
+};
+struct hm_dwarf;
+/* Open DWARF for @path (cached per DSO by the caller).  NULL with errno. */
+struct hm_dwarf *hm_dwarf__open(const char *path);
+void hm_dwarf__delete(struct hm_dwarf *d);
+/*
+ * Source line and inline frame of ELF virtual address @vaddr.  Strings are
+ * libdw's, valid until hm_dwarf__delete: copy them.  0, or -ENOENT.
+ */
+int hm_dwarf__srcline(struct hm_dwarf *d, u64 vaddr, struct hm_srcline *out);
+
+#endif

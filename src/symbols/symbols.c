@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hm_symbols: address -> dso, symbol+offset, source:line, inline frame.
+ * Everything is lazy: kallsyms is read at the first kernel address, an ELF
+ * and its DWARF at the first address in that DSO; each distinct (dso,
+ * address) is resolved once and kept in a hash table, so the cost grows
+ * with distinct addresses, not with samples.  Strings are pooled and live
+ * until hm_symbols__delete.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/log.h>
+#include "symbols-priv.h"
+
+#define KERNEL_DSO "[kernel.kallsyms]"
+
+struct dso {
+	const char *filename;	/* pooled */
+	u8 bid[20], bid_size;
+	bool elf_tried, dw_tried;
+	struct hm_elf *elf;
+	struct hm_dwarf *dw;
+};
+
+struct entry {
+	const void *dso;	/* NULL: empty slot */
+	u64 addr;		/* file offset (user) or address (kernel) */
+	struct hm_symbol_info info;
+};
+
+struct hm_symbols {
+	struct hm_symbols_opts opts;
+	char *kallsyms_path, *symfs;
+	void *ksyms_text;
+	struct hm_ksyms *ksyms;
+	bool ksyms_tried;
+	struct dso **dsos;
+	size_t nr_dsos, alloc_dsos;
+	struct dso *last_dso;	/* one-entry front cache */
+	const char *last_filename;	/* hm_maps' pooled pointer of last_dso */
+	const u8 *last_bid_map;
+	struct entry *tab;
+	size_t nr, cap;
+	struct hm_strpool *pool;
+	struct hm_symbols_stats st;
+	char kernel_tag;	/* address of this is the kernel's dso key */
+};
+
+struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
+{
+	struct hm_symbols *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (opts)
+		s->opts = *opts;
+	s->pool = hm_strpool__new();
+	s->cap = 1024;
+	s->tab = calloc(s->cap, sizeof(*s->tab));
+	if (!s->pool || !s->tab)
+		goto nomem;
+	if (opts && opts->kallsyms && !(s->kallsyms_path = strdup(opts->kallsyms)))
+		goto nomem;
+	if (opts && opts->symfs && !(s->symfs = strdup(opts->symfs)))
+		goto nomem;
+	if (opts && opts->ksyms_text && opts->ksyms_len) {
+		s->ksyms_text = malloc(opts->ksyms_len);
+		if (!s->ksyms_text)
+			goto nomem;
+		memcpy(s->ksyms_text, opts->ksyms_text, opts->ksyms_len);
+	}
+	s->opts.kallsyms = s->kallsyms_path;
+	s->opts.symfs = s->symfs;
+	s->opts.ksyms_text = s->ksyms_text;
+	return s;
+nomem:
+	hm_symbols__delete(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void hm_symbols__delete(struct hm_symbols *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_dsos; i++) {
+		hm_elf__delete(s->dsos[i]->elf);
+		hm_dwarf__delete(s->dsos[i]->dw);
+		free(s->dsos[i]);
+	}
+	free(s->dsos);
+	free(s->tab);
+	hm_ksyms__delete(s->ksyms);
+	hm_strpool__delete(s->pool);
+	free(s->kallsyms_path);
+	free(s->symfs);
+	free(s->ksyms_text);
+	free(s);
+}
+
+void hm_symbols__stats(const struct hm_symbols *s, struct hm_symbols_stats *st)
+{
+	*st = s->st;
+	st->nr_dsos = s->nr_dsos;
+	st->resolved = s->nr;
+}
+
+/* ------------------------------------------------------------ cache */
+
+static u64 hash_key(const void *dso, u64 addr)
+{
+	u64 h = (u64)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL ^ addr;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static struct entry *cache_get(struct hm_symbols *s, const void *dso, u64 addr)
+{
+	for (size_t j = hash_key(dso, addr) & (s->cap - 1);; j = (j + 1) & (s->cap - 1)) {
+		struct entry *e = &s->tab[j];
+
+		if (!e->dso)
+			return NULL;
+		if (e->dso == dso && e->addr == addr)
+			return e;
+	}
+}
+
+static struct entry *cache_put(struct hm_symbols *s, const void *dso, u64 addr)
+{
+	size_t j;
+
+	if ((s->nr + 1) * 4 > s->cap * 3) {
+		size_t ncap = s->cap * 2;
+		struct entry *nt = calloc(ncap, sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < s->cap; i++) {
+			struct entry *e = &s->tab[i];
+
+			if (!e->dso)
+				continue;
+			for (j = hash_key(e->dso, e->addr) & (ncap - 1); nt[j].dso; j = (j + 1) & (ncap - 1))
+				;
+			nt[j] = *e;
+		}
+		free(s->tab);
+		s->tab = nt;
+		s->cap = ncap;
+	}
+	for (j = hash_key(dso, addr) & (s->cap - 1); s->tab[j].dso; j = (j + 1) & (s->cap - 1))
+		;
+	s->tab[j].dso = dso;
+	s->tab[j].addr = addr;
+	memset(&s->tab[j].info, 0, sizeof(s->tab[j].info));
+	s->nr++;
+	return &s->tab[j];
+}
+
+/* ---------------------------------------------------------- kernel */
+
+static struct hm_ksyms *ksyms(struct hm_symbols *s)
+{
+	if (s->ksyms_tried)
+		return s->ksyms;
+	s->ksyms_tried = true;
+	if (s->opts.kallsyms) {
+		if (!*s->opts.kallsyms)
+			return NULL;	/* "": none */
+		s->ksyms = hm_ksyms__load(s->opts.kallsyms);
+	} else if (s->opts.ksyms_text) {
+		s->ksyms = hm_ksyms__parse(s->opts.ksyms_text, s->opts.ksyms_len);
+	} else {
+		s->ksyms = hm_ksyms__load("/proc/kallsyms");
+		if (s->ksyms && hm_ksyms__all_zero(s->ksyms))
+			hm_warn("/proc/kallsyms: all addresses are 0 (kptr_restrict); kernel symbols need root or --kallsyms FILE");
+	}
+	if (!s->ksyms)
+		hm_warn("kallsyms: %s; kernel addresses stay [unknown] (pass --kallsyms FILE)",
+			hm_log__last_error());
+	return s->ksyms;
+}
+
+/* "[xfs]" from "/lib/modules/.../xfs.ko.zst" (perf's short module name). */
+static const char *module_dso(struct hm_symbols *s, const char *filename)
+{
+	const char *b = strrchr(filename, '/');
+	char buf[256];
+	size_t n;
+
+	if (filename[0] == '[')
+		return hm_strpool__intern(s->pool, filename);
+	b = b ? b + 1 : filename;
+	n = strcspn(b, ".");
+	if (n > sizeof(buf) - 3)
+		n = sizeof(buf) - 3;
+	buf[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		buf[i + 1] = b[i] == '-' ? '_' : b[i];
+	buf[n + 1] = ']';
+	buf[n + 2] = '\0';
+	return hm_strpool__intern(s->pool, buf);
+}
+
+static int resolve_kernel(struct hm_symbols *s, const struct hm_map *map, u64 addr,
+			  struct hm_symbol_info *info)
+{
+	struct entry *e = cache_get(s, &s->kernel_tag, addr);
+	const struct hm_ksym *k;
+
+	if (e) {
+		s->st.cache_hits++;
+		*info = e->info;
+	} else {
+		e = cache_put(s, &s->kernel_tag, addr);
+		if (!e)
+			return -ENOMEM;
+		k = hm_ksyms__find(ksyms(s), addr);
+		e->info.dso = KERNEL_DSO;
+		if (k) {
+			e->info.name = hm_strpool__intern(s->pool, k->name);
+			e->info.offset = addr - k->start;
+			if (k->module)
+				e->info.dso = module_dso(s, k->module);
+		}
+		*info = e->info;
+	}
+	/* the map decides the dso when there is one */
+	if (map && map->type == HM_MAP_MODULE)
+		info->dso = module_dso(s, map->filename);
+	info->map = map;
+	return 0;
+}
+
+/* ------------------------------------------------------------ user */
+
+static bool no_file(const char *f)
+{
+	return f[0] != '/' || !strncmp(f, "//anon", 6) || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/SYSV", 5) || !strncmp(f, "/anon_hugepage", 14) ||
+	       !strncmp(f, "/memfd:", 7) || strstr(f, " (deleted)");
+}
+
+static struct dso *dso_get(struct hm_symbols *s, const struct hm_map *map)
+{
+	const char *fn;
+	struct dso *d;
+
+	if (s->last_dso && s->last_filename == map->filename &&
+	    s->last_dso->bid_size == map->build_id_size &&
+	    !memcmp(s->last_dso->bid, map->build_id, map->build_id_size))
+		return s->last_dso;
+	fn = hm_strpool__intern(s->pool, map->filename);
+	if (!fn)
+		return NULL;
+	for (size_t i = 0; i < s->nr_dsos; i++) {
+		d = s->dsos[i];
+		if (d->filename == fn && d->bid_size == map->build_id_size &&
+		    !memcmp(d->bid, map->build_id, map->build_id_size))
+			goto found;
+	}
+	if (s->nr_dsos == s->alloc_dsos) {
+		size_t na = s->alloc_dsos ? s->alloc_dsos * 2 : 16;
+		struct dso **nv = realloc(s->dsos, na * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		s->dsos = nv;
+		s->alloc_dsos = na;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->filename = fn;
+	d->bid_size = map->build_id_size > 20 ? 20 : map->build_id_size;
+	memcpy(d->bid, map->build_id, d->bid_size);
+	s->dsos[s->nr_dsos++] = d;
+found:
+	s->last_dso = d;
+	s->last_filename = map->filename;
+	return d;
+}
+
+static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_symbol_info *info)
+{
+	const struct hm_elf_sym *sym;
+	struct hm_srcline sl;
+	u64 vaddr;
+
+	info->dso = d->filename;
+	if (!d->elf_tried) {
+		d->elf_tried = true;
+		d->elf = hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs);
+		if (!d->elf)
+			hm_debug("%s: no ELF found (build-id cache, path, --symfs): symbols [unknown]",
+				 d->filename);
+	}
+	if (!d->elf || hm_elf__off_to_vaddr(d->elf, off, &vaddr) < 0)
+		return;
+	sym = hm_elf__find(d->elf, vaddr);
+	if (sym) {
+		info->name = hm_strpool__intern(s->pool, sym->name);
+		info->offset = vaddr - sym->start;
+	}
+	if (s->opts.no_source)
+		return;
+	if (!d->dw_tried) {
+		d->dw_tried = true;
+		if (hm_elf__debug_path(d->elf))
+			d->dw = hm_dwarf__open(hm_elf__debug_path(d->elf));
+	}
+	if (!d->dw || hm_dwarf__srcline(d->dw, vaddr, &sl) < 0)
+		return;
+	info->file = sl.file ? hm_strpool__intern(s->pool, sl.file) : NULL;
+	info->line = sl.line;
+	if (sl.inline_func) {
+		info->inline_func = hm_strpool__intern(s->pool, sl.inline_func);
+		info->inlined_by = sl.caller ? hm_strpool__intern(s->pool, sl.caller) : info->name;
+		info->call_file = sl.call_file ? hm_strpool__intern(s->pool, sl.call_file) : NULL;
+		info->call_line = sl.call_line;
+	}
+}
+
+static bool kernel_addr(u64 addr)
+{
+	return addr >= 0xffff800000000000ULL;	/* x86_64/arm64 upper half */
+}
+
+int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pid,
+			u8 cpumode, u64 addr, struct hm_symbol_info *info)
+{
+	const struct hm_map *map;
+	struct dso *d;
+	struct entry *e;
+	u64 off;
+
+	if (!s || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	s->st.lookups++;
+	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
+	map = hm_maps__find(maps, pid, cpumode, addr);
+	if (!map && cpumode == PERF_RECORD_MISC_USER)
+		map = hm_maps__find(maps, pid, PERF_RECORD_MISC_KERNEL, addr);
+	if (!map) {
+		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		    kernel_addr(addr)) {
+			if (!ksyms(s))
+				return -ENOENT;
+			return resolve_kernel(s, NULL, addr, info);
+		}
+		return -ENOENT;
+	}
+	if (map->kernel) {
+		if (map->type == HM_MAP_KSYMBOL) {
+			info->dso = map->filename;
+			info->name = map->filename;
+			info->offset = addr - map->start;
+			info->map = map;
+			return 0;
+		}
+		return resolve_kernel(s, map, addr, info);
+	}
+	if (no_file(map->filename)) {
+		info->dso = map->filename;
+		info->map = map;
+		return 0;
+	}
+	d = dso_get(s, map);
+	if (!d)
+		return -ENOMEM;
+	off = addr - map->start + map->pgoff;
+	e = cache_get(s, d, off);
+	if (e) {
+		s->st.cache_hits++;
+	} else {
+		e = cache_put(s, d, off);
+		if (!e)
+			return -ENOMEM;
+		fill_user(s, d, off, &e->info);
+	}
+	*info = e->info;
+	info->map = map;
+	return 0;
+}

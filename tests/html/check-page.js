@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Headless-Chromium check of a hitmap HTML page, over the DevTools protocol
+ * on --remote-debugging-pipe (no npm packages, no websocket).  Prints
+ * PASS/FAIL lines like tests/unit/tap.h:
+ *   - the page loads (data-ready) within --max-load-ms, no console errors,
+ *     no exceptions, no network request besides the page itself;
+ *   - the heat map draws one cell per bucket x socket, with the values of
+ *     --expect (hitmap diff --metrics JSON) for every heat-map stat;
+ *   - the lines table is paged (<= 50 DOM rows) and sorts on a click;
+ *   - a screenshot is written to --shot.
+ *
+ *   check-page.js --html PAGE.html --shot OUT.png [--expect METRICS.json]
+ *                 [--max-load-ms 2000] [--name NAME] [--chromium PATH]
+ */
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const NAME = args.name || 'html';
+const MAX_LOAD = +(args['max-load-ms'] || 2000);
+let failed = 0;
+const pass = (n) => console.log(`PASS ${NAME}-${n}`);
+const fail = (n, why) => { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); };
+const check = (n, ok, why) => (ok ? pass(n) : fail(n, why));
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hitmap-chromium-'));
+const chrome = spawn(args.chromium || '/usr/bin/chromium', [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',
+  '--disable-default-apps', '--mute-audio', '--hide-scrollbars', '--window-size=1400,1800',
+  `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+let stderr = '';
+chrome.stderr.on('data', (d) => { stderr += d; });
+const out = chrome.stdio[3], inp = chrome.stdio[4];
+
+let nextId = 1, buf = '';
+const pending = new Map(), listeners = [];
+inp.on('data', (d) => {
+  buf += d.toString('utf8');
+  let z;
+  while ((z = buf.indexOf('\0')) >= 0) {
+    const msg = JSON.parse(buf.slice(0, z));
+    buf = buf.slice(z + 1);
+    if (msg.id && pending.has(msg.id)) {
+      const { resolve, reject } = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+      else resolve(msg.result);
+    } else if (msg.method) {
+      listeners.forEach((l) => l(msg));
+    }
+  }
+});
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  const m = { id, method, params };
+  if (sessionId) m.sessionId = sessionId;
+  out.write(JSON.stringify(m) + '\0');
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const html = path.resolve(args.html);
+  const url = 'file://' + html;
+  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  const S = (m, p) => send(m, p, sessionId);
+  const errors = [], requests = [];
+  listeners.push((msg) => {
+    if (msg.sessionId !== sessionId) return;
+    const p = msg.params;
+    if (msg.method === 'Runtime.consoleAPICalled' && (p.type === 'error' || p.type === 'assert'))
+      errors.push('console.' + p.type + ': ' + p.args.map((a) => a.value || a.description).join(' '));
+    if (msg.method === 'Runtime.exceptionThrown')
+      errors.push('exception: ' + (p.exceptionDetails.exception ? p.exceptionDetails.exception.description : p.exceptionDetails.text));
+    if (msg.method === 'Log.entryAdded' && p.entry.level === 'error')
+      errors.push('log: ' + p.entry.text + ' ' + (p.entry.url || ''));
+    if (msg.method === 'Network.requestWillBeSent' && p.request.url !== url && !p.request.url.startsWith('data:'))
+      requests.push(p.request.url);
+  });
+  await S('Runtime.enable');
+  await S('Log.enable');
+  await S('Network.enable');
+  await S('Page.enable');
+  const ev = async (expr) => {
+    const r = await S('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error(expr + ': ' + JSON.stringify(r.exceptionDetails.exception || r.exceptionDetails));
+    return r.result.value;
+  };
+
+  const t0 = Date.now();
+  await S('Page.navigate', { url });
+  let ready = false;
+  while (Date.now() - t0 < 30000) {
+    try { ready = await ev("document.body && document.body.getAttribute('data-ready') === '1'"); } catch (e) { ready = false; }
+    if (ready) break;
+    await sleep(20);
+  }
+  const loadMs = Date.now() - t0;
+  console.log(`# ${NAME}: ${html} (${fs.statSync(html).size} bytes) ready in ${loadMs} ms`);
+  check('loads', ready, 'data-ready never set (script failed?) ' + errors.join('; '));
+  if (!ready) return;
+  check('load-time', loadMs < MAX_LOAD, `${loadMs} ms >= ${MAX_LOAD} ms`);
+  await sleep(200);	/* late errors and requests */
+
+  const info = await ev(`(function(){ var D = hitmap.data; return { mode: D.mode, ns: D.sides.length,
+      S: D.sockets, ids: D.buckets.id, bstats: D.bstats, nl: D.lines.id.length,
+      canvases: document.querySelectorAll('#heat canvas').length }; })()`);
+  const nb = info.ids.length;
+  for (let k = 0; k < info.bstats.length; k++) {
+    const cells = await ev(`hitmap.setHeat(${k}, 0)`);
+    const drawn = await ev('hitmap.heat.drawn');
+    check(`heat-cells-${info.bstats[k]}`, cells.length === nb * info.S && drawn === nb * info.S,
+          `${cells.length} cells (${drawn} drawn) for ${nb} buckets x ${info.S} sockets`);
+    if (args.expect && k === 0) {
+      const M = JSON.parse(fs.readFileSync(args.expect, 'utf8')).metrics;
+      const want = new Set();
+      for (const key of Object.keys(M)) {
+        const m = /^futex\.(.+?\.bucket\.\d+)\./.exec(key);
+        if (m) want.add(m[1]);
+      }
+      const got = new Set(info.ids);
+      const missing = [...want].filter((x) => !got.has(x)), extra = [...got].filter((x) => !want.has(x));
+      check('heat-buckets-equal-json', missing.length === 0 && extra.length === 0 && nb > 0,
+            `${nb} buckets on the page, ${want.size} in the JSON; missing ${missing.slice(0, 3)}, extra ${extra.slice(0, 3)}`);
+    }
+    if (args.expect) {
+      const M = JSON.parse(fs.readFileSync(args.expect, 'utf8')).metrics;
+      let bad = 0, first = '';
+      for (const [id, s, stat, v] of cells) {
+        const w = M[`futex.${id}.socket.${s}.${stat}`] || 0;
+        if (v !== w) { if (!bad) first = `${id} socket ${s} ${stat}: page ${v}, json ${w}`; bad++; }
+      }
+      check(`heat-values-equal-json-${info.bstats[k]}`, bad === 0 && cells.length > 0, `${bad} cells differ, e.g. ${first}`);
+    }
+  }
+  check('heat-one-canvas-per-socket', info.canvases === info.S, `${info.canvases} canvases, ${info.S} sockets`);
+
+  /* the lines table: paged, and sorting works */
+  const col = info.mode === 'diff' ? 'HITM.total %chg' : 'HITM.total';
+  const readCol = `(function(){ var ths = document.querySelectorAll('#lines-head th'), ci = -1, i;
+      for (i = 0; i < ths.length; i++) if (ths[i].textContent === ${JSON.stringify(col)}) ci = i;
+      if (ci < 0) return null;
+      return { ci: ci, rows: document.querySelectorAll('#lines-body tr').length,
+        v: Array.prototype.map.call(document.querySelectorAll('#lines-body tr'), function (tr) { return tr.children[ci].textContent; }) }; })()`;
+  const before = await ev(readCol);
+  check('lines-paged', before && before.rows <= 50 && (info.nl <= 50 || before.rows === 50),
+        before ? `${before.rows} DOM rows for ${info.nl} lines` : `no column ${col}`);
+  if (before && info.nl > 1) {
+    const num = (t) => (t === '+new' ? Infinity : t === '-all' ? -Infinity : parseFloat(t));
+    await ev(`document.querySelectorAll('#lines-head th')[${before.ci}].click()`);
+    const desc = (await ev(readCol)).v.map(num);
+    await ev(`document.querySelectorAll('#lines-head th')[${before.ci}].click()`);
+    const asc = (await ev(readCol)).v.map(num);
+    const sorted = (a, dir) => a.every((x, i) => i === 0 || dir * (x - a[i - 1]) >= 0 || (x === a[i - 1]));
+    check('sort-descending', desc.length > 1 && sorted(desc, -1), desc.slice(0, 6).join(','));
+    check('sort-ascending', asc.length > 1 && sorted(asc, 1), asc.slice(0, 6).join(','));
+    check('sort-changes-order', desc[0] !== asc[0] || desc.every((x) => x === desc[0]), `${desc[0]} vs ${asc[0]}`);
+    if (info.nl > 50) {
+      await ev("document.getElementById('lines-next').click()");
+      const p2 = await ev("document.getElementById('lines-info').textContent");
+      check('pager-next', /^lines 51-/.test(p2), p2);
+    }
+  }
+  await ev('hitmap.setHeat(1, ' + (info.mode === 'diff' ? 2 : 0) + ')');
+  const shot = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
+  fs.writeFileSync(args.shot, Buffer.from(shot.data, 'base64'));
+  const png = fs.readFileSync(args.shot);
+  check('screenshot', png.length > 1000 && png.slice(1, 4).toString() === 'PNG', `${args.shot}: ${png.length} bytes`);
+  console.log(`# ${NAME}: screenshot ${args.shot}`);
+  await sleep(100);
+  check('no-console-errors', errors.length === 0, errors.slice(0, 3).join(' | '));
+  check('no-network-requests', requests.length === 0, requests.slice(0, 3).join(' '));
+}
+
+const watchdog = setTimeout(() => { fail('timeout', 'no answer from chromium in 90 s; ' + stderr.slice(-300)); finish(); }, 90000);
+function finish() {
+  clearTimeout(watchdog);
+  try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ }
+  fs.rmSync(profile, { recursive: true, force: true });
+  process.exit(failed ? 1 : 0);
+}
+main().catch((e) => fail('driver', e.message)).finally(finish);

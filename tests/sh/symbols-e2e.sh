@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: record a -g -O1 program with real perf (cpu-clock), then resolve
+# every sample's ip with hitmap (tests/tools/hm-symres: reader + hm_maps +
+# hm_symbols) and compare with perf script: symbol and dso of every sample,
+# and basename:line of every user-space sample.
+. tests/lib.sh
+SYMRES=$PWD/$HITMAP_BUILD/tools/hm-symres
+if [ ! -x "$SYMRES" ]; then skip "symbols e2e" "$SYMRES not built (make O=$HITMAP_BUILD tests)"; done_tests; fi
+if ! command -v cc >/dev/null; then skip "symbols e2e" "no C compiler"; done_tests; fi
+if ! can_record; then skip "symbols e2e" "perf cannot record cpu-clock here (perf missing or perf_event_paranoid)"; done_tests; fi
+
+cat >"$TMP/prog.c" <<'C'
+#include <stdio.h>
+int counter = 5;
+long table[64] = { 1, 2, 3 };
+static inline __attribute__((always_inline)) int add_one(int x)
+{
+	counter += x;
+	return counter * 3;
+}
+__attribute__((noinline)) int work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += add_one(i) + (int)table[i & 63];
+	return s;
+}
+int main(int argc, char **argv)
+{
+	long r = 0;
+	for (int k = 0; k < (argc > 1 ? 3000 : 1); k++)
+		r += work(10000) + add_one(k);
+	printf("%ld\n", r);
+	return 0;
+}
+C
+cc -g -O1 -o "$TMP/prog" "$TMP/prog.c" || { fail "symbols e2e compile" "cc -g -O1 failed"; done_tests; }
+# -N: keep ~/.debug untouched; the binary is found by path and build-id
+if ! perf record -N -q -e cpu-clock -c 10000 -o "$TMP/perf.data" -- "$TMP/prog" 1 >/dev/null 2>"$TMP/rec.err"; then
+	skip "symbols e2e" "perf record failed: $(tail -n1 "$TMP/rec.err")"; done_tests
+fi
+perf script -i "$TMP/perf.data" -F ip,sym,dso 2>/dev/null | awk '{print $1, $2, $3}' >"$TMP/perf.txt"
+"$SYMRES" "$TMP/perf.data" --dso >"$TMP/hm.txt" 2>"$TMP/hm.err" || { fail "symbols e2e hm-symres" "$(tail -n1 "$TMP/hm.err")"; done_tests; }
+n=$(wc -l <"$TMP/perf.txt")
+if [ "$n" -lt 100 ]; then fail "symbols e2e samples" "only $n samples from perf script"; done_tests; fi
+check "symbols e2e: same number of samples ($n)" test "$n" -eq "$(wc -l <"$TMP/hm.txt")"
+bad=$(paste -d'|' "$TMP/perf.txt" "$TMP/hm.txt" | awk -F'|' '$1 != $2' | wc -l)
+if [ "$bad" -eq 0 ]; then pass "symbols e2e: ip, symbol and dso of all $n samples = perf script"
+else fail "symbols e2e: symbol/dso" "$bad of $n differ, first: $(paste -d'|' "$TMP/perf.txt" "$TMP/hm.txt" | awk -F'|' '$1 != $2' | head -n1)"; fi
+check "symbols e2e: the program's work() is resolved" grep -q ' work (' "$TMP/hm.txt"
+check "symbols e2e: kernel samples resolved" grep -q ' (\[kernel.kallsyms\])' "$TMP/hm.txt"
+
+# source lines of the program's samples: perf prints basename:line on the next line.
+# (Elsewhere perf 6.1 inherits binutils addr2line's answers; in ld.so's
+# handle_amd it names dl-get-cpu-features.c:321 where libdw and
+# llvm-addr2line say dl-cacheinfo.h:321, so only the test program is compared.)
+perf script -i "$TMP/perf.data" -F ip,sym,dso,srcline 2>/dev/null | paste - - |
+	awk -v d="($TMP/prog)" '$3 == d {print $1, $4}' | sort >"$TMP/perf-src.txt"
+"$SYMRES" "$TMP/perf.data" --lines | awk -v d="$TMP/prog" '$3 == d {n = split($4, p, "/"); print $1, p[n]}' |
+	sort >"$TMP/hm-src.txt"
+u=$(wc -l <"$TMP/perf-src.txt")
+bad=$(comm -3 "$TMP/perf-src.txt" "$TMP/hm-src.txt" | wc -l)
+if [ "$u" -gt 100 ] && [ "$bad" -eq 0 ]; then pass "symbols e2e: file:line of all $u samples in the program = perf script srcline"
+else fail "symbols e2e: srcline" "$bad lines differ of $u, first: $(comm -3 "$TMP/perf-src.txt" "$TMP/hm-src.txt" | head -n2 | tr '\n\t' '  ')"; fi
+
+# cost per sample (cached) with source lines on
+"$SYMRES" "$TMP/perf.data" --bench | sed 's/^/# hm-symres --bench: /'
+done_tests

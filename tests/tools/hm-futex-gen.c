@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hm-futex-gen: writes a perf.data (hitmap's writer) with kernel memory
+ * samples on known futex buckets and fields across 2 sockets / 2 nodes, the
+ * futex table geometry in the hitmap metadata, plus noise (other kernel
+ * lines, the private hash header, user lines); and the expected counts.
+ *
+ *   hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta]
+ *
+ * Expected counts are tallied here from the plan (which encoding was
+ * written), not with hitmap's classifier.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <hitmap/futex.h>
+#include <hitmap/meta.h>
+#include <hitmap/perf_data.h>
+
+#define G0	0xffff888100998000ull
+#define G1	0xffff888200998000ull
+#define PRIV	0xffff88815ece9040ull
+#define PID	4242
+#define NODE_MEM (1ull << 30)
+#define MEM_BLOCK (128ull << 20)
+
+enum kind { K_LHITM, K_RHITM, K_LDRAM, K_RDRAM, K_STORE, K_L1, K__MAX };
+enum stat { S_SAMPLES, S_LOADS, S_LHITM, S_RHITM, S_LDRAM, S_RDRAM, S_STORES, S__MAX };
+static const char *const stat_names[S__MAX] = { "samples", "loads", "lcl_hitm", "rmt_hitm", "lcl_dram", "rmt_dram", "stores" };
+
+#define P(a, b) PERF_MEM_S(a, b)
+static const u64 kind_src[K__MAX] = {
+	[K_LHITM] = P(OP, LOAD) | P(LVL, HIT) | P(LVL, L3) | P(SNOOP, HITM) | P(LVLNUM, L3),
+	[K_RHITM] = P(OP, LOAD) | P(LVL, HIT) | P(LVL, REM_CCE1) | P(SNOOP, HITM),
+	[K_LDRAM] = P(OP, LOAD) | P(LVL, HIT) | P(LVL, LOC_RAM) | P(SNOOP, MISS) | P(LVLNUM, RAM),
+	[K_RDRAM] = P(OP, LOAD) | P(LVL, HIT) | P(LVL, REM_RAM1) | P(SNOOP, MISS),
+	[K_STORE] = P(OP, STORE) | P(LVL, HIT) | P(LVL, L1),
+	[K_L1]	  = P(OP, LOAD) | P(LVL, HIT) | P(LVL, L1) | P(SNOOP, NONE) | P(LVLNUM, L1),
+};
+/* stat each kind adds, besides samples (and loads for loads) */
+static const int kind_stat[K__MAX] = { S_LHITM, S_RHITM, S_LDRAM, S_RDRAM, S_STORES, -1 };
+
+static const struct { int table; u64 index; } buckets[] = {
+	{ 0, 3 }, { 0, 100 }, { 0, 511 }, { 1, 0 }, { 1, 7 }, { 1, 300 },
+	{ 2, 0 }, { 2, 2 }, { 2, 9 }, { 2, 15 }, { 0, 42 }, { 1, 42 },
+};
+#define NB (sizeof(buckets) / sizeof(buckets[0]))
+static const u64 bases[3] = { G0, G1, PRIV };
+static const struct { u32 off; int field; } fields[] = {
+	{ 0, HM_FUTEX_FIELD_WAITERS }, { 4, HM_FUTEX_FIELD_LOCK }, { 8, HM_FUTEX_FIELD_CHAIN },
+	{ 16, HM_FUTEX_FIELD_CHAIN }, { 24, HM_FUTEX_FIELD_PRIV }, { 40, HM_FUTEX_FIELD_PAD },
+};
+#define NF (sizeof(fields) / sizeof(fields[0]))
+
+static u64 rng = 88172645463325252ull;
+static u64 rnd(u64 n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng % n;
+}
+
+static u64 exp_b[NB][S__MAX], exp_f[2][HM_FUTEX_FIELD__MAX][S__MAX], exp_sock[NB][2][S__MAX];
+static u64 exp_fph[S__MAX];
+
+static void tally(u64 *st, int k)
+{
+	st[S_SAMPLES]++;
+	if (k != K_STORE)
+		st[S_LOADS]++;
+	if (kind_stat[k] >= 0)
+		st[kind_stat[k]]++;
+}
+
+static struct perf_event_attr attr(u64 config, u64 config1, bool first)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_RAW;
+	a.size = sizeof(a);
+	a.config = config;
+	a.config1 = config1;
+	a.sample_period = 1000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT |
+			PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
+	a.read_format = PERF_FORMAT_ID;
+	a.precise_ip = 3;
+	a.sample_id_all = 1;
+	if (first)
+		a.mmap = a.comm = a.mmap_data = a.mmap2 = 1;
+	return a;
+}
+
+static void put_stats(FILE *f, const u64 *st)
+{
+	int s;
+
+	for (s = 0; s < S__MAX; s++)
+		fprintf(f, "%s\"%s\": %" PRIu64, s ? ", " : "", stat_names[s], st[s]);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "seed", required_argument, NULL, 's' }, { "no-meta", no_argument, NULL, 'M' }, { NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *expf = NULL;
+	unsigned long n = 6000, i;
+	bool meta_on = true;
+	struct hm_header h;
+	struct hm_cpu_topo cpu[4];
+	struct hm_numa_node numa[2];
+	struct hm_mem_node mem[2];
+	u64 bits[2] = { 0, 0 };
+	char *pkg[2] = { "0-1", "2-3" }, *core[4] = { "0", "1", "2", "3" };
+	struct perf_event_attr a0 = attr(0x1cd, 30, true), a1 = attr(0x82d0, 0, false);
+	u64 ids0[4] = { 101, 102, 103, 104 }, ids1[4] = { 201, 202, 203, 204 };
+	struct hm_futex_model m;
+	struct hm_futex_table t;
+	struct hm_meta *meta = NULL;
+	void *raw = NULL;
+	u64 rawsize = 0, time = 1000000000ull;
+	struct hm_writer *w;
+	FILE *f;
+	int c, err = 0;
+	unsigned b, k;
+
+	while ((c = getopt_long(argc, argv, "o:e:n:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'e': expf = optarg; break;
+		case 'n': n = strtoul(optarg, NULL, 10); break;
+		case 's': rng = strtoull(optarg, NULL, 0) | 1; break;
+		case 'M': meta_on = false; break;
+		default: return 2;
+		}
+	}
+	if (!out || !expf) {
+		fprintf(stderr, "usage: hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta]\n");
+		return 2;
+	}
+	memset(&h, 0, sizeof(h));
+	h.hostname = "hm-futex-gen";
+	h.osrelease = "6.18.44-hm-futex-gen";
+	h.version = "6.1.0";
+	h.arch = "x86_64";
+	h.cpudesc = "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz (hm-futex-gen)";
+	h.cpuid = "GenuineIntel,6,85,4";
+	h.nr_cpus_avail = h.nr_cpus_online = 4;
+	h.total_mem_kb = 2 * (NODE_MEM >> 10);
+	for (c = 0; c < 4; c++)
+		cpu[c] = (struct hm_cpu_topo){ c % 2, c / 2, 0 };
+	h.cpu = cpu;
+	h.nr_package_cpus = 2;
+	h.package_cpus = pkg;
+	h.nr_core_cpus = 4;
+	h.core_cpus = core;
+	h.nr_die_cpus = 2;
+	h.die_cpus = pkg;
+	for (c = 0; c < 2; c++) {
+		numa[c] = (struct hm_numa_node){ c, NODE_MEM >> 10, NODE_MEM >> 11, pkg[c] };
+		bits[c] = ((1ull << (NODE_MEM / MEM_BLOCK)) - 1) << (c * (NODE_MEM / MEM_BLOCK));
+		mem[c] = (struct hm_mem_node){ c, 2 * NODE_MEM / MEM_BLOCK, &bits[c] };
+	}
+	h.nr_numa_nodes = 2;
+	h.numa = numa;
+	h.mem_block_size = MEM_BLOCK;
+	h.nr_mem_nodes = 2;
+	h.mem = mem;
+
+	hm_futex_model__init(&m, HM_FUTEX_ERA_6_17);
+	hm_futex_model__set_machine(&m, 4, 2);
+	hm_futex_table__parse("global:0:ffff888100998000:512", &t);
+	snprintf(t.provenance, sizeof(t.provenance), "hm-futex-gen");
+	hm_futex_model__add_table(&m, &t);
+	hm_futex_table__parse("global:1:ffff888200998000:512", &t);
+	snprintf(t.provenance, sizeof(t.provenance), "hm-futex-gen");
+	hm_futex_model__add_table(&m, &t);
+	hm_futex_table__parse("private:4242:ffff88815ece9040:16", &t);
+	snprintf(t.provenance, sizeof(t.provenance), "hm-futex-gen");
+	hm_futex_model__add_table(&m, &t);
+	meta = hm_meta__new();
+	if (!meta)
+		return 1;
+	if (meta_on)
+		err = hm_futex_model__to_meta(&m, meta);
+	if (!err)
+		err = hm_meta__add(meta, HM_META_KERNEL, "6.18.44", 8);
+	if (!err) {
+		/* futex code at the sampled IPs, other code for the noise */
+		static const char ksyms[] =
+			"ffffffff81000000 T _stext\n"
+			"ffffffff81100000 T futex_q_lock\n"
+			"ffffffff81100100 T futex_q_unlock\n"
+			"ffffffff81100200 T futex_hash\n"
+			"ffffffff81100300 t __futex_hash\n"
+			"ffffffff81100400 T memcpy_orig\n"
+			"ffffffff81100800 T _etext\n";
+
+		err = hm_meta__add(meta, HM_META_KSYMS, ksyms, sizeof(ksyms) - 1);
+	}
+	if (!err)
+		err = hm_meta__serialize(meta, &raw, &rawsize);
+	if (err) {
+		fprintf(stderr, "hm-futex-gen: metadata: %s\n", strerror(-err));
+		return 1;
+	}
+	h.hitmap_meta = raw;
+	h.hitmap_meta_size = rawsize;
+
+	w = hm_writer__new(out);
+	if (!w) {
+		fprintf(stderr, "hm-futex-gen: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	if (hm_writer__add_evsel(w, &a0, "cpu/mem-loads,ldlat=30/P", ids0, 4) < 0 ||
+	    hm_writer__add_evsel(w, &a1, "cpu/mem-stores/P", ids1, 4) < 0 ||
+	    hm_writer__set_header(w, &h) || hm_writer__write_comm(w, PID, PID, "futex-worker")) {
+		fprintf(stderr, "hm-futex-gen: %s: writer setup failed\n", out);
+		return 1;
+	}
+	for (i = 0; i < n + n / 10 + n / 6 && !err; i++) {
+		struct hm_sample s;
+		u64 r = rnd(NB * (NB + 1) / 2), acc = 0;
+		unsigned fi = rnd(NF);
+
+		memset(&s, 0, sizeof(s));
+		k = rnd(K__MAX);
+		s.misc = PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_EXACT_IP;
+		s.cpu = rnd(4);
+		s.pid = PID;
+		s.tid = PID + rnd(4);
+		s.time = time += 1000;
+		s.ip = 0xffffffff81100000ull + 16 * rnd(64);
+		s.period = 1000;
+		s.data_src = kind_src[k];
+		s.weight = k == K_STORE ? 0 : 30 + rnd(500);
+		if (i < n) {
+			/* bucket b with weight b+1: distinct counts per bucket */
+			for (b = 0; b < NB; b++) {
+				acc += b + 1;
+				if (r < acc)
+					break;
+			}
+			s.addr = bases[buckets[b].table] + buckets[b].index * 64 + fields[fi].off;
+			tally(exp_b[b], k);
+			tally(exp_sock[b][s.cpu / 2], k);
+			tally(exp_f[buckets[b].table == 2][fields[fi].field], k);
+		} else if (i < n + n / 10) {
+			s.addr = PRIV - 64 + 4 * rnd(16);	/* fph header line */
+			tally(exp_fph, k);
+		} else if (rnd(2)) {
+			s.addr = 0xffff888300000000ull + 64 * rnd(32) + 8 * rnd(8);	/* other kernel memory */
+			s.ip = 0xffffffff81100400ull + 16 * rnd(32);			/* ... from other code */
+		} else {
+			s.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
+			s.ip = 0x555555555000ull + 16 * rnd(64);
+			s.addr = 0x7f0000000000ull + 64 * rnd(32) + 8 * rnd(8);
+		}
+		/* physical addresses: global table n on node n, the private hash on node 1 */
+		if (s.addr >= G0 && s.addr < G0 + 512 * 64)
+			s.phys_addr = 0x998000ull + (s.addr - G0);
+		else if (s.addr >= G1 && s.addr < G1 + 512 * 64)
+			s.phys_addr = NODE_MEM + 0x998000ull + (s.addr - G1);
+		else if (s.addr >= PRIV - 64 && s.addr < PRIV + 16 * 64)
+			s.phys_addr = NODE_MEM + 0xece9000ull + (s.addr - (PRIV - 64));
+		else if (s.addr >= 0xffff888000000000ull)
+			s.phys_addr = 0x3000000ull + (s.addr & 0xffff);
+		s.id = k == K_STORE ? ids1[s.cpu] : ids0[s.cpu];
+		err = hm_writer__write_sample(w, k == K_STORE, &s);
+		if (!err && i % 4096 == 4095)
+			err = hm_writer__write_finished_round(w);
+	}
+	if (!err)
+		err = hm_writer__write_finished_round(w);
+	if (!err)
+		err = hm_writer__close(w);
+	hm_writer__delete(w);
+	if (err) {
+		fprintf(stderr, "hm-futex-gen: %s: write failed: %s\n", out, strerror(-err));
+		return 1;
+	}
+	f = fopen(expf, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "{\n  \"bucket_samples\": %lu,\n  \"fph\": {", n);
+	put_stats(f, exp_fph);
+	fprintf(f, "},\n  \"buckets\": [\n");
+	for (b = 0; b < NB; b++) {
+		int tb = buckets[b].table;
+
+		fprintf(f, "    {\"table\": \"%s\", \"node\": %s, \"pid\": %s, \"index\": %" PRIu64 ", \"line\": \"0x%" PRIx64 "\", ",
+			tb == 2 ? "private" : "global", tb == 2 ? "null" : tb ? "1" : "0", tb == 2 ? "4242" : "null",
+			buckets[b].index, bases[tb] + buckets[b].index * 64);
+		put_stats(f, exp_b[b]);
+		fprintf(f, ", \"sockets\": [{");
+		put_stats(f, exp_sock[b][0]);
+		fprintf(f, "}, {");
+		put_stats(f, exp_sock[b][1]);
+		fprintf(f, "}]}%s\n", b + 1 < NB ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"fields\": [\n");
+	for (c = 0; c < 2; c++)
+		for (k = 0; k < HM_FUTEX_FIELD__MAX; k++) {
+			fprintf(f, "    {\"table\": \"%s\", \"field\": \"%s\", ", c ? "private" : "global", hm_futex_field__name(k));
+			put_stats(f, exp_f[c][k]);
+			fprintf(f, "}%s\n", c == 1 && k == HM_FUTEX_FIELD__MAX - 1 ? "" : ",");
+		}
+	fprintf(f, "  ]\n}\n");
+	fclose(f);
+	hm_meta__delete(meta);
+	free(raw);
+	hm_futex_model__release(&m);
+	return 0;
+}

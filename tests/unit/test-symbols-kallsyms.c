@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kallsyms: a written table (aliases, filtered types, modules, gaps) looked
+ * up at symbol starts, inside and between symbols; bad input; then the
+ * running system's /proc/kallsyms (skipped when all addresses are 0), and
+ * hm_symbols resolving kernel addresses from a file and from HM_META_KSYMS text.
+ */
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include <hitmap/symbols.h>
+#include "tap.h"
+
+static const char *text =
+	"ffffffff81000000 t __pfx_x\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000100 T foo\n"
+	"ffffffff81000180 t bar\n"
+	"ffffffff81000200 A abs_sym\n"
+	"ffffffff81000210 U undef_sym\n"
+	"ffffffff81000300 D data_var\n"
+	"ffffffff81000400 b bss_var\n"
+	"ffffffffc0001000 t mod_init\t[mymod]\n"
+	"ffffffffc0001040 T mod_func\t[mymod]\n"
+	"ffffffffc0003000 T other_func\t[other]\n";
+
+#define A(x) (0xffffffff00000000ULL | (x))
+
+static const char *nm(const struct hm_ksym *k)
+{
+	return k ? k->name : "(none)";
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int main(void)
+{
+	struct hm_ksyms *k = hm_ksyms__parse(text, strlen(text));
+	const struct hm_ksym *s;
+
+	CHECK("kallsyms parse", k != NULL);
+	if (!k)
+		TAP_DONE();
+	CHECK_EQ("kallsyms: A and U dropped, aliases kept", hm_ksyms__nr(k), 10);
+	CHECK("kallsyms: not all zero", !hm_ksyms__all_zero(k));
+	CHECK_STR("kallsyms start: of 3 aliases the last (perf 6.1)", nm(hm_ksyms__find(k, A(0x81000000))), "_stext");
+	s = hm_ksyms__find(k, A(0x81000050));
+	CHECK("kallsyms inside: _stext+0x50", s && !strcmp(s->name, "_stext") && A(0x81000050) - s->start == 0x50);
+	CHECK_STR("kallsyms start: foo", nm(hm_ksyms__find(k, A(0x81000100))), "foo");
+	CHECK_STR("kallsyms inside: last byte of foo", nm(hm_ksyms__find(k, A(0x8100017f))), "foo");
+	CHECK_STR("kallsyms start: bar", nm(hm_ksyms__find(k, A(0x81000180))), "bar");
+	CHECK_STR("kallsyms: filtered A symbol belongs to bar", nm(hm_ksyms__find(k, A(0x81000250))), "bar");
+	CHECK_STR("kallsyms: data symbol", nm(hm_ksyms__find(k, A(0x81000310))), "data_var");
+	s = hm_ksyms__find(k, A(0x81000400));
+	CHECK("kallsyms: last kernel symbol ends at page + 4096",
+	      s && !strcmp(s->name, "bss_var") && s->end == A(0x81002000));
+	CHECK("kallsyms between: after the kernel's last symbol", hm_ksyms__find(k, A(0x81002000)) == NULL);
+	CHECK("kallsyms between: gap before modules", hm_ksyms__find(k, A(0xbfffffff)) == NULL);
+	CHECK("kallsyms before the first symbol", hm_ksyms__find(k, A(0x80ffffff)) == NULL);
+	s = hm_ksyms__find(k, A(0xc0001000));
+	CHECK("kallsyms module: symbol and module name", s && !strcmp(s->name, "mod_init") && s->module && !strcmp(s->module, "mymod"));
+	CHECK_STR("kallsyms module: inside, up to the next module", nm(hm_ksyms__find(k, A(0xc0002fff))), "mod_func");
+	CHECK_STR("kallsyms module: next module", nm(hm_ksyms__find(k, A(0xc0003000))), "other_func");
+	CHECK("kallsyms: last symbol ends", hm_ksyms__find(k, A(0xc0004000)) == NULL &&
+	      hm_ksyms__find(k, A(0xc0003fff)) != NULL);
+	s = hm_ksyms__by_name(k, "_text");
+	CHECK("kallsyms by name: an alias", s && s->start == A(0x81000000));
+	s = hm_ksyms__by_name(k, "mod_func");
+	CHECK("kallsyms by name: module symbol", s && s->start == A(0xc0001040) && !strcmp(s->module, "mymod"));
+	CHECK("kallsyms by name: absent", hm_ksyms__by_name(k, "nope") == NULL);
+	hm_ksyms__delete(k);
+
+	/* bad and degenerate input */
+	k = hm_ksyms__parse("ffffffff81000000 T ok\nzzzz T foo\n", 33);
+	CHECK("kallsyms bad: rejected with EINVAL", !k && errno == EINVAL);
+	CHECK("kallsyms bad: message names the line", strstr(hm_log__last_error(), "line 2") != NULL);
+	k = hm_ksyms__parse("ffffffff81000000 T\n", 19);
+	CHECK("kallsyms bad: missing name rejected", !k && errno == EINVAL);
+	k = hm_ksyms__parse("0000000000000000 T a\n0000000000000000 T b\n", 42);
+	CHECK("kallsyms zero: all_zero and no lookups", k && hm_ksyms__all_zero(k) && !hm_ksyms__find(k, 0));
+	hm_ksyms__delete(k);
+	k = hm_ksyms__parse("", 0);
+	CHECK("kallsyms empty text", k && hm_ksyms__nr(k) == 0 && !hm_ksyms__find(k, A(0x81000000)));
+	hm_ksyms__delete(k);
+	CHECK("kallsyms missing file", !hm_ksyms__load("/nonexistent/kallsyms") && errno == ENOENT);
+
+	/* hm_symbols from a file and from embedded text */
+	{
+		char path[] = "/tmp/hitmap-ksyms.XXXXXX";
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+		struct hm_symbols *sy;
+		struct hm_symbol_info info;
+
+		fputs(text, f);
+		fclose(f);
+		sy = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = path });
+		CHECK("symbols kallsyms file: kernel address without maps",
+		      !hm_symbols__resolve(sy, NULL, 0, PERF_RECORD_MISC_KERNEL, A(0x81000110), &info) &&
+		      info.name && !strcmp(info.name, "foo") && info.offset == 0x10 &&
+		      !strcmp(info.dso, "[kernel.kallsyms]") && !info.map);
+		CHECK("symbols kallsyms file: module symbol dso",
+		      !hm_symbols__resolve(sy, NULL, 0, PERF_RECORD_MISC_KERNEL, A(0xc0001044), &info) &&
+		      !strcmp(info.name, "mod_func") && !strcmp(info.dso, "[mymod]"));
+		CHECK("symbols kallsyms file: between symbols: dso, no name",
+		      !hm_symbols__resolve(sy, NULL, 0, PERF_RECORD_MISC_KERNEL, A(0x81003000), &info) && !info.name);
+		CHECK_EQ("symbols: user address without maps is -ENOENT",
+			 hm_symbols__resolve(sy, NULL, 0, PERF_RECORD_MISC_USER, 0x400000, &info), -ENOENT);
+		hm_symbols__delete(sy);
+		unlink(path);
+		sy = hm_symbols__new(&(struct hm_symbols_opts){ .ksyms_text = text, .ksyms_len = strlen(text) });
+		CHECK("symbols HM_META_KSYMS text",
+		      !hm_symbols__resolve(sy, NULL, 0, PERF_RECORD_MISC_KERNEL, A(0x81000181), &info) &&
+		      info.name && !strcmp(info.name, "bar") && info.offset == 1);
+		hm_symbols__delete(sy);
+	}
+
+	/* the running system */
+	{
+		double t0 = now_ms(), t1;
+		size_t checked = 0, bad = 0, n;
+
+		k = hm_ksyms__load("/proc/kallsyms");
+		t1 = now_ms();
+		if (!k) {
+			SKIP("kallsyms /proc", "cannot read /proc/kallsyms: %s", strerror(errno));
+		} else if (hm_ksyms__all_zero(k)) {
+			SKIP("kallsyms /proc", "all addresses are 0 (kptr_restrict, not root)");
+		} else {
+			n = hm_ksyms__nr(k);
+			printf("# /proc/kallsyms: %zu symbols parsed in %.1f ms\n", n, t1 - t0);
+			CHECK("kallsyms /proc: many symbols", n > 1000);
+			s = hm_ksyms__by_name(k, "_text");
+			CHECK("kallsyms /proc: _text found", s != NULL);
+			/* every symbol's start resolves to a symbol at that start */
+			FILE *f = fopen("/proc/kallsyms", "r");
+			char line[512];
+
+			while (f && fgets(line, sizeof(line), f)) {
+				unsigned long long a;
+				char t, name[256];
+
+				if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3 || !strchr("TtDdBbRrWw", t))
+					continue;
+				s = hm_ksyms__find(k, a);
+				checked++;
+				if (!s || s->start != a)
+					bad++;
+			}
+			if (f)
+				fclose(f);
+			CHECK("kallsyms /proc: every start finds its address", checked > 1000 && bad == 0);
+			s = hm_ksyms__by_name(k, "schedule");
+			if (s)
+				CHECK_STR("kallsyms /proc: inside schedule", nm(hm_ksyms__find(k, s->start + 1)),
+					  s->end > s->start + 1 ? nm(hm_ksyms__find(k, s->start)) : "(none)");
+		}
+		hm_ksyms__delete(k);
+	}
+	TAP_DONE();
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The writer's file layout, byte by byte, without the reader: header, ids,
+ * 128-byte attrs, streamed records with every sample_type field in kernel
+ * order, sample_id_all trailers, feature index in ascending bit order with
+ * HOSTNAME always present and HM_FEAT_HITMAP last; and its error paths.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include <hitmap/perf_data.h>
+
+static char dir[64];
+
+static u8 *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	u8 *p = NULL;
+	int fd = open(path, O_RDONLY);
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && (p = malloc(st.st_size + 1)) &&
+	    read(fd, p, st.st_size) == st.st_size)
+		*len = st.st_size;
+	close(fd);
+	return p;
+}
+
+static u64 g64(const u8 *p, size_t off)
+{
+	u64 v;
+
+	memcpy(&v, p + off, 8);
+	return v;
+}
+
+static u32 g32(const u8 *p, size_t off)
+{
+	u32 v;
+
+	memcpy(&v, p + off, 4);
+	return v;
+}
+
+static u16 g16(const u8 *p, size_t off)
+{
+	u16 v;
+
+	memcpy(&v, p + off, 2);
+	return v;
+}
+
+static void test_layout(void)
+{
+	char path[128];
+	struct perf_event_attr a;
+	struct hm_writer *w;
+	struct hm_sample s;
+	struct hm_header h;
+	u64 ids0[2] = { 11, 12 };
+	u64 callchain[3] = { 0x1111, 0x2222, 0x3333 };
+	u8 raw[5] = { 1, 2, 3, 4, 5 };
+	u64 readv[3] = { 77, 88, 99 };		/* value, id, lost */
+	u8 meta[8] = { 4, 0, 0, 0, 0, 0, 0, 0 };
+	size_t len, off, data_end;
+	u8 *f;
+	int idx0, idx1;
+
+	snprintf(path, sizeof(path), "%s/layout.data", dir);
+	w = hm_writer__new(path);
+	CHECK("writer new", w != NULL);
+	if (!w)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_RAW;
+	a.config = 0x1cd;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+			PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |
+			PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |
+			PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+			PERF_SAMPLE_CODE_PAGE_SIZE;
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	a.sample_id_all = 1;
+	idx0 = hm_writer__add_evsel(w, &a, "ev0", ids0, 2);
+	a.config = 0x82d0;
+	idx1 = hm_writer__add_evsel(w, &a, "ev1", NULL, 0);
+	CHECK("evsel indexes 0, 1", idx0 == 0 && idx1 == 1);
+
+	memset(&h, 0, sizeof(h));
+	h.nr_cpus_avail = h.nr_cpus_online = 2;
+	h.arch = "x86_64";
+	h.hitmap_meta = meta;
+	h.hitmap_meta_size = sizeof(meta);
+	CHECK_EQ("set_header", hm_writer__set_header(w, &h), 0);
+
+	CHECK_EQ("comm", hm_writer__write_comm(w, 10, 11, "worker"), 0);
+	CHECK_EQ("add_evsel after a record: EBUSY", hm_writer__add_evsel(w, &a, "late", NULL, 0), -EBUSY);
+
+	memset(&s, 0, sizeof(s));
+	s.misc = PERF_RECORD_MISC_USER;
+	s.ip = 0x401000;
+	s.pid = 10;
+	s.tid = 11;
+	s.time = 5000;
+	s.addr = 0x7f0000001040;
+	s.id = 12;
+	s.stream_id = 0x5151;
+	s.cpu = 1;
+	s.period = 1234;
+	s.read = readv;
+	s.read_nr = 1;
+	s.callchain_nr = 3;
+	s.callchain = callchain;
+	s.raw_size = 5;
+	s.raw = raw;
+	s.weight = 321;
+	s.ins_lat = 7;
+	s.weight3 = 9;
+	s.data_src = 0x629800842ULL;
+	s.transaction = 0x42;
+	s.phys_addr = 0x40001040;
+	s.cgroup = 0xc0;
+	s.data_page_size = 4096;
+	s.code_page_size = 2 << 20;
+	CHECK_EQ("write_sample all fields", hm_writer__write_sample(w, 0, &s), 0);
+	s.id = 0;
+	s.time = 4000;
+	CHECK_EQ("write_sample id 0 -> evsel id", hm_writer__write_sample(w, 1, &s), 0);
+	CHECK_EQ("write_sample bad idx", hm_writer__write_sample(w, 2, &s), -EINVAL);
+	s.callchain_nr = 100000;
+	s.callchain = NULL;
+	CHECK_EQ("write_sample over 64 KiB: E2BIG", hm_writer__write_sample(w, 0, &s), -E2BIG);
+	CHECK_EQ("mmap2", hm_writer__write_mmap2(w, 10, 10, 0x400000, 0x1000, 0, 5, 2,
+						  "/usr/bin/true", PERF_RECORD_MISC_USER), 0);
+	CHECK_EQ("finished round", hm_writer__write_finished_round(w), 0);
+	{
+		u8 tiny[4] = { 0 };
+
+		CHECK_EQ("raw record under 8 bytes: EINVAL", hm_writer__write(w, tiny, sizeof(tiny)), -EINVAL);
+	}
+	CHECK_EQ("close", hm_writer__close(w), 0);
+	CHECK_EQ("close twice is harmless", hm_writer__close(w), 0);
+	CHECK_EQ("write after close: EBUSY", hm_writer__write_finished_round(w), -EBUSY);
+	hm_writer__delete(w);
+
+	f = slurp(path, &len);
+	CHECK("file read back", f && len > 104);
+	if (!f || len <= 104) {
+		free(f);
+		return;
+	}
+	CHECK("magic PERFILE2", !memcmp(f, "PERFILE2", 8));
+	CHECK_EQ("header size 104", g64(f, 8), 104);
+	CHECK_EQ("attr_size 144 (128 + ids section)", g64(f, 16), 144);
+	/* ids at 104: 11, 12 then the auto id of ev1 (13) */
+	CHECK("ids at 104", g64(f, 104) == 11 && g64(f, 112) == 12 && g64(f, 120) == 13);
+	CHECK_EQ("attrs offset after the ids", g64(f, 24), 128);
+	CHECK_EQ("attrs size 2 * 144", g64(f, 32), 288);
+	CHECK_EQ("attr.size 128", g32(f, 128 + 4), 128);
+	CHECK("attr 0 ids section", g64(f, 128 + 128) == 104 && g64(f, 128 + 136) == 16);
+	CHECK("attr 1 ids section", g64(f, 272 + 128) == 120 && g64(f, 272 + 136) == 8);
+	CHECK_EQ("data offset after attrs", g64(f, 40), 128 + 288);
+	data_end = g64(f, 40) + g64(f, 48);
+	CHECK("data within file", data_end < len);
+
+	off = g64(f, 40);
+	/* COMM: pid, tid, "worker\0" padded to 8, trailer (TID TIME ID STREAM CPU IDENT) */
+	CHECK_EQ("comm type", g32(f, off), PERF_RECORD_COMM);
+	CHECK_EQ("comm size", g16(f, off + 6), 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8);
+	CHECK_STR("comm name", (const char *)f + off + 16, "worker");
+	CHECK("comm trailer pid/tid + id", g32(f, off + 24) == 10 && g32(f, off + 28) == 11 &&
+	      g64(f, off + 40) == 11 && g64(f, off + 64) == 11);
+	off += g16(f, off + 6);
+
+	/* SAMPLE, kernel order */
+	{
+		size_t p = off + 8;
+		u16 sz = g16(f, off + 6);
+
+		CHECK_EQ("sample type", g32(f, off), PERF_RECORD_SAMPLE);
+		CHECK_EQ("sample misc", g16(f, off + 4), PERF_RECORD_MISC_USER);
+		CHECK_EQ("sample size multiple of 8", sz % 8, 0);
+		CHECK_EQ("IDENTIFIER", g64(f, p), 12); p += 8;
+		CHECK_EQ("IP", g64(f, p), 0x401000); p += 8;
+		CHECK("TID", g32(f, p) == 10 && g32(f, p + 4) == 11); p += 8;
+		CHECK_EQ("TIME", g64(f, p), 5000); p += 8;
+		CHECK_EQ("ADDR", g64(f, p), 0x7f0000001040); p += 8;
+		CHECK_EQ("ID", g64(f, p), 12); p += 8;
+		CHECK_EQ("STREAM_ID", g64(f, p), 0x5151); p += 8;
+		CHECK("CPU", g32(f, p) == 1 && g32(f, p + 4) == 0); p += 8;
+		CHECK_EQ("PERIOD", g64(f, p), 1234); p += 8;
+		CHECK("READ value,id,lost", g64(f, p) == 77 && g64(f, p + 8) == 88 && g64(f, p + 16) == 99); p += 24;
+		CHECK("CALLCHAIN", g64(f, p) == 3 && g64(f, p + 8) == 0x1111 && g64(f, p + 24) == 0x3333); p += 32;
+		CHECK_EQ("RAW size padded so 4+size is 8-aligned", g32(f, p), 12);
+		CHECK("RAW bytes then zeros", f[p + 4] == 1 && f[p + 8] == 5 && f[p + 9] == 0 && f[p + 15] == 0);
+		p += 16;
+		CHECK("WEIGHT_STRUCT", g32(f, p) == 321 && g16(f, p + 4) == 7 && g16(f, p + 6) == 9); p += 8;
+		CHECK_EQ("DATA_SRC", g64(f, p), 0x629800842ULL); p += 8;
+		CHECK_EQ("TRANSACTION", g64(f, p), 0x42); p += 8;
+		CHECK_EQ("PHYS_ADDR", g64(f, p), 0x40001040); p += 8;
+		CHECK_EQ("CGROUP", g64(f, p), 0xc0); p += 8;
+		CHECK_EQ("DATA_PAGE_SIZE", g64(f, p), 4096); p += 8;
+		CHECK_EQ("CODE_PAGE_SIZE", g64(f, p), 2 << 20); p += 8;
+		CHECK_EQ("sample ends where its size says", p, off + sz);
+		off += sz;
+		CHECK("2nd sample: id 0 becomes the evsel's id", g64(f, off + 8) == 13 && g64(f, off + 48) == 13);
+		off += g16(f, off + 6);
+	}
+	CHECK_EQ("mmap2 type", g32(f, off), PERF_RECORD_MMAP2);
+	CHECK_EQ("mmap2 misc", g16(f, off + 4), PERF_RECORD_MISC_USER);
+	CHECK("mmap2 start/len", g64(f, off + 16) == 0x400000 && g64(f, off + 24) == 0x1000);
+	CHECK("mmap2 prot/flags", g32(f, off + 64) == 5 && g32(f, off + 68) == 2);
+	CHECK_STR("mmap2 filename", (const char *)f + off + 72, "/usr/bin/true");
+	off += g16(f, off + 6);
+	CHECK("finished round", g32(f, off) == HM_RECORD_FINISHED_ROUND && g16(f, off + 6) == 8);
+	off += 8;
+	CHECK_EQ("data size covers exactly the records", off, data_end);
+
+	/* features: bits HOSTNAME, ARCH, NRCPUS, EVENT_DESC, SAMPLE_TIME, HITMAP */
+	{
+		u64 b0 = g64(f, 72), b3 = g64(f, 96);
+		u64 want0 = (1ULL << HM_FEAT_HOSTNAME) | (1ULL << HM_FEAT_ARCH) |
+			    (1ULL << HM_FEAT_NRCPUS) | (1ULL << HM_FEAT_EVENT_DESC) |
+			    (1ULL << HM_FEAT_SAMPLE_TIME);
+		size_t idx = data_end, prev = 0;
+		int i, ok = 1;
+
+		CHECK_EQ("feature bits 0-63", b0, want0);
+		CHECK("feature bits 64-191 clear", g64(f, 80) == 0 && g64(f, 88) == 0);
+		CHECK_EQ("HM_FEAT_HITMAP bit 200", b3, 1ULL << (200 - 192));
+		for (i = 0; i < 6; i++) {
+			u64 o = g64(f, idx + i * 16), sz = g64(f, idx + i * 16 + 8);
+
+			if (o < idx + 6 * 16 || o + sz > len || o < prev || o % 8)
+				ok = 0;
+			prev = o + sz;
+		}
+		CHECK("feature index: 6 ascending, 8-aligned, in-file sections", ok);
+		CHECK("HOSTNAME non-empty", g32(f, g64(f, idx)) >= 64 && f[g64(f, idx) + 4] != 0);
+		CHECK("SAMPLE_TIME from samples: first 4000 last 5000",
+		      g64(f, g64(f, idx + 64)) == 4000 && g64(f, g64(f, idx + 64) + 8) == 5000);
+		CHECK("HITMAP section is the meta bytes", g64(f, idx + 88) == 8 &&
+		      !memcmp(f + g64(f, idx + 80), meta, 8));
+		CHECK_EQ("file ends after the last section", (u64)len,
+			 ((g64(f, idx + 80) + 8 + 7) & ~7ULL));
+	}
+	free(f);
+}
+
+static void test_errors(void)
+{
+	char path[128];
+	struct perf_event_attr a;
+	struct hm_writer *w;
+	struct stat st;
+
+	w = hm_writer__new("/nonexistent-dir/x.data");
+	CHECK("new in a missing folder: NULL, ENOENT", !w && errno == ENOENT);
+	CHECK("new(NULL): EINVAL", !hm_writer__new(NULL) && errno == EINVAL);
+	hm_writer__delete(NULL);
+	PASS("delete(NULL)");
+
+	snprintf(path, sizeof(path), "%s/noid.data", dir);
+	w = hm_writer__new(path);
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+	hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+	CHECK_EQ("two evsels without ID: EINVAL at the first record",
+		 hm_writer__write_finished_round(w), -EINVAL);
+	CHECK_EQ("add_evsel NULL attr", hm_writer__add_evsel(w, NULL, NULL, NULL, 0), -EINVAL);
+	hm_writer__delete(w);
+	CHECK("abandoned writer removes its file", stat(path, &st) != 0);
+
+	w = hm_writer__new(path);
+	hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+	hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+	CHECK_EQ("close of an invalid file fails", hm_writer__close(w), -EINVAL);
+	CHECK("failed close removes the file", stat(path, &st) != 0);
+	hm_writer__delete(w);
+
+	snprintf(path, sizeof(path), "%s/empty.data", dir);
+	w = hm_writer__new(path);
+	a.sample_type = PERF_SAMPLE_IP;
+	hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+	CHECK_EQ("close with no records", hm_writer__close(w), 0);
+	hm_writer__delete(w);
+	CHECK("empty file kept after close", stat(path, &st) == 0 && st.st_size > 104);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/hitmap-writer.XXXXXX");
+	if (!mkdtemp(dir)) {
+		FAILF("mkdtemp", "%s", strerror(errno));
+		TAP_DONE();
+	}
+	test_layout();
+	test_errors();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd))
+			FAILF("cleanup", "%s", cmd);
+	}
+	TAP_DONE();
+}
