@@ -107,6 +107,26 @@ u64 hm_futex__global_slots(enum hm_futex_era e, u32 nr_cpus, u32 nr_nodes);
 /* Default private-hash slots for @threads threads, @online CPUs (0 when single-threaded). */
 u64 hm_futex__private_slots(enum hm_futex_era e, u32 threads, u32 online, u64 global_slots);
 
+/*
+ * A process's private hash over its life (notes 2.6, 2.9): created at the
+ * first pthread_create with the default size, grown (never shrunk) as
+ * threads appear unless set by prctl(PR_FUTEX_HASH, SET_SLOTS); SET_SLOTS 0
+ * switches to the global hash for good.
+ */
+struct hm_futex_phash_state {
+	u64	slots;		/* 0: no private hash (single-threaded, or global) */
+	bool	custom;		/* set by prctl: never auto-resized */
+	bool	global;		/* SET_SLOTS 0 happened: later SET_SLOTS give -EBUSY */
+};
+/* A thread was created: @threads now in the process, @online CPUs. */
+void hm_futex_phash__on_thread(enum hm_futex_era e, bool private_hash, struct hm_futex_phash_state *st,
+			       u32 threads, u32 online, u64 global_slots);
+/* prctl(PR_FUTEX_HASH, SET_SLOTS, arg3, arg4): 0 or the kernel's -errno. */
+int hm_futex_phash__set_slots(enum hm_futex_era e, bool private_hash, struct hm_futex_phash_state *st,
+			      u64 arg3, u64 arg4);
+/* prctl(PR_FUTEX_HASH, GET_SLOTS) */
+u64 hm_futex_phash__get_slots(const struct hm_futex_phash_state *st);
+
 /* Hash a key: global table node and index, or private index (slots: private hash size). */
 void hm_futex__hash_global(const struct hm_futex_model *m, const struct hm_futex_key *k,
 			   u32 *node, u64 *index);

@@ -340,13 +340,24 @@ static int cmd_hash(int argc, char **argv)
 		hm_json__str(j, "era", hm_futex_era__name(m.era));
 		hm_json__u64(j, "global_slots", m.global_slots);
 		hm_json__u64(j, "nodes", m.nr_nodes);
+		hm_json__obj_begin(j, "layout");
+		hm_json__str(j, "source", m.layout.source);
+		hm_json__u64(j, "bucket_size", m.layout.bucket_size);
+		for (int f = 0; f < HM_FUTEX_FIELD_PAD; f++)
+			if (m.layout.offset[f] >= 0)
+				hm_json__u64(j, hm_futex_field__name(f), m.layout.offset[f]);
+		hm_json__obj_end(j);
 		hm_json__arr_begin(j, "futexes");
 	} else {
 		printf("# era %s, global table %" PRIu64 " buckets x %u node%s, %s futexes%s\n",
 		       hm_futex_era__name(m.era), m.global_slots, m.nr_nodes, m.nr_nodes == 1 ? "" : "s",
 		       shared ? (have_iseq ? "shared file" : "shared anonymous") : "private",
 		       !shared && slots ? "" : "");
-		printf("%-18s %-8s %-5s %-8s %-10s %s\n", "ADDR", "TABLE", "NODE", "INDEX", "HASH", "NOTE");
+		printf("# bucket layout (%s, %u bytes):", m.layout.source, m.layout.bucket_size);
+		for (int f = 0; f < HM_FUTEX_FIELD_PAD; f++)
+			if (m.layout.offset[f] >= 0)
+				printf(" %s+%d", hm_futex_field__name(f), m.layout.offset[f]);
+		printf("\n%-18s %-8s %-5s %-8s %-10s %s\n", "ADDR", "TABLE", "NODE", "INDEX", "HASH", "NOTE");
 	}
 	for (i = optind; i < argc; i++) {
 		struct hm_futex_key k;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <traceevent/event-parse.h>
 #include <hitmap/json.h>
 #include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
@@ -630,6 +631,21 @@ static void print_json(struct script *s, const struct hm_sample *sm, unsigned f)
 		int n = hm_sample__format_tp(sm, s->h, s->tpbuf, sizeof(s->tpbuf));
 
 		hm_json__str(j, "trace", n >= 0 ? s->tpbuf : NULL);
+		if (sm->evsel->tp_event) {
+			struct tep_format_field *fl;
+
+			hm_json__obj_begin(j, "fields");
+			for (fl = sm->evsel->tp_event->format.fields; fl; fl = fl->next) {
+				u64 v;
+
+				if (fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+						 TEP_FIELD_IS_DYNAMIC))
+					continue;
+				if (!hm_sample__tp_field(sm, fl->name, &v))
+					hm_json__u64(j, fl->name, v);
+			}
+			hm_json__obj_end(j);
+		}
 	}
 	if (f & F_IP)
 		hm_json__hex(j, "ip", sm->ip);

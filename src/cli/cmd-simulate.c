@@ -16,7 +16,8 @@ static const char usage_text[] =
 "                       [--kernel 6.12|6.16|6.17|6.18|7.0] [--threads N] [--futexes N]\n"
 "                       [--shared] [--slots N] [--placement compact|spread]\n"
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
-"                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json] [--json]\n"
+"                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
+"                       [--kallsyms FILE] [--json]\n"
 "       hitmap simulate [common options] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
 "       hitmap simulate --list-presets\n"
 "\n"
@@ -43,6 +44,7 @@ static const char usage_text[] =
 "                      hit_xdie hit_remote dram_local dram_remote syscall store spin)\n"
 "  -o FILE             perf.data to write\n"
 "  --truth FILE        ground truth JSON\n"
+"  --kallsyms FILE     the model's kernel symbols, for perf script --kallsyms FILE\n"
 "  --json              print the run's results as JSON\n"
 "  --compare A B       run twice, with options A and then B on top of the others,\n"
 "                      and explain what changed and why\n"
@@ -52,7 +54,7 @@ static const char usage_text[] =
 enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
-	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
+	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -74,8 +76,8 @@ static const struct option long_opts[] = {
 	{ "latency", required_argument, NULL, OPT_LATENCY },
 	{ "output", required_argument, NULL, 'o' },
 	{ "truth", required_argument, NULL, OPT_TRUTH },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "list-presets", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -85,6 +87,7 @@ struct cli {
 	struct hm_sim_opts o;
 	const char	*lat[64];
 	bool		json, compare, list;
+	const char	*kallsyms;
 	char		cmdline[1024];
 };
 
@@ -200,13 +203,11 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 		case OPT_TRUTH:
 			c->o.truth = optarg;
 			break;
+		case OPT_KALLSYMS:
+			c->kallsyms = optarg;
+			break;
 		case OPT_JSON:
 			c->json = true;
-			break;
-		case OPT_COMPARE:
-			if (!top)
-				return hm_cli__error("--compare: not inside the compared options");
-			c->compare = true;
 			break;
 		case OPT_LIST:
 			c->list = true;
@@ -234,11 +235,12 @@ static void make_cmdline(struct cli *c, int argc, char **argv)
 	len += snprintf(c->cmdline + len, sizeof(c->cmdline) - len, "hitmap simulate");
 	for (i = 1; i < argc && len < sizeof(c->cmdline) - 1; i++) {
 		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
-		    !strcmp(argv[i], "--truth")) {
+		    !strcmp(argv[i], "--truth") || !strcmp(argv[i], "--kallsyms")) {
 			i++;
 			continue;
 		}
 		if (!strncmp(argv[i], "--output=", 9) || !strncmp(argv[i], "--truth=", 8) ||
+		    !strncmp(argv[i], "--kallsyms=", 11) ||
 		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
 			continue;
 		len += snprintf(c->cmdline + len, sizeof(c->cmdline) - len, " %s", argv[i]);
@@ -563,21 +565,48 @@ static int cmd_simulate(int argc, char **argv)
 	struct hm_sim *s;
 	int err;
 
+	const char *cmp[2] = { NULL, NULL };
+	char **av;
+	int i, ac = 0;
+
 	memset(&c, 0, sizeof(c));
 	hm_sim_opts__init(&c.o);
-	if (parse(&c, argc, argv, true))
+	/* --compare A B: take the two option strings out before getopt sees them */
+	av = calloc(argc + 1, sizeof(char *));
+	if (!av)
+		return hm_cli__error("out of memory");
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--compare")) {
+			if (i + 2 >= argc) {
+				free(av);
+				return hm_cli__error("--compare takes two quoted option strings, e.g. --compare \"--kernel 6.16\" \"--kernel 6.17\"");
+			}
+			cmp[0] = argv[i + 1];
+			cmp[1] = argv[i + 2];
+			c.compare = true;
+			i += 2;
+			continue;
+		}
+		av[ac++] = argv[i];
+	}
+	if (parse(&c, ac, av, true)) {
+		free(av);
 		return 1;
+	}
+	if (c.compare) {
+		if (optind < ac) {
+			err = hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", av[optind]);
+			free(av);
+			return err;
+		}
+		free(av);
+		return run_compare(&c, cmp[0], cmp[1]);
+	}
+	free(av);
 	if (c.list) {
-		int i;
-
 		for (i = 0; hm_machine_presets[i]; i++)
 			printf("%-8s %s\n", hm_machine_presets[i], hm_machine__preset_desc(hm_machine_presets[i]));
 		return 0;
-	}
-	if (c.compare) {
-		if (argc - optind != 2)
-			return hm_cli__error("--compare takes two quoted option strings, e.g. --compare \"--kernel 6.16\" \"--kernel 6.17\"");
-		return run_compare(&c, argv[optind], argv[optind + 1]);
 	}
 	if (optind < argc)
 		return hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
@@ -589,6 +618,21 @@ static int cmd_simulate(int argc, char **argv)
 	if (err) {
 		hm_sim__delete(s);
 		return hm_cli__lib_error(err, c.o.output ? c.o.output : "simulate");
+	}
+	if (c.kallsyms) {
+		FILE *f = fopen(c.kallsyms, "w");
+
+		if (!f || fwrite(s->ksyms, 1, s->ksyms_len, f) != s->ksyms_len) {
+			if (f)
+				fclose(f);
+			hm_sim__delete(s);
+			return hm_cli__error("%s: cannot write the symbols: %s; check the path", c.kallsyms,
+					     strerror(errno));
+		}
+		if (fclose(f)) {
+			hm_sim__delete(s);
+			return hm_cli__error("%s: cannot write the symbols: %s", c.kallsyms, strerror(errno));
+		}
 	}
 	if (c.json)
 		print_json(s);

@@ -158,8 +158,8 @@ static int cmd_stat(int argc, char **argv)
 	}
 	if (st->lost || st->lost_samples || st->nr_unknown || st->nr_unknown_id) {
 		printf("hitmap:\n");
-		printf("%16s: %10llu\n", "lost events", (unsigned long long)st->lost);
-		printf("%16s: %10llu\n", "lost samples", (unsigned long long)st->lost_samples);
+		printf("%16s: %10llu\n", "LOST.lost sum", (unsigned long long)st->lost);
+		printf("%16s: %10llu\n", "LOST_SAMPLES sum", (unsigned long long)st->lost_samples);
 		if (st->nr_unknown)
 			printf("%16s: %10llu (skipped by size)\n", "unknown types",
 			       (unsigned long long)st->nr_unknown);

@@ -6,6 +6,7 @@
  *   private (6.16+): h = jhash2({lo addr, hi addr}, 2, offset), index = h & (slots-1).
  * 64-bit kernels only (on 32-bit the key is 3 words).
  */
+#include <errno.h>
 #include <hitmap/futex.h>
 
 static void key_words(const struct hm_futex_key *k, u32 w[4])
@@ -134,4 +135,45 @@ u64 hm_futex__hash_private(const struct hm_futex_key *k, u64 slots)
 	if (!slots)
 		return 0;
 	return hm_futex_key__hash_private(k) & (slots - 1);
+}
+
+void hm_futex_phash__on_thread(enum hm_futex_era e, bool private_hash, struct hm_futex_phash_state *st,
+			       u32 threads, u32 online, u64 global_slots)
+{
+	u64 n;
+
+	if (!private_hash || e == HM_FUTEX_ERA_PRE_6_16 || st->custom || st->global)
+		return;
+	/* futex_hash_allocate_default(): only grows */
+	n = hm_futex__private_slots(e, threads, online, global_slots);
+	if (n > st->slots)
+		st->slots = n;
+}
+
+int hm_futex_phash__set_slots(enum hm_futex_era e, bool private_hash, struct hm_futex_phash_state *st,
+			      u64 arg3, u64 arg4)
+{
+	u32 slots = (u32)arg3;		/* futex_hash_allocate(unsigned int) */
+
+	if (!private_hash || e == HM_FUTEX_ERA_PRE_6_16)
+		return -EINVAL;		/* the #else stubs (6.16 final) and older: no PR_FUTEX_HASH */
+	/* 6.16 also takes FH_FLAG_IMMUTABLE in arg4; 6.17+ wants 0 */
+	if (arg4 && !(e == HM_FUTEX_ERA_6_16 && arg4 == 1))
+		return -EINVAL;
+	if (st->global)
+		return -EBUSY;
+	if (slots && (slots == 1 || (slots & (slots - 1))))
+		return -EINVAL;
+	if (slots >= (1u << 31))
+		return -ENOMEM;
+	st->slots = slots;
+	st->custom = true;
+	if (!slots)
+		st->global = true;
+	return 0;
+}
+
+u64 hm_futex_phash__get_slots(const struct hm_futex_phash_state *st)
+{
+	return st->global ? 0 : st->slots;
 }

@@ -577,7 +577,7 @@ void hm_futex_probe__delete(struct hm_futex_probe *p)
 	free(p);
 }
 
-struct vote { s32 node; u64 base; u64 n; };
+struct vote { s32 node; u64 base; u64 pairs, events; };
 
 static void vote_add(struct vote *vt, int *nr, int max, s32 node, u64 base, u64 n)
 {
@@ -585,18 +585,25 @@ static void vote_add(struct vote *vt, int *nr, int max, s32 node, u64 base, u64 
 
 	for (i = 0; i < *nr; i++)
 		if (vt[i].node == node && vt[i].base == base) {
-			vt[i].n += n;
+			vt[i].pairs++;
+			vt[i].events += n;
 			return;
 		}
 	if (*nr < max)
-		vt[(*nr)++] = (struct vote){ node, base, n };
+		vt[(*nr)++] = (struct vote){ node, base, 1, n };
+}
+
+static bool vote_better(const struct vote *a, const struct vote *b)
+{
+	return a->pairs != b->pairs ? a->pairs > b->pairs : a->events > b->events;
 }
 
 int hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m)
 {
 	struct hm_vpair key, next;
 	struct hm_vproc pr;
-	struct vote vt[64];
+	struct vote vt[64], va[64];
+	int nva = 0;
 	u32 tg, tgn, bs = m->layout.bucket_size ? m->layout.bucket_size : 64;
 	s32 lock_off = m->layout.offset[HM_FUTEX_FIELD_LOCK];
 	int nvt = 0, added = 0, i;
@@ -638,32 +645,49 @@ int hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m)
 		if (hm_futex_model__resolve(m, bucket, &loc) && loc.table->kind == 1)
 			continue;	/* a private bucket */
 		have_proc = !bpf_map_lookup_elem(p->procs_fd, &key.tgid, &pr);
+		if (!have_proc)
+			continue;
+		if ((key.op & 128) && pr.fph && pr.hash_mask)
+			continue;	/* a private op of a process with a private hash: not global */
 		/* the exact key where it is known: private op without private hash, or anon with the mm pointer */
-		if (have_proc && (key.op & 128) && !(pr.fph && pr.hash_mask)) {
+		if (key.op & 128) {
 			hm_futex_key__private(&k, pr.mm, key.uaddr);
 			hm_futex__hash_global(m, &k, &node, &idx);
-			vote_add(vt, &nvt, 64, node, bucket - idx * bs, 4 * n);
-		} else if (have_proc && !(key.op & 128) && !m->mm_seq) {
+			if (bucket >= idx * bs)
+				vote_add(vt, &nvt, 64, node, bucket - idx * bs, n);
+		} else if (!m->mm_seq) {
+			/* shared op: right when the page is anonymous (file pages hash the inode) */
 			hm_futex_key__shared_anon(&k, pr.mm, key.uaddr);
 			hm_futex__hash_global(m, &k, &node, &idx);
 			if (bucket >= idx * bs)
-				vote_add(vt, &nvt, 64, node, bucket - idx * bs, 2 * n);
+				vote_add(vt, &nvt, 64, node, bucket - idx * bs, n);
 		}
-		/* and the power-of-two alignment of the allocation, one node only */
+		/* fallback: the power-of-two alignment of the allocation, one node only */
 		if (m->nr_nodes == 1 && !hm_futex_geometry__global_base(bucket, m->global_slots, bs, &base))
-			vote_add(vt, &nvt, 64, 0, base, n);
+			vote_add(va, &nva, 64, 0, base, n);
 	}
 	for (u32 nd = 0; nd < m->nr_nodes && nd < 64; nd++) {
 		int best = -1;
 
+		const struct vote *w = vt;
+		int nw = nvt;
+
+		/* the base most (uaddr, lock) pairs agree on through the model beats alignment */
 		for (i = 0; i < nvt; i++)
-			if (vt[i].node == (s32)nd && (best < 0 || vt[i].n > vt[best].n))
+			if (vt[i].node == (s32)nd && (best < 0 || vote_better(&vt[i], &vt[best])))
 				best = i;
+		if (best < 0) {
+			w = va;
+			nw = nva;
+			for (i = 0; i < nw; i++)
+				if (w[i].node == (s32)nd && (best < 0 || vote_better(&w[i], &w[best])))
+					best = i;
+		}
 		if (best >= 0) {
 			struct hm_futex_table t = { .kind = 0, .node = nd, .pid = -1,
-						    .base = vt[best].base, .slots = m->global_slots };
+						    .base = w[best].base, .slots = m->global_slots };
 
-			snprintf(t.provenance, sizeof(t.provenance), "bpf:contention+model");
+			snprintf(t.provenance, sizeof(t.provenance), w == vt ? "bpf:contention+model" : "bpf:contention+align");
 			if (!hm_futex_model__add_table(m, &t))
 				added++;
 		}

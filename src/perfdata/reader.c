@@ -68,6 +68,8 @@ struct hm_reader {
 	bool			done;
 	int			err;
 	int			id_hdr_size;	/* sample_id_all trailer bytes of evsel 0 */
+	u64			trunc_off;	/* a feature lies past EOF: reported at the end */
+	char			trunc_what[64];
 	/* ordering */
 	bool			ordered;
 	struct oq		q[2];
@@ -504,6 +506,8 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 		hm_warn("%s: offset %" PRIu64 ": feature table (%d entries) lies past the end of "
 			"the file; header features ignored (file truncated?)", r->path, feat_off, nr);
 		memset(r->h.feat_bits, 0, sizeof(r->h.feat_bits));
+		r->trunc_off = feat_off;
+		snprintf(r->trunc_what, sizeof(r->trunc_what), "the feature table");
 		return 0;
 	}
 	tab = malloc(nr * 16);
@@ -535,6 +539,11 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 		if (size > HM_MAX_SECTION || off > r->file_size || size > r->file_size - off) {
 			hm_warn("%s: offset %" PRIu64 ": feature %s (%" PRIu64 " bytes) lies past the "
 				"end of the file; ignored", r->path, off, hm_feature__name(f), size);
+			if (!r->trunc_off) {
+				r->trunc_off = off;
+				snprintf(r->trunc_what, sizeof(r->trunc_what), "feature %s",
+					 hm_feature__name(f));
+			}
 			continue;
 		}
 		sec = malloc(size ? size : 1);
@@ -1263,6 +1272,18 @@ static const u8 *nativize(struct hm_reader *r, const u8 *rec, u32 size, u64 off,
 	return p;
 }
 
+static bool looks_like_text(const u8 *p, size_t n)
+{
+	if (n < 8)
+		return false;
+	for (size_t i = 0; i < 8; i++)
+		if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\t')
+			return false;
+		else if (p[i] > 0x7e)
+			return false;
+	return true;
+}
+
 /*
  * Next raw record from the decompressed stream or the window.
  * 1: rec, size, off set; 0: end; <0: error.
@@ -1346,6 +1367,10 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 		if (r->z && hm_zstream__pending(r->z))
 			hm_warn("%s: %zu bytes of a decompressed record left over at the end; "
 				"last record dropped", r->path, hm_zstream__pending(r->z));
+		if (r->trunc_off)
+			return fail(r, -EINVAL, r->trunc_off, "%s lies past the end of the %" PRIu64
+				    "-byte file; the file is truncated (all records were read)",
+				    r->trunc_what, r->file_size);
 		return 0;
 	}
 	{
@@ -1360,6 +1385,12 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 		ret = win_ensure(r, sz);
 		if (ret < 0)
 			return fail(r, ret, roff, "read error: %s", strerror(-ret));
+		if (!ret && !hm_record__name(t) && r->h.pipe && looks_like_text(p, r->len - r->head)) {
+			hm_warn("%s: offset %" PRIu64 ": the stream ends with %zu bytes of text, not "
+				"perf records (stderr captured into the file?); ignored", r->path, roff,
+				r->len - r->head);
+			return 0;
+		}
 		if (!ret && !hm_record__name(t))
 			return fail(r, -EINVAL, roff, "bytes that are not a perf record: unknown "
 				    "type %u claiming %u bytes, only %zu left; trailing junk (text "

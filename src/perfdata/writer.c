@@ -786,7 +786,14 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		hm_fwbuf__put_string(&extra[nextra], uname(&u) ? "unknown" : u.nodename);
 		body[HM_FEAT_HOSTNAME] = &extra[nextra++];
 	}
-	if (w->nr_ev) {
+	/*
+	 * EVENT_DESC only when every event has a name: perf would show an
+	 * empty name for a nameless entry, where without the section it
+	 * makes one from the attr ("cycles", "raw 0x1cd", ...).
+	 */
+	for (feat = 0; feat < w->nr_ev && w->ev[feat].name; feat++)
+		;
+	if (w->nr_ev && feat == w->nr_ev) {
 		hm_fwbuf__init(&extra[nextra]);
 		extra[nextra].swap = w->swap;
 		hm_feat__encode_event_desc(&extra[nextra], w->ev, w->nr_ev);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <event-parse.h>
@@ -26,18 +27,35 @@ static void field_of(struct tep_event *ev, const char *name, struct hm_tp_field 
 	f->size = fld ? fld->size : -1;
 }
 
+static bool has_events(const char *dir)
+{
+	char path[300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events/lock", dir);
+	if (!stat(path, &st))
+		return true;
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	return !stat(path, &st);
+}
+
 int hm_contention__init(struct hm_contention *c, bool futex_syscalls)
 {
 	const char *systems[3] = { "lock", NULL, NULL };
+	static const char *const cands[2] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	const char *dir = NULL;
 	struct tep_handle *tep;
-	int i, ret;
+	int i;
 
 	memset(c, 0, sizeof(*c));
-	ret = tracefs_tracing_dir_is_mounted(false, &dir);
-	if (ret <= 0 && geteuid() == 0)
-		ret = tracefs_tracing_dir_is_mounted(true, &dir);
-	if (ret <= 0 || !dir) {
+	/* tracefs_tracing_dir() caches a string LeakSanitizer reports; look ourselves */
+	for (i = 0; i < 2 && !dir; i++)
+		if (has_events(cands[i]))
+			dir = cands[i];
+	if (!dir && geteuid() == 0 &&
+	    !mount("nodev", cands[0], "tracefs", 0, NULL) && has_events(cands[0]))
+		dir = cands[0];
+	if (!dir) {
 		hm_err("tracefs is not mounted; fix: mount -t tracefs nodev /sys/kernel/tracing");
 		return -ENOENT;
 	}

@@ -57,7 +57,7 @@ struct tident {
 	u64	uaddr;		/* last sys_enter_futex uaddr */
 };
 
-#define DEFINE_SET(name, type, keyexpr, eqexpr)					\
+#define DEFINE_SET(name, type, keyexpr, hashexpr, eqexpr)					\
 struct name { type *e; size_t cap, nr; };					\
 static type *name##__find(struct name *s, type *key, bool add)			\
 {										\
@@ -80,7 +80,7 @@ static type *name##__find(struct name *s, type *key, bool add)			\
 	}									\
 	if (!s->cap)								\
 		return NULL;							\
-	i = (size_t)(((key->keyexpr) * 0x9e3779b97f4a7c15ULL) >> 20) & (s->cap - 1); \
+	i = (size_t)(((u64)(hashexpr) * 0x9e3779b97f4a7c15ULL) >> 20) & (s->cap - 1); \
 	for (;; i = (i + 1) & (s->cap - 1)) {					\
 		type *a = &s->e[i];						\
 		if (!(a->keyexpr)) {						\
@@ -95,9 +95,9 @@ static type *name##__find(struct name *s, type *key, bool add)			\
 	}									\
 }
 
-DEFINE_SET(lockset, struct lockent, addr, a->addr == key->addr)
-DEFINE_SET(pairset, struct pairent, uaddr ^ (key->hb << 7), a->uaddr == key->uaddr && a->hb == key->hb)
-DEFINE_SET(tidset, struct tident, tid, a->tid == key->tid)
+DEFINE_SET(lockset, struct lockent, addr, key->addr, a->addr == key->addr)
+DEFINE_SET(pairset, struct pairent, uaddr, key->uaddr ^ (key->hb << 7), a->uaddr == key->uaddr && a->hb == key->hb)
+DEFINE_SET(tidset, struct tident, tid, key->tid, a->tid == key->tid)
 
 /* ------------------------------------------------------------ session */
 

@@ -71,6 +71,7 @@ struct frow {
 };
 
 struct hm_buckets {
+	struct hm_symbols *syms;	/* own resolver: the report's comes after the pass */
 	u32		nr_sockets, nr_nodes;
 	u32		nr, alloc;
 	struct bk	*b;
@@ -138,6 +139,17 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 			if (!r->futex.tables[i].kind && r->futex.tables[i].node >= 0 &&
 			    (u32)r->futex.tables[i].node + 1 > b->nr_nodes && r->futex.tables[i].node < MAX_SOCKETS)
 				b->nr_nodes = r->futex.tables[i].node + 1;
+	if (r) {
+		struct hm_symbols_opts so;
+
+		memset(&so, 0, sizeof(so));
+		so.kallsyms = r->opts.kallsyms;
+		so.symfs = r->opts.symfs;
+		so.no_source = true;
+		if (r->meta)
+			so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
+		b->syms = hm_symbols__new(&so);	/* NULL: functions shown as [unknown] */
+	}
 	b->xfer = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->xfer));
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
 	if (!b->xfer || !b->hitm) {
@@ -164,6 +176,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->names);
 	free(b->xfer);
 	free(b->hitm);
+	hm_symbols__delete(b->syms);
 	free(b);
 }
 
@@ -320,8 +333,8 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		hm_futex_model__locate(&r->futex, s->addr, &site);
 	}
 	in_futex = site.where != HM_FUTEX_WHERE_NONE;
-	if (r->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
-	    !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+	if (b->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
+	    !hm_symbols__resolve(b->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	if (!in_futex) {
 		/* a kernel line touched by futex code, in no known table: by address only */
@@ -482,6 +495,20 @@ static int hottest_field(const struct bk *e)
 	return best;
 }
 
+static void sort_funcs(struct bk_field *f)
+{
+	int i, k;
+
+	for (i = 1; i < MAX_FUNCS && f->func[i].name; i++)
+		for (k = i; k > 0 && (f->func[k].n > f->func[k - 1].n ||
+			(f->func[k].n == f->func[k - 1].n && strcmp(f->func[k].name, f->func[k - 1].name) < 0)); k--) {
+			struct bk_func t = f->func[k];
+
+			f->func[k] = f->func[k - 1];
+			f->func[k - 1] = t;
+		}
+}
+
 static void funcs_text(const struct bk_field *f, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -553,6 +580,11 @@ static void render_objects_text(const struct hm_buckets *b, FILE *f)
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, FILE *f)
 {
 	u32 *o = sorted(b, b->nr, cmp_bucket), i, s;
+
+	/* function lists, most samples first (the only state rendering changes) */
+	for (i = 0; i < b->nr; i++)
+		for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++)
+			sort_funcs(&((struct hm_buckets *)b)->b[i].field[fl]);
 	char tname[32], funcs[256];
 	struct hm_json *j = NULL;
 	int node;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lines.h"
+#include "bigalloc.h"
 
 struct slot {
 	u64	addr;
@@ -18,7 +19,32 @@ struct hm_lines {
 	struct slot	*slot;		/* open addressing, key inline */
 	size_t		nr_slots;	/* power of two */
 	size_t		bytes;
+	struct hm_arena	arena;		/* per-line blocks, offsets, code addresses */
+	void		*free_offs[16], *free_ips[8];	/* outgrown blocks by log2(capacity) */
 };
+
+/* A block of 1 << k elements of @elem bytes: reuse an outgrown one first. */
+static void *blk_get(struct hm_lines *l, void **heads, int k, size_t elem)
+{
+	void *p = heads[k];
+
+	if (p) {
+		heads[k] = *(void **)p;
+		return p;
+	}
+	return hm_arena__alloc(&l->arena, ((size_t)1 << k) * elem);
+}
+
+static void blk_put(void **heads, int k, void *p)
+{
+	*(void **)p = heads[k];
+	heads[k] = p;
+}
+
+static int log2u(u32 v)
+{
+	return 31 - __builtin_clz(v);
+}
 
 static inline u64 mix64(u64 x)
 {
@@ -40,7 +66,7 @@ struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes)
 	l->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
 	l->nr_nodes = nr_nodes > 0 ? nr_nodes : 0;
 	l->nr_slots = 1024;
-	l->slot = calloc(l->nr_slots, sizeof(*l->slot));
+	l->slot = hm_big__alloc(l->nr_slots * sizeof(*l->slot));
 	if (!l->slot) {
 		free(l);
 		return NULL;
@@ -52,21 +78,16 @@ void hm_lines__delete(struct hm_lines *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->nr; i++) {
-		free(l->line[i].cpus);	/* node lives in the same block */
-		for (u32 k = 0; k < l->line[i].nr_offs; k++)
-			free(l->line[i].offs[k].ip);
-		free(l->line[i].offs);
-	}
-	free(l->line);
-	free(l->slot);
+	hm_arena__release(&l->arena);
+	hm_big__free(l->line, l->alloc * sizeof(*l->line));
+	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
 }
 
 static int rehash(struct hm_lines *l)
 {
 	size_t n = l->nr_slots * 2, mask = n - 1;
-	struct slot *s = calloc(n, sizeof(*s));
+	struct slot *s = hm_big__alloc(n * sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -80,7 +101,7 @@ static int rehash(struct hm_lines *l)
 			h = (h + 1) & mask;
 		s[h] = l->slot[i];
 	}
-	free(l->slot);
+	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	l->slot = s;
 	l->nr_slots = n;
 	return 0;
@@ -99,7 +120,7 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
 	}
 	if (l->nr == l->alloc) {
 		size_t na = l->alloc ? l->alloc * 2 : 256;
-		struct hm_line *nl = realloc(l->line, na * sizeof(*nl));
+		struct hm_line *nl = hm_big__realloc(l->line, l->alloc * sizeof(*nl), na * sizeof(*nl));
 
 		if (!nl)
 			return NULL;
@@ -110,12 +131,11 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
 	memset(ln, 0, sizeof(*ln));
 	ln->addr = addr;
 	/* one block: the CPU bitmap, then the per-node counters */
-	ln->cpus = calloc(1, ext);
+	ln->cpus = hm_arena__alloc(&l->arena, ext);
 	if (!ln->cpus)
 		return NULL;
 	if (l->nr_nodes)
 		ln->node = (u32 *)(ln->cpus + (l->nr_cpus + 63) / 64);
-	l->bytes += ext;
 	l->slot[h].addr = addr;
 	l->slot[h].idx = (u32)++l->nr;
 	if (l->nr * 2 > l->nr_slots && rehash(l) < 0)
@@ -123,7 +143,7 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
 	return ln;
 }
 
-static struct hm_line_off *find_off(struct hm_line *ln, u32 off, size_t *bytes)
+static struct hm_line_off *find_off(struct hm_lines *l, struct hm_line *ln, u32 off)
 {
 	u32 lo = 0, hi = ln->nr_offs;
 
@@ -140,11 +160,17 @@ static struct hm_line_off *find_off(struct hm_line *ln, u32 off, size_t *bytes)
 		return &ln->offs[lo];
 	if (ln->nr_offs == ln->alloc_offs) {
 		u32 na = ln->alloc_offs ? ln->alloc_offs * 2 : 4;
-		struct hm_line_off *no = realloc(ln->offs, na * sizeof(*no));
+		struct hm_line_off *no;
 
+		if (log2u(na) >= 16)
+			return NULL;
+		no = blk_get(l, l->free_offs, log2u(na), sizeof(*no));
 		if (!no)
 			return NULL;
-		*bytes += (na - ln->alloc_offs) * sizeof(*no);
+		if (ln->nr_offs) {
+			memcpy(no, ln->offs, ln->nr_offs * sizeof(*no));
+			blk_put(l->free_offs, log2u(ln->alloc_offs), ln->offs);
+		}
 		ln->offs = no;
 		ln->alloc_offs = na;
 	}
@@ -169,7 +195,8 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 	if (!ln)
 		return -ENOMEM;
 	hm_c2c_stats__sum(&ln->st, one);
-	ln->cat[ms->cls.cat]++;
+	if (hm_line__cat_slot(ms->cls.cat) >= 0)
+		ln->cat[hm_line__cat_slot(ms->cls.cat)]++;
 	ln->cost += w;
 	if (ms->cls.load)
 		ln->w_load += w;
@@ -195,7 +222,7 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 	if (i == ln->nr_pids && i < HM_LINE_MAX_PIDS)
 		ln->pid[ln->nr_pids++] = s->pid;
 
-	o = find_off(ln, (u32)(s->addr - ms->line), &l->bytes);
+	o = find_off(l, ln, (u32)(s->addr - ms->line));
 	if (!o)
 		return -ENOMEM;
 	o->lcl_hitm += one->lcl_hitm;
@@ -223,11 +250,14 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		}
 		if (o->nr_ips == o->alloc_ips) {
 			u8 na = o->alloc_ips ? o->alloc_ips * 2 : 1;
-			struct hm_line_ip *ni = realloc(o->ip, na * sizeof(*ni));
+			struct hm_line_ip *ni = blk_get(l, l->free_ips, log2u(na), sizeof(*ni));
 
 			if (!ni)
 				return -ENOMEM;
-			l->bytes += (na - o->alloc_ips) * sizeof(*ni);
+			if (o->nr_ips) {
+				memcpy(ni, o->ip, o->nr_ips * sizeof(*ni));
+				blk_put(l->free_ips, log2u(o->alloc_ips), o->ip);
+			}
 			o->ip = ni;
 			o->alloc_ips = na;
 		}
@@ -241,6 +271,63 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 	if (one->store && o->ip[i].store < 0xffff)
 		o->ip[i].store++;
 	return 0;
+}
+
+void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
+{
+	__builtin_prefetch(&l->slot[mix64(line) & (l->nr_slots - 1)]);
+}
+
+void hm_lines__prefetch_line(const struct hm_lines *l, u64 line)
+{
+	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
+
+	if (sl->idx && sl->addr == line) {
+		const struct hm_line *ln = &l->line[sl->idx - 1];
+
+		__builtin_prefetch(ln);
+		__builtin_prefetch((const char *)ln + 64);
+		__builtin_prefetch((const char *)ln + 128);
+		__builtin_prefetch((const char *)ln + 192);
+		__builtin_prefetch((const char *)ln + 256);
+		__builtin_prefetch((const char *)ln + 320);
+	}
+}
+
+void hm_lines__prefetch_offs(const struct hm_lines *l, u64 line)
+{
+	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
+
+	if (sl->idx && sl->addr == line) {
+		const struct hm_line *ln = &l->line[sl->idx - 1];
+
+		if (ln->offs)
+			__builtin_prefetch(ln->offs);
+		__builtin_prefetch(ln->cpus);
+	}
+}
+
+void hm_lines__prefetch_ips(const struct hm_lines *l, u64 addr)
+{
+	u64 line = addr & ~(u64)(l->cls - 1);
+	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
+	const struct hm_line *ln;
+	u32 off = (u32)(addr - line), lo = 0, hi;
+
+	if (!sl->idx || sl->addr != line)
+		return;
+	ln = &l->line[sl->idx - 1];
+	hi = ln->nr_offs;
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (ln->offs[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
+		__builtin_prefetch(ln->offs[lo].ip);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)
@@ -265,7 +352,7 @@ u32 hm_lines__cacheline(const struct hm_lines *l)
 
 size_t hm_lines__bytes(const struct hm_lines *l)
 {
-	return l->bytes + l->alloc * sizeof(struct hm_line) + l->nr_slots * sizeof(struct slot);
+	return l->arena.bytes + l->alloc * sizeof(struct hm_line) + l->nr_slots * sizeof(struct slot);
 }
 
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s)
@@ -307,9 +394,9 @@ static bool is_shared(const struct hm_line *ln, enum hm_sort s)
 	if (ln->st.lcl_hitm || ln->st.rmt_hitm || ln->st.lcl_peer || ln->st.rmt_peer)
 		return true;
 	return s == HM_SORT_COST &&
-	       (ln->cat[HM_CAT_HITM_XDIE] || ln->cat[HM_CAT_HITM_LOCAL] ||
-		ln->cat[HM_CAT_HITM_REMOTE] || ln->cat[HM_CAT_PEER_LOCAL] ||
-		ln->cat[HM_CAT_PEER_REMOTE]);
+	       (hm_line__cat(ln, HM_CAT_HITM_XDIE) || hm_line__cat(ln, HM_CAT_HITM_LOCAL) ||
+		hm_line__cat(ln, HM_CAT_HITM_REMOTE) || hm_line__cat(ln, HM_CAT_PEER_LOCAL) ||
+		hm_line__cat(ln, HM_CAT_PEER_REMOTE));
 }
 
 struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n)

@@ -32,10 +32,24 @@ struct hm_line_off {
 	struct hm_line_ip	*ip;
 };
 
+/* The hitmap categories a line keeps (the contention kinds). */
+#define HM_LINE_CATS 5
+static inline int hm_line__cat_slot(enum hm_mem_cat c)
+{
+	switch (c) {
+	case HM_CAT_HITM_LOCAL:		return 0;
+	case HM_CAT_HITM_XDIE:		return 1;
+	case HM_CAT_HITM_REMOTE:	return 2;
+	case HM_CAT_PEER_LOCAL:		return 3;
+	case HM_CAT_PEER_REMOTE:	return 4;
+	default:			return -1;
+	}
+}
+
 struct hm_line {
 	u64			addr;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
-	u32			cat[HM_CAT__MAX];	/* hitmap's categories */
+	u32			cat[HM_LINE_CATS];	/* hitmap's HITM/peer categories, hm_line__cat() */
 	double			cost;		/* sum of sample weights */
 	double			w_load;		/* weight of loads */
 	u64			sockets;	/* accessor sockets (bit < 64) */
@@ -50,6 +64,13 @@ struct hm_line {
 	struct hm_line_off	*offs;
 };
 
+static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
+{
+	int i = hm_line__cat_slot(c);
+
+	return i < 0 ? 0 : ln->cat[i];
+}
+
 struct hm_lines;
 
 struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes);
@@ -57,6 +78,11 @@ void hm_lines__delete(struct hm_lines *l);
 /* @one: this sample's perf counters; @node_idx: accessor node index or -1. */
 int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		   const struct hm_c2c_stats *one, int node_idx);
+/* Prefetch hints for a batch: stage 1 the hash slot, stage 2 the line itself. */
+void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
+void hm_lines__prefetch_line(const struct hm_lines *l, u64 line);
+void hm_lines__prefetch_offs(const struct hm_lines *l, u64 line);
+void hm_lines__prefetch_ips(const struct hm_lines *l, u64 addr);
 size_t hm_lines__count(const struct hm_lines *l);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */

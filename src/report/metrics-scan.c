@@ -29,47 +29,53 @@ static int resolve_cb(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbo
 	return hm_symbols__resolve(rs->syms, rs->maps, pid, cpumode, addr, info);
 }
 
-static struct hm_metrics *scan_with(const struct hm_report *r, const char *path, u32 top_lines)
+/* What a pass needs besides the reader: a finished report's, or our own. */
+struct scan_ctx {
+	const struct hm_report_opts	*opts;
+	const struct hm_topo		*topo;
+	const struct hm_futex_model	*futex;
+	const struct hm_meta		*meta;
+	enum hm_vendor			vendor;
+};
+
+static struct hm_metrics *scan_core(struct hm_reader *rd, const char *path,
+				    const struct scan_ctx *r, u32 top_lines)
 {
-	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
 	struct hm_symbols_opts so;
 	struct hm_macc_ctx ctx;
 	struct resolver rs = { 0 };
-	struct hm_reader *rd;
 	const struct hm_header *h;
 	struct hm_progress *pg = NULL;
 	struct hm_macc *a = NULL;
 	struct hm_metrics *m = NULL;
 	struct hm_event ev;
 	char label[300];
+	u32 cl = r->opts->cacheline_size ? r->opts->cacheline_size : 64;
 	u64 nr = 0;
-	int err;
+	int err = 0;
 
-	rd = hm_reader__new(path, &ro);
-	if (!rd)
-		return NULL;
 	h = hm_reader__header(rd);
 	rs.maps = hm_maps__new();
 	if (!rs.maps)
 		goto out;
 	hm_maps__set_build_ids(rs.maps, h);
 	memset(&so, 0, sizeof(so));
-	so.kallsyms = r->opts.kallsyms;
-	so.symfs = r->opts.symfs;
-	so.no_source = r->opts.no_source;
+	so.kallsyms = r->opts->kallsyms;
+	so.symfs = r->opts->symfs;
+	so.no_source = r->opts->no_source;
 	if (r->meta)
 		so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
 	rs.syms = hm_symbols__new(&so);
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.label = path;
-	ctx.futex = r->futex.nr_tables ? &r->futex : NULL;
+	ctx.futex = r->futex && r->futex->nr_tables ? r->futex : NULL;
 	ctx.meta = r->meta;
 	ctx.resolve = resolve_cb;
 	ctx.resolve_priv = &rs;
 	ctx.nr_sockets = r->topo ? hm_topo__nr_sockets(r->topo) : 0;
 	ctx.nr_nodes = r->topo ? hm_topo__nr_nodes(r->topo) : 0;
-	ctx.cacheline = r->opts.cacheline_size;
+	ctx.cacheline = cl;
 	ctx.top_lines = top_lines;
 	a = hm_macc__new(&ctx);
 	if (!a)
@@ -105,9 +111,9 @@ static struct hm_metrics *scan_with(const struct hm_report *r, const char *path,
 			ms.cpu_socket = ms.cpu_node = -1;
 		}
 		ms.data_node = s->phys_addr && r->topo ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
-		ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
-		if (r->futex.nr_tables)
-			hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
+		ms.line = s->addr & ~(u64)(cl - 1);
+		if (ctx.futex)
+			hm_futex_model__resolve(ctx.futex, s->addr, &ms.futex);
 		err = hm_macc__add(a, &ms);
 		if (err < 0)
 			break;
@@ -123,39 +129,110 @@ out:
 	hm_macc__delete(a);
 	hm_symbols__delete(rs.syms);
 	hm_maps__delete(rs.maps);
-	hm_reader__delete(rd);
 	return m;
 }
 
 struct hm_metrics *hm_metrics__from_report(const struct hm_report *r)
 {
-	return scan_with(r, r->opts.input, 0);
-}
+	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
+	struct scan_ctx c = { .opts = &r->opts, .topo = r->topo, .futex = &r->futex,
+			      .meta = r->meta, .vendor = r->vendor };
+	struct hm_reader *rd;
+	struct hm_metrics *m;
 
-struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines)
-{
-	struct hm_report_opts ro = *opts;
-	struct hm_report *r;
-	struct hm_metrics *m = NULL;
-	int err;
-
-	/* the report's pass sets up topology, futex tables and metadata as report does */
-	ro.want_lines = false;
-	ro.want_buckets = false;
-	r = hm_report__new(&ro);
-	if (!r)
-		return NULL;
-	err = hm_report__run(r);
-	if (err < 0) {
-		hm_report__delete(r);
-		errno = -err;
+	if (!strcmp(r->opts.input, "-")) {
+		hm_err("-: the HTML report reads its input twice; save the pipe to a file first");
+		errno = EINVAL;
 		return NULL;
 	}
-	m = scan_with(r, opts->input, top_lines);
+	rd = hm_reader__new(r->opts.input, &ro);
+	if (!rd)
+		return NULL;
+	m = scan_core(rd, r->opts.input, &c, 0);
+	hm_reader__delete(rd);
 	if (m && memcmp(&m->c2c, &r->c2c, sizeof(m->c2c)))
 		hm_warn("%s: the metric pass counted other perf-c2c totals than the report pass",
+			r->opts.input);
+	return m;
+}
+
+/*
+ * The setup of report.c's hm_report__run, for a single pass: topology from
+ * the header, hitmap metadata, the futex model (era from --kernel, the
+ * file's HM_META_KERNEL or its osrelease; tables from the metadata and
+ * --futex-table).
+ */
+struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines)
+{
+	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
+	struct hm_futex_model fm;
+	struct scan_ctx c = { .opts = opts };
+	struct hm_topo *topo = NULL;
+	struct hm_meta *meta = NULL;
+	const struct hm_header *h;
+	struct hm_metrics *m = NULL;
+	struct hm_reader *rd;
+	const char *rel = opts->kernel_release;
+	char buf[64];
+	u32 len;
+	int i, err = 0;
+
+	memset(&fm, 0, sizeof(fm));
+	rd = hm_reader__new(opts->input, &ro);
+	if (!rd)
+		return NULL;
+	h = hm_reader__header(rd);
+	topo = hm_topo__new_from_header(h);
+	if (h->hitmap_meta && h->hitmap_meta_size) {
+		meta = hm_meta__parse(h->hitmap_meta, h->hitmap_meta_size, h->needs_swap);
+		if (!meta)
+			hm_warn("%s: hitmap metadata section is corrupt; ignoring it", opts->input);
+	}
+	if (!meta)
+		meta = hm_meta__new();
+	if (!topo || !meta) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!rel) {
+		const char *k = hm_meta__find(meta, HM_META_KERNEL, &len);
+
+		if (k && len) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)(len < 63 ? len : 63), k);
+			rel = buf;
+		}
+	}
+	if (!rel)
+		rel = h->osrelease;
+	err = hm_futex_model__init(&fm, hm_futex_era__from_release(rel ? rel : ""));
+	if (err < 0)
+		goto out;
+	if (hm_futex_model__from_meta(&fm, meta) < 0)
+		hm_warn("%s: futex tables in the hitmap metadata are unreadable; ignoring them",
 			opts->input);
-	hm_report__delete(r);
+	for (i = 0; i < opts->nr_futex_tables; i++) {
+		struct hm_futex_table t;
+
+		err = hm_futex_table__parse(opts->futex_tables[i], &t);
+		if (!err)
+			err = hm_futex_model__add_table(&fm, &t);
+		if (err < 0)
+			goto out;
+	}
+	c.topo = topo;
+	c.futex = &fm;
+	c.meta = meta;
+	c.vendor = hm_vendor__from_header(h);
+	m = scan_core(rd, opts->input, &c, top_lines);
+	if (!m)
+		err = errno ? -errno : -ENOMEM;
+out:
+	hm_futex_model__release(&fm);
+	hm_meta__delete(meta);
+	hm_topo__delete(topo);
+	hm_reader__delete(rd);
+	if (!m)
+		errno = -err;
 	return m;
 }
 

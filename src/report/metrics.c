@@ -102,7 +102,6 @@ void hm_metrics__delete(struct hm_metrics *m)
 	free(m->buckets);
 	for (i = 0; i < m->nr_lines; i++) {
 		free(m->lines[i].id);
-		free(m->lines[i].socket);
 		for (j = 0; j < m->lines[i].nr_code; j++)
 			free(m->lines[i].code[j].where);
 	}
@@ -388,7 +387,6 @@ struct acc_line {
 	struct hm_c2c_stats st;
 	u32	nr_code;
 	struct acc_code code[LINE_CODE_SLOTS];
-	struct hm_c2c_stats *socket;
 };
 
 struct acc_bucket {
@@ -410,6 +408,7 @@ struct hm_macc {
 	struct hm_c2c_stats	c2c;
 	struct hm_mem_cats	cats;
 	u32			nr_sockets, nr_nodes;
+	u32			sock_cap;	/* per-bucket socket arrays */
 	struct hm_c2c_stats	socket[MAX_SOCKETS];
 	struct hm_c2c_stats	node[MAX_NODES];
 	u64			xfer[MAX_SOCKETS * MAX_NODES];
@@ -431,6 +430,8 @@ struct hm_macc *hm_macc__new(const struct hm_macc_ctx *ctx)
 	a->cacheline = ctx->cacheline ? ctx->cacheline : 64;
 	a->nr_sockets = ctx->nr_sockets > MAX_SOCKETS ? MAX_SOCKETS : ctx->nr_sockets;
 	a->nr_nodes = ctx->nr_nodes > MAX_NODES ? MAX_NODES : ctx->nr_nodes;
+	/* the topology's socket count; 8 when the file does not say */
+	a->sock_cap = a->nr_sockets ? a->nr_sockets : 8;
 	if (!a->label) {
 		free(a);
 		return NULL;
@@ -445,8 +446,6 @@ void hm_macc__delete(struct hm_macc *a)
 
 	if (!a)
 		return;
-	for (i = 0; i < a->lines_size; i++)
-		free(a->lines[i].socket);
 	free(a->lines);
 	for (i = 0; i < a->buckets_size; i++)
 		free(a->buckets[i].socket);
@@ -553,12 +552,13 @@ static struct acc_bucket *bucket_get(struct hm_macc *a, const struct hm_futex_ta
 	return &a->buckets[p];
 }
 
-static int socket_stats(struct hm_c2c_stats **arr, int socket, const struct hm_c2c_stats *one)
+static int socket_stats(struct hm_macc *a, struct hm_c2c_stats **arr, int socket,
+			const struct hm_c2c_stats *one)
 {
-	if (socket < 0 || socket >= MAX_SOCKETS)
+	if (socket < 0 || (u32)socket >= a->sock_cap)
 		return 0;
 	if (!*arr) {
-		*arr = calloc(MAX_SOCKETS, sizeof(**arr));
+		*arr = calloc(a->sock_cap, sizeof(**arr));
 		if (!*arr)
 			return -ENOMEM;
 	}
@@ -602,7 +602,7 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 		hm_c2c_stats__sum(&b->tot, &one);
 		if (ms->futex.field < HM_FUTEX_FIELD__MAX)
 			hm_c2c_stats__sum(&b->field[ms->futex.field], &one);
-		if (socket_stats(&b->socket, ms->cpu_socket, &one))
+		if (socket_stats(a, &b->socket, ms->cpu_socket, &one))
 			return -ENOMEM;
 	}
 
@@ -617,8 +617,6 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 		l->cpumode = s->misc & 7;
 	}
 	hm_c2c_stats__sum(&l->st, &one);
-	if (socket_stats(&l->socket, ms->cpu_socket, &one))
-		return -ENOMEM;
 	for (i = 0; i < l->nr_code; i++)
 		if (l->code[i].ip == s->ip && l->code[i].pid == s->pid)
 			break;
@@ -832,8 +830,6 @@ static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
 		o->match = match;
 		o->addr = l->addr;
 		o->st = l->st;
-		o->socket = l->socket;
-		l->socket = NULL;
 		if (!o->id) {
 			err = -ENOMEM;
 			break;
@@ -936,7 +932,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 		if (set_stats(m, key, &b->tot, bucket_stats, NR(bucket_stats), HM_MG_BUCKET,
 			      HM_MATCH_BUCKET, false))
 			return -ENOMEM;
-		for (s = 0; b->socket && s < m->nr_sockets; s++) {
+		for (s = 0; b->socket && s < m->nr_sockets && s < a->sock_cap; s++) {
 			snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64 ".socket.%u",
 				 b->table, b->index, s);
 			if (set_stats(m, key, &b->socket[s], socket_stats_set, NR(socket_stats_set),

@@ -82,7 +82,6 @@ struct hm_mv_line {
 	u8	match;
 	u64	addr;
 	struct hm_c2c_stats st;
-	struct hm_c2c_stats *socket;			/* nr_sockets */
 	u32	nr_code;
 	struct { char *where; u64 count; } code[HM_MV_CODE];	/* "sym+0x1f (file.c:12)" */
 };

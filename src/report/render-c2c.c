@@ -171,7 +171,7 @@ static double pct(double a, double b)
 
 static u32 line_hitm_xdie(const struct hm_line *ln)
 {
-	return ln->cat[HM_CAT_HITM_XDIE];
+	return hm_line__cat(ln, HM_CAT_HITM_XDIE);
 }
 
 /* cpus of @ln that sit in node index @idx */
@@ -270,8 +270,8 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 		fprintf(f, "\n  ----------------------------------------------------------------------\n");
 		fprintf(f, "  %zu  %#llx  hitm %u (local %u, cross-die %u, remote %u)  stores %u  loads %u  cost %.0f  sockets %s  pids",
 			i, (unsigned long long)ln->addr,
-			ln->cat[HM_CAT_HITM_LOCAL] + ln->cat[HM_CAT_HITM_XDIE] + ln->cat[HM_CAT_HITM_REMOTE],
-			ln->cat[HM_CAT_HITM_LOCAL], ln->cat[HM_CAT_HITM_XDIE], ln->cat[HM_CAT_HITM_REMOTE],
+			hm_line__cat(ln, HM_CAT_HITM_LOCAL) + hm_line__cat(ln, HM_CAT_HITM_XDIE) + hm_line__cat(ln, HM_CAT_HITM_REMOTE),
+			hm_line__cat(ln, HM_CAT_HITM_LOCAL), hm_line__cat(ln, HM_CAT_HITM_XDIE), hm_line__cat(ln, HM_CAT_HITM_REMOTE),
 			ln->st.store, ln->st.load, ln->cost, socks);
 		for (u32 p = 0; p < ln->nr_pids; p++)
 			fprintf(f, "%s%u", p ? "," : " ", ln->pid[p]);
@@ -354,11 +354,11 @@ static void json_c2c(struct hm_json *j, const char *key, const struct hm_c2c_sta
 	hm_json__obj_end(j);
 }
 
-static void json_cats(struct hm_json *j, const char *key, const u32 *c32, const u64 *c64)
+static void json_cats(struct hm_json *j, const char *key, const u64 *c64)
 {
 	hm_json__obj_begin(j, key);
 	for (int c = 0; c < HM_CAT__MAX; c++)
-		hm_json__u64(j, hm_mem_cat__name(c), c64 ? c64[c] : c32[c]);
+		hm_json__u64(j, hm_mem_cat__name(c), c64[c]);
 	hm_json__obj_end(j);
 }
 
@@ -389,7 +389,11 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 		hm_json__u64(j, NULL, ln->pid[p]);
 	hm_json__arr_end(j);
 	json_c2c(j, "perf_c2c", &ln->st);
-	json_cats(j, "hitmap", ln->cat, NULL);
+	hm_json__obj_begin(j, "hitmap");
+	for (int c = 0; c < HM_CAT__MAX; c++)
+		if (hm_line__cat_slot(c) >= 0)
+			hm_json__u64(j, hm_mem_cat__name(c), hm_line__cat(ln, c));
+	hm_json__obj_end(j);
 	hm_json__arr_begin(j, "nodes");
 	for (int k = 0; k < nr_nodes; k++) {
 		int nc = node_cpus(r, ln, k);
@@ -462,7 +466,7 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	hm_json__u64(j, "lines", r->nr_shared);
 	json_c2c(j, "stats", &r->shared);
 	hm_json__obj_end(j);
-	json_cats(j, "hitmap", NULL, r->cats.nr);
+	json_cats(j, "hitmap", r->cats.nr);
 	if (!o->stats_only && r->lines) {
 		size_t n;
 		struct hm_line **v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);

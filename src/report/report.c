@@ -19,6 +19,7 @@
 #include <hitmap/log.h>
 #include "report.h"
 #include "lines.h"
+#include "bigalloc.h"
 
 /* The futex views (buckets.c) are built by another engineer; call them once they exist. */
 #if __has_include("buckets.c") && !defined(HM_NO_BUCKETS)
@@ -77,7 +78,7 @@ static struct hm_perf_lines *perf_lines__new(void)
 	if (!p)
 		return NULL;
 	p->nr_slots = 1024;
-	p->slot = calloc(p->nr_slots, sizeof(u32));
+	p->slot = hm_big__alloc(p->nr_slots * sizeof(u32));
 	if (!p->slot) {
 		free(p);
 		return NULL;
@@ -89,15 +90,15 @@ static void perf_lines__delete(struct hm_perf_lines *p)
 {
 	if (!p)
 		return;
-	free(p->e);
-	free(p->slot);
+	hm_big__free(p->e, p->alloc * sizeof(*p->e));
+	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
 	free(p);
 }
 
 static int perf_lines__grow(struct hm_perf_lines *p)
 {
 	size_t ns = p->nr_slots * 2, mask = ns - 1;
-	u32 *s = calloc(ns, sizeof(u32));
+	u32 *s = hm_big__alloc(ns * sizeof(u32));
 
 	if (!s)
 		return -ENOMEM;
@@ -108,16 +109,16 @@ static int perf_lines__grow(struct hm_perf_lines *p)
 			h = (h + 1) & mask;
 		s[h] = (u32)i + 1;
 	}
-	free(p->slot);
+	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
 	p->slot = s;
 	p->nr_slots = ns;
 	return 0;
 }
 
-static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k,
+static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
 			   const struct hm_c2c_stats *one)
 {
-	size_t mask = p->nr_slots - 1, h = key_hash(k) & mask;
+	size_t mask = p->nr_slots - 1, h = kh & mask;
 	struct perf_entry *e = NULL;
 
 	while (p->slot[h]) {
@@ -130,7 +131,7 @@ static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k,
 	if (!e) {
 		if (p->nr == p->alloc) {
 			size_t na = p->alloc ? p->alloc * 2 : 1024;
-			struct perf_entry *ne = realloc(p->e, na * sizeof(*ne));
+			struct perf_entry *ne = hm_big__realloc(p->e, p->alloc * sizeof(*ne), na * sizeof(*ne));
 
 			if (!ne)
 				return -ENOMEM;
@@ -287,23 +288,54 @@ static u64 al_addr(const struct hm_map *map, u64 addr)
 	return addr - map->start + map->pgoff;
 }
 
-static int process_sample(struct hm_report *r, const struct hm_sample *s)
+/*
+ * Samples are processed in batches: the hash tables are far larger than the
+ * caches, so each sample costs a few cache misses; resolving a batch first
+ * and prefetching its slots, then its entries, overlaps those misses.
+ * Non-sample records flush the batch, so maps are always current.
+ */
+#define BATCH 256
+
+struct pending {
+	struct hm_sample	s;		/* copy; pointer fields are not used */
+	const struct hm_map	*dmap, *imap;
+	struct perf_key		k;
+	u64			kh;
+};
+
+static void resolve(struct hm_report *r, struct pending *p)
 {
+	const struct hm_sample *s = &p->s;
+	u8 cpumode = s->misc & 7;
+	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
+
+	p->dmap = p->imap = NULL;
+	if (r->maps) {
+		p->dmap = hm_maps__find(r->maps, s->pid, cpumode, s->addr);
+		p->imap = hm_maps__find_ip(r->maps, s->pid, s->ip);
+	}
+	/* perf's level-1 entry (sort__dcacheline_cmp) */
+	memset(&p->k, 0, sizeof(p->k));
+	p->k.cpumode = cpumode;
+	p->k.mapped = p->dmap != NULL;
+	if (p->dmap && cpumode != PERF_RECORD_MISC_KERNEL && !(p->dmap->flags & MAP_SHARED) &&
+	    !p->dmap->build_id_size && p->dmap->type == HM_MAP_USER)
+		p->k.pid = s->pid;
+	p->k.line = al_addr(p->dmap, s->addr) & cl;
+	p->kh = key_hash(&p->k);
+}
+
+static int process_sample(struct hm_report *r, const struct pending *p)
+{
+	const struct hm_sample *s = &p->s;
 	struct hm_mem_sample ms;
 	struct hm_c2c_stats one;
-	const struct hm_map *dmap = NULL, *imap = NULL;
-	u8 cpumode = s->misc & 7;
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
 	int node_idx = -1, err;
-	struct perf_key k;
 
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
-	if (r->maps) {
-		dmap = hm_maps__find(r->maps, s->pid, cpumode, s->addr);
-		imap = hm_maps__find_ip(r->maps, s->pid, s->ip);
-	}
-	ms.mapped = dmap && imap;
+	ms.mapped = p->dmap && p->imap;
 	memset(&one, 0, sizeof(one));
 	hm_c2c_stats__add(&one, s->data_src, s->addr, ms.mapped);
 	hm_c2c_stats__sum(&r->c2c, &one);
@@ -323,18 +355,9 @@ static int process_sample(struct hm_report *r, const struct hm_sample *s)
 	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 
-	/* perf's level-1 entry */
-	memset(&k, 0, sizeof(k));
-	k.cpumode = cpumode;
-	k.mapped = dmap != NULL;
-	if (dmap && cpumode != PERF_RECORD_MISC_KERNEL && !(dmap->flags & MAP_SHARED) &&
-	    !dmap->build_id_size && dmap->type == HM_MAP_USER)
-		k.pid = s->pid;
-	k.line = al_addr(dmap, s->addr) & ~(u64)(r->opts.cacheline_size - 1);
-	err = perf_lines__add(r->perf_lines, &k, &one);
+	err = perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
 	if (err < 0)
 		return err;
-
 	if (r->futex.nr_tables)
 		hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
 	if (r->lines && s->addr) {
@@ -346,6 +369,50 @@ static int process_sample(struct hm_report *r, const struct hm_sample *s)
 		err = hm_buckets__add(r->buckets, r, &ms);
 		if (err < 0)
 			return err;
+	}
+	return 0;
+}
+
+/*
+ * Software pipeline over the batch: sample i + 3D gets its hash slots
+ * prefetched, i + 2D its line and perf entry, i + D its line's offsets,
+ * while sample i is processed; D bounds the misses in flight.
+ */
+#define PF_D 4
+
+static int flush(struct hm_report *r, struct pending *b, int n)
+{
+	struct hm_perf_lines *pl = r->perf_lines;
+	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
+	int i, err;
+
+	for (i = 0; i < n; i++)
+		resolve(r, &b[i]);
+	for (i = -3 * PF_D; i < n; i++) {
+		int j = i + 3 * PF_D, k = i + 2 * PF_D, m = i + PF_D;
+
+		if (j < n) {
+			__builtin_prefetch(&pl->slot[b[j].kh & (pl->nr_slots - 1)]);
+			if (r->lines && b[j].s.addr)
+				hm_lines__prefetch_slot(r->lines, b[j].s.addr & cl);
+		}
+		if (k >= 0 && k < n) {
+			u32 idx = pl->slot[b[k].kh & (pl->nr_slots - 1)];
+
+			if (idx)
+				__builtin_prefetch(&pl->e[idx - 1]);
+			if (r->lines && b[k].s.addr)
+				hm_lines__prefetch_line(r->lines, b[k].s.addr & cl);
+		}
+		if (m >= 0 && m < n && r->lines && b[m].s.addr)
+			hm_lines__prefetch_offs(r->lines, b[m].s.addr & cl);
+		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines && b[i + PF_D / 2].s.addr)
+			hm_lines__prefetch_ips(r->lines, b[i + PF_D / 2].s.addr);
+		if (i >= 0) {
+			err = process_sample(r, &b[i]);
+			if (err < 0)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -378,7 +445,8 @@ int hm_report__run(struct hm_report *r)
 	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
 	struct hm_symbols_opts so;
 	struct hm_event ev;
-	int err;
+	struct pending *batch;
+	int err, nb = 0;
 
 	r->reader = hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
@@ -426,17 +494,33 @@ int hm_report__run(struct hm_report *r)
 		}
 	}
 
+	batch = malloc(BATCH * sizeof(*batch));
+	if (!batch)
+		return -ENOMEM;
 	while ((err = hm_reader__next(r->reader, &ev)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE) {
+			if (nb) {
+				err = flush(r, batch, nb);
+				nb = 0;
+				if (err < 0)
+					break;
+			}
 			hm_maps__process(r->maps, &ev);
 			continue;
 		}
 		if (!ev.has_sample)
 			continue;
-		err = process_sample(r, &ev.sample);
-		if (err < 0)
-			return err;
+		batch[nb].s = ev.sample;
+		if (++nb == BATCH) {
+			err = flush(r, batch, nb);
+			nb = 0;
+			if (err < 0)
+				break;
+		}
 	}
+	if (err >= 0 && nb)
+		err = flush(r, batch, nb);
+	free(batch);
 	if (err < 0)
 		return err;
 	if (r->header->pipe)

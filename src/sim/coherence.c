@@ -149,11 +149,7 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 	return id;
 }
 
-/* Private-cache set of line @id: ids are handed out in first-touch order, spread them. */
-static inline u32 set_of(u32 id)
-{
-	return id * 0x9e3779b1u;
-}
+#define set_of hm_coh__set
 
 static inline bool slot_valid(const struct hm_coh_slot *s, u32 id, u32 epoch)
 {

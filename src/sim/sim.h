@@ -142,6 +142,35 @@ struct hm_coh {
 	u64			nr_accesses;
 };
 
+/* Private-cache set of line @id: ids are handed out in first-touch order, spread them. */
+static inline u32 hm_coh__set(u32 id)
+{
+	return id * 0x9e3779b1u;
+}
+
+/* Bring what an access of @id by @cpu will read into the host's caches. */
+static inline void hm_coh__prefetch(const struct hm_coh *c, u32 cpu, u32 id)
+{
+	const struct hm_machine *m = c->m;
+	u32 core = m->cpu_core[cpu], set = hm_coh__set(id);
+
+	__builtin_prefetch(&c->lines[id], 1);
+	__builtin_prefetch(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], 1);
+	__builtin_prefetch(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], 1);
+}
+
+/* Second stage: the owner's slots, which a miss on @id will look at. */
+static inline void hm_coh__prefetch_owner(const struct hm_coh *c, u32 id)
+{
+	const struct hm_machine *m = c->m;
+	u32 o = c->lines[id].owner, set = hm_coh__set(id);
+
+	if (o < m->nr_cores) {
+		__builtin_prefetch(&c->l1[(size_t)o * m->l1_lines + (set & c->l1_mask)], 0);
+		__builtin_prefetch(&c->l2[(size_t)o * m->l2_lines + (set & c->l2_mask)], 0);
+	}
+}
+
 struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines);
 void hm_coh__delete(struct hm_coh *c);
 /* Id of the line holding @addr (memory on node @home), creating it. -ENOMEM as UINT32_MAX. */

@@ -303,7 +303,7 @@ static int make_layout(struct hm_sim *s)
 	memset(&pa, 0, sizeof(pa));
 	memset(L, 0, sizeof(*L));
 	/* mm_struct from its kmem_cache on node 0 (the main thread runs there) */
-	L->mm_phys = palloc(s, &pa, 0, 2048, 2048) + 0x4c000;
+	L->mm_phys = palloc(s, &pa, 0, 2048, 2048);
 	L->mm = HM_SIM_PAGE_OFFSET + L->mm_phys;
 	L->futex_data = KDATA_FUTEX;
 	/* global tables */
@@ -344,7 +344,7 @@ static int make_layout(struct hm_sim *s)
 		L->fph = HM_SIM_PAGE_OFFSET + L->fph_phys;
 	}
 	/* per-CPU units, on each CPU's node */
-	L->pcpu_stride = 0x40000;
+	L->pcpu_stride = 0x10000;	/* per-CPU units at 256 MiB into the node, below the bump area */
 	L->pcpu_off = 0x2b3e0;
 	/* user heap: calloc'ed arrays of futexes, 16-byte chunk headers, node 0 pages */
 	L->heap = 0x55d4c8a1b000ULL;
@@ -360,7 +360,7 @@ static u64 pcpu_addr(const struct hm_sim *s, u32 cpu)
 {
 	/* unit of @cpu inside its node's first chunk */
 	u32 node = s->m.cpu_socket[cpu];
-	u64 base = hm_sim__phys(s, node, 0x3f000000ULL) + (u64)cpu * s->lay.pcpu_stride;
+	u64 base = hm_sim__phys(s, node, 0x10000000ULL) + (u64)cpu * s->lay.pcpu_stride;
 
 	return HM_SIM_PAGE_OFFSET + base + s->lay.pcpu_off;
 }
@@ -728,7 +728,11 @@ static __attribute__((noinline)) int emit(struct hm_sim *s, const struct hm_sim_
 	ret = hm_sampler__write(s->sp, &in, &ds, &cat);
 	if (ret == 1 && s->truth) {
 		struct hm_sample smp;
-		bool mapped = in.addr < 0x800000000000ULL;	/* the user heap has a map */
+		/*
+		 * Every sample is kernel-mode: perf looks the data address up in the
+		 * kernel maps only, where direct-map and user addresses have none.
+		 */
+		bool mapped = false;
 		enum hm_futex_field f = HM_FUTEX_FIELD__MAX;
 
 		if (st->obj == HM_OBJ_BUCKET)
@@ -938,10 +942,29 @@ int hm_sim__run(struct hm_sim *s)
 			if (++t->j == s->o.futexes)
 				t->j = 0;
 			cost += s->m.lat[HM_LAT_SYSCALL];
+			{
+				const struct hm_sim_fut *nf = &s->fut[(u64)ti * s->o.futexes + t->j];
+
+				hm_coh__prefetch(s->coh, t->cpu, nf->bucket_line);
+				hm_coh__prefetch(s->coh, t->cpu, nf->uword_line);
+			}
 		}
 		t->time += cost;
+		{
+			/* warm the host caches for this thread's next access */
+			const struct step *nx = &tp.st[t->step];
+			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, nx);
+
+			hm_coh__prefetch(s->coh, t->cpu, nl);
+			if (t->step == 0 && tp.n > 1) {
+				/* the op's bucket line was fetched at the end of the last op */
+				nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]);
+				hm_coh__prefetch_owner(s->coh, nl);
+			}
+		}
 		h.k[0] = (t->time << TID_BITS) | ti;
-		heap_down(&h, 0);
+		if ((h.n > 1 && h.k[0] > h.k[1]) || (h.n > 2 && h.k[0] > h.k[2]))
+			heap_down(&h, 0);
 	}
 	free(h.k);
 	if (err)

@@ -1,44 +1,67 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# hitmap report --by bucket against perf c2c report on the same file of futex
-# bucket samples (tests/tools/hm-futex-gen): wall time and peak RSS, and ratios.
-# Also times hitmap hash --verify (live, root only): observations per second.
+# Futex workload parity and recording cost, side by side with perf:
+#  1. perf bench futex hash vs hitmap bench futex-hash, same options, rounds
+#     interleaved; ops/s per thread (perf's Averaged line) and the ratio.
+#  2. hitmap record (contention mode, default settings) vs the unrecorded run.
+#  3. --futex-syscalls vs perf record -e syscalls:sys_enter_futex, same workload.
 set -u
-HITMAP=${HITMAP:-$PWD/${HITMAP_BUILD:-build}/hitmap}
-GEN=$(dirname "$HITMAP")/tools/hm-futex-gen
-T=${BENCH_TMP:-$(mktemp -d /tmp/hitmap-bench.XXXXXX)}
-N=${BENCH_FUTEX_SAMPLES:-500000}
-command -v perf >/dev/null || { echo "bench-futex: SKIP: perf not installed"; exit 0; }
-[ -x "$GEN" ] || { echo "bench-futex: SKIP: $GEN not built (make tests)"; exit 0; }
-[ -x /usr/bin/time ] || { echo "bench-futex: SKIP: /usr/bin/time missing"; exit 0; }
-f=$T/futex-bench.data
-"$GEN" -o "$f" -e "$T/futex-bench.exp" -n "$N" >/dev/null || { echo "bench-futex: hm-futex-gen failed"; exit 1; }
-echo "input: $(du -h "$f" | cut -f1) perf.data, $N samples on 12 futex buckets + noise (hm-futex-gen -n $N)"
-measure() {
-	local out=$T/time.$1; shift
-	/usr/bin/time -f "%e %M" -o "$out" "$@" >/dev/null 2>"$T/err.txt" || { echo "FAILED: $* ($(tail -n 2 "$T/err.txt" | tr '\n' ' '))" >&2; echo "0 0"; return; }
-	cat "$out"
-}
-cat "$f" >/dev/null
-read -r pt pm < <(measure perf perf c2c report --stdio -i "$f")
-read -r ht hm < <(measure hitmap "$HITMAP" report -i "$f" --by bucket)
-printf '%-34s %8.2f s %10d KB\n' "perf c2c report --stdio" "$pt" "$pm"
-printf '%-34s %8.2f s %10d KB\n' "hitmap report --by bucket" "$ht" "$hm"
-awk -v pt="$pt" -v ht="$ht" -v pm="$pm" -v hm="$hm" 'BEGIN {
-	if (ht <= 0) ht = 0.01; if (hm <= 0) hm = 1;
-	printf "ratio: hitmap report --by bucket is %.1fx faster than perf c2c report\n", pt / ht;
-	printf "ratio: hitmap report --by bucket peak RSS is 1/%.1f of perf c2c report\n", pm / hm;
-}'
-bpf=$T/verify.bpf.o
-if [ "$(id -u)" = 0 ] && command -v clang >/dev/null &&
-   clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu -c src/futex/verify.bpf.c -o "$bpf" 2>/dev/null; then
-	s=$(date +%s.%N)
-	if "$HITMAP" hash --verify --count 1000 --bpf-obj "$bpf" >"$T/v.txt" 2>&1; then
-		e=$(date +%s.%N)
-		awk -v s="$s" -v e="$e" 'BEGIN { printf "hitmap hash --verify: 2000 live observations in %.2f s (%.0f/s)\n", e - s, 2000 / (e - s) }'
-	else
-		echo "hitmap hash --verify: not available here: $(head -1 "$T/v.txt")"
+HITMAP=${HITMAP:-$PWD/build/hitmap}
+T=${BENCH_TMP:-$(mktemp -d)}
+R=${BENCH_RUNTIME:-2}
+N=${BENCH_ROUNDS:-3}
+avg() { sed -n 's/^Averaged \([0-9]*\) operations.*/\1/p' "$1" | tail -n 1; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "n/a" }'; }
+
+have_perf=0
+perf bench futex hash -r 1 -s -t 1 -f 16 >/dev/null 2>&1 && have_perf=1
+echo "machine: $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); runtime ${R}s, $N rounds"
+
+# 1. parity
+: >"$T/p.ops"; : >"$T/h.ops"
+for i in $(seq "$N"); do
+	if [ $have_perf = 1 ]; then
+		perf bench futex hash -r "$R" -s >"$T/p.out" 2>&1; avg "$T/p.out" >>"$T/p.ops"
 	fi
+	"$HITMAP" bench futex-hash -r "$R" -s >"$T/h.out" 2>&1; avg "$T/h.out" >>"$T/h.ops"
+	printf 'round %d: perf %s  hitmap %s ops/s\n' "$i" "$(tail -n 1 "$T/p.ops" 2>/dev/null)" "$(tail -n 1 "$T/h.ops")"
+done
+p=$(median <"$T/p.ops"); h=$(median <"$T/h.ops")
+if [ $have_perf = 1 ]; then
+	echo "parity: perf bench futex hash $p ops/s, hitmap bench futex-hash $h ops/s (medians); ratio hitmap/perf $(ratio "$h" "$p") (target 0.97-1.03)"
+else
+	echo "parity: perf bench not available; hitmap bench futex-hash $h ops/s"
 fi
-[ -z "${BENCH_TMP:-}" ] && rm -rf "$T"
-exit 0
+
+# 2. contention recording cost
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/lock/contention_begin ]; then
+	: >"$T/u.ops"; : >"$T/r.ops"; lost=0
+	for i in $(seq "$N"); do
+		"$HITMAP" bench futex-hash -r "$R" -s >"$T/u.out" 2>&1; avg "$T/u.out" >>"$T/u.ops"
+		"$HITMAP" record -o "$T/c.data" --workload futex-hash -r "$R" -s >"$T/r.out" 2>"$T/r.err"; avg "$T/r.out" >>"$T/r.ops"
+		l=$(sed -n 's/.*samples on [0-9]* CPUs, \([0-9]*\) lost events.*/\1/p' "$T/r.err"); lost=$((lost + ${l:-0}))
+		printf 'round %d: unrecorded %s  recorded %s ops/s  (%s)\n' "$i" "$(tail -n 1 "$T/u.ops")" "$(tail -n 1 "$T/r.ops")" \
+			"$(sed -n 's/.*wrote [^:]*: \(.*\) ]/\1/p' "$T/r.err")"
+	done
+	u=$(median <"$T/u.ops"); r=$(median <"$T/r.ops")
+	echo "contention mode: unrecorded $u ops/s, hitmap record $r ops/s; change $(pct "$r" "$u") (target >= -5%), lost events $lost"
+	grep 'attributed' "$T/r.err" | sed 's/^/  /'
+
+	# 3. --futex-syscalls against perf record on the same workload (1 s: perf writes ~150 MB/s)
+	"$HITMAP" bench futex-hash -r 1 -s >"$T/u1.out" 2>&1; u1=$(avg "$T/u1.out")
+	"$HITMAP" record -o "$T/f.data" --futex-syscalls --workload futex-hash -r 1 -s >"$T/f.out" 2>"$T/f.err"; f1=$(avg "$T/f.out")
+	fl=$(sed -n 's/.*samples on [0-9]* CPUs, \([0-9]*\) lost events.*/\1/p' "$T/f.err")
+	if [ $have_perf = 1 ]; then
+		perf record -q -e syscalls:sys_enter_futex -o "$T/p.data" -- "$HITMAP" bench futex-hash -r 1 -s >"$T/pr.out" 2>&1; pr=$(avg "$T/pr.out")
+		perf record -q -e lock:contention_begin,lock:contention_end -a -o "$T/pl.data" -- "$HITMAP" bench futex-hash -r 1 -s >"$T/pl.out" 2>&1; pl=$(avg "$T/pl.out")
+	else
+		pr=0; pl=0
+	fi
+	echo "futex syscalls: unrecorded $u1 ops/s; hitmap record --futex-syscalls $f1 ($(pct "$f1" "$u1"), lost $fl); perf record -e syscalls:sys_enter_futex $pr ($(pct "$pr" "$u1"))"
+	echo "perf record -e lock:contention_begin,lock:contention_end -a: $pl ops/s ($(pct "$pl" "$u1")) vs unrecorded"
+	rm -f "$T/p.data" "$T/pl.data" "$T/f.data" "$T/c.data"
+else
+	echo "contention mode: skipped (needs root and lock:contention_begin)"
+fi

@@ -98,6 +98,19 @@ check csv-row grep -q '^perf-c2c.HITM.remote,c2c,name,1,' "$TMP/gp.csv"
 "$HITMAP" diff --metrics "$TMP/g1.data" >"$TMP/m.json"
 check metrics-json jq -e '.metrics["perf-c2c.HITM.total"] > 0 and .sockets == 2 and .nodes == 2' "$TMP/m.json"
 check help "$HITMAP" diff --help
+# perf 6.1 is the oracle for LKP's set: its --stats lines, parsed as LKP's parser does
+if have_perf && perf c2c report -NN -i "$TMP/g1.data" --stats >"$TMP/perf.txt" 2>/dev/null; then
+	lkp() { awk -v re="$1" '$0 ~ re { v = $NF } END { print v + 0 }' "$TMP/perf.txt"; }
+	hm() { jq ".metrics[\"perf-c2c.$1\"] // 0" "$TMP/m.json"; }
+	for k in "HITM.local: Load Local HITM" "HITM.remote: Load Remote HITM" "DRAM.local: Load Local DRAM" \
+		 "DRAM.remote: Load Remote DRAM"; do
+		check "perf-oracle-${k%%:*}" [ "$(hm "${k%%:*}")" = "$(lkp " ${k#*: }")" ]
+	done
+	check perf-oracle-HIT.remote [ "$(hm HIT.remote)" = "$(awk '/ Load Remote HITM/ { next } / Load Remote HIT/ { v = $NF } END { print v + 0 }' "$TMP/perf.txt")" ]
+	check perf-oracle-HITM.total [ "$(hm HITM.total)" = "$(( $(lkp ' Load Local HITM') + $(lkp ' Load Remote HITM') ))" ]
+else
+	skip perf-oracle "perf c2c report cannot read $TMP/g1.data here"
+fi
 if "$HITMAP" diff "$TMP/g1.data" >"$TMP/e1" 2>&1; then fail usage-one-file "exit 0"; else
 	check usage-one-file grep -q 'BASE.data... -- NEW.data' "$TMP/e1"; fi
 if "$HITMAP" diff "$TMP/g1.data" -- "$TMP/nonexistent.data" >"$TMP/e2" 2>&1; then fail missing-file "exit 0"; else

@@ -40,6 +40,11 @@ check "file futex" jq -e '.futexes[0].hash == "0xe6631099" and .futexes[0].index
 # this machine
 if out=$("$HITMAP" hash --this-machine --json 0x7f1234567000 2>&1); then
 	check "this machine" jq -e '.global_slots >= 4 and .nodes >= 1' <<<"$out"
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		check "this machine: layout from BTF" jq -e '.layout.source == "btf" and .layout.lock >= 4' <<<"$out"
+	else
+		skip "this machine: layout from BTF" "no /sys/kernel/btf/vmlinux"
+	fi
 else
 	fail "this machine" "$out"
 fi

@@ -116,6 +116,22 @@ eq "perf inject output keeps every sample" "$(perf script -i "$TMP/inj.data" 2>/
 b=$(od -An -tu1 -j 97 -N1 "$TMP/nometa.data" | tr -d ' ')
 eq "--no-meta: feature bit 200 clear" $((b & 1)) 0
 
+# The other byte order (--swap, big-endian): perf reads it exactly as the
+# native file of the same seed.
+"$GEN" -o "$TMP/le.data" -n 3000 --seed 5 && "$GEN" -o "$TMP/be.data" -n 3000 --seed 5 --swap
+check "--swap magic 2ELIFREP" test "$(head -c 8 "$TMP/be.data")" = 2ELIFREP
+perf script -i "$TMP/le.data" >"$TMP/le.s" 2>/dev/null
+perf script -i "$TMP/be.data" >"$TMP/be.s" 2>"$TMP/be.err"
+eq "perf script big-endian rc" $? 0
+check "perf script big-endian = native" cmp "$TMP/le.s" "$TMP/be.s"
+no_errors "perf script big-endian stderr clean" "$TMP/be.err"
+perf c2c report --stdio -N -i "$TMP/le.data" >"$TMP/le.c" 2>&1
+perf c2c report --stdio -N -i "$TMP/be.data" >"$TMP/be.c" 2>&1
+check "perf c2c report big-endian = native" cmp "$TMP/le.c" "$TMP/be.c"
+hdr() { perf report --header-only -I -i "$1" 2>&1 | grep -v -E 'captured on|cmdline|data offset|data size|feat offset'; }
+hdr "$TMP/le.data" >"$TMP/le.h"; hdr "$TMP/be.data" >"$TMP/be.h"
+check "perf report --header-only big-endian = native" cmp "$TMP/le.h" "$TMP/be.h"
+
 # Bad options give a one-line error and a non-zero exit.
 if "$GEN" -o "$TMP/x.data" --mix nosuch 2>"$TMP/bad.err"; then fail "hm-gen bad --mix" "exit 0"; else
 	check "hm-gen bad --mix message" grep -q "unknown 'nosuch'" "$TMP/bad.err"; fi

@@ -219,6 +219,14 @@ int main(int argc, char **argv)
 		KMOD, KMOD + 0xffff, KMOD + 0x10000, KMOD + 0x40010, KMOD + 0x80010,
 		KBPF, KBPF + 0xfff, KBPF + 0x1000, 0x1, 0xffffffffffffffffULL,
 	};
+	static const u64 probe[] = { 0xffffffff82000001ULL, 0xffffffff82100000ULL, 0xffffffff8220bb07ULL,
+				     0xffffffff8220bb08ULL, 0xffffffff83000000ULL, 0xffff888000100000ULL,
+				     0xffffffff84000000ULL, 0xffffffff8f000000ULL };
+	if (getenv("PROBE"))
+		sample(PERF_RECORD_MISC_KERNEL, 1000, 1000, CODE + 0x100, KTEXT + 0x100);
+	if (getenv("PROBE"))
+		for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+			sample(PERF_RECORD_MISC_KERNEL, 1000, 1000, CODE + 0x100, probe[i]);
 	static const u8 modes[] = { 1, 2, 2, 2, 3, 4, 5, 0 };
 	size_t na = sizeof(addrs) / sizeof(addrs[0]), np = sizeof(pids) / sizeof(pids[0]);
 

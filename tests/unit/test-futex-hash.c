@@ -5,6 +5,7 @@
  * hashword() (the kernel's jhash2), and, for 6.18, observed on the running
  * 6.18.44 kernel by `hitmap hash --verify` (bucket whose waiters count rose).
  */
+#include <errno.h>
 #include <hitmap/futex.h>
 #include "tap.h"
 
@@ -137,6 +138,41 @@ int main(void)
 	hm_futex__hash_global(&m, &key, &node, &idx);
 	CHECK_EQ("7.x anon bucket", idx, 108);
 	hm_futex_model__release(&m);
+	/* private hash life, against the live 6.18.44 table of notes 2.9 (2 online CPUs) */
+	{
+		struct hm_futex_phash_state st = { 0 };
+		enum hm_futex_era e = HM_FUTEX_ERA_6_17;
+
+		CHECK_EQ("phash: single-threaded GET_SLOTS 0", hm_futex_phash__get_slots(&st), 0);
+		hm_futex_phash__on_thread(e, true, &st, 2, 2, 512);
+		CHECK_EQ("phash: first pthread_create -> 16", hm_futex_phash__get_slots(&st), 16);
+		hm_futex_phash__on_thread(e, true, &st, 64, 2, 512);
+		CHECK_EQ("phash: 64 threads on 2 CPUs stays 16", hm_futex_phash__get_slots(&st), 16);
+		hm_futex_phash__on_thread(e, true, &st, 64, 64, 512);
+		CHECK_EQ("phash: grows with online CPUs (256)", hm_futex_phash__get_slots(&st), 256);
+		hm_futex_phash__on_thread(e, true, &st, 3, 2, 512);
+		CHECK_EQ("phash: never shrinks", hm_futex_phash__get_slots(&st), 256);
+		CHECK_EQ("phash: SET_SLOTS 3 EINVAL", hm_futex_phash__set_slots(e, true, &st, 3, 0), -EINVAL);
+		CHECK_EQ("phash: SET_SLOTS 1 EINVAL", hm_futex_phash__set_slots(e, true, &st, 1, 0), -EINVAL);
+		CHECK_EQ("phash: SET_SLOTS 16 arg4 1 EINVAL (no IMMUTABLE)", hm_futex_phash__set_slots(e, true, &st, 16, 1), -EINVAL);
+		CHECK_EQ("phash: SET_SLOTS 8 (shrink custom)", hm_futex_phash__set_slots(e, true, &st, 8, 0), 0);
+		CHECK_EQ("phash: GET_SLOTS 8", hm_futex_phash__get_slots(&st), 8);
+		hm_futex_phash__on_thread(e, true, &st, 64, 64, 512);
+		CHECK_EQ("phash: custom not auto-resized", hm_futex_phash__get_slots(&st), 8);
+		CHECK_EQ("phash: SET_SLOTS 4194304", hm_futex_phash__set_slots(e, true, &st, 4194304, 0), 0);
+		CHECK_EQ("phash: SET_SLOTS 1<<31 ENOMEM", hm_futex_phash__set_slots(e, true, &st, 1ull << 31, 0), -ENOMEM);
+		CHECK_EQ("phash: SET_SLOTS 1<<32 truncates to 0", hm_futex_phash__set_slots(e, true, &st, 1ull << 32, 0), 0);
+		CHECK_EQ("phash: ... global hash", hm_futex_phash__get_slots(&st), 0);
+		CHECK_EQ("phash: later SET_SLOTS EBUSY", hm_futex_phash__set_slots(e, true, &st, 16, 0), -EBUSY);
+		CHECK_EQ("phash: SET_SLOTS 0 again EBUSY", hm_futex_phash__set_slots(e, true, &st, 0, 0), -EBUSY);
+		st = (struct hm_futex_phash_state){ 0 };
+		CHECK_EQ("phash: 6.16 final has no private hash", hm_futex_phash__set_slots(HM_FUTEX_ERA_6_16, false, &st, 16, 0), -EINVAL);
+		CHECK_EQ("phash: 6.16-rc IMMUTABLE accepted", hm_futex_phash__set_slots(HM_FUTEX_ERA_6_16, true, &st, 16, 1), 0);
+		st = (struct hm_futex_phash_state){ 0 };
+		CHECK_EQ("phash: custom 32 single-threaded", hm_futex_phash__set_slots(e, true, &st, 32, 0), 0);
+		hm_futex_phash__on_thread(e, true, &st, 8, 2, 512);
+		CHECK_EQ("phash: ... then 8 threads stays 32", hm_futex_phash__get_slots(&st), 32);
+	}
 	CHECK("init rejects bad era", hm_futex_model__init(&m, HM_FUTEX_ERA__MAX) < 0);
 	TAP_DONE();
 }

@@ -296,6 +296,89 @@ static void test_errors(void)
 	CHECK("empty file kept after close", stat(path, &st) == 0 && st.st_size > 104);
 }
 
+static u64 b64(const u8 *p, size_t off)
+{
+	return __builtin_bswap64(g64(p, off));
+}
+
+static u32 b32(const u8 *p, size_t off)
+{
+	return __builtin_bswap32(g32(p, off));
+}
+
+/* The other byte order: every number big-endian, as a BE machine writes. */
+static void test_swap(void)
+{
+	char path[128];
+	struct perf_event_attr a;
+	struct hm_writer *w;
+	struct hm_sample s;
+	struct hm_header h;
+	size_t len, off, idx;
+	u8 *f;
+
+	snprintf(path, sizeof(path), "%s/swap.data", dir);
+	w = hm_writer__new(path);
+	CHECK_EQ("set_swap", hm_writer__set_swap(w, true), 0);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_RAW;
+	a.config = 0x1cd;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_WEIGHT_STRUCT;
+	a.disabled = 1;			/* bitfield bit 0 */
+	a.sample_id_all = 1;		/* bitfield bit 18 */
+	hm_writer__add_evsel(w, &a, "ev", NULL, 0);
+	CHECK_EQ("set_swap after add_evsel: EBUSY", hm_writer__set_swap(w, false), -EBUSY);
+	memset(&h, 0, sizeof(h));
+	h.hostname = "be";
+	h.nr_cpus_avail = 2;
+	h.nr_cpus_online = 1;
+	hm_writer__set_header(w, &h);
+	memset(&s, 0, sizeof(s));
+	s.misc = PERF_RECORD_MISC_USER;
+	s.ip = 0x1122334455667788ULL;
+	s.pid = 7;
+	s.tid = 8;
+	s.weight = 0x11223344;
+	s.ins_lat = 0x5566;
+	s.weight3 = 0x7788;
+	CHECK_EQ("swapped sample", hm_writer__write_sample(w, 0, &s), 0);
+	CHECK_EQ("swapped finished round", hm_writer__write_finished_round(w), 0);
+	{
+		u8 rec[16] = { 1, 0, 0, 0, 0, 0, 16, 0 };
+
+		CHECK_EQ("swapped: raw record with a body refused", hm_writer__write(w, rec, 16), -EOPNOTSUPP);
+	}
+	CHECK_EQ("swapped close", hm_writer__close(w), 0);
+	hm_writer__delete(w);
+	f = slurp(path, &len);
+	if (!f || len < 200) {
+		FAILF("swapped file read back", "%zu bytes", len);
+		free(f);
+		return;
+	}
+	CHECK("magic 2ELIFREP", !memcmp(f, "2ELIFREP", 8));
+	CHECK("header size/attr_size big-endian", b64(f, 8) == 104 && b64(f, 16) == 144);
+	CHECK_EQ("id big-endian", b64(f, 104), 1);
+	CHECK("attr type/size big-endian", b32(f, 112) == PERF_TYPE_RAW && b32(f, 116) == 128);
+	CHECK_EQ("attr config big-endian", b64(f, 120), 0x1cd);
+	CHECK("attr bitfield: bits reversed within each byte", f[112 + 40] == 0x80 && f[112 + 42] == 0x20);
+	off = b64(f, 40);
+	CHECK("sample header big-endian", b32(f, off) == PERF_RECORD_SAMPLE && f[off + 5] == 2 &&
+	      f[off + 7] == 32);
+	CHECK_EQ("sample ip big-endian", b64(f, off + 8), 0x1122334455667788ULL);
+	CHECK("sample pid/tid big-endian u32s", b32(f, off + 16) == 7 && b32(f, off + 20) == 8);
+	CHECK_EQ("weight struct as a big-endian u64", b64(f, off + 24), 0x7788556611223344ULL);
+	CHECK("finished round header big-endian", b32(f, off + 32) == HM_RECORD_FINISHED_ROUND && f[off + 39] == 8);
+	CHECK("feature bits big-endian u64", b64(f, 72) == ((1ULL << HM_FEAT_HOSTNAME) | (1ULL << HM_FEAT_NRCPUS) |
+							   (1ULL << HM_FEAT_EVENT_DESC)));
+	idx = b64(f, 40) + b64(f, 48);
+	CHECK("HOSTNAME string len big-endian", b32(f, b64(f, idx)) == 64 && !strcmp((char *)f + b64(f, idx) + 4, "be"));
+	CHECK("NRCPUS big-endian", b32(f, b64(f, idx + 16)) == 2 && b32(f, b64(f, idx + 16) + 4) == 1);
+	CHECK("EVENT_DESC nr, attr_size big-endian", b32(f, b64(f, idx + 32)) == 1 &&
+	      b32(f, b64(f, idx + 32) + 4) == 128);
+	free(f);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/hitmap-writer.XXXXXX");
@@ -305,6 +388,7 @@ int main(void)
 	}
 	test_layout();
 	test_errors();
+	test_swap();
 	{
 		char cmd[128];
 

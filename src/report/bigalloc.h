@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_REPORT_BIGALLOC_H
+#define HITMAP_REPORT_BIGALLOC_H
+
+/*
+ * Large tables of the report (hash slots, line arrays) are touched at
+ * random, one sample at a time: on 4 KiB pages nearly every access is a TLB
+ * miss, which in a VM costs a two-dimensional page walk.  These helpers map
+ * them anonymously and ask for transparent huge pages (MADV_HUGEPAGE) once
+ * they are large, and hand out small fixed blocks from huge-page chunks.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HM_BIG_HUGE	(4UL << 20)	/* advise huge pages from this size */
+#define HM_ARENA_CHUNK	(8UL << 20)
+
+static inline size_t hm_big__round(size_t bytes)
+{
+	return (bytes + 4095) & ~(size_t)4095;
+}
+
+/* Zeroed memory of @bytes; NULL on failure. */
+static inline void *hm_big__alloc(size_t bytes)
+{
+	size_t n = hm_big__round(bytes ? bytes : 1);
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (n >= HM_BIG_HUGE)
+		madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/* Grow @p from @old to @new bytes, keeping the contents; the tail is zeroed. */
+static inline void *hm_big__realloc(void *p, size_t old, size_t new_)
+{
+	void *q;
+
+	if (!p)
+		return hm_big__alloc(new_);
+	q = mremap(p, hm_big__round(old ? old : 1), hm_big__round(new_), MREMAP_MAYMOVE);
+	if (q == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (hm_big__round(new_) >= HM_BIG_HUGE)
+		madvise(q, hm_big__round(new_), MADV_HUGEPAGE);
+#endif
+	return q;
+}
+
+static inline void hm_big__free(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, hm_big__round(bytes ? bytes : 1));
+}
+
+/* A bump allocator over huge-page chunks; freed all at once. */
+struct hm_arena {
+	char	*cur;
+	size_t	left;
+	size_t	bytes;		/* handed out */
+	void	**chunks;
+	size_t	nr_chunks, alloc_chunks;
+};
+
+/* Zeroed, 8-byte aligned @bytes (at most HM_ARENA_CHUNK); NULL on failure. */
+static inline void *hm_arena__alloc(struct hm_arena *a, size_t bytes)
+{
+	void *p;
+
+	bytes = (bytes + 7) & ~(size_t)7;
+	if (bytes > HM_ARENA_CHUNK)
+		return NULL;
+	if (bytes > a->left) {
+		void *c;
+
+		if (a->nr_chunks == a->alloc_chunks) {
+			size_t na = a->alloc_chunks ? a->alloc_chunks * 2 : 16;
+			void **nc = realloc(a->chunks, na * sizeof(*nc));
+
+			if (!nc)
+				return NULL;
+			a->chunks = nc;
+			a->alloc_chunks = na;
+		}
+		c = hm_big__alloc(HM_ARENA_CHUNK);
+		if (!c)
+			return NULL;
+		a->chunks[a->nr_chunks++] = c;
+		a->cur = c;
+		a->left = HM_ARENA_CHUNK;
+	}
+	p = a->cur;
+	a->cur += bytes;
+	a->left -= bytes;
+	a->bytes += bytes;
+	return p;
+}
+
+static inline void hm_arena__release(struct hm_arena *a)
+{
+	for (size_t i = 0; i < a->nr_chunks; i++)
+		hm_big__free(a->chunks[i], HM_ARENA_CHUNK);
+	free(a->chunks);
+	memset(a, 0, sizeof(*a));
+}
+
+#endif

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Every real perf.data under the fixtures folder is read to its end (or
+# refused with a stated reason); where perf 6.1 reads the file, hitmap script
+# prints the same pid/tid/time/ip as perf script and the record counts agree
+# with perf report --stats.
+. tests/lib.sh
+
+if [ ! -d "$FIXTURES" ]; then
+	skip reader-fixtures "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
+	done_tests
+fi
+
+# files hitmap refuses, with the reason and what the message must say
+declare -A refuse=(
+	[perf.data.piped.corrupted.zero_size_sample-3.2]="offset 49104: record size 0"
+)
+# files where perf's sample count differs for a stated reason
+declare -A differ=(
+	[perf.data.intel_pt-4.14]="perf synthesizes samples by decoding the Intel PT AUX data; hitmap skips AUX payloads"
+)
+
+n=0
+for f in "$FIXTURES"/*/*; do
+	case $f in *.md|*.txt|*.gz) continue ;; esac
+	b=$(basename "$f")
+	n=$((n + 1))
+	"$HITMAP" stat -i "$f" >"$TMP/h.stat" 2>"$TMP/h.err"
+	rc=$?
+	if [ -n "${refuse[$b]:-}" ]; then
+		if [ $rc -ne 0 ] && grep -q "^hitmap: .*${refuse[$b]}" "$TMP/h.err"; then
+			pass "reader-fixtures.$b.refused ($(head -c 160 "$TMP/h.err"))"
+		else
+			fail "reader-fixtures.$b.refused" "rc $rc, message '$(head -c 200 "$TMP/h.err")'"
+		fi
+		continue
+	fi
+	if [ $rc -ne 0 ]; then
+		fail "reader-fixtures.$b.read" "rc $rc: $(head -c 300 "$TMP/h.err")"
+		continue
+	fi
+	pass "reader-fixtures.$b.read"
+	# perf 6.1 as the oracle, where it can read the file
+	if ! perf report --stats -i "$f" >"$TMP/p.stat" 2>/dev/null || ! grep -q 'TOTAL events' "$TMP/p.stat"; then
+		# perf refuses (attr size 136, COMPRESSED2, ...): hitmap must still see samples
+		ns=$(sed -n 's/^ *SAMPLE events: *\([0-9]*\).*/\1/p' "$TMP/h.stat" | head -1)
+		if [ "${ns:-0}" -gt 0 ]; then
+			pass "reader-fixtures.$b.perf_refuses_hitmap_reads ($ns samples)"
+		else
+			fail "reader-fixtures.$b.perf_refuses_hitmap_reads" "no samples read"
+		fi
+		continue
+	fi
+	if cmp -s <(grep 'events:' "$TMP/p.stat" | grep -v 'stats:') <(grep 'events:' "$TMP/h.stat"); then
+		pass "reader-fixtures.$b.stats"
+	else
+		fail "reader-fixtures.$b.stats" "$(diff <(grep 'events:' "$TMP/p.stat") <(grep 'events:' "$TMP/h.stat") | head -3 | tr '\n' ' ')"
+	fi
+	fl=
+	for try in pid,tid,time,ip tid,time,ip tid,ip; do
+		if perf script -i "$f" -F $try --ns -G >"$TMP/p.txt" 2>/dev/null && [ -s "$TMP/p.txt" ]; then
+			fl=$try
+			break
+		fi
+	done
+	[ -n "$fl" ] || continue
+	"$HITMAP" script -i "$f" -F $fl --ns >"$TMP/h.txt" 2>"$TMP/h.err"
+	if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
+		pass "reader-fixtures.$b.script ($(wc -l <"$TMP/h.txt") samples, $fl)"
+	elif [ -n "${differ[$b]:-}" ]; then
+		pass "reader-fixtures.$b.script_differs (${differ[$b]})"
+	else
+		fail "reader-fixtures.$b.script" "$(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ')"
+	fi
+done
+[ $n -gt 0 ] || fail reader-fixtures.found "no files in $FIXTURES"
+
+# attr size 136 (perf >= 6.3) and COMPRESSED2 (perf 6.16): perf 6.1 refuses them
+L=$FIXTURES/linux-perf-data
+if [ -f "$L/sleep.compressed2.data" ]; then
+	"$HITMAP" header -i "$L/sleep.compressed2.data" --json >"$TMP/c2.json" 2>&1
+	check reader-fixtures.attr136 jq -e '.events[0].attr_size == 136' "$TMP/c2.json"
+	"$HITMAP" stat -i "$L/sleep.compressed2.data" >"$TMP/c2.stat" 2>&1
+	check reader-fixtures.compressed2.file grep -q 'COMPRESSED2 events' "$TMP/c2.stat"
+	"$HITMAP" stat -i "$L/fibo.compressed2.pipe.data" >"$TMP/f2.stat" 2>&1
+	check reader-fixtures.compressed2.straddling grep -q 'SAMPLE events:        547' "$TMP/f2.stat"
+	# two runs of 'perf record -z ... sleep 1', file and pipe mode: 8 samples each
+	a=$("$HITMAP" script -i "$L/sleep.compressed.data" -F tid,time,ip --ns | wc -l)
+	c=$("$HITMAP" script -i "$L/sleep.compressed.pipe.data" -F tid,time,ip --ns | wc -l)
+	check reader-fixtures.compressed.file_and_pipe test "$a" = 8 -a "$c" = 8
+	# text appended to a pipe stream (perf's stderr) is reported, not fatal
+	"$HITMAP" stat -i "$L/sleep.compressed2.pipe.data" >/dev/null 2>"$TMP/t.err"
+	check reader-fixtures.trailing_text grep -q 'offset 31808: the stream ends with .* bytes of text' "$TMP/t.err"
+fi
+# PERFFILE v1 (perf < 3.x) is refused clearly; make one from a real header
+if [ -f "$FIXTURES/perf_data_converter/perf.data.singleprocess-3.4" ]; then
+	{ printf 'PERFFILE'; tail -c +9 "$FIXTURES/perf_data_converter/perf.data.singleprocess-3.4"; } >"$TMP/v1.data"
+	"$HITMAP" stat -i "$TMP/v1.data" >/dev/null 2>"$TMP/v1.err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'unsupported' "$TMP/v1.err"; then pass reader-fixtures.v1_refused
+	else fail reader-fixtures.v1_refused "rc $rc: $(cat "$TMP/v1.err")"; fi
+fi
+done_tests

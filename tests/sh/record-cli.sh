@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# hitmap record: options, --plan on fixture trees, and errors that name the fix.
+. tests/lib.sh
+
+check "--help exits 0" "$HITMAP" record --help
+"$HITMAP" record --help | grep -q -- '--workload futex-hash' && pass "--help documents --workload" || fail "--help documents --workload" ""
+for m in skylake-sp sapphire-rapids alderlake sierra-forest zen3 zen4 neoverse; do
+	"$HITMAP" record --plan --sysfs-root tests/fixtures/sysfs/$m >"$TMP/plan" 2>&1 \
+		&& grep -q '^mode: \(pebs\|ibs\|spe\)' "$TMP/plan" && pass "--plan $m" || fail "--plan $m" "$(head -n 2 "$TMP/plan")"
+done
+grep -q 'config 0x600000003' "$TMP/plan" && pass "--plan neoverse: SPE config" || fail "--plan neoverse: SPE config" "$(cat "$TMP/plan")"
+"$HITMAP" record --plan --sysfs-root /nonexistent >"$TMP/plan" 2>&1 && grep -q 'mode: contention' "$TMP/plan" \
+	&& pass "--plan without PMU: contention" || fail "--plan without PMU: contention" "$(cat "$TMP/plan")"
+
+# bad input: one line, non-zero, names the fix
+expect_err() { # NAME PATTERN ARGS...
+	local n=$1 pat=$2; shift 2
+	"$HITMAP" record "$@" >"$TMP/o" 2>"$TMP/e"; local rc=$?
+	if [ $rc -ne 0 ] && grep -q "$pat" "$TMP/e" && [ "$(wc -l <"$TMP/e")" -le 2 ]; then pass "$n"; else fail "$n" "rc=$rc $(cat "$TMP/e")"; fi
+}
+expect_err "bad --mode" "fix: auto, pebs, ibs, spe or contention" --mode foo -- true
+expect_err "-u with -k" "exclude each other" -u -k -- true
+expect_err "-m not a power of two" "power of two" -m 3 -- true
+expect_err "nothing to record" "fix: give a command" -o "$TMP/x.data"
+expect_err "unknown workload" "fix: --workload futex-hash" --workload nope
+expect_err "bad workload option" "placement" --workload futex-hash --placement diagonal
+if [ ! -e /sys/bus/event_source/devices/cpu/events/mem-loads ]; then
+	expect_err "--mode pebs without PEBS: names the remaining mode" "remaining mode here: contention" --mode pebs -o "$TMP/x.data" -- true
+fi
+if [ ! -d /sys/bus/event_source/devices/ibs_op ]; then
+	expect_err "--mode ibs without IBS: names the remaining mode" "remaining mode here: contention" --mode ibs -o "$TMP/x.data" -- true
+fi
+"$HITMAP" record -o "$TMP/x.data" -- /nonexistent/cmd >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 127 ] && grep -q 'cannot run' "$TMP/e" && pass "missing command: 127 and a message" || fail "missing command: 127 and a message" "rc=$rc $(cat "$TMP/e")"
+done_tests
