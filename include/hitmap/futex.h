@@ -100,6 +100,13 @@ struct hm_futex_model {
 	bool			mm_seq;		/* MMSHARED keys hash an mm sequence number */
 	u32			nr_mms;
 	struct hm_futex_mm_ref	*mms;
+	/*
+	 * Possible nodes as a bit mask (nodes < 64); 0: all of 0..nr_nodes-1.
+	 * With a sparse set nr_nodes is nr_node_ids (highest + 1) and the
+	 * node from the hash moves to the next possible one, as the kernel's
+	 * find_next_bit_wrap().
+	 */
+	u64			possible_nodes;
 };
 
 /* Global slots for @nr_cpus possible CPUs and @nr_nodes nodes in era @e. */
@@ -183,6 +190,8 @@ u32 hm_futex_key__hash_private(const struct hm_futex_key *k);
 u32 hm_futex_model__hashshift(const struct hm_futex_model *m);
 /* Configure the model's global geometry: @nr_cpus possible CPUs, @nr_nodes nodes; 0 or -EINVAL. */
 int hm_futex_model__set_machine(struct hm_futex_model *m, u32 nr_cpus, u32 nr_nodes);
+/* The same with a sparse set of possible nodes (bit n: node n possible; nodes < 64). */
+int hm_futex_model__set_machine_nodes(struct hm_futex_model *m, u32 nr_cpus, u64 node_mask);
 
 /*
  * Where an address falls, with more than the bucket: hot lines on the futex
@@ -255,6 +264,12 @@ struct hm_futex_verify_opts {
 	bool		do_private;
 	bool		do_shared;	/* shared-anon futexes in the global hash */
 	u64		seed;
+	/*
+	 * Observation: false, the waiters word of a parked waiter (default);
+	 * true, lock:contention_begin's &hb->lock while 2 threads hammer the
+	 * address (a second, independent channel).
+	 */
+	bool		by_contention;
 };
 struct hm_futex_verify_result {
 	u32	tried, observed, agreed;	/* observed: exactly one bucket changed */

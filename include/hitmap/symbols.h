@@ -57,6 +57,28 @@ const struct hm_map *hm_maps__find_ip(const struct hm_maps *m, u32 pid, u64 ip);
  * map for the sample's cpumode and the ip is in a map (user, then kernel).
  */
 bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 addr);
+/*
+ * perf loads the kernel map's symbols the first time a kernel lookup hits it
+ * and then moves the map to the kallsyms range of the kernel's own symbols
+ * (map__fixup_start/end in dso__load_kernel_sym), so later lookups of kernel
+ * data past _etext find a map.  hm_maps does the same when given a loader:
+ * @fn is called once, at the first hit, and returns the kallsyms perf would
+ * use (or NULL: the map stays as recorded).  hm_symbols__attach_maps()
+ * installs hm_symbols' own.  Not emulated: perf's /proc/kcore path (root,
+ * matching /proc/modules), which replaces the kernel maps with kcore's.
+ */
+struct hm_ksyms;
+typedef const struct hm_ksyms *(*hm_maps_ksyms_fn)(void *ctx);
+void hm_maps__set_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ctx);
+struct hm_symbols_opts;
+/*
+ * The same without an hm_symbols at hand: @m owns a loader that picks
+ * kallsyms from @opts by hm_symbols' rules (see hm_symbols__attach_maps).
+ * 0 or -ENOMEM.
+ */
+int hm_maps__set_kallsyms(struct hm_maps *m, const struct hm_symbols_opts *opts);
+/* The [kernel.kallsyms] map, or NULL before the kernel MMAP. */
+const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m);
 /* Process id of thread @tid, or -1 when unknown. */
 int hm_maps__pid(const struct hm_maps *m, u32 tid);
 /* Counters, for tests and --debug. */
@@ -68,13 +90,15 @@ void hm_maps__stats(const struct hm_maps *m, struct hm_maps_stats *st);
 
 /*
  * Kernel symbol table (kallsyms text: "addr type name [module]" lines).
- * Sorted by address; a symbol ends where the next one starts (a module's or
- * the kernel's last symbol ends at the next page boundary + 4096, like
- * perf's symbols__fixup_end).  Only text/data/bss/rodata/weak symbols.
+ * Sorted by address; a symbol ends where the next one starts, except the
+ * last one before a kernel/module change, which ends at the next page
+ * boundary after start + 4096 (perf's symbols__fixup_end).  Only the types
+ * perf 6.1 keeps: T, W, D, B in either case.  Of aliases, the last one in
+ * the file is the name (perf's choice).
  */
 struct hm_ksym {
 	u64	start, end;
-	char	type;		/* as in kallsyms: T t D d B b R r W w V v */
+	char	type;		/* as in kallsyms: T t D d B b W w */
 	const char *name;
 	const char *module;	/* NULL for the kernel image */
 };
@@ -91,6 +115,8 @@ bool hm_ksyms__all_zero(const struct hm_ksyms *k);
 const struct hm_ksym *hm_ksyms__find(const struct hm_ksyms *k, u64 addr);
 /* First symbol named @name (any module), or NULL. */
 const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *k, const char *name);
+/* [start, end) of the kernel image's own symbols (no module); -ENOENT when none. */
+int hm_ksyms__kernel_range(const struct hm_ksyms *k, u64 *start, u64 *end);
 
 struct hm_symbols;
 
@@ -138,5 +164,17 @@ struct hm_symbols_stats {
 	u64	nr_dsos;
 };
 void hm_symbols__stats(const struct hm_symbols *s, struct hm_symbols_stats *st);
+/*
+ * Let @m load kernel symbols the way perf does (see hm_maps__set_kernel_loader)
+ * from @s's kallsyms: --kallsyms FILE, else HM_META_KSYMS, else the running
+ * kernel's /proc/kallsyms when the file's kernel build-id is absent or
+ * matches /sys/kernel/notes, else perf's cache
+ * ~/.debug/[kernel.kallsyms]/BUILDID/kallsyms.  Call it once after creating
+ * both, before feeding records, for perf-exact nomap counts.  @s must
+ * outlive the lookups on @m.
+ */
+void hm_symbols__attach_maps(struct hm_symbols *s, struct hm_maps *m);
+/* The kallsyms table @s uses (loaded on first call), or NULL. */
+const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s);
 
 #endif

@@ -38,9 +38,10 @@ static const char diff_usage[] =
 "      --kernel REL       kernel release for the futex model (default: each file's)\n"
 "  -h, --help             this text\n"
 "\n"
-"Tests: Welch's t-test when both sides have 2+ runs; with one run on a side, a\n"
-"Poisson (conditional binomial) test for sample counts, else a t prediction\n"
-"interval; Holm-Bonferroni over all tested rows.  See hitmap-diff(1).\n";
+"Tests: Welch's t-test when both sides have 2+ runs (sample counts: variance at\n"
+"least the mean); one run against several: a t prediction interval; one run\n"
+"each: a Poisson (conditional binomial) test for sample counts.  Alpha is split\n"
+"over the metric groups, Holm-Bonferroni within each.  See hitmap-diff(1).\n";
 
 static int parse_double(const char *opt, const char *arg, double min, double max, double *out)
 {

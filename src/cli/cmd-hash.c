@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <hitmap/futex.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
@@ -16,7 +17,8 @@ static const char usage_text[] =
 "usage: hitmap hash [--kernel VER | --this-machine] [--cpus N] [--nodes N]\n"
 "                   [--global-slots N] [--slots N] [--private | --shared]\n"
 "                   [--mm PTR | --mm-seq SEQ] [--inode-seq SEQ --pgoff N] [--json] ADDR...\n"
-"       hitmap hash --verify [--slots N] [--count N] [--private | --shared] [--bpf-obj FILE] [--json]\n"
+"       hitmap hash --verify [--slots N] [--count N] [--private | --shared] [--by-contention]\n"
+"                   [--bpf-obj FILE] [--json]\n"
 "       hitmap hash --probe SECONDS [--pid PID] [--bpf-obj FILE] [--json]\n"
 "\n"
 "Print the futex hash table, node and bucket index the kernel uses for each\n"
@@ -37,6 +39,8 @@ static const char usage_text[] =
 "  --pgoff N          ... and its page index in the file\n"
 "  --verify           live check on this kernel\n"
 "  --count N          --verify: futex addresses to try (1000)\n"
+"  --by-contention    --verify: observe lock:contention_begin of a hammered\n"
+"                     bucket instead of a parked waiter\n"
 "  --bpf-obj FILE     --verify/--probe: compiled src/futex/verify.bpf.c\n"
 "  --probe SECONDS    watch futex calls (BPF) and print the tables found, as\n"
 "                     --futex-table specs for hitmap report\n"
@@ -44,7 +48,7 @@ static const char usage_text[] =
 "  --json             JSON output\n";
 
 enum { O_KERNEL = 256, O_THIS, O_CPUS, O_NODES, O_GSLOTS, O_SLOTS, O_PRIVATE, O_SHARED,
-       O_MM, O_MMSEQ, O_ISEQ, O_PGOFF, O_VERIFY, O_COUNT, O_BPF, O_JSON, O_PROBE, O_PID };
+       O_MM, O_MMSEQ, O_ISEQ, O_PGOFF, O_VERIFY, O_COUNT, O_BPF, O_JSON, O_PROBE, O_PID, O_BYCONT };
 
 static const struct option longopts[] = {
 	{ "kernel", required_argument, NULL, O_KERNEL },
@@ -65,6 +69,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, O_JSON },
 	{ "probe", required_argument, NULL, O_PROBE },
 	{ "pid", required_argument, NULL, O_PID },
+	{ "by-contention", no_argument, NULL, O_BYCONT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -274,6 +279,7 @@ static int cmd_hash(int argc, char **argv)
 			vo.nr_addrs = v;
 			break;
 		case O_BPF: vo.bpf_obj = optarg; break;
+		case O_BYCONT: vo.by_contention = true; break;
 		case O_JSON: json = true; break;
 		case O_PROBE:
 			if (num("--probe", optarg, 10, &probe)) return 1;
@@ -317,23 +323,33 @@ static int cmd_hash(int argc, char **argv)
 		if (a & 3)
 			return hm_cli__error("ADDR %s: a futex is 4-byte aligned (the kernel returns EINVAL)", argv[i]);
 	}
+	struct hm_futex_kernel kr;
+	struct utsname un;
+
 	if (this_machine) {
 		rc = hm_futex_geometry__this_machine(&m);
 		if (rc)
 			return hm_cli__lib_error(rc, "--this-machine");
+		if (uname(&un) || hm_futex_kernel__parse(un.release, &kr))
+			kr.private_hash = true;
 	} else {
-		struct hm_futex_kernel k;
-
-		if (hm_futex_kernel__parse(kernel ? kernel : "6.18", &k))
+		if (hm_futex_kernel__parse(kernel ? kernel : "6.18", &kr))
 			return hm_cli__error("--kernel '%s': expected a release like 6.12.117, 6.16 or 7.3", kernel);
-		hm_futex_model__init(&m, k.era);
-		m.mm_seq = k.mm_seq;
+		hm_futex_model__init(&m, kr.era);
+		m.mm_seq = kr.mm_seq;
 		hm_futex_model__set_machine(&m, cpus, nodes);
 	}
 	if (gslots)
 		m.global_slots = gslots;
-	if (m.era == HM_FUTEX_ERA_PRE_6_16 && !shared)
-		slots = 0;		/* no private hash before 6.16 */
+	if (!kr.private_hash && !shared) {
+		/* before 6.16, and 6.16 final (FUTEX_PRIVATE_HASH depends on BROKEN) */
+		if (slots_set && slots) {
+			hm_futex_model__release(&m);
+			return hm_cli__error("--slots %" PRIu64 ": kernel %s has no private futex hash; private futexes use the global table",
+					     slots, kernel ? kernel : "of this machine");
+		}
+		slots = 0;
+	}
 	if (json) {
 		j = hm_json__new(stdout, true);
 		hm_json__obj_begin(j, NULL);

@@ -35,6 +35,11 @@ static const char record_usage[] =
 "  -k, --all-kernel      kernel only\n"
 "      --futex-syscalls  contention mode: add syscalls:sys_enter_futex to pair\n"
 "                        futex addresses with buckets (costly: see hitmap-record(1))\n"
+"      --futex-bpf       pair futex addresses with buckets in the kernel instead: BPF on\n"
+"                        lock:contention_begin reads the futex syscall's argument\n"
+"                        (cheap: no syscall tracepoint)\n"
+"      --bpf-obj FILE    the compiled src/record/pair.bpf.c (default: $HITMAP_RECORD_BPF,\n"
+"                        else record-pair.bpf.o beside the hitmap binary)\n"
 "  -m, --mmap-pages N    ring buffer pages per CPU (power of two, default 512)\n"
 "      --workload futex-hash\n"
 "                        run the built-in futex hash workload; its options\n"
@@ -104,7 +109,7 @@ static long parse_num(const char *opt, const char *arg, long min, int *bad)
 
 static int cmd_record(int argc, char **argv)
 {
-	enum { OPT_MODE = 256, OPT_FUTEX_SYS, OPT_WORKLOAD, OPT_PLAN, OPT_SYSFS };
+	enum { OPT_MODE = 256, OPT_FUTEX_SYS, OPT_WORKLOAD, OPT_PLAN, OPT_SYSFS, OPT_FUTEX_BPF, OPT_BPF_OBJ };
 	static const struct option longopts[] = {
 		{ "output",         required_argument, NULL, 'o' },
 		{ "mode",           required_argument, NULL, OPT_MODE },
@@ -115,6 +120,8 @@ static int cmd_record(int argc, char **argv)
 		{ "all-user",       no_argument,       NULL, 'u' },
 		{ "all-kernel",     no_argument,       NULL, 'k' },
 		{ "futex-syscalls", no_argument,       NULL, OPT_FUTEX_SYS },
+		{ "futex-bpf",      no_argument,       NULL, OPT_FUTEX_BPF },
+		{ "bpf-obj",        required_argument, NULL, OPT_BPF_OBJ },
 		{ "mmap-pages",     required_argument, NULL, 'm' },
 		{ "workload",       required_argument, NULL, OPT_WORKLOAD },
 		{ "plan",           no_argument,       NULL, OPT_PLAN },
@@ -191,6 +198,13 @@ static int cmd_record(int argc, char **argv)
 		case OPT_FUTEX_SYS:
 			o.futex_syscalls = true;
 			break;
+		case OPT_FUTEX_BPF:
+			o.futex_bpf = true;
+			break;
+		case OPT_BPF_OBJ:
+			o.bpf_obj = optarg;
+			o.futex_bpf = true;
+			break;
 		case 'm':
 			o.mmap_pages = (int)parse_num("-m", optarg, 1, &bad);
 			if (!bad && (o.mmap_pages & (o.mmap_pages - 1)))
@@ -264,6 +278,18 @@ static int cmd_record(int argc, char **argv)
 				fprintf(stderr, ", sys_enter_futex %llu, %llu futex->bucket pairs ]\n",
 					(unsigned long long)r.nr_futex_sys, (unsigned long long)r.nr_pairs);
 		}
+		if (o.futex_bpf)
+			fprintf(stderr, "[ hitmap record: BPF pairing: %llu contention_begin seen, %llu in a futex call, %llu futex->bucket pairs (%llu events)%s ]\n",
+				(unsigned long long)r.bpf_seen, (unsigned long long)r.bpf_in_futex,
+				(unsigned long long)r.bpf_pairs, (unsigned long long)r.bpf_events, "");
+		if (o.futex_bpf && r.bpf_checked)
+			fprintf(stderr, "[ hitmap record: BPF pairs of the workload: %llu on buckets of its table, checked against the kernel's hash: %llu agree; %llu on other locks ]\n",
+				(unsigned long long)r.bpf_checked, (unsigned long long)r.bpf_agree,
+				(unsigned long long)r.bpf_not_bucket);
+		if (o.workload && r.wl_cpu_secs > 0)
+			fprintf(stderr, "[ hitmap record: workload %llu ops in %.3f CPU s, recorder %.3f CPU s while it ran: %.0f ops per CPU second ]\n",
+				(unsigned long long)r.wl_total_ops, r.wl_cpu_secs, r.rec_cpu_secs,
+				r.wl_total_ops / (r.wl_cpu_secs + r.rec_cpu_secs));
 		if (o.workload && r.mode == HM_MODE_CONTENTION) {
 			if (r.table_kind >= 0)
 				fprintf(stderr, "[ hitmap record: %llu locks contended by the workload; %llu are buckets of the %s futex hash (%s%d, base 0x%llx, %llu slots), %llu attributed to table and index ]\n",
@@ -277,6 +303,30 @@ static int cmd_record(int argc, char **argv)
 					(unsigned long long)r.nr_locks);
 		}
 	}
+	if (!quiet && r.nr_rows) {
+		int j, k, ns = r.nr_sockets < HM_REC_MAX_SOCK ? r.nr_sockets : HM_REC_MAX_SOCK;
+
+		fprintf(stderr, "\ncontended futex buckets (%s hash%s): %llu contention events\n",
+			r.table_kind ? "private" : "global", r.table_kind ? ", workload process" : ", node 0",
+			(unsigned long long)r.bucket_events);
+		fprintf(stderr, "%6s  %-18s %9s %7s %11s", "INDEX", "BUCKET", "EVENTS", "SHARE", "WAIT_US");
+		for (k = 0; k < ns; k++)
+			fprintf(stderr, "  S%d_EVENTS", k);
+		fprintf(stderr, "\n");
+		for (j = 0; j < r.nr_rows && j < 32; j++) {
+			const struct hm_record_bucket *b = &r.buckets[j];
+
+			fprintf(stderr, "%6llu  0x%-16llx %9llu %6.1f%% %11.1f", (unsigned long long)b->index,
+				(unsigned long long)b->addr, (unsigned long long)b->events,
+				r.bucket_events ? 100.0 * b->events / r.bucket_events : 0.0, b->wait_ns / 1e3);
+			for (k = 0; k < ns; k++)
+				fprintf(stderr, "  %10llu", (unsigned long long)b->sock[k]);
+			fprintf(stderr, "%s\n", b->predicted ? "" : "  (index not in the workload's hash)");
+		}
+		if (r.nr_rows > 32)
+			fprintf(stderr, "... %d more buckets\n", r.nr_rows - 32);
+	}
+	hm_record_result__release(&r);
 	if (WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status) == 127)
 		return 127;
 	return 0;

@@ -10,18 +10,6 @@
 #include "report/report.h"
 #include "report/render-c2c.h"
 
-/* Views built by other engineers: used once their sources are in the tree. */
-#if __has_include("../report/buckets.c") && !defined(HM_NO_BUCKETS)
-#define HAVE_BUCKETS 1
-#else
-#define HAVE_BUCKETS 0
-#endif
-#if __has_include("../report/html.c") && !defined(HM_NO_HTML)
-#define HAVE_HTML 1
-#else
-#define HAVE_HTML 0
-#endif
-
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
 "\n"
@@ -36,7 +24,7 @@ static const char report_usage[] =
 "                         \"lines\" (the table, unless --stats)\n"
 "      --csv              the cache-line table as CSV\n"
 "      --lkp              LKP's perf-c2c.* metric lines\n"
-"      --html             one HTML page (when built with the HTML view)\n"
+"      --html             one HTML page\n"
 "  -d, --display KEY      sort lines on tot (default), rmt, lcl, peer HITM/peer counts,\n"
 "                         or cost (sum of sample weights)\n"
 "  -N, --node-info        per-node breakdown of each line (like perf c2c -N)\n"
@@ -209,14 +197,6 @@ static int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	if (fmt == HM_FMT_HTML && !HAVE_HTML) {
-		hm_cli__error("--html: this hitmap was built without the HTML view; use --json");
-		goto out;
-	}
-	if (by && !HAVE_BUCKETS) {
-		hm_cli__error("--by: this hitmap was built without the futex bucket views");
-		goto out;
-	}
 	rd.stats_only = stats;
 	ro.futex_tables = tables;
 	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
@@ -232,9 +212,7 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (by) {
-#if HAVE_BUCKETS
 		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
-#endif
 	} else if (fmt == HM_FMT_JSON) {
 		err = hm_render__json(r, &rd, stdout);
 	} else if (fmt == HM_FMT_LKP) {
@@ -242,15 +220,12 @@ static int cmd_report(int argc, char **argv)
 	} else if (fmt == HM_FMT_CSV) {
 		err = stats ? hm_render__stats(r, &rd, stdout) : hm_render__csv(r, &rd, stdout);
 	} else if (fmt == HM_FMT_HTML) {
-#if HAVE_HTML
 		err = hm_html__render_report(r, stdout);
-#endif
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
 		if (!err && !stats)
 			err = hm_render__lines_text(r, &rd, stdout);
 	}
-	(void)view;
 	if (fflush(stdout) || err < 0) {
 		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
 		goto out;

@@ -287,7 +287,7 @@ static void print_text(const struct hm_sim *s)
 	printf("ran       %llu ops, %llu memory accesses, %.3f ms simulated, %.0f ops/s per thread\n",
 	       (unsigned long long)s->res.ops, (unsigned long long)s->res.accesses,
 	       (double)s->res.cycles_max / m->ghz / 1e6, s->res.ops_per_sec_thread);
-	printf("speed     %.2f s wall, %.1f M simulated accesses/s\n", s->res.wall_s,
+	printf("speed     %.2f s CPU, %.1f M simulated accesses/s on one core\n", s->res.wall_s,
 	       s->res.wall_s > 0 ? (double)s->res.accesses / s->res.wall_s / 1e6 : 0.0);
 	if (s->sp || s->o.output)
 		printf("samples   %llu written to %s\n", (unsigned long long)s->res.samples,
@@ -320,7 +320,7 @@ static void print_json(const struct hm_sim *s)
 	hm_json__u64(j, "samples", s->res.samples);
 	hm_json__double(j, "simulated_ms", (double)s->res.cycles_max / s->m.ghz / 1e6);
 	hm_json__double(j, "ops_per_sec_thread", s->res.ops_per_sec_thread);
-	hm_json__double(j, "wall_s", s->res.wall_s);
+	hm_json__double(j, "cpu_s", s->res.wall_s);
 	hm_json__double(j, "accesses_per_sec", s->res.wall_s > 0 ? s->res.accesses / s->res.wall_s : 0);
 	hm_json__obj_begin(j, "loads_by_source");
 	for (k = 0; k < HM_SRC__MAX; k++)
@@ -422,14 +422,17 @@ static void explain(const struct hm_sim *a, const struct hm_sim *b)
 	if (big_drop(pa, pb) || big_rise(pa, pb)) {
 		const struct hm_sim *gone = pa > pb ? b : a;
 
-		printf("- %s: HITM on the bucket's priv field %s (%.1f -> %.1f per 1000 ops).\n",
-		       pa > pb ? "B" : "A", pa > pb ? "disappears" : "appears", pa, pb);
-		if (gone->era == HM_FUTEX_ERA_7 || gone->era == HM_FUTEX_ERA_PRE_6_16)
-			printf("  6.16-6.18 read hb->priv first in every operation (futex_hash), right after\n"
-			       "  another CPU wrote the same line (waiters, lock), so that load takes the HITM.\n"
-			       "  %s has no priv in struct futex_hash_bucket (a734d9fca84e removed it in 7.x),\n"
-			       "  so the first touch of the line is now the waiters increment.\n",
+		printf("- HITM on the bucket's priv field %s in %s (%.1f -> %.1f per 1000 ops).\n",
+		       pa > pb ? "disappears" : "appears", "B", pa, pb);
+		printf("  6.16-6.18 read hb->priv first in every operation (futex_hash), right after\n"
+		       "  another CPU wrote the same line (waiters, lock), so that load takes the HITM.\n");
+		if (gone->era == HM_FUTEX_ERA_7)
+			printf("  %s has no priv in struct futex_hash_bucket (a734d9fca84e removed it), so\n"
+			       "  the first touch of the line is the waiters increment, which takes the HITM.\n",
 			       gone->release);
+		else if (gone->era == HM_FUTEX_ERA_PRE_6_16)
+			printf("  %s has no priv: it came with the private hash in 6.16; the first touch of\n"
+			       "  the line is the waiters increment.\n", gone->release);
 		n++;
 	}
 	if (ha != hb && ha >= 0 && hb >= 0) {
@@ -441,11 +444,25 @@ static void explain(const struct hm_sim *a, const struct hm_sim *b)
 	    (db < 0.01 && da > 0.01)) {
 		const struct hm_sim *two = ra + da > rb + db ? a : b;
 
+		const struct hm_sim *one = two == a ? b : a;
+
 		printf("- %s shows remote HITM (%.1f vs %.1f per 1000 ops) and remote DRAM (%.1f vs %.1f).\n",
 		       two == a ? "A" : "B", ra, rb, da, db);
-		printf("  With %u sockets a line last written by a CPU of the other socket has to cross\n"
-		       "  the socket link (remote HITM), and memory homed on the other node is remote\n"
-		       "  DRAM; on one socket every transfer stays inside one LLC.\n", two->m.sockets);
+		if (a->m.sockets != b->m.sockets)
+			printf("  With %u sockets a line last written by a CPU of the other socket has to cross\n"
+			       "  the socket link (remote HITM), and memory homed on the other node is remote\n"
+			       "  DRAM; on one socket every transfer stays inside one LLC.\n", two->m.sockets);
+		else if (a->o.placement != b->o.placement)
+			printf("  %s placement keeps all %u threads on one socket (compact is what perf bench\n"
+			       "  does: thread i on CPU i), so no line has to cross the socket link; %s\n"
+			       "  placement puts threads on both sockets, so lines written on one socket are\n"
+			       "  read on the other (remote HITM), and the other socket reads memory homed on\n"
+			       "  node 0 (remote DRAM).\n",
+			       one->o.placement == HM_PLACE_COMPACT ? "Compact" : "Spread", one->nr_threads,
+			       two->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+		else
+			printf("  Threads on both sockets now share lines: a line written on one socket and\n"
+			       "  read on the other is a remote HITM.\n");
 		n++;
 	} else if (big_rise(ra, rb) || big_drop(ra, rb)) {
 		printf("- Remote HITM %s (%.1f -> %.1f per 1000 ops).\n", rb > ra ? "rises" : "falls", ra, rb);

@@ -177,29 +177,32 @@ static int count_list(const char *path)
 	return n;
 }
 
-/* Highest possible node + 1 (nr_node_ids) */
-static int nr_node_ids(const char *path)
+/* Possible nodes as a mask (nodes < 64); 0 when unreadable */
+static u64 node_mask(const char *path)
 {
 	char buf[4096], *s, *e;
 	FILE *f = fopen(path, "r");
-	long max = -1;
+	u64 mask = 0;
 
 	if (!f)
-		return -errno;
+		return 0;
 	if (!fgets(buf, sizeof(buf), f)) {
 		fclose(f);
-		return -EIO;
+		return 0;
 	}
 	fclose(f);
-	for (s = buf; *s && *s != '\n'; s = (*e == ',' || *e == '-') ? e + 1 : e) {
-		long v = strtol(s, &e, 10);
+	for (s = buf; *s && *s != '\n'; s = *e == ',' ? e + 1 : e) {
+		long a = strtol(s, &e, 10), b = a;
 
 		if (e == s)
 			break;
-		if (v > max)
-			max = v;
+		if (*e == '-')
+			b = strtol(e + 1, &e, 10);
+		for (; a <= b && a < 64; a++)
+			if (a >= 0)
+				mask |= 1ull << a;
 	}
-	return max >= 0 ? (int)max + 1 : -EINVAL;
+	return mask;
 }
 
 int hm_futex_geometry__this_machine(struct hm_futex_model *m)
@@ -209,7 +212,8 @@ int hm_futex_geometry__this_machine(struct hm_futex_model *m)
 	struct hm_futex_mm_layout ml;
 	struct hm_futex_kernel k;
 	struct utsname u;
-	int cpus, nodes, err, len;
+	int cpus, err, len;
+	u64 nmask;
 	char *log = NULL;
 
 	if (uname(&u))
@@ -223,12 +227,10 @@ int hm_futex_geometry__this_machine(struct hm_futex_model *m)
 		return err;
 	m->mm_seq = k.mm_seq;
 	cpus = count_list("/sys/devices/system/cpu/possible");
-	nodes = nr_node_ids("/sys/devices/system/node/possible");
+	nmask = node_mask("/sys/devices/system/node/possible");
 	if (cpus <= 0)
 		cpus = 1;
-	if (nodes <= 0)
-		nodes = 1;
-	hm_futex_model__set_machine(m, cpus, nodes);
+	hm_futex_model__set_machine_nodes(m, cpus, nmask ? nmask : 1);
 	/* the boot log, when still in the ring buffer, wins over the formula */
 	len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 	if (len > 0 && (log = malloc(len + 1))) {
@@ -239,10 +241,10 @@ int hm_futex_geometry__this_machine(struct hm_futex_model *m)
 			u32 bn;
 
 			log[n] = 0;
-			if (!hm_futex_geometry__parse_bootlog(log, &slots, &bn, NULL)) {
+			/* the boot line counts possible nodes; nr_nodes stays nr_node_ids */
+			if (!hm_futex_geometry__parse_bootlog(log, &slots, &bn, NULL) &&
+			    (!k.per_node || bn == (u32)__builtin_popcountll(nmask ? nmask : 1)))
 				m->global_slots = slots;
-				m->nr_nodes = k.per_node ? bn : 1;
-			}
 		}
 		free(log);
 	}

@@ -127,6 +127,15 @@ void hm_futex__hash_global(const struct hm_futex_model *m, const struct hm_futex
 			*node = 0;
 		else
 			*node = (u32)(((u64)h >> hm_futex_model__hashshift(m)) % m->nr_nodes);
+		/* not possible: find_next_bit_wrap(node_possible_map, nr_node_ids, node) */
+		if (m->possible_nodes && *node < 64 && !((m->possible_nodes >> *node) & 1)) {
+			u32 n = *node;
+
+			do
+				n = (n + 1) % (m->nr_nodes < 64 ? m->nr_nodes : 64);
+			while (!((m->possible_nodes >> n) & 1));
+			*node = n;
+		}
 	}
 }
 

@@ -34,6 +34,22 @@ int hm_futex_model__set_machine(struct hm_futex_model *m, u32 nr_cpus, u32 nr_no
 	return 0;
 }
 
+int hm_futex_model__set_machine_nodes(struct hm_futex_model *m, u32 nr_cpus, u64 node_mask)
+{
+	u32 count = __builtin_popcountll(node_mask), ids;
+	int err;
+
+	if (!node_mask)
+		return -EINVAL;
+	ids = 64 - __builtin_clzll(node_mask);
+	err = hm_futex_model__set_machine(m, nr_cpus, count);	/* size: num_possible_nodes() */
+	if (err || m->era == HM_FUTEX_ERA_PRE_6_16)
+		return err;
+	m->nr_nodes = ids;					/* the modulus: nr_node_ids */
+	m->possible_nodes = node_mask == (ids == 64 ? ~0ull : (1ull << ids) - 1) ? 0 : node_mask;
+	return 0;
+}
+
 void hm_futex_model__release(struct hm_futex_model *m)
 {
 	if (!m)

@@ -31,6 +31,7 @@ struct hm_vcfg {
 	__u32 fph_mask;		/* offsetof(futex_private_hash, hash_mask) */
 	__u32 fph_queues;
 	__u32 watch_all;
+	__u32 lock_off;		/* offsetof(futex_hash_bucket, lock) */
 };
 
 struct hm_vsnap {
@@ -74,6 +75,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct hm_vproc);
 } procs SEC(".maps");
+
+/* uaddr -> the last contended spinlock that looks like a bucket lock */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, __u64);
+} ulock SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -193,8 +202,9 @@ int hm_contention(struct contention_begin_args *ctx)
 	struct hm_vinflight *in;
 	struct hm_vpair p;
 	__u64 *n, one = 1;
+	struct hm_vcfg *c = target();
 
-	if (!target())
+	if (!c)
 		return 0;
 	in = bpf_map_lookup_elem(&inflight, &tid);
 	if (!in)
@@ -208,6 +218,8 @@ int hm_contention(struct contention_begin_args *ctx)
 		__sync_fetch_and_add(n, 1);
 	else
 		bpf_map_update_elem(&pairs, &p, &one, BPF_NOEXIST);
+	if ((ctx->flags & 1) && !((p.lock - c->lock_off) & 63))	/* LCB_F_SPIN */
+		bpf_map_update_elem(&ulock, &p.uaddr, &p.lock, BPF_ANY);
 	return 0;
 }
 

@@ -40,7 +40,7 @@ struct hm_vcfg {
 	u32 tgid, nr;
 	u64 base;
 	u32 stride, waiters_off, task_mm, mm_phash, fph_mask, fph_queues;
-	u32 watch_all;
+	u32 watch_all, lock_off;
 };
 struct hm_vsnap {
 	u64 seq, mm, fph, base;
@@ -54,7 +54,7 @@ struct verify {
 	struct bpf_object	*obj;
 	struct bpf_link		*links[8];
 	int			nr_links;
-	int			cfg_fd, snap_fd, pairs_fd;
+	int			cfg_fd, snap_fd, pairs_fd, ulock_fd;
 	struct hm_vcfg		cfg;
 	struct hm_futex_model	model;
 	/* worker protocol */
@@ -171,8 +171,9 @@ static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 
 	v->cfg_fd = bpf_object__find_map_fd_by_name(v->obj, "cfg");
 	v->snap_fd = bpf_object__find_map_fd_by_name(v->obj, "snap");
 	v->pairs_fd = bpf_object__find_map_fd_by_name(v->obj, "pairs");
-	if (v->cfg_fd < 0 || v->snap_fd < 0 || v->pairs_fd < 0) {
-		hm_err("%s: maps cfg/snap/pairs missing; rebuild it from src/futex/verify.bpf.c", path);
+	v->ulock_fd = bpf_object__find_map_fd_by_name(v->obj, "ulock");
+	if (v->cfg_fd < 0 || v->snap_fd < 0 || v->pairs_fd < 0 || v->ulock_fd < 0) {
+		hm_err("%s: maps cfg/snap/pairs/ulock missing; rebuild it from src/futex/verify.bpf.c", path);
 		return -EINVAL;
 	}
 	memset(&v->cfg, 0, sizeof(v->cfg));
@@ -184,6 +185,7 @@ static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 
 	v->cfg.mm_phash = ml.offset[HM_FUTEX_MM_futex_phash] > 0 ? ml.offset[HM_FUTEX_MM_futex_phash] : 0;
 	v->cfg.fph_mask = v->model.fph.hash_mask >= 0 ? v->model.fph.hash_mask : 4;
 	v->cfg.fph_queues = v->model.fph.queues;
+	v->cfg.lock_off = v->model.layout.offset[HM_FUTEX_FIELD_LOCK];
 	err = bpf_map_update_elem(v->cfg_fd, &k, &v->cfg, BPF_ANY);
 	if (err)
 		return -errno;
@@ -300,6 +302,96 @@ static u32 *pick(u8 *arena, size_t size, u8 *used, u64 *seed)
 	}
 }
 
+struct hammer2 {
+	u32 *volatile	target;
+	volatile int	op;
+	volatile int	quit;
+};
+
+static void *hammer2_main(void *arg)
+{
+	struct hammer2 *h = arg;
+
+	while (!h->quit) {
+		u32 *a = __atomic_load_n(&h->target, __ATOMIC_ACQUIRE);
+
+		if (a)
+			sys_futex(a, h->op, 0xffffffffu);	/* value differs: lock, compare, EAGAIN */
+		else
+			sched_yield();
+	}
+	return NULL;
+}
+
+/* Hammer @a from 2 threads until a bucket lock is contended; its bucket address, or 0. */
+static u64 observe_contention(struct verify *v, struct hammer2 *h, u32 *a, int op)
+{
+	u64 key = (u64)(uintptr_t)a, lock = 0;
+	struct timespec ts = { 0, 100 * 1000 };
+	int tries;
+
+	h->op = op;
+	__atomic_store_n(&h->target, a, __ATOMIC_RELEASE);
+	for (tries = 0; tries < 5000; tries++) {	/* 0.5 s */
+		if (!bpf_map_lookup_elem(v->ulock_fd, &key, &lock))
+			break;
+		lock = 0;
+		nanosleep(&ts, NULL);
+	}
+	__atomic_store_n(&h->target, NULL, __ATOMIC_RELEASE);
+	return lock ? lock - v->cfg.lock_off : 0;
+}
+
+static int contention_loop(struct verify *v, const struct hm_futex_verify_opts *o,
+			   struct hm_futex_verify_result *r, u8 *arena, size_t size, u8 *used, u64 *seed,
+			   bool private_op, u64 mm, u64 base, u64 slots)
+{
+	struct hammer2 h = { 0 };
+	pthread_t th[2];
+	u32 i;
+	int n, err = 0;
+
+	for (n = 0; n < 2; n++)
+		if (pthread_create(&th[n], NULL, hammer2_main, &h))
+			break;
+	if (n < 2) {
+		err = -EAGAIN;
+		goto out;
+	}
+	for (i = 0; i < o->nr_addrs; i++) {
+		u32 *a = pick(arena, size, used, seed);
+		struct hm_futex_key k;
+		u64 seen, idx;
+		u32 node = 0;
+
+		seen = observe_contention(v, &h, a, private_op ? FUTEX_WAIT | FUTEX_PRIVATE_FLAG : FUTEX_WAIT);
+		r->tried++;
+		if (!seen)
+			continue;
+		r->observed++;
+		if (private_op)
+			hm_futex_key__private(&k, mm, (u64)(uintptr_t)a);
+		else
+			hm_futex_key__shared_anon(&k, mm, (u64)(uintptr_t)a);
+		if (getenv("HITMAP_VERIFY_SABOTAGE"))
+			k.offset ^= 1;
+		if (private_op)
+			idx = hm_futex__hash_private(&k, slots);
+		else
+			hm_futex__hash_global(&v->model, &k, &node, &idx);
+		if (seen == base + idx * v->model.layout.bucket_size && node == 0)
+			r->agreed++;
+		else
+			hm_debug("contention %p: kernel bucket 0x%" PRIx64 ", model 0x%" PRIx64, (void *)a, seen,
+				 base + idx * v->model.layout.bucket_size);
+	}
+out:
+	h.quit = 1;
+	while (n-- > 0)
+		pthread_join(th[n], NULL);
+	return err;
+}
+
 static int verify_private(struct verify *v, const struct hm_futex_verify_opts *o,
 			  struct hm_futex_verify_result *r, u8 *arena, size_t size, u8 *used, u64 *seed)
 {
@@ -337,6 +429,11 @@ static int verify_private(struct verify *v, const struct hm_futex_verify_opts *o
 	}
 	r->table_base = before->base;
 	snprintf(r->how, sizeof(r->how), "waiters of mm->futex_phash buckets via BPF");
+	if (o->by_contention) {
+		snprintf(r->how, sizeof(r->how), "lock:contention_begin vs mm->futex_phash buckets");
+		err = contention_loop(v, o, r, arena, size, used, seed, true, before->mm, before->base, slots);
+		goto out;
+	}
 	for (i = 0; i < o->nr_addrs; i++) {
 		u32 *a = pick(arena, size, used, seed);
 		struct hm_futex_key k;
@@ -464,6 +561,11 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 	snprintf(r->how, sizeof(r->how), "base from lock:contention_begin, waiters via BPF");
 	if ((err = set_cfg(v, base, slots)))
 		goto out;
+	if (o->by_contention) {
+		snprintf(r->how, sizeof(r->how), "lock:contention_begin vs the global table");
+		err = contention_loop(v, o, r, arena, size, used, seed, false, before->mm, base, slots);
+		goto out;
+	}
 	for (i = 0; i < o->nr_addrs; i++) {
 		u32 *a = pick(arena, size, used, seed);
 		struct hm_futex_key k;

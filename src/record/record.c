@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -26,6 +27,8 @@
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
 #include <hitmap/topo.h>
+#include "record/bpfpair.h"
+#include "record/buildid.h"
 #include "record/contention.h"
 #include "record/evsel.h"
 #include "record/mmap.h"
@@ -45,6 +48,7 @@ struct lockent {
 	u64	count;		/* contention_begin events */
 	u64	wl_count;	/* of those, from the workload process */
 	u64	wait_ns;
+	u64	sock[HM_REC_MAX_SOCK];	/* workload events per socket of the CPU */
 };
 
 struct pairent {
@@ -105,7 +109,8 @@ struct wl_shared {
 	int	done;
 	int	pid;
 	long	slots;
-	double	avg, rel_stddev;
+	double	avg, rel_stddev, cpu_secs;
+	u64	total_ops;
 	int	nr_threads, futexes;
 	u64	base[];		/* futex[0] of each thread */
 };
@@ -131,7 +136,38 @@ struct session {
 	struct tidset		tids;
 	u64			time_first, time_last;
 	bool			wrote_since_round;
+	int			*cpu_sock;	/* CPU -> socket, [8192] */
+	struct hm_bpfpair	*bpf;
+	struct hm_bpf_pair	*bpf_pairs;
+	size_t			nr_bpf_pairs;
+	char			**dsos;		/* mapped executable files, for BUILD_ID */
+	int			nr_dsos, cap_dsos;
 };
+
+#define MAX_DSOS 1024
+
+static void add_dso(struct session *s, const char *name)
+{
+	int i;
+
+	if (name[0] != '/' || s->nr_dsos >= MAX_DSOS)
+		return;
+	for (i = 0; i < s->nr_dsos; i++)
+		if (!strcmp(s->dsos[i], name))
+			return;
+	if (s->nr_dsos == s->cap_dsos) {
+		int cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
+		char **n = realloc(s->dsos, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		s->dsos = n;
+		s->cap_dsos = cap;
+	}
+	s->dsos[s->nr_dsos] = strdup(name);
+	if (s->dsos[s->nr_dsos])
+		s->nr_dsos++;
+}
 
 static volatile sig_atomic_t child_stop;
 
@@ -186,7 +222,7 @@ static int online_cpus(int **cpus)
 /* Offsets of the fields of a sample for the sample_types this file uses. */
 struct sample_view {
 	u64	id;
-	u32	pid, tid;
+	u32	pid, tid, cpu;
 	u64	time;
 	u32	raw_size;
 	const u8 *raw;
@@ -218,7 +254,7 @@ static void parse_sample(u64 st, const struct perf_event_header *h, struct sampl
 	if (st & PERF_SAMPLE_STREAM_ID)
 		(void)NEXT();
 	if (st & PERF_SAMPLE_CPU)
-		(void)NEXT();
+		v->cpu = (u32)NEXT();
 	if (st & PERF_SAMPLE_PERIOD)
 		(void)NEXT();
 	if (st & PERF_SAMPLE_RAW) {
@@ -297,8 +333,14 @@ static void account(struct session *s, const struct perf_event_header *h)
 		if (!l)
 			return;
 		l->count++;
-		if (s->child > 0 && (pid_t)v.pid == s->child)
+		if (s->child > 0 && (pid_t)v.pid == s->child) {
+			int sock = v.cpu < 8192 && s->cpu_sock ? s->cpu_sock[v.cpu] : 0;
+
 			l->wl_count++;
+			if (sock < 0)
+				sock = 0;
+			l->sock[sock < HM_REC_MAX_SOCK ? sock : HM_REC_MAX_SOCK - 1]++;
+		}
 		t = tidset__find(&s->tids, &tk, true);
 		if (t) {
 			t->begin_time = v.time;
@@ -333,6 +375,16 @@ static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
 {
 	struct session *s = ctx;
 
+	if (h->type == PERF_RECORD_MMAP2 && size > 72 &&
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
+	    !(h->misc & PERF_RECORD_MISC_MMAP_DATA)) {
+		char name[4096];
+		size_t n = size - 72 < sizeof(name) - 1 ? size - 72 : sizeof(name) - 1;
+
+		memcpy(name, (const char *)h + 72, n);
+		name[n] = 0;
+		add_dso(s, name);
+	}
 	account(s, h);
 	s->wrote_since_round = true;
 	return hm_writer__write(s->w, h, size);
@@ -384,6 +436,8 @@ static int synth_maps(struct session *s, pid_t pid, bool data_maps)
 			if (!data_maps)
 				continue;
 			misc |= PERF_RECORD_MISC_MMAP_DATA;
+		} else {
+			add_dso(s, nm);
 		}
 		if (!*nm)
 			nm = "//anon";
@@ -482,6 +536,156 @@ static char *cpuinfo_field(const char *key)
 	return res;
 }
 
+/* PMU_MAPPINGS: every /sys/bus/event_source/devices/NAME/type */
+static void fill_pmu_mappings(struct hm_header *h)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *de;
+	int cap = 0;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[512];
+		FILE *f;
+		unsigned int type;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%u", &type) == 1) {
+			if ((int)h->nr_pmu_mappings == cap) {
+				u32 *t;
+				char **n;
+
+				cap = cap ? cap * 2 : 16;
+				t = realloc(h->pmu_types, cap * sizeof(*t));
+				if (t)
+					h->pmu_types = t;
+				n = realloc(h->pmu_names, cap * sizeof(*n));
+				if (n)
+					h->pmu_names = n;
+				if (!t || !n) {
+					fclose(f);
+					break;
+				}
+			}
+			h->pmu_types[h->nr_pmu_mappings] = type;
+			h->pmu_names[h->nr_pmu_mappings] = strdup(de->d_name);
+			if (h->pmu_names[h->nr_pmu_mappings])
+				h->nr_pmu_mappings++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+static char *read_line(const char *path)
+{
+	char buf[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return strdup(buf);
+}
+
+/* CACHE: each distinct {level, type, shared_cpu_list} over the CPUs, as perf */
+static void fill_caches(struct hm_header *h, int nr_cpus)
+{
+	int cpu, idx;
+
+	for (cpu = 0; cpu < nr_cpus && cpu < 8192; cpu++) {
+		for (idx = 0; idx < 16; idx++) {
+			char base[160], path[224];
+			struct hm_cache_level c, *nc;
+			char *lv, *ls, *sets, *ways;
+			u32 i;
+			bool dup = false;
+
+			snprintf(base, sizeof(base), "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu, idx);
+			snprintf(path, sizeof(path), "%s/level", base);
+			lv = read_line(path);
+			if (!lv)
+				break;
+			memset(&c, 0, sizeof(c));
+			c.level = atoi(lv);
+			free(lv);
+			snprintf(path, sizeof(path), "%s/coherency_line_size", base);
+			ls = read_line(path);
+			snprintf(path, sizeof(path), "%s/number_of_sets", base);
+			sets = read_line(path);
+			snprintf(path, sizeof(path), "%s/ways_of_associativity", base);
+			ways = read_line(path);
+			c.line_size = ls ? atoi(ls) : 0;
+			c.sets = sets ? atoi(sets) : 0;
+			c.ways = ways ? atoi(ways) : 0;
+			free(ls);
+			free(sets);
+			free(ways);
+			snprintf(path, sizeof(path), "%s/type", base);
+			c.type = read_line(path);
+			snprintf(path, sizeof(path), "%s/size", base);
+			c.size = read_line(path);
+			snprintf(path, sizeof(path), "%s/shared_cpu_list", base);
+			c.map = read_line(path);
+			if (!c.type || !c.size || !c.map)
+				dup = true;
+			for (i = 0; !dup && i < h->nr_caches; i++)
+				dup = h->caches[i].level == c.level && !strcmp(h->caches[i].type, c.type) &&
+				      !strcmp(h->caches[i].map, c.map);
+			nc = dup ? NULL : realloc(h->caches, (h->nr_caches + 1) * sizeof(*nc));
+			if (!nc) {
+				free(c.type);
+				free(c.size);
+				free(c.map);
+				continue;
+			}
+			h->caches = nc;
+			h->caches[h->nr_caches++] = c;
+		}
+	}
+}
+
+static void fill_build_ids(struct session *s, struct hm_header *h)
+{
+	struct hm_build_id *b = calloc(s->nr_dsos + 1, sizeof(*b));
+	int i;
+
+	if (!b)
+		return;
+	h->build_ids = b;
+	if (!hm_buildid__read_kernel(b->id, &b->size)) {
+		b->pid = -1;
+		b->misc = PERF_RECORD_MISC_KERNEL;
+		b->filename = strdup("[kernel.kallsyms]");
+		if (b->filename) {
+			h->nr_build_ids++;
+			b++;
+		}
+	}
+	for (i = 0; i < s->nr_dsos; i++) {
+		if (hm_buildid__read_file(s->dsos[i], b->id, &b->size))
+			continue;
+		b->pid = -1;
+		b->misc = PERF_RECORD_MISC_USER;
+		b->filename = strdup(s->dsos[i]);
+		if (b->filename) {
+			h->nr_build_ids++;
+			b++;
+		}
+	}
+}
+
 static void fill_header(struct session *s, struct hm_header *h, struct hm_meta *meta)
 {
 	struct utsname u;
@@ -507,7 +711,7 @@ static void fill_header(struct session *s, struct hm_header *h, struct hm_meta *
 		h->osrelease = strdup(u.release);
 		h->arch = strdup(u.machine);
 	}
-	h->version = strdup(HITMAP_VERSION);
+	h->version = strdup("hitmap-" HITMAP_VERSION);
 	h->cpudesc = cpuinfo_field("model name");
 	if (vendor && fam && model && step) {
 		snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, fam, model, step);
@@ -529,6 +733,9 @@ static void fill_header(struct session *s, struct hm_header *h, struct hm_meta *
 		if (!h->cmdline_argv)
 			h->cmdline_argc = 0;
 	}
+	fill_pmu_mappings(h);
+	fill_caches(h, h->nr_cpus_avail);
+	fill_build_ids(s, h);
 	h->sample_time_first = s->time_first;
 	h->sample_time_last = s->time_last;
 	if (meta && !hm_meta__serialize(meta, &mbuf, &msize)) {
@@ -539,12 +746,31 @@ static void fill_header(struct session *s, struct hm_header *h, struct hm_meta *
 
 /* ------------------------------------------------------------ futex attribution */
 
+static int bucket_cmp(const void *a, const void *b)
+{
+	const struct hm_record_bucket *x = a, *y = b;
+
+	if (x->events != y->events)
+		return x->events < y->events ? 1 : -1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void hm_record_result__release(struct hm_record_result *r)
+{
+	if (r) {
+		free(r->buckets);
+		r->buckets = NULL;
+		r->nr_rows = 0;
+	}
+}
+
 static void attribute(struct session *s, struct hm_meta *meta)
 {
 	struct hm_record_result *r = s->res;
 	struct hm_futex_model m;
 	struct hm_futex_table tab;
 	bool have_model = hm_futex_geometry__this_machine(&m) == 0;
+	struct hm_record_bucket *rows;
 	u64 slots, best_base = 0, best_events = 0, *bases = NULL;
 	u8 *predicted = NULL;
 	int lock_off, i, t;
@@ -554,6 +780,11 @@ static void attribute(struct session *s, struct hm_meta *meta)
 	r->table_kind = -1;
 	if (!have_model)
 		return;
+	if (!s->wl) {
+		/* a command: its futex addresses are unknown; keep the observed pairs only */
+		lock_off = m.layout.offset[HM_FUTEX_FIELD_LOCK] >= 0 ? m.layout.offset[HM_FUTEX_FIELD_LOCK] : 4;
+		goto out;
+	}
 	lock_off = m.layout.offset[HM_FUTEX_FIELD_LOCK] >= 0 ? m.layout.offset[HM_FUTEX_FIELD_LOCK] : 4;
 	private_tab = s->wl && s->wl->slots > 0 && !s->o->wl.shared;
 	slots = private_tab ? (u64)s->wl->slots : m.global_slots;
@@ -585,6 +816,9 @@ static void attribute(struct session *s, struct hm_meta *meta)
 		if (!l->addr || !l->wl_count)
 			continue;
 		r->nr_locks++;
+		/* buckets are cache-line aligned: &hb->lock sits at lock_off in its line */
+		if ((l->addr - lock_off) % m.layout.bucket_size)
+			continue;
 		if (private_tab)
 			hm_futex_geometry__private_base(l->addr - lock_off, slots, m.layout.bucket_size,
 							m.fph.queues ? m.fph.queues : 64, &base);
@@ -619,7 +853,22 @@ static void attribute(struct session *s, struct hm_meta *meta)
 		r->bucket_events += l->wl_count;
 		if (!predicted || predicted[idx])
 			r->nr_buckets_attributed++;
+		rows = realloc(r->buckets, (r->nr_rows + 1) * sizeof(*rows));
+		if (rows) {
+			struct hm_record_bucket *b = &rows[r->nr_rows++];
+
+			r->buckets = rows;
+			memset(b, 0, sizeof(*b));
+			b->index = idx;
+			b->addr = hb;
+			b->events = l->wl_count;
+			b->wait_ns = l->wait_ns;
+			b->predicted = !predicted || predicted[idx];
+			memcpy(b->sock, l->sock, sizeof(b->sock));
+		}
 	}
+	if (r->nr_rows)
+		qsort(r->buckets, r->nr_rows, sizeof(*r->buckets), bucket_cmp);
 	memset(&tab, 0, sizeof(tab));
 	tab.kind = private_tab ? 1 : 0;
 	tab.node = private_tab ? -1 : 0;
@@ -633,8 +882,31 @@ static void attribute(struct session *s, struct hm_meta *meta)
 	r->table_base = best_base;
 	r->table_slots = slots;
 	r->table_pid = tab.pid;
-	/* uaddr -> bucket pairs: computed for the private hash of the workload */
-	if (private_tab && meta) {
+	/* --futex-bpf: the kernel's own pairing, checked against the model */
+	if (private_tab && s->nr_bpf_pairs) {
+		size_t q;
+
+		for (q = 0; q < s->nr_bpf_pairs; q++) {
+			const struct hm_bpf_pair *bp = &s->bpf_pairs[q];
+			struct hm_futex_key key;
+			u64 want;
+
+			if ((pid_t)bp->tgid != s->wl->pid)
+				continue;
+			/* only bucket locks of this table: other locks taken in a futex call are not */
+			if ((bp->lock - lock_off) % m.layout.bucket_size || bp->lock - lock_off < best_base ||
+			    bp->lock - lock_off >= best_base + slots * m.layout.bucket_size) {
+				r->bpf_not_bucket++;
+				continue;
+			}
+			hm_futex_key__private(&key, 0, bp->uaddr);
+			want = best_base + m.layout.bucket_size * hm_futex__hash_private(&key, slots);
+			r->bpf_checked++;
+			r->bpf_agree += bp->lock - lock_off == want;
+		}
+	}
+	/* uaddr -> bucket pairs: observed in BPF, else computed for the private hash of the workload */
+	if (private_tab && meta && !s->nr_bpf_pairs) {
 		u64 n = (u64)s->wl->nr_threads * s->wl->futexes, j = 0;
 		u64 *pairs = calloc(n * 2, sizeof(u64));
 
@@ -655,6 +927,19 @@ static void attribute(struct session *s, struct hm_meta *meta)
 		free(pairs);
 	}
 out:
+	if (meta && s->nr_bpf_pairs && !r->nr_pairs) {
+		u64 *pairs = calloc(s->nr_bpf_pairs * 2, sizeof(u64)), j = 0;
+
+		for (k = 0; pairs && k < s->nr_bpf_pairs; k++) {
+			pairs[j++] = s->bpf_pairs[k].uaddr;
+			pairs[j++] = s->bpf_pairs[k].lock - lock_off;
+		}
+		if (pairs && j * 8 < 0xffffffffULL) {
+			hm_meta__add(meta, HM_META_FUTEX_ADDRS, pairs, (u32)(j * 8));
+			r->nr_pairs = j / 2;
+		}
+		free(pairs);
+	}
 	/* observed pairs from --futex-syscalls */
 	if (meta && s->pairs.nr && !r->nr_pairs) {
 		u64 *pairs = calloc(s->pairs.nr * 2, sizeof(u64)), j = 0;
@@ -859,6 +1144,8 @@ static int start_child(struct session *s)
 			s->wl->slots = fh->slots;
 			s->wl->avg = fh->avg;
 			s->wl->rel_stddev = fh->rel_stddev;
+			s->wl->cpu_secs = fh->cpu_secs;
+			s->wl->total_ops = fh->total_ops;
 			s->wl->nr_threads = fh->nr_threads;
 			s->wl->futexes = fh->opts.futexes;
 			for (t = 0; t < fh->nr_threads; t++)
@@ -956,6 +1243,16 @@ static int choose_mode(const struct hm_record_opts *o, struct hm_record_result *
 	return 0;
 }
 
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 {
 	struct session s;
@@ -969,6 +1266,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	struct pollfd *pfd = NULL;
 	void *td = NULL;
 	size_t td_size = 0;
+	double cpu0;
 
 	memset(&s, 0, sizeof(s));
 	memset(res, 0, sizeof(*res));
@@ -1007,6 +1305,18 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		}
 	}
 	res->nr_cpus = s.nr_cpus;
+	{
+		struct hm_topo *t = hm_topo__new_live(NULL);
+
+		s.cpu_sock = calloc(8192, sizeof(int));
+		res->nr_sockets = 1;
+		if (t && s.cpu_sock) {
+			for (c = 0; c < 8192 && c < hm_topo__nr_cpus(t); c++)
+				s.cpu_sock[c] = hm_topo__cpu_socket(t, c);
+			res->nr_sockets = hm_topo__nr_sockets(t) > 0 ? hm_topo__nr_sockets(t) : 1;
+		}
+		hm_topo__delete(t);
+	}
 
 	if (o->workload || (o->argv && o->argv[0])) {
 		err = start_child(&s);
@@ -1017,6 +1327,16 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		}
 	}
 	pid = system_wide ? -1 : s.child;
+	if (o->futex_bpf) {
+		char buf[4096];
+		const char *obj = o->bpf_obj ? o->bpf_obj : hm_bpfpair__default_path(buf, sizeof(buf));
+
+		s.bpf = hm_bpfpair__new(obj, system_wide ? 0 : s.child);
+		if (!s.bpf) {
+			err = -errno;
+			goto out;
+		}
+	}
 	if (contention)
 		add_contention_events(&s, system_wide, !system_wide && !o->workload);
 	else
@@ -1046,6 +1366,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	if (system_wide)
 		for (i = 0; i < s.nr_ev; i++)
 			hm_pevsel__enable(&s.ev[i]);
+	cpu0 = self_cpu();
 	release_child(&s);
 
 	pfd = calloc(s.nr_cpus, sizeof(*pfd));
@@ -1075,9 +1396,22 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	reap(&s, true);
 	for (i = 0; i < s.nr_ev; i++)
 		hm_pevsel__disable(&s.ev[i]);
+	res->rec_cpu_secs = self_cpu() - cpu0;
 	err = drain_all(&s);
 	if (err)
 		goto out;
+	if (s.bpf) {
+		size_t q;
+
+		if (!hm_bpfpair__collect(s.bpf, &s.bpf_pairs, &s.nr_bpf_pairs, &res->bpf_seen,
+					 &res->bpf_in_futex)) {
+			res->bpf_pairs = s.nr_bpf_pairs;
+			for (q = 0; q < s.nr_bpf_pairs; q++)
+				res->bpf_events += s.bpf_pairs[q].count;
+		}
+		hm_bpfpair__delete(s.bpf);
+		s.bpf = NULL;
+	}
 	for (c = 0; c < s.nr_cpus; c++) {
 		res->lost += s.ring[c].nr_lost;
 		res->lost_samples += s.ring[c].nr_lost_samples;
@@ -1109,6 +1443,10 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			res->wl_avg = s.wl->avg;
 			res->wl_rel_stddev = s.wl->rel_stddev;
 			res->wl_threads = s.wl->nr_threads;
+			res->wl_cpu_secs = s.wl->cpu_secs;
+			res->wl_total_ops = s.wl->total_ops;
+			s.fh->cpu_secs = s.wl->cpu_secs;
+			s.fh->total_ops = s.wl->total_ops;
 		}
 		if (contention && (s.wl ? s.wl->done : true))
 			attribute(&s, meta);
@@ -1148,6 +1486,12 @@ out:
 	for (i = 0; i < s.nr_ev; i++)
 		hm_pevsel__close(&s.ev[i]);
 	free(s.cpus);
+	free(s.cpu_sock);
+	hm_bpfpair__delete(s.bpf);
+	free(s.bpf_pairs);
+	for (i = 0; i < s.nr_dsos; i++)
+		free(s.dsos[i]);
+	free(s.dsos);
 	free(pfd);
 	free(td);
 	hm_header__release(&h);

@@ -18,6 +18,8 @@ struct hm_record_opts {
 	const char	*cpus;			/* -C LIST */
 	bool		user_only, kernel_only;	/* -u, -k */
 	bool		futex_syscalls;
+	bool		futex_bpf;		/* pair futexes and buckets in BPF */
+	const char	*bpf_obj;		/* NULL: hm_bpfpair__default_path() */
 	int		mmap_pages;		/* per CPU, power of two; 0: 512 */
 	char		**argv;			/* command, or NULL with workload */
 	bool		workload;		/* --workload futex-hash */
@@ -29,6 +31,17 @@ struct hm_record_opts {
 	/* called in the workload child after the run (prints the results) */
 	void		(*workload_done)(const struct hm_futex_hash *fh, void *ctx);
 	void		*ctx;
+};
+
+#define HM_REC_MAX_SOCK 8
+
+/* One contended futex bucket of the workload's table. */
+struct hm_record_bucket {
+	u64	index, addr;		/* bucket index and address */
+	u64	events;			/* contention_begin from the workload */
+	u64	wait_ns;		/* begin -> end, summed */
+	bool	predicted;		/* index checked against the kernel's hash */
+	u64	sock[HM_REC_MAX_SOCK];	/* events per socket of the contending CPU */
 };
 
 struct hm_record_result {
@@ -51,12 +64,25 @@ struct hm_record_result {
 	int		table_kind;		/* 0 global, 1 private, -1 none */
 	int		table_pid;
 	u64		nr_pairs;		/* uaddr -> bucket pairs stored */
+	/* --futex-bpf */
+	u64		bpf_seen, bpf_in_futex;	/* contention_begin seen, inside a futex call */
+	u64		bpf_pairs, bpf_events;	/* distinct pairs, events they cover */
+	u64		bpf_checked, bpf_agree;	/* workload pairs checked against the model */
+	u64		bpf_not_bucket;		/* workload pairs whose lock is no bucket of the table */
+	struct hm_record_bucket *buckets;	/* by events, descending */
+	int		nr_rows;
+	int		nr_sockets;
 	/* workload */
 	double		wl_avg, wl_rel_stddev;
+	u64		wl_total_ops;
+	double		wl_cpu_secs;		/* the workload process's CPU time */
+	double		rec_cpu_secs;		/* the recorder's CPU time */
 	int		wl_threads;
 };
 
 /* Run the whole session.  0, or a negative errno with the reason logged. */
 int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res);
+/* Free what run allocated in @r (the bucket rows). */
+void hm_record_result__release(struct hm_record_result *r);
 
 #endif

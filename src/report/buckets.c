@@ -29,7 +29,7 @@
 
 #define MAX_SOCKETS	64
 #define MAX_FUNCS	4
-#define HASH_BITS	12
+#define HASH_BITS	16
 
 struct bk_func { const char *name; u64 n; };
 
@@ -81,7 +81,8 @@ struct hm_buckets {
 	u32		nr_frows, alloc_frows;
 	struct frow	*frows;
 	u32		fhead[1u << HASH_BITS];
-	/* strings */
+	/* strings, with a cache keyed by the resolver's (stable) pointers */
+	struct { const char *key, *name; } name_cache[256];
 	char		**names;
 	u32		nr_names, alloc_names;
 	/* socket x node, and holder socket x requesting socket HITM */
@@ -101,13 +102,19 @@ static u32 hash64(u64 v)
 
 static const char *intern(struct hm_buckets *b, const char *s)
 {
-	u32 i;
+	u32 i, slot;
 
 	if (!s)
 		s = "[unknown]";
+	slot = hash64((u64)(uintptr_t)s) & 255;
+	if (b->name_cache[slot].key == s)
+		return b->name_cache[slot].name;
 	for (i = 0; i < b->nr_names; i++)
-		if (!strcmp(b->names[i], s))
+		if (!strcmp(b->names[i], s)) {
+			b->name_cache[slot].key = s;
+			b->name_cache[slot].name = b->names[i];
 			return b->names[i];
+		}
 	if (b->nr_names == b->alloc_names) {
 		u32 n = b->alloc_names ? 2 * b->alloc_names : 64;
 		char **p = realloc(b->names, n * sizeof(*p));
@@ -120,6 +127,8 @@ static const char *intern(struct hm_buckets *b, const char *s)
 	b->names[b->nr_names] = strdup(s);
 	if (!b->names[b->nr_names])
 		return "[unknown]";
+	b->name_cache[slot].key = s;
+	b->name_cache[slot].name = b->names[b->nr_names];
 	return b->names[b->nr_names++];
 }
 

@@ -28,7 +28,7 @@ struct hm_diff {
 	u32			*order;		/* sorted row indexes */
 	u32			*hash;
 	u32			hash_size;
-	u32			nr_shown, nr_significant, nr_tested;
+	u32			nr_shown, nr_significant, nr_tested, nr_families;
 	u32			nr_match[HM_MATCH__MAX];
 	u32			tests_used;	/* bit per enum hm_stat_test_kind */
 };
@@ -227,6 +227,11 @@ struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
 		if (r->sa.mean == 0 && r->sb.mean == 0)
 			r->r.change = 0;
 		hm_stats__test(&r->sa, &r->sb, r->r.count, &t);
+		/* a line that is a futex bucket is tested as the bucket, not twice */
+		if (r->r.group == HM_MG_LINE && r->r.match == HM_MATCH_BUCKET) {
+			t.kind = HM_TEST_NONE;
+			t.p = 1;
+		}
 		r->r.test = t.kind;
 		r->r.p = t.p;
 		d->tests_used |= 1u << t.kind;
@@ -236,7 +241,49 @@ struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
 		}
 	}
 	d->nr_tested = nt;
-	hm_stats__holm(p, nt, d->opts.alpha, sig, ord);
+	/*
+	 * Family-wise alpha split evenly (Bonferroni) over the metric groups
+	 * that have tested rows, Holm-Bonferroni within each group: the 6
+	 * perf-c2c totals are not drowned by 30 000 buckets, and a comparison
+	 * of identical configurations still calls anything significant with
+	 * probability at most alpha.
+	 */
+	{
+		u32 g, ng = 0, cnt[HM_MG__MAX] = { 0 };
+		double *gp = malloc((nt + 1) * sizeof(*gp));
+		bool *gs = malloc((nt + 1) * sizeof(*gs));
+		u32 *gi = malloc((nt + 1) * sizeof(*gi));
+
+		if (!gp || !gs || !gi) {
+			free(gp);
+			free(gs);
+			free(gi);
+			goto nomem;
+		}
+		for (k = 0; k < nt; k++)
+			cnt[d->rows[tested[k]].r.group]++;
+		for (g = 0; g < HM_MG__MAX; g++)
+			ng += cnt[g] > 0;
+		d->nr_families = ng;
+		memset(sig, 0, nt * sizeof(*sig));
+		for (g = 0; g < HM_MG__MAX; g++) {
+			u32 n = 0, q;
+
+			if (!cnt[g])
+				continue;
+			for (k = 0; k < nt; k++)
+				if (d->rows[tested[k]].r.group == g) {
+					gp[n] = p[k];
+					gi[n++] = k;
+				}
+			hm_stats__holm(gp, n, d->opts.alpha / ng, gs, ord);
+			for (q = 0; q < n; q++)
+				sig[gi[q]] = gs[q];
+		}
+		free(gp);
+		free(gs);
+		free(gi);
+	}
 	for (k = 0; k < nt; k++) {
 		struct diff_row *r = &d->rows[tested[k]];
 
@@ -366,9 +413,9 @@ static int render_text(const struct hm_diff *d, FILE *f)
 			fputs(line, f);
 		}
 	}
-	fprintf(f, "\n%u of %u metrics changed significantly (%s; Holm-Bonferroni, family-wise alpha %g%s); "
-		   "%u rows shown%s\n",
-		d->nr_significant, d->nr_tested, test_text(d), d->opts.alpha,
+	fprintf(f, "\n%u of %u metrics changed significantly (%s; family-wise alpha %g over %u metric "
+		   "groups, Holm-Bonferroni in each%s); %u rows shown%s\n",
+		d->nr_significant, d->nr_tested, test_text(d), d->opts.alpha, d->nr_families,
 		d->opts.min_change > 0 ? ", and |%change| >= --min-change" : "",
 		d->nr_shown, d->opts.all ? "" : " (perf-c2c.*, workload and significant ones; --all for every row)");
 	fprintf(f, "runs: base %u, new %u; rows matched by ", d->nr_base, d->nr_new);
@@ -386,7 +433,10 @@ static void json_side(struct hm_json *j, const char *key, const struct hm_stat_s
 {
 	hm_json__obj_begin(j, key);
 	hm_json__u64(j, "runs", s->n);
-	hm_json__double(j, "mean", s->mean);
+	if (s->mean >= 0 && s->mean == floor(s->mean) && s->mean < 1.8e19)
+		hm_json__u64(j, "mean", (u64)s->mean);	/* exactly */
+	else
+		hm_json__double(j, "mean", s->mean);
 	hm_json__double(j, "stddev_pct", s->pct_stddev);
 	hm_json__obj_end(j);
 }
@@ -415,7 +465,8 @@ static int render_json(const struct hm_diff *d, FILE *f)
 	hm_json__obj_end(j);
 	hm_json__obj_begin(j, "test");
 	hm_json__str(j, "method", test_text(d));
-	hm_json__str(j, "correction", "holm-bonferroni");
+	hm_json__str(j, "correction", "bonferroni over metric groups, holm-bonferroni within");
+	hm_json__u64(j, "groups", d->nr_families);
 	hm_json__double(j, "alpha", d->opts.alpha);
 	hm_json__double(j, "min_change_pct", d->opts.min_change);
 	hm_json__u64(j, "tested", d->nr_tested);

@@ -680,7 +680,7 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 		fprintf(j, ",\"sig\":%s}", r->significant ? "true" : "false");
 	}
 	fprintf(j, "],\"rowsNote\":\"%u rows shown (perf-c2c.*, workload and significant rows; "
-		   "family-wise alpha %g, Holm-Bonferroni)%s\"}", shown, o->alpha,
+		   "family-wise alpha %g, split over metric groups, Holm-Bonferroni in each)%s\"}", shown, o->alpha,
 		shown == HTML_MAX_ROWS ? "; the first 5000" : "");
 	fclose(j);
 	snprintf(sub, sizeof(sub), "base: %s (%u run%s)  new: %s (%u run%s)", bl, nb, nb == 1 ? "" : "s",

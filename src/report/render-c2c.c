@@ -212,6 +212,27 @@ static const char *comm_of(const struct hm_report *r, u32 tid)
 	return c ? c : "-";
 }
 
+static int ip_cmp(const void *a, const void *b)
+{
+	const struct hm_line_ip *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (x->nr != y->nr)
+		return x->nr > y->nr ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* The offset's code addresses, most HITM then most samples first, into @v. */
+static u32 sorted_ips(const struct hm_line_off *of, struct hm_line_ip *v)
+{
+	u32 n = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
+
+	memcpy(v, of->ip, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), ip_cmp);
+	return n;
+}
+
 /* ---------------------------------------------------------------- text */
 
 int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
@@ -297,15 +318,20 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 		for (u32 k = 0; k < ln->nr_offs; k++) {
 			const struct hm_line_off *of = &ln->offs[k];
 
-			for (u32 j = 0; j < of->nr_ips; j++) {
-				const struct hm_line_ip *ip = &of->ip[j];
+			struct hm_line_ip ips[HM_LINE_MAX_IPS];
+			u32 nips = sorted_ips(of, ips);
+			char offs[16];
+
+			snprintf(offs, sizeof(offs), "0x%x", of->off);
+			for (u32 j = 0; j < nips; j++) {
+				const struct hm_line_ip *ip = &ips[j];
 				char sym[160], src[160];
 				const char *dso;
 
 				sym_text(r, ip, sym, sizeof(sym), src, sizeof(src), &dso);
 				if (!j)
-					fprintf(f, "  %#6x %7u %7u %5u %7u %7u %7.0f %7.0f",
-						of->off, of->lcl_hitm, of->rmt_hitm, of->hitm_xdie,
+					fprintf(f, "  %6s %7u %7u %5u %7u %7u %7.0f %7.0f",
+						offs, of->lcl_hitm, of->rmt_hitm, of->hitm_xdie,
 						of->store, of->load,
 						of->n_load ? of->w_load / of->n_load : 0.0,
 						of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
@@ -422,9 +448,12 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 		hm_json__u64(j, "loads", of->load);
 		hm_json__double(j, "mean_load_cycles", of->n_load ? of->w_load / of->n_load : 0.0);
 		hm_json__double(j, "mean_hitm_cycles", of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
+		struct hm_line_ip ips[HM_LINE_MAX_IPS];
+		u32 nips = sorted_ips(of, ips);
+
 		hm_json__arr_begin(j, "code");
-		for (u32 q = 0; q < of->nr_ips; q++) {
-			const struct hm_line_ip *ip = &of->ip[q];
+		for (u32 q = 0; q < nips; q++) {
+			const struct hm_line_ip *ip = &ips[q];
 			char sym[160], src[160];
 			const char *dso;
 

@@ -21,15 +21,6 @@
 #include "lines.h"
 #include "bigalloc.h"
 
-/* The futex views (buckets.c) are built by another engineer; call them once they exist. */
-#if __has_include("buckets.c") && !defined(HM_NO_BUCKETS)
-#define HM_HAVE_BUCKETS 1
-#else
-#define HM_HAVE_BUCKETS 0
-#define hm_buckets__new(r)		(errno = ENOSYS, (struct hm_buckets *)NULL)
-#define hm_buckets__delete(b)		((void)(b))
-#define hm_buckets__add(b, r, ms)	(-ENOSYS)
-#endif
 
 /* ------------------------------------------------ perf's level-1 entries */
 
@@ -192,39 +183,6 @@ void hm_report__delete(struct hm_report *r)
 	free(r);
 }
 
-/* "global:NODE:ADDR:SLOTS" or "private:PID:ADDR:SLOTS" */
-static int parse_futex_table(const char *spec, struct hm_futex_table *t)
-{
-	char kind[16];
-	long long who;
-	unsigned long long addr, slots;
-	int n = 0;
-
-	memset(t, 0, sizeof(*t));
-	if (sscanf(spec, "%15[a-z]:%lld:%lli:%lli%n", kind, &who, (long long *)&addr,
-		   (long long *)&slots, &n) != 4 || spec[n] || !slots) {
-		hm_err("--futex-table %s: expected global:NODE:ADDR:SLOTS or private:PID:ADDR:SLOTS",
-		       spec);
-		return -EINVAL;
-	}
-	if (!strcmp(kind, "global")) {
-		t->kind = 0;
-		t->node = (s32)who;
-		t->pid = -1;
-	} else if (!strcmp(kind, "private")) {
-		t->kind = 1;
-		t->node = -1;
-		t->pid = (s32)who;
-	} else {
-		hm_err("--futex-table %s: kind '%s' is neither global nor private", spec, kind);
-		return -EINVAL;
-	}
-	t->base = addr;
-	t->slots = slots;
-	snprintf(t->provenance, sizeof(t->provenance), "user");
-	return 0;
-}
-
 static int setup_futex(struct hm_report *r)
 {
 	const char *rel = r->opts.kernel_release;
@@ -252,7 +210,7 @@ static int setup_futex(struct hm_report *r)
 	for (int i = 0; i < r->opts.nr_futex_tables; i++) {
 		struct hm_futex_table t;
 
-		err = parse_futex_table(r->opts.futex_tables[i], &t);
+		err = hm_futex_table__parse(r->opts.futex_tables[i], &t);
 		if (err < 0)
 			return err;
 		err = hm_futex_model__add_table(&r->futex, &t);
@@ -487,11 +445,8 @@ int hm_report__run(struct hm_report *r)
 	}
 	if (r->opts.want_buckets) {
 		r->buckets = hm_buckets__new(r);
-		if (!r->buckets) {
-			if (!HM_HAVE_BUCKETS)
-				hm_err("--by: the futex bucket views are not built into this hitmap");
+		if (!r->buckets)
 			return errno ? -errno : -ENOMEM;
-		}
 	}
 
 	batch = malloc(BATCH * sizeof(*batch));

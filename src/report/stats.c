@@ -107,6 +107,8 @@ double hm_stats__t_pvalue(double t, double df)
 		return isnan(t) ? 1 : 0;
 	if (df <= 0)
 		return 1;
+	if (!isfinite(df) || df > 1e7)
+		return erfc(fabs(t) / M_SQRT2);		/* the normal limit */
 	return hm_stats__ibeta(df / 2, 0.5, df / (df + t * t));
 }
 
@@ -141,9 +143,26 @@ void hm_stats__test(const struct hm_stat_summary *a, const struct hm_stat_summar
 	if (!a->n || !b->n)
 		return;
 	if (a->n >= 2 && b->n >= 2) {
-		double va = a->sd_sample * a->sd_sample / a->n;
-		double vb = b->sd_sample * b->sd_sample / b->n;
-		double se2 = va + vb, diff = b->mean - a->mean;
+		double sa2 = a->sd_sample * a->sd_sample, sb2 = b->sd_sample * b->sd_sample;
+		double va, vb, se2, diff = b->mean - a->mean, den;
+		bool known_a = false, known_b = false;
+
+		/*
+		 * A sample count is at least Poisson-noisy: its variance is at least
+		 * its mean.  Where that floor is used, the variance is known rather
+		 * than estimated and adds no degrees-of-freedom uncertainty.
+		 */
+		if (is_count && sa2 <= fabs(a->mean)) {
+			sa2 = fabs(a->mean);
+			known_a = true;
+		}
+		if (is_count && sb2 <= fabs(b->mean)) {
+			sb2 = fabs(b->mean);
+			known_b = true;
+		}
+		va = sa2 / a->n;
+		vb = sb2 / b->n;
+		se2 = va + vb;
 
 		t->kind = HM_TEST_WELCH;
 		if (se2 <= 0) {
@@ -154,37 +173,32 @@ void hm_stats__test(const struct hm_stat_summary *a, const struct hm_stat_summar
 			return;
 		}
 		t->stat = diff / sqrt(se2);
-		t->df = se2 * se2 / ((va > 0 ? va * va / (a->n - 1) : 0) +
-				     (vb > 0 ? vb * vb / (b->n - 1) : 0));
+		den = (known_a ? 0 : va * va / (a->n - 1)) + (known_b ? 0 : vb * vb / (b->n - 1));
+		t->df = den > 0 ? se2 * se2 / den : INFINITY;
 		t->p = hm_stats__t_pvalue(t->stat, t->df);
 		return;
 	}
-	if (is_count) {
+	if (a->n >= 2 || b->n >= 2) {
 		/*
-		 * Sums of Poisson counts: given the total, the new side's sum is
-		 * Binomial(total, nb / (na + nb)) when both rates are equal.
+		 * One run against several: is it inside the prediction interval of
+		 * the several?  t = (x - mean) / sqrt(s^2/n + s1^2), with s^2 the
+		 * several's variance and s1^2 the single run's, taken as the same
+		 * (homoscedastic); for counts each at least its mean (Poisson),
+		 * and a floored variance is known (no df uncertainty).
 		 */
-		double ka = a->sum, kb = b->sum, n = ka + kb;
-		double p0 = (double)b->n / (a->n + b->n);
-
-		t->kind = HM_TEST_POISSON;
-		ka = ka < 0 ? 0 : floor(ka + 0.5);
-		kb = kb < 0 ? 0 : floor(kb + 0.5);
-		n = ka + kb;
-		t->stat = n > 0 ? (kb - n * p0) / sqrt(n * p0 * (1 - p0)) : 0;
-		t->p = hm_stats__binom_pvalue(kb, n, p0);
-		return;
-	}
-	{
-		/* one run against several: is it inside the prediction interval? */
 		const struct hm_stat_summary *many = a->n >= 2 ? a : b, *one = a->n >= 2 ? b : a;
-		double se;
+		double s2 = many->sd_sample * many->sd_sample, s2m = s2, s21 = s2, se;
+		bool known = false;
 
-		if (many->n < 2)
-			return;		/* one run each and not a count: no test */
 		t->kind = HM_TEST_PREDICT;
-		t->df = many->n - 1;
-		se = many->sd_sample * sqrt(1 + 1.0 / many->n);
+		if (is_count && s2 <= fabs(many->mean)) {
+			s2m = fabs(many->mean);
+			known = true;
+		}
+		if (is_count)
+			s21 = fmax(s2, fabs(one->mean));
+		t->df = known ? INFINITY : many->n - 1;
+		se = sqrt(s2m / many->n + s21);
 		if (se <= 0) {
 			t->stat = one->mean == many->mean ? 0 : INFINITY;
 			t->p = one->mean == many->mean ? 1 : 0;
@@ -194,6 +208,22 @@ void hm_stats__test(const struct hm_stat_summary *a, const struct hm_stat_summar
 		if (one == a)
 			t->stat = -t->stat;
 		t->p = hm_stats__t_pvalue(t->stat, t->df);
+		return;
+	}
+	if (is_count) {
+		/*
+		 * One run each, sums of Poisson counts: given the total, the new
+		 * count is Binomial(total, 1/2) when both rates are equal.
+		 */
+		double ka = a->sum, kb = b->sum, n;
+		double p0 = (double)b->n / (a->n + b->n);
+
+		t->kind = HM_TEST_POISSON;
+		ka = ka < 0 ? 0 : floor(ka + 0.5);
+		kb = kb < 0 ? 0 : floor(kb + 0.5);
+		n = ka + kb;
+		t->stat = n > 0 ? (kb - n * p0) / sqrt(n * p0 * (1 - p0)) : 0;
+		t->p = hm_stats__binom_pvalue(kb, n, p0);
 	}
 }
 
@@ -263,6 +293,10 @@ int hm_stats__lkp_row(char *buf, size_t size, const struct hm_stat_summary *base
 	size_t nl = strlen(name);
 	bool abs_change = nl && name[nl - 1] == '%';
 	double p = abs_change ? new_->mean - base->mean : hm_stats__pct_change(base->mean, new_->mean);
+
+	/* LKP prints 0 -> 0 as -100% (base 1e-100); it never shows such a row, we do */
+	if (base->mean == 0 && new_->mean == 0)
+		p = 0;
 	int len, r;
 
 	len = lkp_value(buf, size, base);

@@ -26,8 +26,8 @@ double hm_stats__pct_change(double base, double new_);
 enum hm_stat_test_kind {
 	HM_TEST_NONE,		/* no test possible (one run each, not a count) */
 	HM_TEST_WELCH,		/* Welch's unequal-variance t-test, both sides n >= 2 */
-	HM_TEST_POISSON,	/* counts, a side with one run: conditional binomial test */
-	HM_TEST_PREDICT,	/* one run against n >= 2: t prediction interval */
+	HM_TEST_POISSON,	/* counts, one run on each side: conditional binomial test */
+	HM_TEST_PREDICT,	/* one run against n >= 2: t prediction interval (counts: Poisson floor) */
 };
 const char *hm_stat_test__name(enum hm_stat_test_kind k);
 

@@ -19,10 +19,27 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
 
 #define NO_OWNER 0xffff
+
+/*
+ * The directory and the private-cache arrays are touched at random: back
+ * them with huge pages where the kernel allows it (THP madvise), or every
+ * simulated access costs host TLB misses.
+ */
+static void *big_alloc(size_t size)
+{
+	const size_t huge = 2u << 20;
+	size_t n = (size + huge - 1) & ~(huge - 1);
+	void *p = aligned_alloc(size >= huge ? huge : 64, size >= huge ? n : (size + 63) & ~(size_t)63);
+
+	if (p && size >= huge)
+		madvise(p, n, MADV_HUGEPAGE);
+	return p;
+}
 
 static inline u32 hash_line(u64 line_addr)
 {
@@ -44,11 +61,13 @@ struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 	c->index = calloc(n, sizeof(u32));
 	c->index_mask = n - 1;
 	c->cap_lines = expected_lines > 64 ? expected_lines : 64;
-	c->lines = aligned_alloc(32, (size_t)c->cap_lines * sizeof(*c->lines));
+	c->lines = big_alloc((size_t)c->cap_lines * sizeof(*c->lines));
 	c->addrs = malloc((size_t)c->cap_lines * sizeof(u64));
-	c->l1 = malloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
-	c->l2 = malloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
-	if (!c->index || !c->lines || !c->addrs || !c->l1 || !c->l2) {
+	c->ready = calloc(c->cap_lines, sizeof(u64));
+	c->lock = calloc(c->cap_lines, sizeof(u16));
+	c->l1 = big_alloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
+	c->l2 = big_alloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
+	if (!c->index || !c->lines || !c->addrs || !c->ready || !c->lock || !c->l1 || !c->l2) {
 		hm_coh__delete(c);
 		errno = ENOMEM;
 		return NULL;
@@ -68,6 +87,8 @@ void hm_coh__delete(struct hm_coh *c)
 	free(c->index);
 	free(c->lines);
 	free(c->addrs);
+	free(c->ready);
+	free(c->lock);
 	free(c->l1);
 	free(c->l2);
 	free(c);
@@ -120,13 +141,21 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 		return UINT32_MAX;
 	if (c->nr_lines == c->cap_lines) {
 		u32 cap = c->cap_lines * 2;
-		struct hm_coh_line *nl = aligned_alloc(32, (size_t)cap * sizeof(*nl));
+		struct hm_coh_line *nl = big_alloc((size_t)cap * sizeof(*nl));
 		u64 *na = realloc(c->addrs, (size_t)cap * sizeof(u64));
+		u64 *nr;
+		u16 *nk;
 
-		if (!nl || !na) {
+		if (na)
+			c->addrs = na;
+		nr = na ? realloc(c->ready, (size_t)cap * sizeof(u64)) : NULL;
+		if (nr)
+			c->ready = nr;
+		nk = nr ? realloc(c->lock, (size_t)cap * sizeof(u16)) : NULL;
+		if (nk)
+			c->lock = nk;
+		if (!nl || !na || !nr || !nk) {
 			free(nl);
-			if (na)
-				c->addrs = na;
 			return UINT32_MAX;
 		}
 		memcpy(nl, c->lines, (size_t)c->nr_lines * sizeof(*nl));
@@ -139,6 +168,8 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 	l = &c->lines[id];
 	memset(l, 0, sizeof(*l));
 	c->addrs[id] = la;
+	c->ready[id] = 0;
+	c->lock[id] = 0;
 	l->owner = NO_OWNER;
 	l->state = HM_LS_I;
 	l->home = (u8)home;
@@ -252,12 +283,13 @@ static inline bool is_transfer(u8 src)
 }
 
 /* Wait for the line, then take @lat cycles: returns the cycles from @now to done. */
-static inline u32 serialize(struct hm_coh_line *l, u64 now, u32 lat)
+static inline u32 serialize(struct hm_coh *c, u32 id, u64 now, u32 lat)
 {
-	u64 start = l->ready > now ? l->ready : now;
+	u64 *ready = &c->ready[id];
+	u64 start = *ready > now ? *ready : now;
 
-	l->ready = start + lat;
-	return (u32)(l->ready - now);
+	*ready = start + lat;
+	return (u32)(*ready - now);
 }
 
 void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
@@ -282,7 +314,7 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 		else
 			src = miss_source(c, core, id, l, false);
 		r->src = src;
-		r->weight = is_transfer(src) ? serialize(l, now, m->lat[src]) : m->lat[src];
+		r->weight = is_transfer(src) ? serialize(c, id, now, m->lat[src]) : m->lat[src];
 		r->cost = r->weight;
 		l->llc_mask |= 1ULL << m->core_llc[core];
 		s1->line = s2->line = id;
@@ -305,14 +337,14 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 	}
 	if (in1 || in2) {
 		/* upgrade: data present, others must be invalidated */
-		u32 wait = serialize(l, now, rfo_cost(c, l, core));
+		u32 wait = serialize(c, id, now, rfo_cost(c, l, core));
 
 		src = in1 ? HM_SRC_L1 : HM_SRC_L2;
 		r->weight = m->lat[src];
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight + wait;
 	} else {
 		src = miss_source(c, core, id, l, true);
-		r->weight = is_transfer(src) || l->owner != NO_OWNER ? serialize(l, now, m->lat[src])
+		r->weight = is_transfer(src) || l->owner != NO_OWNER ? serialize(c, id, now, m->lat[src])
 								      : m->lat[src];
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
 	}

@@ -107,17 +107,17 @@ enum hm_acc { HM_ACC_LOAD, HM_ACC_STORE, HM_ACC_RMW };
 
 enum hm_line_state { HM_LS_I, HM_LS_S, HM_LS_E, HM_LS_M, HM_LS_O, HM_LS_F };
 
-/* 32 bytes, aligned: one host cache line holds two.  The address is kept apart (cold). */
+/*
+ * 16 bytes, aligned: four per host cache line.  What only some accesses need
+ * (address, transfer completion time, bucket lock holder) is kept apart.
+ */
 struct hm_coh_line {
 	u64	llc_mask;	/* LLC domains holding a copy */
-	u64	ready;		/* cycle when the last ownership transfer completes */
 	u32	epoch;		/* bumped by every ownership change: lazy invalidation */
 	u16	owner;		/* core holding M/E/O/F, 0xffff none */
 	u8	state;		/* enum hm_line_state of the owner's copy, S/I otherwise */
 	u8	home;		/* NUMA node of the memory */
-	u16	lock;		/* bucket spinlock holder (thread + 1), 0 free */
-	u16	pad[3];
-} __attribute__((aligned(32)));
+} __attribute__((aligned(16)));
 
 struct hm_coh_slot {
 	u32	line, epoch;
@@ -134,6 +134,8 @@ struct hm_coh {
 	const struct hm_machine *m;
 	struct hm_coh_line	*lines;
 	u64			*addrs;		/* line address per id */
+	u64			*ready;		/* cycle when the last ownership transfer completes */
+	u16			*lock;		/* bucket spinlock holder (thread + 1), 0 free */
 	u32			nr_lines, cap_lines;
 	u32			*index;		/* open addressing: line id + 1, 0 empty */
 	u32			index_mask;
@@ -305,7 +307,7 @@ struct hm_sim_results {
 	double	ops_per_sec_thread;	/* mean per thread, like perf bench */
 	u64	src[HM_SRC__MAX];	/* loads by true source */
 	u64	stores, rmws, spins;
-	double	wall_s;
+	double	wall_s;		/* CPU seconds of the run (process CPU time) */
 };
 
 struct hm_sim {

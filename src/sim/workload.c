@@ -648,7 +648,10 @@ void hm_sim__delete(struct hm_sim *s)
 
 /* ------------------------------------------------------------- run */
 
-/* Min-heap of (time << 12 | thread): the thread with the earliest clock runs next. */
+/*
+ * 4-ary min-heap of (time << 12 | thread): the thread with the earliest clock
+ * runs next.  Four children per node halve the depth of a binary heap.
+ */
 struct heap {
 	u64	*k;
 	u32	n;
@@ -656,24 +659,44 @@ struct heap {
 
 static void heap_down(struct heap *h, u32 i)
 {
-	u64 v = h->k[i];
+	u64 *k = h->k, v = k[i];
+	u32 n = h->n;
 
 	for (;;) {
-		u32 l = 2 * i + 1, r = l + 1, m = i;
-		u64 mv = v;
+		u32 c = 2 * i + 1, e, j, m;
+		u64 mv;
 
-		if (l < h->n && h->k[l] < mv) {
-			m = l;
-			mv = h->k[l];
-		}
-		if (r < h->n && h->k[r] < mv)
-			m = r;
-		if (m == i)
+		if (c >= n)
 			break;
-		h->k[i] = h->k[m];
+		e = c + 2 < n ? c + 2 : n;
+		m = c;
+		mv = k[c];
+		for (j = c + 1; j < e; j++) {
+			if (k[j] < mv) {
+				mv = k[j];
+				m = j;
+			}
+		}
+		if (mv >= v)
+			break;
+		k[i] = mv;
 		i = m;
 	}
-	h->k[i] = v;
+	k[i] = v;
+}
+
+/* After the top's key grew: sink it if a child is now earlier. */
+static inline void heap_fix_top(struct heap *h)
+{
+	u64 v = h->k[0];
+	u32 j, e = h->n < 3 ? h->n : 3;
+
+	for (j = 1; j < e; j++) {
+		if (h->k[j] < v) {
+			heap_down(h, 0);
+			return;
+		}
+	}
 }
 
 #define TID_BITS 12
@@ -881,9 +904,9 @@ int hm_sim__run(struct hm_sim *s)
 			continue;
 		}
 		if (st->kind == ST_LOCK) {
-			struct hm_coh_line *cl = &s->coh->lines[line];
+			u16 *lk = &s->coh->lock[line];
 
-			if (cl->lock && cl->lock != ti + 1) {
+			if (*lk && *lk != ti + 1) {
 				/* contended: queued_spin_lock_slowpath spins reading the lock word */
 				enum hm_acc a = t->spins ? HM_ACC_LOAD : HM_ACC_RMW;
 				struct step sp = *st;
@@ -907,10 +930,10 @@ int hm_sim__run(struct hm_sim *s)
 				t->spins++;
 				t->time += r.cost + s->m.lat[HM_LAT_SPIN];
 				h.k[0] = (t->time << TID_BITS) | ti;
-				heap_down(&h, 0);
+				heap_fix_top(&h);
 				continue;
 			}
-			cl->lock = (u16)(ti + 1);
+			*lk = (u16)(ti + 1);
 			if (t->spins) {
 				ip = ksym_addr[K_QSPIN_SLOWPATH] + 0x1a4;
 				t->spins = 0;
@@ -918,7 +941,7 @@ int hm_sim__run(struct hm_sim *s)
 		}
 		hm_coh__access(s->coh, t->cpu, line, (enum hm_acc)st->acc, t->time, &r);
 		if (st->kind == ST_UNLOCK)
-			s->coh->lines[line].lock = 0;
+			s->coh->lock[line] = 0;
 		if (s->sp) {
 			err = account(s, t, k, st, ip, &r, line);
 			if (err)
@@ -963,8 +986,7 @@ int hm_sim__run(struct hm_sim *s)
 			}
 		}
 		h.k[0] = (t->time << TID_BITS) | ti;
-		if ((h.n > 1 && h.k[0] > h.k[1]) || (h.n > 2 && h.k[0] > h.k[2]))
-			heap_down(&h, 0);
+		heap_fix_top(&h);
 	}
 	free(h.k);
 	if (err)

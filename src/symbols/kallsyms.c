@@ -32,7 +32,7 @@ struct hm_ksyms {
 static bool keep_type(char t)
 {
 	switch (toupper((unsigned char)t)) {
-	case 'T': case 'W': case 'D': case 'B': case 'R': case 'V':
+	case 'T': case 'W': case 'D': case 'B':	/* perf's symbol_type__filter() */
 		return true;
 	default:
 		return false;
@@ -53,9 +53,10 @@ static int cmp_addr(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end;	/* end holds the input order here */
 }
 
+/* perf's fixup_end only tells the kernel from modules (a '[' in the name). */
 static bool same_image(const struct hm_ksym *a, const struct hm_ksym *b)
 {
-	return a->module == b->module;	/* pooled strings, NULL for the kernel */
+	return !a->module == !b->module;
 }
 
 static u64 roundup_page(u64 a)
@@ -364,4 +365,24 @@ struct hm_ksyms *hm_ksyms__parse(const char *text, size_t len)
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	return parse_owned(buf, len);
+}
+
+int hm_ksyms__kernel_range(const struct hm_ksyms *k, u64 *start, u64 *end)
+{
+	bool found = false;
+
+	if (!k || k->all_zero)
+		return -ENOENT;
+	for (size_t i = 0; i < k->nr; i++) {
+		const struct hm_ksym *s = &k->v[i];
+
+		if (s->module)
+			continue;
+		if (!found || s->start < *start)
+			*start = s->start;
+		if (!found || s->end > *end)
+			*end = s->end;
+		found = true;
+	}
+	return found ? 0 : -ENOENT;
 }

@@ -20,6 +20,7 @@
  * before hm_maps__delete, so pointers handed out stay valid.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -82,6 +83,11 @@ struct hm_maps {
 	u32 nr_kflat, alloc_kflat;
 	bool kdirty;
 	struct hm_map *vmlinux;
+	char ref_name[64];	/* ref_reloc_sym of the kernel MMAP ("_text") */
+	hm_maps_ksyms_fn ksyms_fn;
+	void *ksyms_ctx;
+	struct hm_symbols *own_syms;	/* hm_maps__set_kallsyms */
+	bool vmlinux_loaded;
 	/* every map object, for freeing */
 	struct hm_map **all;
 	u64 nr_all, alloc_all;
@@ -510,6 +516,8 @@ static int kernel_mmap(struct hm_maps *m, u64 start, u64 len, u64 pgoff, const c
 	else
 		return 0;	/* perf ignores it */
 
+	if (type == HM_MAP_VMLINUX)
+		snprintf(m->ref_name, sizeof(m->ref_name), "%s", name + strlen(KERNEL_MMAP_NAME));
 	if (type == HM_MAP_VMLINUX && m->vmlinux) {
 		map = m->vmlinux;	/* machine__update_kernel_mmap: same map, new range */
 	} else {
@@ -815,6 +823,7 @@ void hm_maps__delete(struct hm_maps *m)
 	free(m->kmaps);
 	free(m->kflat);
 	free(m->bids);
+	hm_symbols__delete(m->own_syms);
 	hm_strpool__delete(m->pool);
 	free(m);
 }
@@ -873,6 +882,69 @@ int hm_maps__set_build_ids(struct hm_maps *m, const struct hm_header *h)
 	return 0;
 }
 
+/*
+ * perf's map__load() of the kernel map at its first hit: kallsyms loaded,
+ * symbols moved by the relocation delta (kallsyms__delta), the map set to
+ * their range (map__fixup_start/end).
+ */
+static void vmlinux_load(struct hm_maps *m)
+{
+	const struct hm_ksyms *k;
+	u64 start, end, delta = 0;
+
+	m->vmlinux_loaded = true;
+	if (!m->ksyms_fn)
+		return;
+	k = m->ksyms_fn(m->ksyms_ctx);
+	if (!k || hm_ksyms__kernel_range(k, &start, &end) < 0)
+		return;
+	if (m->vmlinux->pgoff && m->ref_name[0]) {
+		const struct hm_ksym *ref = hm_ksyms__by_name(k, m->ref_name);
+
+		if (!ref)
+			return;	/* perf: kallsyms__delta fails, nothing loaded */
+		delta = ref->start - m->vmlinux->pgoff;
+	}
+	m->vmlinux->start = start - delta;
+	m->vmlinux->end = end - delta;
+	m->kdirty = true;
+}
+
+static const struct hm_map *kfind(const struct hm_maps *cm, u64 addr)
+{
+	struct hm_maps *m = (struct hm_maps *)cm;	/* loading is a cache fill */
+	const struct hm_map *map = kmaps_find(m, addr);
+
+	if (map && map == m->vmlinux && !m->vmlinux_loaded) {
+		vmlinux_load(m);
+		map = kmaps_find(m, addr);
+	}
+	return map;
+}
+
+void hm_maps__set_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ctx)
+{
+	m->ksyms_fn = fn;
+	m->ksyms_ctx = ctx;
+}
+
+int hm_maps__set_kallsyms(struct hm_maps *m, const struct hm_symbols_opts *opts)
+{
+	struct hm_symbols *s = hm_symbols__new(opts);
+
+	if (!s)
+		return -ENOMEM;
+	hm_symbols__delete(m->own_syms);
+	m->own_syms = s;
+	hm_symbols__attach_maps(s, m);
+	return 0;
+}
+
+const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m)
+{
+	return m ? m->vmlinux : NULL;
+}
+
 const struct hm_map *hm_maps__find(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr)
 {
 	const struct thread *t;
@@ -882,7 +954,7 @@ const struct hm_map *hm_maps__find(const struct hm_maps *m, u32 pid, u8 cpumode,
 		return NULL;
 	switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
-		return kmaps_find(m, addr);
+		return kfind(m, addr);
 	case PERF_RECORD_MISC_USER:
 		p = table_get(&m->procs, pid);
 		if (!p) {
@@ -906,7 +978,12 @@ const struct hm_map *hm_maps__find_ip(const struct hm_maps *m, u32 pid, u64 ip)
 
 bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 addr)
 {
-	return hm_maps__find(m, pid, cpumode, addr) && hm_maps__find_ip(m, pid, ip);
+	bool ip_ok;
+
+	/* perf's order: machine__resolve (ip, sample cpumode), then iaddr, then daddr */
+	hm_maps__find(m, pid, cpumode, ip);
+	ip_ok = hm_maps__find_ip(m, pid, ip) != NULL;
+	return hm_maps__find(m, pid, cpumode, addr) && ip_ok;
 }
 
 const char *hm_maps__comm(const struct hm_maps *m, u32 tid)

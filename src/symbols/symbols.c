@@ -8,8 +8,10 @@
  * until hm_symbols__delete.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <hitmap/log.h>
 #include "symbols-priv.h"
 
@@ -35,6 +37,7 @@ struct hm_symbols {
 	void *ksyms_text;
 	struct hm_ksyms *ksyms;
 	bool ksyms_tried;
+	const struct hm_maps *maps;	/* last seen: its kernel map's build-id picks kallsyms */
 	struct dso **dsos;
 	size_t nr_dsos, alloc_dsos;
 	struct dso *last_dso;	/* one-entry front cache */
@@ -164,6 +167,63 @@ static struct entry *cache_put(struct hm_symbols *s, const void *dso, u64 addr)
 
 /* ---------------------------------------------------------- kernel */
 
+/* The running kernel's build-id from /sys/kernel/notes; its size or <0. */
+static int running_build_id(u8 *id)
+{
+	u8 buf[4096];
+	FILE *f = fopen("/sys/kernel/notes", "r");
+	size_t n, off = 0;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		u32 namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3U);
+		if (desc_off + descsz > n)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) && descsz <= 20) {
+			memcpy(id, buf + desc_off, descsz);
+			return (int)descsz;
+		}
+		off = desc_off + ((descsz + 3) & ~3U);
+	}
+	return -ENOENT;
+}
+
+/* perf's choice (dso__find_kallsyms): the running kernel's when it is the file's. */
+static struct hm_ksyms *load_default(struct hm_symbols *s)
+{
+	const struct hm_map *k = hm_maps__kernel_map(s->maps);
+	char path[4200], hex[41];
+	const char *home = getenv("HOME");
+	u8 id[20];
+	int n;
+
+	if (k && k->build_id_size) {
+		n = running_build_id(id);
+		if (n < 0 || n != k->build_id_size || memcmp(id, k->build_id, n)) {
+			for (u8 i = 0; i < k->build_id_size; i++)
+				sprintf(hex + 2 * i, "%02x", k->build_id[i]);
+			snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+				 home && *home ? home : "/root", hex);
+			if (access(path, R_OK)) {
+				hm_warn("kernel build-id %s is not the running kernel's and %s is missing: kernel symbols [unknown] (pass --kallsyms FILE)",
+					hex, path);
+				return NULL;
+			}
+			return hm_ksyms__load(path);
+		}
+	}
+	return hm_ksyms__load("/proc/kallsyms");
+}
+
 static struct hm_ksyms *ksyms(struct hm_symbols *s)
 {
 	if (s->ksyms_tried)
@@ -176,14 +236,32 @@ static struct hm_ksyms *ksyms(struct hm_symbols *s)
 	} else if (s->opts.ksyms_text) {
 		s->ksyms = hm_ksyms__parse(s->opts.ksyms_text, s->opts.ksyms_len);
 	} else {
-		s->ksyms = hm_ksyms__load("/proc/kallsyms");
+		s->ksyms = load_default(s);
 		if (s->ksyms && hm_ksyms__all_zero(s->ksyms))
 			hm_warn("/proc/kallsyms: all addresses are 0 (kptr_restrict); kernel symbols need root or --kallsyms FILE");
 	}
-	if (!s->ksyms)
+	if (!s->ksyms && errno != ENOENT)
 		hm_warn("kallsyms: %s; kernel addresses stay [unknown] (pass --kallsyms FILE)",
 			hm_log__last_error());
 	return s->ksyms;
+}
+
+const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s)
+{
+	return s ? ksyms(s) : NULL;
+}
+
+static const struct hm_ksyms *maps_loader(void *ctx)
+{
+	return ksyms(ctx);
+}
+
+void hm_symbols__attach_maps(struct hm_symbols *s, struct hm_maps *m)
+{
+	if (!s || !m)
+		return;
+	s->maps = m;
+	hm_maps__set_kernel_loader(m, maps_loader, s);
 }
 
 /* "[xfs]" from "/lib/modules/.../xfs.ko.zst" (perf's short module name). */
@@ -343,6 +421,8 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	s->st.lookups++;
+	if (maps)
+		s->maps = maps;
 	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
 	map = hm_maps__find(maps, pid, cpumode, addr);
 	if (!map && cpumode == PERF_RECORD_MISC_USER)

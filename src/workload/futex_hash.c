@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -300,6 +301,7 @@ int hm_futex_hash__run(struct hm_futex_hash *fh)
 	struct fh_priv *p = fh->priv;
 	struct fh_arg *args;
 	struct timeval start, end, d;
+	struct rusage ru0, ru1;
 	pthread_attr_t attr;
 	double mean = 0, m2 = 0;
 	int i, err = 0, created = 0;
@@ -327,6 +329,7 @@ int hm_futex_hash__run(struct hm_futex_hash *fh)
 	p->starting = fh->nr_threads;
 	p->done = 0;
 	pthread_attr_init(&attr);
+	getrusage(RUSAGE_SELF, &ru0);
 	gettimeofday(&start, NULL);
 	for (i = 0; i < fh->nr_threads; i++) {
 		cpu_set_t set;
@@ -371,6 +374,9 @@ int hm_futex_hash__run(struct hm_futex_hash *fh)
 	timersub(&end, &start, &d);
 	for (i = 0; i < created; i++)
 		pthread_join(p->tid[i], NULL);
+	getrusage(RUSAGE_SELF, &ru1);
+	fh->cpu_secs = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+		       ((ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) + (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec)) / 1e6;
 	pthread_cond_destroy(&p->parent);
 	pthread_cond_destroy(&p->worker);
 	pthread_mutex_destroy(&p->mutex);
@@ -455,11 +461,11 @@ char *hm_futex_hash__json_string(const struct hm_futex_hash *fh)
 	fprintf(f, "{\"workload\":\"futex-hash\",\"pid\":%d,\"threads\":%d,\"futexes\":%d,"
 		   "\"runtime\":%d,\"shared\":%s,\"mlockall\":%s,\"buckets\":%ld,"
 		   "\"slots\":%ld,\"secs\":%d,\"elapsed\":%.6f,\"avg_ops_per_sec\":%.0f,"
-		   "\"rel_stddev_pct\":%.4f,\"total_ops\":%llu,\"threads_detail\":[",
+		   "\"rel_stddev_pct\":%.4f,\"total_ops\":%llu,\"cpu_secs\":%.6f,\"threads_detail\":[",
 		fh->pid, fh->nr_threads, fh->opts.futexes, fh->opts.runtime,
 		fh->opts.shared ? "true" : "false", fh->opts.mlockall ? "true" : "false",
 		fh->opts.buckets, fh->slots, fh->secs, fh->elapsed, fh->avg,
-		fh->rel_stddev, (unsigned long long)fh->total_ops);
+		fh->rel_stddev, (unsigned long long)fh->total_ops, fh->cpu_secs);
 	for (i = 0; i < fh->nr_threads; i++) {
 		const struct hm_futex_hash_thread *t = &fh->thr[i];
 

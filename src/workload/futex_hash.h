@@ -56,6 +56,7 @@ struct hm_futex_hash {
 	double		avg;		/* per-thread mean ops/sec */
 	double		rel_stddev;	/* percent */
 	uint64_t	total_ops;
+	double		cpu_secs;	/* user+system time of the process during the run */
 	bool		ran;
 	/* private */
 	void		*priv;

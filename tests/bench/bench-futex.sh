@@ -37,16 +37,20 @@ fi
 
 # 2. contention recording cost
 if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/lock/contention_begin ]; then
-	: >"$T/u.ops"; : >"$T/r.ops"; lost=0
+	: >"$T/u.ops"; : >"$T/r.ops"; : >"$T/u.eff"; : >"$T/r.eff"; lost=0
 	for i in $(seq "$N"); do
-		"$HITMAP" bench futex-hash -r "$R" -s >"$T/u.out" 2>&1; avg "$T/u.out" >>"$T/u.ops"
+		"$HITMAP" bench futex-hash -r "$R" --json >"$T/u.json" 2>&1
+		sed -n 's/.*"avg_ops_per_sec":\([0-9]*\).*/\1/p' "$T/u.json" >>"$T/u.ops"
+		sed -n 's/.*"total_ops":\([0-9]*\),"cpu_secs":\([0-9.]*\).*/\1 \2/p' "$T/u.json" | awk '{ if ($2 > 0) printf "%d\n", $1 / $2; else print 0 }' >>"$T/u.eff"
 		"$HITMAP" record -o "$T/c.data" --workload futex-hash -r "$R" -s >"$T/r.out" 2>"$T/r.err"; avg "$T/r.out" >>"$T/r.ops"
+		sed -n 's/.*: \([0-9]*\) ops per CPU second.*/\1/p' "$T/r.err" >>"$T/r.eff"
 		l=$(sed -n 's/.*samples on [0-9]* CPUs, \([0-9]*\) lost events.*/\1/p' "$T/r.err"); lost=$((lost + ${l:-0}))
-		printf 'round %d: unrecorded %s  recorded %s ops/s  (%s)\n' "$i" "$(tail -n 1 "$T/u.ops")" "$(tail -n 1 "$T/r.ops")" \
-			"$(sed -n 's/.*wrote [^:]*: \(.*\) ]/\1/p' "$T/r.err")"
+		printf 'round %d: unrecorded %s  recorded %s ops/s; per CPU second %s vs %s  (%s)\n' "$i" "$(tail -n 1 "$T/u.ops")" "$(tail -n 1 "$T/r.ops")" \
+			"$(tail -n 1 "$T/u.eff")" "$(tail -n 1 "$T/r.eff")" "$(sed -n 's/.*wrote [^:]*: \(.*\) ]/\1/p' "$T/r.err")"
 	done
-	u=$(median <"$T/u.ops"); r=$(median <"$T/r.ops")
+	u=$(median <"$T/u.ops"); r=$(median <"$T/r.ops"); ue=$(median <"$T/u.eff"); re=$(median <"$T/r.eff")
 	echo "contention mode: unrecorded $u ops/s, hitmap record $r ops/s; change $(pct "$r" "$u") (target >= -5%), lost events $lost"
+	echo "contention mode, load-independent: ops per CPU second (workload + recorder) unrecorded $ue, recorded $re; change $(pct "$re" "$ue")"
 	grep 'attributed' "$T/r.err" | sed 's/^/  /'
 
 	# 3. --futex-syscalls against perf record on the same workload (1 s: perf writes ~150 MB/s)

@@ -15,7 +15,7 @@ for k in 6.12 6.16 6.17 7.0; do
 		echo "bench-sim: simulate --kernel $k failed: $out"; rm -rf "$T"; exit 1; }
 	rate=$(printf '%s\n' "$out" | sed -n 's/.*"accesses_per_sec": *\([0-9.e+]*\).*/\1/p')
 	acc=$(printf '%s\n' "$out" | sed -n 's/.*"accesses": *\([0-9]*\).*/\1/p')
-	cpu=$(printf '%s\n' "$out" | sed -n 's/.*"wall_s": *\([0-9.e+-]*\).*/\1/p')
+	cpu=$(printf '%s\n' "$out" | sed -n 's/.*"cpu_s": *\([0-9.e+-]*\).*/\1/p')
 	m=$(awk -v r="$rate" 'BEGIN { printf "%.1f", r / 1e6 }')
 	printf 'sim %-5s srf 192 CPUs: %s accesses in %s s CPU: %s M accesses/s\n' "$k" "$acc" "$cpu" "$m"
 	if [ -z "$min" ] || awk -v a="$m" -v b="$min" 'BEGIN { exit !(a < b) }'; then min=$m; fi

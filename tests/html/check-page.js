@@ -12,6 +12,7 @@
  *   - a screenshot is written to --shot.
  *
  *   check-page.js --html PAGE.html --shot OUT.png [--expect METRICS.json]
+ *                 [--expect-diff DIFF-ALL.json]
  *                 [--max-load-ms 2000] [--name NAME] [--chromium PATH]
  */
 'use strict';
@@ -109,6 +110,8 @@ async function main() {
   check('loads', ready, 'data-ready never set (script failed?) ' + errors.join('; '));
   if (!ready) return;
   check('load-time', loadMs < MAX_LOAD, `${loadMs} ms >= ${MAX_LOAD} ms`);
+  const tm = await ev('JSON.stringify(hitmap.timing)');
+  console.log(`# ${NAME}: script timing (ms) ${tm}`);
   await sleep(200);	/* late errors and requests */
 
   const info = await ev(`(function(){ var D = hitmap.data; return { mode: D.mode, ns: D.sides.length,
@@ -140,6 +143,21 @@ async function main() {
         if (v !== w) { if (!bad) first = `${id} socket ${s} ${stat}: page ${v}, json ${w}`; bad++; }
       }
       check(`heat-values-equal-json-${info.bstats[k]}`, bad === 0 && cells.length > 0, `${bad} cells differ, e.g. ${first}`);
+    }
+  }
+  if (args['expect-diff']) {
+    /* a diff page: base and new cells against `hitmap diff --all --json` rows */
+    const rows = {};
+    for (const r of JSON.parse(fs.readFileSync(args['expect-diff'], 'utf8')).rows) rows[r.metric] = r;
+    for (let side = 0; side < 2; side++) {
+      const cells = await ev(`hitmap.setHeat(1, ${side})`);
+      let bad = 0, first = '';
+      for (const [id, s, stat, v] of cells) {
+        const r = rows[`futex.${id}.socket.${s}.${stat}`];
+        const w = r ? (side ? r.new.mean : r.base.mean) : 0;
+        if (Math.abs(v - w) > 1e-5 * Math.max(1, Math.abs(w))) { if (!bad) first = `${id} socket ${s} ${stat}: page ${v}, json ${w}`; bad++; }
+      }
+      check(`heat-${side ? 'new' : 'base'}-equal-json`, bad === 0 && cells.length === nb * info.S && nb > 0, `${bad} cells differ, e.g. ${first}`);
     }
   }
   check('heat-one-canvas-per-socket', info.canvases === info.S, `${info.canvases} canvases, ${info.S} sockets`);

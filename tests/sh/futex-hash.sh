@@ -29,6 +29,11 @@ out=$("$HITMAP" hash --kernel 6.12.117 --cpus 32 --shared --mm ffff888104e2c000 
 check "6.12.117 (CVE backport) hashes the mm seq" jq -e '.futexes[0].index == null and (.futexes[0].note | test("mm-seq"))' <<<"$out"
 out=$("$HITMAP" hash --kernel 6.12 --json 0x7f1234567000)
 check "pre-6.16 private futex: global table, index unknown" jq -e '.futexes[0].table == "global" and .futexes[0].index == null' <<<"$out"
+# 6.16 final shipped with the private hash compiled out; 6.16-rc had it
+out=$("$HITMAP" hash --kernel 6.16.2 --json 0x7f1234567000)
+check "6.16 final: private futex in the global table" jq -e '.futexes[0].table == "global"' <<<"$out"
+out=$("$HITMAP" hash --kernel 6.16.0-rc3 --json 0x7f1234567000)
+check "6.16-rc3: private hash" jq -e '.futexes[0].table == "private" and .futexes[0].index == 7' <<<"$out"
 # 7.x: mm sequence number
 out=$("$HITMAP" hash --kernel 7.3 --cpus 2 --shared --json 0x7f1234567abc)
 check "7.x shared asks for --mm-seq" jq -e '.futexes[0].index == null and (.futexes[0].note | test("mm-seq"))' <<<"$out"
@@ -51,7 +56,7 @@ fi
 
 # bad input: one line, non-zero, no crash
 for args in "--kernel 6.18" "--kernel linux 0x1000" "0x1001" "zzz" "--slots 3 0x1000" "--slots 1 0x1000" \
-	    "--inode-seq 1 0x1000" "--kernel 6.18 --this-machine 0x1000" "--verify 0x1000" "--count 0 --verify"; do
+	    "--inode-seq 1 0x1000" "--kernel 6.16 --slots 16 0x1000" "--kernel 6.18 --this-machine 0x1000" "--verify 0x1000" "--count 0 --verify"; do
 	if "$HITMAP" hash $args >"$TMP/e.out" 2>&1; then
 		fail "rejects '$args'" "exit 0"
 	elif [ "$(wc -l <"$TMP/e.out")" -le 1 ] && grep -q "^hitmap: " "$TMP/e.out"; then

@@ -51,6 +51,17 @@ for slots in 2 1024; do
 	fi
 done
 
+# a second, independent channel: the contended bucket lock (lock:contention_begin)
+# of an address hammered by 2 threads, against the model's bucket address
+"$HITMAP" hash --verify --private --by-contention --count 200 --bpf-obj "$BPF" --json >"$TMP/c.json" 2>&1
+if jq -e '.private.ran' "$TMP/c.json" >/dev/null 2>&1; then
+	check "verify by contention: every observed bucket agrees, >= 95% observed" \
+		jq -e '.private.agreed == .private.observed and .private.observed * 100 >= .private.tried * 95' "$TMP/c.json"
+	jq -r '"  by contention: \(.private.agreed)/\(.private.observed) observed agree, \(.private.observed)/\(.private.tried) observed"' "$TMP/c.json"
+else
+	skip "verify by contention" "$(head -c 200 "$TMP/c.json")"
+fi
+
 # the check can fail: a wrong model (offset bit flipped) must disagree and exit non-zero
 if HITMAP_VERIFY_SABOTAGE=1 "$HITMAP" hash --verify --count 200 --bpf-obj "$BPF" --json >"$TMP/bad.json" 2>/dev/null; then
 	fail "verify: wrong model is caught" "exit 0"

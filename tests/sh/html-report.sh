@@ -49,7 +49,8 @@ if ! command -v node >/dev/null; then
 fi
 node tests/html/check-page.js --name report --html "$TMP/report.html" --expect "$TMP/g1.json" \
 	--shot "$SHOTS/report.png" --chromium "$CHROMIUM" || true
-node tests/html/check-page.js --name diff --html "$TMP/diff.html" \
+"$HITMAP" diff --all --json "$TMP/g1.data" "$TMP/g2.data" -- "$TMP/p1.data" "$TMP/p2.data" >"$TMP/diff-all.json"
+node tests/html/check-page.js --name diff --html "$TMP/diff.html" --expect-diff "$TMP/diff-all.json" \
 	--shot "$SHOTS/diff.png" --chromium "$CHROMIUM" || true
 
 # size: 1M samples, 100k shared lines, 32k buckets

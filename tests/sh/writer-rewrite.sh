@@ -75,4 +75,20 @@ for f in "$FIXTURES"/*/*; do
 	fi
 done
 if [ $n -gt 0 ]; then pass "rewrote $n real files"; else fail "rewrote real files" "none rewritten"; fi
+
+# Real Skylake PEBS samples (WEIGHT_STRUCT, DATA_SRC) written big-endian:
+# perf decodes every sample field the same.
+f=$FIXTURES/perf_data_converter/perf.data.weight_struct
+if [ -f "$f" ]; then
+	fields=ip,tid,time,addr,cpu,period,data_src,weight
+	"$RW" --swap "$f" "$TMP/be.data" >/dev/null 2>"$TMP/be.err"
+	check "rewrite --swap weight_struct: 2ELIFREP" test "$(head -c 8 "$TMP/be.data")" = 2ELIFREP
+	perf script -F $fields -i "$f" >"$TMP/o.s" 2>/dev/null
+	perf script -F $fields -i "$TMP/be.data" >"$TMP/b.s" 2>/dev/null
+	if [ -s "$TMP/o.s" ] && cmp -s "$TMP/o.s" "$TMP/b.s"; then
+		pass "rewrite --swap weight_struct: perf script fields identical ($(wc -l <"$TMP/o.s") samples)"
+	else
+		fail "rewrite --swap weight_struct: perf script fields identical" "$(diff "$TMP/o.s" "$TMP/b.s" | head -n 2 | tr '\n' ' ')"
+	fi
+fi
 done_tests

@@ -7,6 +7,10 @@
  *
  *   hm-rewrite [--swap] IN OUT
  *
+ * --swap writes the other byte order; only SAMPLE (re-encoded from the
+ * decoded fields) and FINISHED_ROUND records are kept then, as the writer
+ * swaps only what it encodes itself.
+ *
  * Prints "samples N records M" on success.  Exit 0 on success, 1 on error
  * (message on stderr), 3 when the input is a kind the writer does not
  * reproduce (tracepoints, AUX trace).

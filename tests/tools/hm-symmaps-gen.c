@@ -9,6 +9,9 @@
  * a load with an address, so perf c2c counts exactly the unmapped ones as
  * nomap.  The code map is this tool's own ELF, so perf finds the file.
  * sample_id_all is 0: perf and hitmap both process records in file order.
+ * --probe-kernel-data adds, first, a kernel hit and then kernel-mode loads
+ * past the recorded kernel map (after that hit perf moves the map to the
+ * host's kallsyms range).  --only/--only-addr keep one group, for bisecting.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,6 +122,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	unsigned long nrand = 2000;
 	long only_p = -1, only_m = -1, only_a = -1;
+	bool probe = false;
 	char exe[4096];
 	struct perf_event_attr a;
 	struct hm_header h;
@@ -136,12 +140,14 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--only") && i + 2 < argc) {	/* one fixed group, for bisecting */
 			only_p = strtol(argv[++i], NULL, 0);
 			only_m = strtol(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--probe-kernel-data")) {
+			probe = true;
 		} else if (!strcmp(argv[i], "--only-addr") && i + 1 < argc) {
 			only_a = strtol(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			rng = strtoull(argv[++i], NULL, 0) | 1;
 		else {
-			fprintf(stderr, "usage: hm-symmaps-gen -o FILE [-n RANDOM_SAMPLES] [--seed S] [--only PID_INDEX MODE_INDEX] [--only-addr I]\n");
+			fprintf(stderr, "usage: hm-symmaps-gen -o FILE [-n RANDOM_SAMPLES] [--seed S] [--only PID_INDEX MODE_INDEX] [--only-addr I] [--probe-kernel-data]\n");
 			return 2;
 		}
 	}
@@ -219,14 +225,14 @@ int main(int argc, char **argv)
 		KMOD, KMOD + 0xffff, KMOD + 0x10000, KMOD + 0x40010, KMOD + 0x80010,
 		KBPF, KBPF + 0xfff, KBPF + 0x1000, 0x1, 0xffffffffffffffffULL,
 	};
-	static const u64 probe[] = { 0xffffffff82000001ULL, 0xffffffff82100000ULL, 0xffffffff8220bb07ULL,
+	static const u64 probe_addrs[] = { 0xffffffff82000001ULL, 0xffffffff82100000ULL, 0xffffffff8220bb07ULL,
 				     0xffffffff8220bb08ULL, 0xffffffff83000000ULL, 0xffff888000100000ULL,
 				     0xffffffff84000000ULL, 0xffffffff8f000000ULL };
-	if (getenv("PROBE"))
+	if (probe)	/* a kernel hit first: perf then loads kallsyms and moves the map */
 		sample(PERF_RECORD_MISC_KERNEL, 1000, 1000, CODE + 0x100, KTEXT + 0x100);
-	if (getenv("PROBE"))
-		for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
-			sample(PERF_RECORD_MISC_KERNEL, 1000, 1000, CODE + 0x100, probe[i]);
+	if (probe)
+		for (size_t i = 0; i < sizeof(probe_addrs) / sizeof(probe_addrs[0]); i++)
+			sample(PERF_RECORD_MISC_KERNEL, 1000, 1000, CODE + 0x100, probe_addrs[i]);
 	static const u8 modes[] = { 1, 2, 2, 2, 3, 4, 5, 0 };
 	size_t na = sizeof(addrs) / sizeof(addrs[0]), np = sizeof(pids) / sizeof(pids[0]);
 

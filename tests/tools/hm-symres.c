@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	}
 	maps = hm_maps__new();
 	syms = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = kallsyms, .no_source = !lines && !bench });
+	hm_symbols__attach_maps(syms, maps);
 	hm_maps__set_build_ids(maps, hm_reader__header(r));
 	while ((rc = hm_reader__next(r, &ev)) > 0) {
 		struct hm_symbol_info info;

@@ -91,6 +91,7 @@ int main(void)
 	CHECK("welch-p", fabs(t.p - 0.1075) < 5e-4);
 	/* the t table: t(0.975, 10) = 2.228 */
 	CHECK("t-table", fabs(hm_stats__t_pvalue(2.228, 10) - 0.05) < 2e-4);
+	CHECK("t-normal-limit", fabs(hm_stats__t_pvalue(1.959964, INFINITY) - 0.05) < 1e-6);
 	/* binom.test(60, 100): p = 0.05689 */
 	CHECK("binom-p", fabs(hm_stats__binom_pvalue(60, 100, 0.5) - 0.05689) < 1e-4);
 	CHECK("binom-p-equal", hm_stats__binom_pvalue(50, 100, 0.5) > 0.99);
@@ -118,8 +119,34 @@ int main(void)
 		hm_stats__test(&x, &y, true, &t);
 		CHECK("welch-identical", t.p == 1);
 		hm_stats__summarize(c2, 3, &y);
-		hm_stats__test(&x, &y, true, &t);
+		hm_stats__test(&x, &y, false, &t);
 		CHECK("welch-noiseless-shift", t.p == 0);
+		/* counts are at least Poisson-noisy: 5,5,5 -> 6,6,6 samples is no change */
+		hm_stats__test(&x, &y, true, &t);
+		CHECK("welch-count-poisson-floor", t.kind == HM_TEST_WELCH && t.p > 0.05);
+	}
+	{
+		double z[] = { 0, 0, 0 }, two[] = { 2, 2, 2 }, h1[] = { 100, 100, 100 }, h2[] = { 200, 200, 200 };
+		struct hm_stat_summary x, y;
+
+		hm_stats__summarize(z, 3, &x);
+		hm_stats__summarize(two, 3, &y);
+		hm_stats__test(&x, &y, true, &t);
+		/* 0,0,0 -> 2,2,2: as the exact Poisson test of 0 vs 6 (p = 0.03) */
+		CHECK("welch-count-0-to-2", t.p > 0.005 && t.p < 0.05);
+		hm_stats__summarize(h1, 3, &x);
+		hm_stats__summarize(h2, 3, &y);
+		hm_stats__test(&x, &y, true, &t);
+		CHECK("welch-count-100-to-200", t.p < 0.01);
+		/* 4000 samples in every base run, none in the new ones: certain, even with 3 runs */
+		{
+			double f1[] = { 4006, 3950, 4060 };
+
+			hm_stats__summarize(f1, 3, &x);
+			hm_stats__summarize(z, 3, &y);
+			hm_stats__test(&x, &y, true, &t);
+			CHECK("welch-count-known-variance", t.p < 1e-12 && !isfinite(t.df));
+		}
 	}
 	/* prediction interval: one run against five */
 	{
@@ -130,6 +157,19 @@ int main(void)
 		CHECK("predict-inside", t.p > 0.5);
 		hm_stats__test(&a, &far, false, &t);
 		CHECK("predict-outside", t.p < 0.001);
+	}
+	/* counts, two runs against one: the two runs' spread counts, not only Poisson */
+	{
+		double two[] = { 3928, 3990 }, wide[] = { 3700, 4200 };
+		struct hm_stat_summary x, y = sm(1, 4303, 0);
+
+		hm_stats__summarize(two, 2, &x);
+		hm_stats__test(&x, &y, true, &t);
+		CHECK_EQ("predict-count-kind", t.kind, HM_TEST_PREDICT);
+		CHECK("predict-count-poisson-floor", t.p < 0.01);
+		hm_stats__summarize(wide, 2, &x);
+		hm_stats__test(&x, &y, true, &t);
+		CHECK("predict-count-noisy-runs", t.p > 0.05);
 	}
 	/* Holm */
 	{

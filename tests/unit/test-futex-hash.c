@@ -87,6 +87,29 @@ int main(void)
 	CHECK("6.17 4 nodes: node 3 bucket 12110", idx == 12110 && node == 3);
 	hm_futex_model__release(&m);
 
+	/* sparse possible nodes {0, 2}: nr_node_ids 3, node 1 moves to 2 (find_next_bit_wrap) */
+	hm_futex_model__init(&m, HM_FUTEX_ERA_6_17);
+	CHECK_EQ("sparse nodes set", hm_futex_model__set_machine_nodes(&m, 192, 0x5), 0);
+	CHECK("sparse: slots by 2 possible nodes, modulus 3", m.global_slots == 32768 && m.nr_nodes == 3);
+	{
+		int i, moved = 0, bad = 0;
+
+		for (i = 0; i < 64; i++) {
+			u32 h;
+
+			hm_futex_key__shared_anon(&key, 0xffff888104e2c000ull, 0x7f0000000000ull + 0x1004ull * i);
+			h = hm_futex_key__hash(&key);
+			hm_futex__hash_global(&m, &key, &node, &idx);
+			if ((h >> 15) % 3 == 1)
+				moved += node == 2;
+			else
+				bad += node != (h >> 15) % 3;
+			bad += node == 1;
+		}
+		CHECK("sparse: node 1 never used, others kept", moved > 0 && bad == 0);
+	}
+	hm_futex_model__release(&m);
+
 	/* 6.18 (6.17 era), 2 CPUs 1 node: private and global, observed on 6.18.44 */
 	hm_futex_model__init(&m, HM_FUTEX_ERA_6_17);
 	hm_futex_model__set_machine(&m, 2, 1);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <hitmap/futex.h>
 #include "tap.h"
@@ -81,7 +82,7 @@ int main(void)
 	struct hm_futex_layout l;
 	struct hm_futex_fph_layout fl;
 	struct hm_futex_mm_layout ml;
-	char dir[] = "/tmp/hitmap-futex-dwarf.XXXXXX", cmd[600];
+	char dir[] = "/tmp/hitmap-futex-dwarf.XXXXXX", cmd[2048];
 	unsigned i;
 	int err;
 
@@ -120,6 +121,35 @@ int main(void)
 			CHECK_EQ("dwarf: ELF without the struct", hm_futex_layout__from_dwarf(p, &l), -ENOENT);
 	}
 	CHECK("dwarf: missing file", hm_futex_layout__from_dwarf("/nonexistent/vmlinux", &l) < 0);
+
+	/* BTF from a file: clang -target bpf -g emits .BTF; use the DEBUG_SPINLOCK variant */
+	{
+		char src[256], obj[256];
+
+		snprintf(src, sizeof(src), "%s/b3.c", dir);
+		snprintf(obj, sizeof(obj), "%s/btf.o", dir);
+		snprintf(cmd, sizeof(cmd), "clang -g -O2 -target bpf -DDEBUG_SPINLOCK -c %s -o %s 2>/dev/null", src, obj);
+		if (system(cmd)) {
+			SKIP("btf file", "no clang with the bpf target");
+		} else {
+			err = hm_futex_layout__from_btf(obj, &l);
+			CHECK("btf file: DEBUG_SPINLOCK offsets", !err && l.offset[HM_FUTEX_FIELD_LOCK] == 8 &&
+			      l.offset[HM_FUTEX_FIELD_CHAIN] == 32 && l.offset[HM_FUTEX_FIELD_PRIV] == 48 &&
+			      l.bucket_size == 64 && l.size[HM_FUTEX_FIELD_LOCK] == 24);
+		}
+		/* raw BTF (the vmlinux file itself, copied) */
+		snprintf(obj, sizeof(obj), "%s/vmlinux.btf", dir);
+		snprintf(cmd, sizeof(cmd), "cp /sys/kernel/btf/vmlinux %s 2>/dev/null", obj);
+		if (system(cmd)) {
+			SKIP("btf raw file", "no /sys/kernel/btf/vmlinux to copy");
+		} else {
+			struct hm_futex_layout l2;
+
+			CHECK("btf raw file = live BTF", !hm_futex_layout__from_btf(obj, &l) &&
+			      !hm_futex_layout__from_btf(NULL, &l2) && !memcmp(l.offset, l2.offset, sizeof(l.offset)) &&
+			      l.bucket_size == l2.bucket_size);
+		}
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	(void)!system(cmd);
 

@@ -24,6 +24,8 @@ struct bld {
 
 static void put(struct bld *b, const void *d, size_t n)
 {
+	if (!n)
+		return;
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2 + 4096;
 		b->p = realloc(b->p, b->cap);
@@ -388,7 +390,6 @@ static void pipe_header(struct bld *b, u32 attr_size, bool full)
 	struct perf_event_attr a;
 	size_t at;
 
-	memcpy(b->p ? b->p : (put(b, NULL, 0), b->p), "", 0);
 	put(b, "PERFILE2", 8);
 	if (b->sw)
 		for (int i = 0; i < 4; i++) {

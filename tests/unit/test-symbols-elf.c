@@ -127,13 +127,13 @@ static int nm_sym(const char *name, u64 *value, u64 *size)
 	return found;
 }
 
-static void copy(char *dst, size_t size, const char *src)
+static void copy(char *dst, size_t size, const char *from)
 {
-	size_t n = strlen(src);
+	size_t n = strlen(from);
 
 	if (n >= size)
 		n = size - 1;
-	memcpy(dst, src, n);
+	memcpy(dst, from, n);
 	dst[n] = '\0';
 }
 

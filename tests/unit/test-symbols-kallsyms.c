@@ -148,7 +148,7 @@ int main(void)
 				unsigned long long a;
 				char t, name[256];
 
-				if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3 || !strchr("TtDdBbRrWw", t))
+				if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3 || !strchr("TtDdBbWw", t))
 					continue;
 				s = hm_ksyms__find(k, a);
 				checked++;

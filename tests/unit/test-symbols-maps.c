@@ -7,6 +7,7 @@
  * build-ids from the header.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <hitmap/symbols.h>
 #include "tap.h"
@@ -263,6 +264,60 @@ int main(void)
 		CHECK("symbols module map without kallsyms: dso [xfs]",
 		      !hm_symbols__resolve(s, m, 1, K, KMOD + 0x10, &info) && !strcmp(info.dso, "[xfs]"));
 		hm_symbols__delete(s);
+	}
+	/* ---- perf's kernel map load: the map moves to the kallsyms range at its first hit */
+	{
+		static const char ktext[] =
+			"ffffffff81000000 T _text\n"
+			"ffffffff81000100 T func\n"
+			"ffffffff81005000 D data_sym\n"
+			"ffffffff81005100 R rodata_sym\n"
+			"ffffffffc0001000 t mod_fn\t[mod]\n";
+		/* the same kernel booted 16 MiB higher (KASLR) */
+		static const char kshift[] =
+			"ffffffff82000000 T _text\n"
+			"ffffffff82005000 D data_sym\n";
+		struct hm_ksyms *k = hm_ksyms__parse(ktext, strlen(ktext));
+		struct hm_ksyms *k2 = hm_ksyms__parse(kshift, strlen(kshift));
+		struct hm_maps *km = hm_maps__new(), *km2 = hm_maps__new(), *km3 = hm_maps__new();
+		u64 ks, ke;
+
+		CHECK("kallsyms range: kernel symbols only",
+		      !hm_ksyms__kernel_range(k, &ks, &ke) && ks == KTEXT && ke == KTEXT + 0x6000);
+		hm_maps__set_kernel_loader(km, NULL, NULL);
+		mmap1(km, K, (u32)-1, KTEXT, 0x1000, KTEXT, "[kernel.kallsyms]_text");
+		CHECK("kernel load: no loader, recorded range", hm_maps__find(km, 1, K, KTEXT + 0x2000) == NULL);
+		hm_maps__delete(km);
+		km = hm_maps__new();
+		mmap1(km, K, (u32)-1, KTEXT, 0x1000, KTEXT, "[kernel.kallsyms]_text");
+		{
+			struct hm_symbols *sy = hm_symbols__new(&(struct hm_symbols_opts){ .ksyms_text = ktext, .ksyms_len = sizeof(ktext) - 1 });
+
+			hm_symbols__attach_maps(sy, km);
+			CHECK("kernel load: a miss does not load", hm_maps__find(km, 1, K, KTEXT + 0x2000) == NULL);
+			CHECK("kernel load: first hit", hm_maps__find(km, 1, K, KTEXT + 0x10) != NULL);
+			CHECK("kernel load: kernel data past the recorded end is mapped now",
+			      hm_maps__find(km, 1, K, KTEXT + 0x5fff) != NULL);
+			CHECK("kernel load: the new end is the last kernel symbol's", hm_maps__find(km, 1, K, KTEXT + 0x6000) == NULL);
+			CHECK_EQ("kernel load: map start", hm_maps__kernel_map(km)->start, KTEXT);
+			hm_symbols__delete(sy);
+		}
+		/* relocation: symbols move by kallsyms(_text) - pgoff */
+		hm_maps__set_kallsyms(km2, &(struct hm_symbols_opts){ .ksyms_text = kshift, .ksyms_len = sizeof(kshift) - 1 });
+		mmap1(km2, K, (u32)-1, KTEXT, 0x1000, KTEXT, "[kernel.kallsyms]_text");
+		CHECK("kernel load relocated: hit", hm_maps__find(km2, 1, K, KTEXT) != NULL);
+		CHECK("kernel load relocated: range moved back by the delta",
+		      hm_maps__kernel_map(km2)->start == KTEXT && hm_maps__kernel_map(km2)->end == KTEXT + 0x6000);
+		/* hm_maps__mapped resolves the ip first, as perf does */
+		hm_maps__set_kallsyms(km3, &(struct hm_symbols_opts){ .ksyms_text = ktext, .ksyms_len = sizeof(ktext) - 1 });
+		mmap1(km3, K, (u32)-1, KTEXT, 0x1000, KTEXT, "[kernel.kallsyms]_text");
+		CHECK("kernel load: ip first, so the first sample's data is mapped",
+		      hm_maps__mapped(km3, 1, K, KTEXT + 0x100, KTEXT + 0x5000));
+		hm_maps__delete(km);
+		hm_maps__delete(km2);
+		hm_maps__delete(km3);
+		hm_ksyms__delete(k);
+		hm_ksyms__delete(k2);
 	}
 	hm_maps__stats(m, &st);
 	CHECK("maps stats: threads and processes counted", st.nr_threads >= 5 && st.nr_procs >= 4);

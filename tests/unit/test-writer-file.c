@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include <hitmap/log.h>
 #include <hitmap/perf_data.h>
 
 static char dir[64];
@@ -286,6 +287,27 @@ static void test_errors(void)
 	CHECK_EQ("close of an invalid file fails", hm_writer__close(w), -EINVAL);
 	CHECK("failed close removes the file", stat(path, &st) != 0);
 	hm_writer__delete(w);
+
+	/* A full disk: the error comes back (sticky), nothing is printed. */
+	w = hm_writer__new("/dev/full");
+	if (w) {
+		struct hm_sample s;
+		int i, err = 0;
+
+		memset(&s, 0, sizeof(s));
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+		hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+		for (i = 0; i < 20000 && !err; i++)
+			err = hm_writer__write_sample(w, 0, &s);
+		CHECK_EQ("disk full: write_sample returns -ENOSPC", err, -ENOSPC);
+		CHECK_EQ("disk full: later writes keep failing", hm_writer__write_finished_round(w), -ENOSPC);
+		CHECK_EQ("disk full: close fails", hm_writer__close(w), -ENOSPC);
+		CHECK("disk full: message names the file", strstr(hm_log__last_error(), "/dev/full") != NULL);
+		hm_writer__delete(w);
+		CHECK("device not unlinked", stat("/dev/full", &st) == 0);
+	} else {
+		SKIP("disk full", "/dev/full not writable here");
+	}
 
 	snprintf(path, sizeof(path), "%s/empty.data", dir);
 	w = hm_writer__new(path);

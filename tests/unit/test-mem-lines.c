@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Per cache line aggregation (src/report/lines.c): hashing, offsets, caps, the shared filter. */
+#include "tap.h"
+#include "test-mem-encodings.h"
+#include "report/lines.h"
+
+static struct hm_lines *L;
+
+static void add(u64 addr, u64 ip, u32 pid, u64 ds, u32 cpu, int node, u64 weight)
+{
+	struct hm_sample s;
+	struct hm_mem_sample ms;
+	struct hm_c2c_stats one;
+
+	memset(&s, 0, sizeof(s));
+	s.sample_type = PERF_SAMPLE_CPU;
+	s.addr = addr;
+	s.ip = ip;
+	s.pid = s.tid = pid;
+	s.cpu = cpu;
+	s.data_src = ds;
+	s.weight = weight;
+	s.phys_addr = addr;
+	s.misc = PERF_RECORD_MISC_USER;
+	memset(&ms, 0, sizeof(ms));
+	ms.s = &s;
+	ms.line = addr & ~63ULL;
+	ms.cpu_socket = node;
+	ms.data_node = node;
+	hm_mem__classify(HM_VENDOR_INTEL, ds, addr, &ms.cls);
+	memset(&one, 0, sizeof(one));
+	hm_c2c_stats__add(&one, ds, addr, true);
+	if (hm_lines__add(L, &ms, &one, node) < 0)
+		FAILF("add", "hm_lines__add failed");
+}
+
+int main(void)
+{
+	const u64 hitm = E_LH | E_L(L3) | E_LN(L3) | E_SNP(HITM);
+	const u64 rhitm = E_LH | E_LN(ANY_CACHE) | E_REM | E_SNP(HITM);
+	const u64 l1 = E_LH | E_L(L1) | E_LN(L1);
+	const u64 st = HM_DS(OP, HM_OP_STORE) | E_L(L1) | E_L(HIT);
+	struct hm_line **v, *ln;
+	size_t n, i;
+	int found = 0;
+
+	L = hm_lines__new(64, 8, 2);
+	CHECK("new", L != NULL);
+	/* 200000 distinct lines: the table grows, every line is found again */
+	for (i = 0; i < 200000; i++)
+		add(0x10000000 + i * 64, 0x400000, 1, l1, 0, 0, 10);
+	for (i = 0; i < 200000; i += 1000)
+		add(0x10000000 + i * 64 + 8, 0x400000, 1, l1, 0, 0, 10);
+	CHECK_EQ("distinct lines", hm_lines__count(L), 200000);
+	for (i = 0; i < hm_lines__count(L); i++) {
+		ln = hm_lines__get(L, i);
+		if (ln->addr == 0x10000000 + 1000 * 64 && ln->st.load == 2 && ln->nr_offs == 2)
+			found++;
+	}
+	CHECK_EQ("line with two offsets", found, 1);
+
+	/* one contended line: offsets sorted, HITM kinds, stores, cost, sockets */
+	add(0x7000, 0x401000, 7, hitm, 1, 0, 100);
+	add(0x7000 + 48, 0x401010, 7, rhitm, 5, 1, 300);
+	add(0x7000 + 8, 0x401020, 8, st, 5, 1, 0);
+	add(0x7000 + 48, 0x401010, 7, rhitm, 6, 1, 300);
+	for (i = 0; i < 20; i++)	/* more code addresses than kept */
+		add(0x7000 + 16, 0x402000 + i * 4, 9, l1, 2, 0, 5);
+	v = hm_lines__shared(L, HM_SORT_TOT, false, &n);
+	CHECK("shared lines", v && n == 1);
+	ln = n ? v[0] : NULL;
+	CHECK("shared line address", ln && ln->addr == 0x7000);
+	CHECK("line counts", ln && ln->st.tot_hitm == 3 && ln->st.lcl_hitm == 1 && ln->st.rmt_hitm == 2 &&
+	      ln->st.store == 1 && hm_line__cat(ln, HM_CAT_HITM_REMOTE) == 2 &&
+	      hm_line__cat(ln, HM_CAT_HITM_LOCAL) == 1);
+	CHECK("cost", ln && ln->cost == 100 + 300 + 300 + 20 * 5);
+	CHECK("sockets and data nodes", ln && ln->sockets == 3 && ln->data_nodes == 3);
+	CHECK("pids", ln && ln->nr_pids == 3);
+	CHECK("offsets sorted", ln && ln->nr_offs == 4 && ln->offs[0].off == 0 && ln->offs[1].off == 8 &&
+	      ln->offs[2].off == 16 && ln->offs[3].off == 48);
+	CHECK("offset 48 two rmt hitm one ip", ln && ln->offs[3].rmt_hitm == 2 && ln->offs[3].nr_ips == 1 &&
+	      ln->offs[3].ip[0].nr == 2 && ln->offs[3].ip[0].hitm == 2);
+	CHECK("code addresses capped", ln && ln->offs[2].nr_ips == HM_LINE_MAX_IPS &&
+	      ln->offs[2].ips_dropped == 20 - HM_LINE_MAX_IPS);
+	CHECK("per node hitm/store", ln && ln->node[0 * 3] == 1 && ln->node[1 * 3] == 2 &&
+	      ln->node[1 * 3 + 2] == 1);
+	CHECK("cpus", ln && ln->cpus[0] == ((1 << 1) | (1 << 5) | (1 << 6) | (1 << 2)));
+	free(v);
+	/* -d rmt and cost see the same line; -d peer none */
+	v = hm_lines__shared(L, HM_SORT_PEER, false, &n);
+	CHECK_EQ("no peer lines", n, 0);
+	free(v);
+	v = hm_lines__shared(L, HM_SORT_COST, false, &n);
+	CHECK("cost sort", n == 1 && v[0]->addr == 0x7000);
+	free(v);
+	CHECK("bytes grow with lines", hm_lines__bytes(L) > 200000 * sizeof(struct hm_line));
+	hm_lines__delete(L);
+	hm_lines__delete(NULL);
+	TAP_DONE();
+}
