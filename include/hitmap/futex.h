@@ -277,6 +277,15 @@ struct hm_futex_verify_result {
 	u64	table_base;
 	char	how[96];
 };
+/*
+ * Live check of the private hash size rules (no BPF needed): a child process
+ * creates threads and calls prctl(PR_FUTEX_HASH) SET/GET_SLOTS in a fixed
+ * sequence, and each result is compared with hm_futex_phash__*.  @r->tried:
+ * steps, @r->agreed: steps that match.  -ENOSYS when the kernel has no
+ * PR_FUTEX_HASH.
+ */
+int hm_futex__verify_prctl(struct hm_futex_verify_result *r);
+
 /* Run the live check; -EPERM/-ENOENT/-ENOSYS when this machine cannot (message in the log). */
 int hm_futex__verify(const struct hm_futex_verify_opts *o, struct hm_futex_verify_result *priv,
 		     struct hm_futex_verify_result *shared);

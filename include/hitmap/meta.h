@@ -3,8 +3,12 @@
 #define HITMAP_META_H
 
 /*
- * hitmap's own metadata, stored in feature section HM_FEAT_HITMAP, which
- * perf skips as unknown.  The payload is a list of TLVs:
+ * hitmap's own metadata.  In a file it sits after the last feature section,
+ * outside perf's feature index (perf 6.1's inject crashes on feature bits it
+ * does not know), and the file ends with a struct hm_meta_trailer that
+ * locates it; perf ignores bytes past the sections it indexes.  In memory it
+ * is h->hitmap_meta, handed to the writer as if it were feature
+ * HM_FEAT_HITMAP.  The payload is a list of TLVs:
  *     { u32 tag; u32 len; u8 data[len]; pad to 8 }
  * little-endian (swapped on read like everything else).  Unknown tags are
  * skipped, so old hitmaps read new files.
@@ -19,6 +23,14 @@ enum hm_meta_tag {
 	HM_META_RECORD_MODE	= 5,	/* text: "pebs", "ibs", "spe", "contention", "simulate" */
 	HM_META_KERNEL		= 6,	/* text: kernel release the model assumes */
 	HM_META_FUTEX_ADDRS	= 7,	/* u64 pairs { uaddr, bucket_addr }: observed pairings */
+};
+
+/* Last 24 bytes of a file that carries metadata (file byte order). */
+#define HM_META_TRAILER_MAGIC 0x31305441544d4d48ULL	/* "HMMTAT01" */
+struct hm_meta_trailer {
+	u64	magic;
+	u64	offset;		/* of the TLV payload */
+	u64	size;		/* of the TLV payload, unpadded */
 };
 
 struct hm_meta_futex_table {

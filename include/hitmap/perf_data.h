@@ -65,9 +65,11 @@ enum hm_feature {
 	HM_FEAT_CLN_SIZE,
 	/*
 	 * hitmap's own metadata (futex table geometry, kernel symbols, workload
-	 * results).  A high bit that perf skips as unknown.  Payload: a
-	 * sequence of { u32 tag; u32 len; u8 data[len] } padded to 8; see
-	 * hm_meta in hitmap/meta.h.
+	 * results).  Only an in-memory key: in a file the metadata is not a
+	 * feature section but sits past the last one, found by the trailer of
+	 * hitmap/meta.h, because perf 6.1 inject crashes on unknown feature
+	 * bits.  The writer takes it as this "feature"; the reader puts it
+	 * into hm_header.hitmap_meta.
 	 */
 	HM_FEAT_HITMAP = 200,
 	HM_FEAT_BITS = 256,

@@ -124,9 +124,13 @@ static void print_result(const char *name, const struct hm_futex_verify_result *
 
 static int do_verify(struct hm_futex_verify_opts *vo, bool json)
 {
-	struct hm_futex_verify_result pr, sr;
+	struct hm_futex_verify_result pr, sr, rr;
 	struct hm_json *j = NULL;
-	int err, errp = 0, errs = 0;
+	int err, errp = 0, errs = 0, errr = 0;
+
+	/* first, before any thread exists here: the slot rules, in a child */
+	if (vo->do_private)
+		errr = hm_futex__verify_prctl(&rr);
 
 	/* run the two checks separately so one failing does not hide the other */
 	if (vo->do_private) {
@@ -150,6 +154,8 @@ static int do_verify(struct hm_futex_verify_opts *vo, bool json)
 			print_result("private", &pr, errp, j);
 		if (vo->do_shared)
 			print_result("shared", &sr, errs, j);
+		if (vo->do_private)
+			print_result("prctl", &rr, errr, j);
 		hm_json__obj_end(j);
 		hm_json__delete(j);
 	} else {
@@ -157,8 +163,16 @@ static int do_verify(struct hm_futex_verify_opts *vo, bool json)
 			print_result("private", &pr, 0, NULL);
 		if (vo->do_shared)
 			print_result("shared", &sr, errs, NULL);
+		if (vo->do_private) {
+			if (errr)
+				print_result("prctl", &rr, errr, NULL);
+			else
+				printf("prctl    %u steps, %u agree with the slot rules (%s)\n", rr.tried, rr.agreed, rr.how);
+		}
 	}
 	err = (vo->do_private && errp) || (vo->do_shared && errs && errs != -ENOSYS);
+	if (vo->do_private && !errr && rr.agreed != rr.tried)
+		err = 1;
 	if ((vo->do_private && !errp && pr.tried && pr.agreed * 100 < pr.tried * 99) ||
 	    (vo->do_shared && !errs && sr.tried && sr.agreed * 100 < sr.tried * 99))
 		err = 1;

@@ -152,35 +152,67 @@ static inline int fmt_hex(char *end, u64 v)
 	return (int)(end - p);
 }
 
+static inline int ndigits(u64 v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* decimal straight into the buffer, right- or left-aligned in @width */
+static inline void ob_udec(struct obuf *o, u64 v, int width, bool left, bool neg)
+{
+	int n = ndigits(v) + neg, pad = width > n ? width - n : 0;
+	char *d = ob_room(o, n + pad), *p;
+
+	if (!left)
+		for (int i = 0; i < pad; i++)
+			*d++ = ' ';
+	p = d + n;
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	d += n;
+	if (left)
+		for (int i = 0; i < pad; i++)
+			*d++ = ' ';
+	o->len = d - o->p;
+}
+
 static inline void ob_u64(struct obuf *o, u64 v, int width, bool left)
 {
-	char b[24];
-	int n = fmt_u64(b + sizeof(b), v);
-
-	ob_pad(o, b + sizeof(b) - n, n, width, left);
+	ob_udec(o, v, width, left, false);
 }
 
 static inline void ob_s32(struct obuf *o, s32 v, int width, bool left)
 {
-	char b[24];
-	int n;
-
-	if (v >= 0) {
-		ob_u64(o, (u64)v, width, left);
-		return;
-	}
-	n = fmt_u64(b + sizeof(b), (u64)-(s64)v);
-	b[sizeof(b) - n - 1] = '-';
-	n++;
-	ob_pad(o, b + sizeof(b) - n, n, width, left);
+	if (v >= 0)
+		ob_udec(o, (u64)v, width, left, false);
+	else
+		ob_udec(o, (u64)-(s64)v, width, left, true);
 }
 
 static inline void ob_hex(struct obuf *o, u64 v, int width)
 {
-	char b[24];
-	int n = fmt_hex(b + sizeof(b), v);
+	static const char hex[] = "0123456789abcdef";
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, pad = width > n ? width - n : 0;
+	char *d = ob_room(o, n + pad), *p;
 
-	ob_pad(o, b + sizeof(b) - n, n, width, false);
+	for (int i = 0; i < pad; i++)
+		*d++ = ' ';
+	p = d + n;
+	do {
+		*--p = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	o->len = d + n - o->p;
 }
 
 /* ---------------------------------------------------------------- comm map */

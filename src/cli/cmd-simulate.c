@@ -17,7 +17,7 @@ static const char usage_text[] =
 "                       [--shared] [--slots N] [--placement compact|spread]\n"
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
 "                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
-"                       [--kallsyms FILE] [--json]\n"
+"                       [--kallsyms FILE] [--trace N] [--json]\n"
 "       hitmap simulate [common options] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
 "       hitmap simulate --list-presets\n"
 "\n"
@@ -45,6 +45,8 @@ static const char usage_text[] =
 "  -o FILE             perf.data to write\n"
 "  --truth FILE        ground truth JSON\n"
 "  --kallsyms FILE     the model's kernel symbols, for perf script --kallsyms FILE\n"
+"  --trace N           print the first N memory accesses: CPU, function, field,\n"
+"                      line state before -> after, source and cycles\n"
 "  --json              print the run's results as JSON\n"
 "  --compare A B       run twice, with options A and then B on top of the others,\n"
 "                      and explain what changed and why\n"
@@ -54,7 +56,7 @@ static const char usage_text[] =
 enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
-	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
+	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "truth", required_argument, NULL, OPT_TRUTH },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "list-presets", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -206,6 +209,11 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 		case OPT_KALLSYMS:
 			c->kallsyms = optarg;
 			break;
+		case OPT_TRACE:
+			if (parse_u64("trace", optarg, 1ULL << 32, &v))
+				return 1;
+			c->o.trace = v;
+			break;
 		case OPT_JSON:
 			c->json = true;
 			break;
@@ -255,6 +263,12 @@ static const char *pct(char *b, size_t n, u64 part, u64 whole)
 	else
 		snprintf(b, n, "%.1f%%", 100.0 * (double)part / (double)whole);
 	return b;
+}
+
+static void trace_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
 }
 
 static u64 loads_total(const struct hm_sim *s)
@@ -628,6 +642,10 @@ static int cmd_simulate(int argc, char **argv)
 	if (optind < argc)
 		return hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
 	make_cmdline(&c, argc, argv);
+	c.o.trace_fn = trace_line;
+	if (c.o.trace)
+		printf("%13s  %-34s %-24s %-5s %-18s %-23s %-9s    %-9s %-11s %s\n", "time", "who",
+		       "function", "acc", "what", "line", "before", "after", "source", "latency");
 	s = hm_sim__new(&c.o);
 	if (!s)
 		return hm_cli__lib_error(-errno, "simulate");

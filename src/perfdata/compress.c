@@ -53,6 +53,8 @@ int hm_zstream__feed(struct hm_zstream *z, const void *src, size_t n)
 {
 	size_t left = z->in_len - z->in_pos;
 
+	if (!n)
+		return 0;
 	if (left)
 		memmove(z->in, z->in + z->in_pos, left);
 	z->in_len = left;

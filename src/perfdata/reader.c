@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <hitmap/log.h>
+#include <hitmap/meta.h>
 #include "reader-int.h"
 
 #define WINDOW		(1u << 20)
@@ -492,6 +493,41 @@ static int read_at(struct hm_reader *r, void *dst, u64 n, u64 off, const char *w
 	return 0;
 }
 
+/*
+ * hitmap's metadata sits past the feature bodies and is found through the
+ * trailer at the very end of the file (see hitmap/meta.h).  A file without
+ * one, or with one that does not add up, simply has no metadata.
+ */
+static void read_meta_trailer(struct hm_reader *r, u64 feat_off)
+{
+	u8 t[24];
+	u64 magic, off, size;
+	void *buf;
+	bool sw = r->h.needs_swap;
+
+	if (r->mem || r->file_size < feat_off + sizeof(t) ||
+	    src_read(r, t, sizeof(t), r->file_size - sizeof(t)) != (ssize_t)sizeof(t))
+		return;
+	magic = hm_sw64(hm_ld64(t), sw);
+	off = hm_sw64(hm_ld64(t + 8), sw);
+	size = hm_sw64(hm_ld64(t + 16), sw);
+	if (magic != HM_META_TRAILER_MAGIC)
+		return;
+	if (off < feat_off || off > r->file_size - sizeof(t) ||
+	    size > r->file_size - sizeof(t) - off) {
+		hm_warn("%s: offset %" PRIu64 ": hitmap metadata trailer points outside the file; "
+			"metadata ignored", r->path, r->file_size - sizeof(t));
+		return;
+	}
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return;
+	if (src_read(r, buf, size, off) == (ssize_t)size &&
+	    hm_feature__parse(r, HM_FEAT_HITMAP, buf, size, off) < 0)
+		hm_warn("%s: offset %" PRIu64 ": hitmap metadata is corrupt; ignored", r->path, off);
+	free(buf);
+}
+
 static int read_features(struct hm_reader *r, u64 feat_off)
 {
 	int nr = 0, k = 0;
@@ -680,6 +716,7 @@ static int read_file_header(struct hm_reader *r, const u8 *hb, u64 hsize)
 		err = read_features(r, r->data_end);
 		if (err)
 			goto out;
+		read_meta_trailer(r, r->data_end);
 	}
 	err = 0;
 out:

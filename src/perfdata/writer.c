@@ -23,6 +23,7 @@
 
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
+#include <hitmap/meta.h>
 #include "perfdata/feat-write.h"
 
 #define HM_PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -767,7 +768,7 @@ int hm_writer__write_finished_round(struct hm_writer *w)
 static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 {
 	struct hm_fwbuf extra[3];
-	struct hm_fwbuf *body[HM_FEAT_BITS];
+	struct hm_fwbuf *body[HM_FEAT_BITS], *meta;
 	struct perf_file_section_le sec;
 	static const u8 zeros[8];
 	int feat, nr = 0, nextra = 0, ret = 0;
@@ -806,6 +807,19 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		hm_fwbuf__put_u64(&extra[nextra], w->time_last);
 		body[HM_FEAT_SAMPLE_TIME] = &extra[nextra++];
 	}
+	/*
+	 * hitmap's metadata is not a feature section: perf 6.1's inject
+	 * indexes its feature table with every set bit and crashes on bits
+	 * it does not know.  It goes after the last feature body instead,
+	 * found through a trailer at the end of the file (perf ignores bytes
+	 * past the sections it indexes).
+	 */
+	meta = body[HM_FEAT_HITMAP];
+	body[HM_FEAT_HITMAP] = NULL;
+	if (meta && meta->err) {
+		ret = meta->err;
+		goto out;
+	}
 	for (feat = 0; feat < HM_FEAT_BITS; feat++) {
 		if (!body[feat])
 			continue;
@@ -835,6 +849,17 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		wput(w, body[feat]->p, body[feat]->len);
 		pad = ((body[feat]->len + 7) & ~(size_t)7) - body[feat]->len;
 		wput(w, zeros, pad);
+	}
+	if (meta && meta->len) {
+		struct hm_meta_trailer t;
+		size_t pad = ((meta->len + 7) & ~(size_t)7) - meta->len;
+
+		t.magic = sw64(w, HM_META_TRAILER_MAGIC);
+		t.offset = sw64(w, off);
+		t.size = sw64(w, meta->len);
+		wput(w, meta->p, meta->len);
+		wput(w, zeros, pad);
+		wput(w, &t, sizeof(t));
 	}
 	ret = wflush(w);
 out:

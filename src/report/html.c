@@ -463,9 +463,13 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 			fputc(',', f);
 		hm_json__write_string(f, w->lines.keys[i]);
 	}
+	/* how each line is matched, as an index into matchNames (short for 100k lines) */
+	fputs("],\"matchNames\":[", f);
+	for (k = 0; k < HM_MATCH__MAX; k++)
+		fprintf(f, "%s\"%s\"", k ? "," : "", hm_metric_match__name(k));
 	fputs("],\"match\":[", f);
 	for (i = 0; i < w->lines.nr; i++)
-		fprintf(f, "%s\"%s\"", i ? "," : "", hm_metric_match__name(w->lmatch[i]));
+		fprintf(f, "%s%u", i ? "," : "", w->lmatch[i]);
 	fputs("],\"code\":[", f);
 	for (i = 0; i < w->lines.nr; i++) {
 		if (i)

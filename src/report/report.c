@@ -398,17 +398,11 @@ static void finish_shared(struct hm_report *r)
 	}
 }
 
-int hm_report__run(struct hm_report *r)
+/* Everything that needs the file's header: topology, vendor, metadata, futex model, tables. */
+static int setup_header(struct hm_report *r)
 {
-	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
-	struct hm_symbols_opts so;
-	struct hm_event ev;
-	struct pending *batch;
-	int err, nb = 0;
+	int err;
 
-	r->reader = hm_reader__new(r->opts.input, &ro);
-	if (!r->reader)
-		return -errno;
 	r->header = hm_reader__header(r->reader);
 	r->vendor = hm_vendor__from_header(r->header);
 	r->topo = hm_topo__new_from_header(r->header);
@@ -430,13 +424,7 @@ int hm_report__run(struct hm_report *r)
 	err = setup_nodes(r);
 	if (err < 0)
 		return err;
-	r->maps = hm_maps__new();
-	if (!r->maps)
-		return -ENOMEM;
 	hm_maps__set_build_ids(r->maps, r->header);
-	r->perf_lines = perf_lines__new();
-	if (!r->perf_lines)
-		return -ENOMEM;
 	if (r->opts.want_lines) {
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));
@@ -448,7 +436,33 @@ int hm_report__run(struct hm_report *r)
 		if (!r->buckets)
 			return errno ? -errno : -ENOMEM;
 	}
+	return 0;
+}
 
+int hm_report__run(struct hm_report *r)
+{
+	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
+	struct hm_symbols_opts so;
+	struct hm_event ev;
+	struct pending *batch;
+	int err, nb = 0;
+
+	r->reader = hm_reader__new(r->opts.input, &ro);
+	if (!r->reader)
+		return -errno;
+	r->header = hm_reader__header(r->reader);
+	r->maps = hm_maps__new();
+	if (!r->maps)
+		return -ENOMEM;
+	r->perf_lines = perf_lines__new();
+	if (!r->perf_lines)
+		return -ENOMEM;
+	/* in pipe mode the header arrives as records: set up at the first sample */
+	if (!r->header->pipe) {
+		err = setup_header(r);
+		if (err < 0)
+			return err;
+	}
 	batch = malloc(BATCH * sizeof(*batch));
 	if (!batch)
 		return -ENOMEM;
@@ -465,6 +479,11 @@ int hm_report__run(struct hm_report *r)
 		}
 		if (!ev.has_sample)
 			continue;
+		if (!r->topo) {
+			err = setup_header(r);
+			if (err < 0)
+				break;
+		}
 		batch[nb].s = ev.sample;
 		if (++nb == BATCH) {
 			err = flush(r, batch, nb);
@@ -478,8 +497,12 @@ int hm_report__run(struct hm_report *r)
 	free(batch);
 	if (err < 0)
 		return err;
-	if (r->header->pipe)
-		r->header = hm_reader__header(r->reader);
+	if (!r->topo) {
+		/* no samples at all */
+		err = setup_header(r);
+		if (err < 0)
+			return err;
+	}
 	finish_shared(r);
 	if (r->nr_nocpu)
 		hm_warn("%s: %llu samples have no CPU (recorded without --sample-cpu); "

@@ -199,11 +199,28 @@ const char *hm_obj__name(enum hm_obj o);
 struct hm_truth;
 struct hm_sim;
 
+/* Population: every simulated access, by true source (loads and RMW load parts). */
+struct hm_pop {
+	u64	load[HM_SRC__MAX];
+	u64	obj[HM_OBJ__MAX][HM_SRC__MAX];
+	u64	field[HM_FUTEX_FIELD__MAX + 1][HM_SRC__MAX];	/* [MAX]: not a bucket */
+	u64	store, rmw;
+};
+
+static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field)
+{
+	if (acc == 1 /* HM_ACC_STORE */) {
+		p->store++;
+		return;
+	}
+	p->rmw += acc == 2;
+	p->load[src]++;
+	p->obj[obj][src]++;
+	p->field[field][src]++;
+}
+
 struct hm_truth *hm_truth__new(const struct hm_sim *s);
 void hm_truth__delete(struct hm_truth *t);
-/* Count one access of the population (every simulated access). */
-void hm_truth__access(struct hm_truth *t, enum hm_src src, enum hm_acc a, enum hm_obj obj,
-		      enum hm_futex_field field);
 /* Population counts: loads (and RMW load parts) by object/field and source. */
 u64  hm_truth__pop(const struct hm_truth *t, int obj, int field, enum hm_src src);
 u64  hm_truth__samples(const struct hm_truth *t);
@@ -270,6 +287,10 @@ struct hm_sim_opts {
 	const char	*truth;			/* JSON; NULL: none */
 	const char	*cmdline;		/* stored in the header */
 	bool		want_truth;		/* keep the truth in memory without a file */
+	/* teaching: describe the first @trace accesses, one line each, to @trace_fn */
+	u64		trace;
+	void		(*trace_fn)(void *ctx, const char *line);
+	void		*trace_ctx;
 };
 void hm_sim_opts__init(struct hm_sim_opts *o);
 
@@ -335,6 +356,7 @@ struct hm_sim {
 	struct hm_sampler	*sp;
 	struct hm_truth		*truth;
 	struct hm_sim_results	res;
+	struct hm_pop		pop;
 	char			*ksyms;		/* HM_META_KSYMS text */
 	size_t			ksyms_len;
 };

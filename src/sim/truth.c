@@ -55,10 +55,6 @@ struct hm_truth {
 	struct tbucket		*buckets;
 	u32			nr_buckets, cap_buckets;
 	struct tmap		bucket_map;
-	u64			pop_load[HM_SRC__MAX];
-	u64			pop_obj[HM_OBJ__MAX][HM_SRC__MAX];
-	u64			pop_field[HM_FUTEX_FIELD__MAX][HM_SRC__MAX];
-	u64			pop_store, pop_rmw;
 	u64			nr_samples;
 	int			err;
 };
@@ -160,28 +156,15 @@ void hm_truth__delete(struct hm_truth *t)
 	free(t);
 }
 
-void hm_truth__access(struct hm_truth *t, enum hm_src src, enum hm_acc a, enum hm_obj obj,
-		      enum hm_futex_field field)
-{
-	if (a == HM_ACC_STORE) {
-		t->pop_store++;
-		return;
-	}
-	if (a == HM_ACC_RMW)
-		t->pop_rmw++;
-	t->pop_load[src]++;
-	t->pop_obj[obj][src]++;
-	if (field < HM_FUTEX_FIELD__MAX)
-		t->pop_field[field][src]++;
-}
-
 u64 hm_truth__pop(const struct hm_truth *t, int obj, int field, enum hm_src src)
 {
+	const struct hm_pop *p = &t->s->pop;
+
 	if (obj >= 0 && obj < HM_OBJ__MAX)
-		return t->pop_obj[obj][src];
+		return p->obj[obj][src];
 	if (field >= 0 && field < HM_FUTEX_FIELD__MAX)
-		return t->pop_field[field][src];
-	return t->pop_load[src];
+		return p->field[field][src];
+	return p->load[src];
 }
 
 u64 hm_truth__samples(const struct hm_truth *t)
@@ -391,10 +374,10 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 	hm_json__obj_begin(j, "population");
 	hm_json__obj_begin(j, "loads_by_source");
 	for (k = 0; k < HM_SRC__MAX; k++)
-		hm_json__u64(j, hm_src__name(k), t->pop_load[k]);
+		hm_json__u64(j, hm_src__name(k), s->pop.load[k]);
 	hm_json__obj_end(j);
-	hm_json__u64(j, "rmw", t->pop_rmw);
-	hm_json__u64(j, "stores", t->pop_store);
+	hm_json__u64(j, "rmw", s->pop.rmw);
+	hm_json__u64(j, "stores", s->pop.store);
 	hm_json__obj_end(j);
 
 	hm_json__obj_begin(j, "samples");

@@ -774,6 +774,49 @@ static __attribute__((noinline)) int emit(struct hm_sim *s, const struct hm_sim_
 	return ret < 0 ? ret : 0;
 }
 
+/* "M@12" (state and owner core) or "S" for a line. */
+static void line_state(const struct hm_coh *c, u32 id, char *b, size_t n)
+{
+	const struct hm_coh_line *l = &c->lines[id];
+	static const char st[] = "ISEMOF";
+
+	if (l->owner != 0xffff)
+		snprintf(b, n, "%c@core%u", l->state < 6 ? st[l->state] : '?', l->owner);
+	else
+		snprintf(b, n, "%c", l->state < 6 ? st[l->state] : '?');
+}
+
+static const char *const acc_names[] = { "load", "store", "rmw" };
+
+static void trace_one(struct hm_sim *s, const struct hm_sim_thread *t, u64 k, const struct step *st,
+		      u64 ip, u32 line, const char *before, const struct hm_coh_result *r)
+{
+	char after[32], what[48], buf[320];
+	const char *fn = "?";
+	int i;
+
+	for (i = 0; i < K__MAX; i++)
+		if (ip >= ksym_addr[i] && ip < ksym_addr[i] + ksyms[i].size)
+			fn = ksyms[i].name;
+	line_state(s->coh, line, after, sizeof(after));
+	if (st->obj == HM_OBJ_BUCKET)
+		snprintf(what, sizeof(what), "bucket[%llu].%s", (unsigned long long)s->bucket_index[k],
+			 hm_futex_field__name(st->field));
+	else if (st->obj == HM_OBJ_FPH)
+		snprintf(what, sizeof(what), "fph+%u", st->off);
+	else if (st->obj == HM_OBJ_MM)
+		snprintf(what, sizeof(what), "mm+%u", st->off);
+	else
+		snprintf(what, sizeof(what), "%s", hm_obj__name(st->obj));
+	snprintf(buf, sizeof(buf),
+		 "%10.1f ns  cpu %3u (socket %u, core %3u)  %-24s %-5s %-18s line 0x%llx %-9s -> %-9s %-11s %5u cycles",
+		 (double)t->time / s->m.ghz, t->cpu, t->socket, t->core, fn, acc_names[st->acc], what,
+		 (unsigned long long)s->coh->addrs[line], before, after,
+		 st->acc == HM_ACC_STORE ? (r->l1_hit ? "l1 (owned)" : "rfo") : hm_src__name(r->src),
+		 st->acc == HM_ACC_LOAD ? r->weight : r->cost);
+	s->o.trace_fn(s->o.trace_ctx, buf);
+}
+
 /*
  * Count the access on its CPU's counter; true when the counter overflows.
  * Intel: mem-loads counts loads above ldlat, mem-stores every store (the
@@ -825,6 +868,8 @@ int hm_sim__run(struct hm_sim *s)
 	struct tmpl tp;
 	struct heap h = { 0 };
 	u64 end_cycles = UINT64_MAX, target_ops = s->o.ops, total_ops = 0, rng = s->o.seed;
+	u64 traced = 0;
+	char before[32];
 	u32 i, n;
 	int err = 0;
 	struct timespec t0, t1;
@@ -917,14 +962,19 @@ int hm_sim__run(struct hm_sim *s)
 					sp.locked = false;
 				}
 				sp.acc = a;
+				if (traced < s->o.trace)
+					line_state(s->coh, line, before, sizeof(before));
 				hm_coh__access(s->coh, t->cpu, line, a, t->time, &r);
+				if (traced < s->o.trace && s->o.trace_fn) {
+					traced++;
+					trace_one(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, line, before, &r);
+				}
 				if (s->sp) {
 					err = account(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, &r, line);
 					if (err)
 						break;
 				}
-				if (s->truth)
-					hm_truth__access(s->truth, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK);
+				hm_pop__count(&s->pop, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK);
 				s->res.src[r.src]++;
 				s->res.spins++;
 				t->spins++;
@@ -939,7 +989,13 @@ int hm_sim__run(struct hm_sim *s)
 				t->spins = 0;
 			}
 		}
+		if (traced < s->o.trace)
+			line_state(s->coh, line, before, sizeof(before));
 		hm_coh__access(s->coh, t->cpu, line, (enum hm_acc)st->acc, t->time, &r);
+		if (traced < s->o.trace && s->o.trace_fn) {
+			traced++;
+			trace_one(s, t, k, st, ip, line, before, &r);
+		}
 		if (st->kind == ST_UNLOCK)
 			s->coh->lock[line] = 0;
 		if (s->sp) {
@@ -947,9 +1003,7 @@ int hm_sim__run(struct hm_sim *s)
 			if (err)
 				break;
 		}
-		if (s->truth)
-			hm_truth__access(s->truth, r.src, (enum hm_acc)st->acc, (enum hm_obj)st->obj,
-					 (enum hm_futex_field)st->field);
+		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field);
 		if (st->acc == HM_ACC_LOAD)
 			s->res.src[r.src]++;
 		else if (st->acc == HM_ACC_RMW) {

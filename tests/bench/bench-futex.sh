@@ -65,6 +65,16 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/lock/contention_begin ]
 	fi
 	echo "futex syscalls: unrecorded $u1 ops/s; hitmap record --futex-syscalls $f1 ($(pct "$f1" "$u1"), lost $fl); perf record -e syscalls:sys_enter_futex $pr ($(pct "$pr" "$u1"))"
 	echo "perf record -e lock:contention_begin,lock:contention_end -a: $pl ops/s ($(pct "$pl" "$u1")) vs unrecorded"
+	# 4. the BPF pairing (--futex-bpf): same pairs, no syscall tracepoint
+	if command -v clang >/dev/null && clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu \
+		-c src/record/pair.bpf.c -o "$T/pair.bpf.o" 2>/dev/null; then
+		"$HITMAP" bench futex-hash -r 1 -s >"$T/u2.out" 2>&1; u2=$(avg "$T/u2.out")
+		"$HITMAP" record -o "$T/b.data" --futex-bpf --bpf-obj "$T/pair.bpf.o" --workload futex-hash -r 1 -s >"$T/b.out" 2>"$T/b.err"
+		b1=$(avg "$T/b.out")
+		echo "futex pairing in BPF: unrecorded $u2 ops/s; hitmap record --futex-bpf $b1 ($(pct "$b1" "$u2"))"
+		grep 'BPF pair' "$T/b.err" | sed 's/^/  /'
+		rm -f "$T/b.data"
+	fi
 	rm -f "$T/p.data" "$T/pl.data" "$T/f.data" "$T/c.data"
 else
 	echo "contention mode: skipped (needs root and lock:contention_begin)"

@@ -200,10 +200,22 @@ async function main() {
 }
 
 const watchdog = setTimeout(() => { fail('timeout', 'no answer from chromium in 90 s; ' + stderr.slice(-300)); finish(); }, 90000);
+let finishing = false;
 function finish() {
+  if (finishing) return;
+  finishing = true;
   clearTimeout(watchdog);
-  try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ }
-  fs.rmSync(profile, { recursive: true, force: true });
-  process.exit(failed ? 1 : 0);
+  const done = () => {
+    /* the browser's helpers may still write the profile for a moment */
+    for (let i = 0; i < 20; i++) {
+      try { fs.rmSync(profile, { recursive: true, force: true }); break; } catch (e) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); }
+    }
+    process.exit(failed ? 1 : 0);
+  };
+  if (chrome.exitCode !== null || chrome.signalCode !== null) return done();
+  chrome.once('exit', done);
+  setTimeout(done, 3000);
+  try { send('Browser.close').catch(() => {}); } catch (e) { /* pipe gone */ }
+  setTimeout(() => { try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ } }, 1000);
 }
 main().catch((e) => fail('driver', e.message)).finally(finish);

@@ -34,6 +34,11 @@ else
 	case $release in 6.1[6-9]*|[7-9].*) fail "verify: private ran" "$(cat "$TMP/v.err" "$TMP/v.json" 2>/dev/null | head -3)";;
 	*) skip "verify: private" "kernel $release has no private futex hash";; esac
 fi
+if [ -s "$TMP/v.json" ] && jq -e '.prctl.ran' "$TMP/v.json" >/dev/null; then
+	check "verify: prctl slot rules, every step" jq -e '.prctl.tried >= 15 and .prctl.agreed == .prctl.tried' "$TMP/v.json"
+else
+	skip "verify: prctl slot rules" "$(jq -r '.prctl.error // "not run"' "$TMP/v.json" 2>/dev/null)"
+fi
 if [ -s "$TMP/v.json" ] && jq -e '.shared.ran' "$TMP/v.json" >/dev/null; then
 	check "verify: shared >= 99% of 1000 (global table)" rate_ok "$TMP/v.json" shared 1000
 	jq -r '"  shared: \(.shared.agreed)/\(.shared.tried) agree, table \(.shared.table_base) (\(.shared.slots) slots)"' "$TMP/v.json"

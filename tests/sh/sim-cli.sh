@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # hitmap simulate: help, presets, one-line errors on bad input, JSON output.
 . tests/lib.sh
-[ -x "$HITMAP" ] || { skip sim-cli "no $HITMAP; build first"; done_tests; }
+[ -x "$HITMAP" ] || { skip sim-cli "no $HITMAP; build first"; out=$("$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 4 --ops 200 --trace 30 2>&1)
+n=$(printf '%s\n' "$out" | grep -c ' cycles$')
+printf '%s\n' "$out" | grep -m1 'hitm_' | sed 's/^/# /'
+[ "$n" = 30 ] && printf '%s\n' "$out" | grep -q -- '-> M@core' && pass sim-cli-trace ||
+	fail sim-cli-trace "$n trace lines: $(printf '%s' "$out" | head -c 200)"
+done_tests; }
 check sim-cli-help "$HITMAP" simulate --help
 "$HITMAP" simulate --help | grep -q -- '--compare' && pass sim-cli-help-mentions-compare ||
 	fail sim-cli-help-mentions-compare "no --compare in --help"
@@ -32,4 +37,9 @@ bad unwritable-output --ops 10 --cores 2 -o /nonexistent/dir/x.data
 out=$("$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 16 --ops 2000 --json 2>&1)
 [ "$(printf '%s' "$out" | jq -r .era 2>/dev/null)" = 6.16 ] && pass sim-cli-json ||
 	fail sim-cli-json "$(printf '%s' "$out" | head -c 200)"
+out=$("$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 4 --ops 200 --trace 30 2>&1)
+n=$(printf '%s\n' "$out" | grep -c ' cycles$')
+printf '%s\n' "$out" | grep -m1 'hitm_' | sed 's/^/# /'
+[ "$n" = 30 ] && printf '%s\n' "$out" | grep -q -- '-> M@core' && pass sim-cli-trace ||
+	fail sim-cli-trace "$n trace lines: $(printf '%s' "$out" | head -c 200)"
 done_tests

@@ -66,4 +66,7 @@ grep -q 'rcuref' "$TMP/cmp.txt" && grep -q 'per CPU' "$TMP/cmp.txt" && pass sim-
 "$HITMAP" simulate --preset srf --cores 16 --futexes 256 --ops 30000 --kernel 6.17 --compare "--sockets 1 --cores 32" "--sockets 2" >"$TMP/cmp2.txt" 2>&1
 grep -q 'remote HITM' "$TMP/cmp2.txt" && grep -q 'socket link' "$TMP/cmp2.txt" && pass sim-results-compare-explains-sockets ||
 	fail sim-results-compare-explains-sockets "$(sed -n '/^why:/,$p' "$TMP/cmp2.txt" | head -c 300)"
+"$HITMAP" simulate --preset srf --cores 16 --futexes 256 --ops 30000 --compare "--kernel 6.17" "--kernel 7.0" >"$TMP/cmp3.txt" 2>&1
+grep -q 'priv field disappears' "$TMP/cmp3.txt" && grep -q 'a734d9fca84e' "$TMP/cmp3.txt" && pass sim-results-compare-explains-7.0 ||
+	fail sim-results-compare-explains-7.0 "$(sed -n '/^why:/,$p' "$TMP/cmp3.txt" | head -c 300)"
 done_tests

@@ -13,6 +13,7 @@
 #include "tap.h"
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
+#include <hitmap/meta.h>
 
 static char dir[64];
 
@@ -225,33 +226,40 @@ static void test_layout(void)
 	off += 8;
 	CHECK_EQ("data size covers exactly the records", off, data_end);
 
-	/* features: bits HOSTNAME, ARCH, NRCPUS, EVENT_DESC, SAMPLE_TIME, HITMAP */
+	/*
+	 * features: bits HOSTNAME, ARCH, NRCPUS, EVENT_DESC, SAMPLE_TIME; the
+	 * hitmap metadata follows the last body, outside the index, located
+	 * by the 24-byte trailer that ends the file.
+	 */
 	{
-		u64 b0 = g64(f, 72), b3 = g64(f, 96);
+		u64 b0 = g64(f, 72);
 		u64 want0 = (1ULL << HM_FEAT_HOSTNAME) | (1ULL << HM_FEAT_ARCH) |
 			    (1ULL << HM_FEAT_NRCPUS) | (1ULL << HM_FEAT_EVENT_DESC) |
 			    (1ULL << HM_FEAT_SAMPLE_TIME);
 		size_t idx = data_end, prev = 0;
+		u64 last_end;
 		int i, ok = 1;
 
 		CHECK_EQ("feature bits 0-63", b0, want0);
-		CHECK("feature bits 64-191 clear", g64(f, 80) == 0 && g64(f, 88) == 0);
-		CHECK_EQ("HM_FEAT_HITMAP bit 200", b3, 1ULL << (200 - 192));
-		for (i = 0; i < 6; i++) {
+		CHECK("feature bits 64-255 clear",
+		      g64(f, 80) == 0 && g64(f, 88) == 0 && g64(f, 96) == 0);
+		for (i = 0; i < 5; i++) {
 			u64 o = g64(f, idx + i * 16), sz = g64(f, idx + i * 16 + 8);
 
-			if (o < idx + 6 * 16 || o + sz > len || o < prev || o % 8)
+			if (o < idx + 5 * 16 || o + sz > len || o < prev || o % 8)
 				ok = 0;
 			prev = o + sz;
 		}
-		CHECK("feature index: 6 ascending, 8-aligned, in-file sections", ok);
+		CHECK("feature index: 5 ascending, 8-aligned, in-file sections", ok);
 		CHECK("HOSTNAME non-empty", g32(f, g64(f, idx)) >= 64 && f[g64(f, idx) + 4] != 0);
 		CHECK("SAMPLE_TIME from samples: first 4000 last 5000",
 		      g64(f, g64(f, idx + 64)) == 4000 && g64(f, g64(f, idx + 64) + 8) == 5000);
-		CHECK("HITMAP section is the meta bytes", g64(f, idx + 88) == 8 &&
-		      !memcmp(f + g64(f, idx + 80), meta, 8));
-		CHECK_EQ("file ends after the last section", (u64)len,
-			 ((g64(f, idx + 80) + 8 + 7) & ~7ULL));
+		last_end = (g64(f, idx + 64) + g64(f, idx + 72) + 7) & ~7ULL;
+		CHECK_EQ("meta trailer magic", g64(f, len - 24), HM_META_TRAILER_MAGIC);
+		CHECK_EQ("meta payload right after the last feature body", g64(f, len - 16), last_end);
+		CHECK("meta payload is the meta bytes", g64(f, len - 8) == 8 &&
+		      !memcmp(f + g64(f, len - 16), meta, 8));
+		CHECK_EQ("file ends with the trailer", (u64)len, last_end + 8 + 24);
 	}
 	free(f);
 }
