@@ -98,6 +98,7 @@ struct hm_futex_model {
 	struct hm_futex_fph_layout fph;
 	struct hm_futex_mm_layout mm;
 	bool			mm_seq;		/* MMSHARED keys hash an mm sequence number */
+	bool			word_first;	/* pre-2020 key order: hm_futex_kernel.word_first */
 	u32			nr_mms;
 	struct hm_futex_mm_ref	*mms;
 	/*
@@ -168,6 +169,14 @@ struct hm_futex_kernel {
 	bool	mm_seq;		/* MMSHARED keys hash an mm sequence number (7.x, 6.12.115+) */
 	bool	private_hash;	/* a private hash can exist (6.16-rc with it, 6.17+; not 6.16 final) */
 	bool	per_node;	/* one global table per node (6.16+) */
+	/*
+	 * Before "futex: Fix inode life-time issue" + "futex: Unbreak futex
+	 * hashing" (v5.6, stable March/April 2020) the key was {word, ptr} and
+	 * the hash ran over the address (or pgoff) first.  Set for 4.20-5.3
+	 * (end of life before the fix), 5.4 < 5.4.28, 5.5 < 5.5.13 and 4.14 <
+	 * 4.14.175; older LTS branches are assumed updated.
+	 */
+	bool	word_first;
 };
 /* Parse "6.18.44-fc-v595", "6.16", "7.3.4-1"; -EINVAL when not a release. */
 int hm_futex_kernel__parse(const char *release, struct hm_futex_kernel *k);
@@ -183,6 +192,8 @@ void hm_futex_key__shared_anon(struct hm_futex_key *k, u64 mm_or_seq, u64 uaddr)
 void hm_futex_key__shared_file(struct hm_futex_key *k, u64 i_seq, u64 pgoff, u64 uaddr);
 /* 32-bit hash the global table uses (jhash2 over 4 words, initval = offset). */
 u32 hm_futex_key__hash(const struct hm_futex_key *k);
+/* The same with the pre-2020 word order {word, ptr}. */
+u32 hm_futex_key__hash_word_first(const struct hm_futex_key *k);
 /* 32-bit hash the private hash uses (jhash2 over the 2 address words). */
 u32 hm_futex_key__hash_private(const struct hm_futex_key *k);
 

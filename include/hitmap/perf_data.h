@@ -135,10 +135,14 @@ struct hm_sample {
 struct hm_event {
 	u32		type;
 	u16		misc;
-	u32		size;		/* record size (AUXTRACE: plus payload) */
+	u32		size;		/* record size (AUXTRACE: without the payload that
+					   follows it, which the reader skips) */
 	u64		file_offset;	/* of the record in the (decompressed) stream */
 	bool		compressed;	/* came out of a COMPRESSED record */
-	const void	*data;		/* the whole record, byte-swapped to native */
+	const void	*data;		/* the whole record, 8-byte aligned, byte-swapped
+					   to native (kernel records, SAMPLE, trailers and
+					   the fixed fields of user records; HEADER_ATTR and
+					   HEADER_FEATURE payloads stay in file order) */
 	struct hm_sample sample;	/* SAMPLE; or the trailer when sample_id_all */
 	bool		has_sample;
 };
@@ -229,6 +233,12 @@ struct hm_header {
 	/* hitmap's own metadata (HM_FEAT_HITMAP), raw */
 	void	*hitmap_meta;
 	u64	hitmap_meta_size;
+	/*
+	 * TRACING_DATA as it is in the file (or after HEADER_TRACING_DATA in
+	 * pipe mode), raw, for writers that pass it through; NULL when absent.
+	 */
+	void	*tracing_data;
+	u64	tracing_data_size;
 };
 
 static inline bool hm_header__has_feat(const struct hm_header *h, int feat)
@@ -242,9 +252,15 @@ static inline bool hm_header__has_feat(const struct hm_header *h, int feat)
 struct hm_reader;
 
 struct hm_reader_opts {
-	/* Sort samples by time within FINISHED_ROUND rounds, as perf does. */
+	/*
+	 * Sort timestamped records by time as perf's ordered_events does: at
+	 * each FINISHED_ROUND, hand out what is older than the previous round's
+	 * last timestamp (so at most about two rounds are buffered; past 4 MiB
+	 * the older half is handed out early).  Off when the first event has
+	 * no sample_id_all, as in perf.
+	 */
 	bool	ordered;
-	/* Hand out every record (default); false: SAMPLE records only. */
+	/* Hand out every record; false: SAMPLE records only.  opts NULL: every record. */
 	bool	all_records;
 };
 
@@ -323,9 +339,41 @@ struct hm_writer *hm_writer__new(const char *path);
  * as a machine of that order writes it, so that swap paths of readers can
  * be tested (perf reads such files too).  Call right after hm_writer__new,
  * before anything else.  In this mode hm_writer__write takes header-only
- * records (FINISHED_ROUND) only: -EOPNOTSUPP otherwise.
+ * records (FINISHED_ROUND) and the kernel and user records whose layout it
+ * knows (MMAP, MMAP2, COMM, FORK, EXIT, LOST, THROTTLE, ..., with their
+ * sample_id_all trailer laid out from the first event); -EOPNOTSUPP for
+ * others (SAMPLE: use hm_writer__write_sample).
  */
 int hm_writer__set_swap(struct hm_writer *w, bool swap);
+
+/*
+ * The same over an open descriptor (a pipe or stdout works in pipe mode);
+ * the writer does not close @fd.  @name is used in messages.
+ */
+struct hm_writer *hm_writer__new_fd(int fd, const char *name);
+
+/*
+ * Pipe mode (perf record -o - layout): the 16-byte pipe header, a
+ * HEADER_ATTR per event, a HEADER_FEATURE per feature perf 6.1 synthesizes
+ * (then the end mark, feature id 32), HEADER_TRACING_DATA and
+ * HEADER_BUILD_ID records when the header has them, then the records; no
+ * seeking.  hitmap's metadata is left out (perf report 6.1 fails on feature
+ * ids past its last).  Call before the first record, after set_swap;
+ * hm_writer__set_header must come before the first record too.
+ */
+int hm_writer__set_pipe(struct hm_writer *w, bool pipe);
+
+/*
+ * zstd compression at @level (1..22; 0: off): records go into one
+ * continuous zstd stream, flushed per chunk of at most 256 KiB of whole
+ * records, cut into COMPRESSED (81) records of at most 64 KiB, or with
+ * @compressed2 COMPRESSED2 (83) records as perf >= 6.16 writes them;
+ * FINISHED_ROUND stays plain; the COMPRESSED feature {0, 1, level, ratio,
+ * mmap_len} is added.  Call before the first record.
+ */
+int hm_writer__set_compression(struct hm_writer *w, int level, bool compressed2);
+/* Bytes fed to and written by compression so far (after close: all). */
+void hm_writer__comp_stats(const struct hm_writer *w, u64 *raw, u64 *compressed);
 
 /* Add an event; @ids may be NULL.  Returns its index or a negative errno. */
 int hm_writer__add_evsel(struct hm_writer *w, const struct perf_event_attr *attr,
@@ -343,6 +391,9 @@ int hm_writer__set_header(struct hm_writer *w, const struct hm_header *h);
 /* Write one raw record (any type; size from its header). */
 int hm_writer__write(struct hm_writer *w, const void *rec, size_t size);
 
+/* Whether hm_writer__write takes @rec (in swap mode: its layout is known). */
+bool hm_writer__swappable(const struct hm_writer *w, const void *rec, size_t size);
+
 /* Encode and write a SAMPLE of evsel @idx from the fields its sample_type selects. */
 int hm_writer__write_sample(struct hm_writer *w, int idx, const struct hm_sample *s);
 
@@ -357,6 +408,38 @@ int hm_writer__write_finished_round(struct hm_writer *w);
 int hm_writer__close(struct hm_writer *w);
 /* Free (after close, or to abandon a file).  Accepts NULL. */
 void hm_writer__delete(struct hm_writer *w);
+
+/* --------------------------------------------------------------- convert */
+
+/*
+ * Read any perf.data the reader reads and write it again with the writer
+ * in the form @opts asks for (hitmap convert).  Records are copied as
+ * they are (decompressed; pipe-mode header records become the header);
+ * with @swap, SAMPLEs are re-encoded from their decoded fields and other
+ * records are swapped by layout, those of unknown layout are dropped and
+ * counted.
+ */
+struct hm_convert_opts {
+	bool	pipe;		/* pipe-mode output */
+	int	comp_level;	/* zstd level, 0: none */
+	bool	compressed2;	/* COMPRESSED2 (83) records instead of COMPRESSED (81) */
+	bool	swap;		/* the other byte order */
+	int	out_fd;		/* >= 0: write there (not closed), @out names it */
+};
+
+struct hm_convert_stats {
+	u64	records;	/* records written (SAMPLE included) */
+	u64	samples;
+	u64	dropped;	/* records left out (unknown layout in swap mode, ...) */
+	u64	raw_bytes, comp_bytes;	/* compression input and output */
+	bool	in_pipe, in_swap;
+	u32	in_attr_size;	/* attr size of the first event in the input */
+	bool	in_compressed;	/* COMPRESSED/COMPRESSED2 records in the input */
+	bool	tracing_data;	/* TRACING_DATA written */
+};
+
+int hm_convert(const char *in, const char *out, const struct hm_convert_opts *opts,
+	       struct hm_convert_stats *st);
 
 /* Free everything a reader or caller put into @h (not @h itself). */
 void hm_header__release(struct hm_header *h);

@@ -77,8 +77,19 @@ struct hm_symbols_opts;
  * 0 or -ENOMEM.
  */
 int hm_maps__set_kallsyms(struct hm_maps *m, const struct hm_symbols_opts *opts);
+/* hm_maps__find without perf's load side effect (hm_symbols__resolve uses it). */
+const struct hm_map *hm_maps__peek(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr);
 /* The [kernel.kallsyms] map, or NULL before the kernel MMAP. */
 const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m);
+/*
+ * By thread, as perf's machine__findnew_thread(pid, tid) does: a known @tid
+ * uses its own process's maps even when the sample says another @pid (and
+ * a pid that is a known thread uses that thread's process).  Use these for
+ * perf-exact counts; hm_maps__find(m, pid, ...) is hm_maps__find_thread(m, pid, pid, ...).
+ */
+const struct hm_map *hm_maps__find_thread(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr);
+const struct hm_map *hm_maps__find_ip_thread(const struct hm_maps *m, u32 pid, u32 tid, u64 ip);
+bool hm_maps__mapped_thread(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 ip, u64 addr);
 /* Process id of thread @tid, or -1 when unknown. */
 int hm_maps__pid(const struct hm_maps *m, u32 tid);
 /* Counters, for tests and --debug. */

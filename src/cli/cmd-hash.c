@@ -351,6 +351,7 @@ static int cmd_hash(int argc, char **argv)
 			return hm_cli__error("--kernel '%s': expected a release like 6.12.117, 6.16 or 7.3", kernel);
 		hm_futex_model__init(&m, kr.era);
 		m.mm_seq = kr.mm_seq;
+		m.word_first = kr.word_first;
 		hm_futex_model__set_machine(&m, cpus, nodes);
 	}
 	if (gslots)
@@ -417,7 +418,7 @@ static int cmd_hash(int argc, char **argv)
 				note = m.mm_seq && shared ? "index unknown: the key holds the mm sequence number; give --mm-seq"
 							  : "index unknown: the key holds the mm pointer; give --mm";
 			} else {
-				h = hm_futex_key__hash(&k);
+				h = m.word_first ? hm_futex_key__hash_word_first(&k) : hm_futex_key__hash(&k);
 				hm_futex__hash_global(&m, &k, &node, &idx);
 			}
 		}

@@ -61,6 +61,17 @@ classify:
 		k->era = HM_FUTEX_ERA_PRE_6_16;
 		/* "futex: Fix mm reuse handling for FUT_OFF_MMSHARED" in 6.12.115+ */
 		k->mm_seq = k->major == 6 && k->minor == 12 && k->patch >= 115;
+		/* key order before 8019ad13ef7f + 8d67743653dc (v5.6; stable spring 2020) */
+		if (k->major == 5 && k->minor <= 3)
+			k->word_first = true;
+		else if (k->major == 4 && k->minor == 20)
+			k->word_first = true;
+		else if (k->major == 5 && k->minor == 4)
+			k->word_first = k->patch < 28;
+		else if (k->major == 5 && k->minor == 5)
+			k->word_first = k->patch < 13;
+		else if (k->major == 4 && k->minor == 14)
+			k->word_first = k->patch < 175;
 	} else if (k->major == 6 && k->minor == 16) {
 		k->era = HM_FUTEX_ERA_6_16;
 		k->per_node = true;

@@ -226,6 +226,7 @@ int hm_futex_geometry__this_machine(struct hm_futex_model *m)
 	if (err)
 		return err;
 	m->mm_seq = k.mm_seq;
+	m->word_first = k.word_first;
 	cpus = count_list("/sys/devices/system/cpu/possible");
 	nmask = node_mask("/sys/devices/system/node/possible");
 	if (cpus <= 0)

@@ -49,6 +49,13 @@ u32 hm_futex_key__hash(const struct hm_futex_key *k)
 	return hm_jhash2(w, 4, k->offset);
 }
 
+u32 hm_futex_key__hash_word_first(const struct hm_futex_key *k)
+{
+	u32 w[4] = { (u32)k->word, (u32)(k->word >> 32), (u32)k->ptr, (u32)(k->ptr >> 32) };
+
+	return hm_jhash2(w, 4, k->offset);
+}
+
 u32 hm_futex_key__hash_private(const struct hm_futex_key *k)
 {
 	u32 w[2] = { (u32)k->word, (u32)(k->word >> 32) };
@@ -116,7 +123,7 @@ u32 hm_futex_model__hashshift(const struct hm_futex_model *m)
 void hm_futex__hash_global(const struct hm_futex_model *m, const struct hm_futex_key *k,
 			   u32 *node, u64 *index)
 {
-	u32 h = hm_futex_key__hash(k);
+	u32 h = m->word_first ? hm_futex_key__hash_word_first(k) : hm_futex_key__hash(k);
 	u64 slots = m->global_slots ? m->global_slots : 1;
 
 	if (index)

@@ -421,6 +421,12 @@ int hm_feat__encode(int feat, const struct hm_header *h, struct hm_fwbuf *b)
 		if (!h->hitmap_meta_size || !h->hitmap_meta)
 			return 0;
 		return encode_meta(h, b);
+	case HM_FEAT_TRACING_DATA:
+		/* passed through raw: the blob carries its own byte order */
+		if (!h->tracing_data_size || !h->tracing_data)
+			return 0;
+		hm_fwbuf__put(b, h->tracing_data, h->tracing_data_size);
+		break;
 	default:
 		return 0;
 	}

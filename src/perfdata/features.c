@@ -482,6 +482,16 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 		err = hm_tracing__parse(h, buf, size, &used);
 		if (!err)
 			hm_tracing__attach(r);
+		if (!err) {	/* the raw blob too, for writers that pass it on */
+			void *p = malloc(size ? size : 1);
+
+			if (!p)
+				return -ENOMEM;
+			memcpy(p, buf, size);
+			free(h->tracing_data);
+			h->tracing_data = p;
+			h->tracing_data_size = size;
+		}
 		break;
 	}
 	case HM_FEAT_HITMAP: {

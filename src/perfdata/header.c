@@ -65,5 +65,6 @@ void hm_header__release(struct hm_header *h)
 	if (h->tep)
 		tep_free(h->tep);
 	free(h->hitmap_meta);
+	free(h->tracing_data);
 	memset(h, 0, sizeof(*h));
 }

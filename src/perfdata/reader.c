@@ -505,7 +505,8 @@ static void read_meta_trailer(struct hm_reader *r, u64 feat_off)
 	void *buf;
 	bool sw = r->h.needs_swap;
 
-	if (r->mem || r->file_size < feat_off + sizeof(t) ||
+	if (r->file_size == UINT64_MAX || r->file_size < sizeof(t) ||
+	    r->file_size - sizeof(t) < feat_off ||
 	    src_read(r, t, sizeof(t), r->file_size - sizeof(t)) != (ssize_t)sizeof(t))
 		return;
 	magic = hm_sw64(hm_ld64(t), sw);
@@ -1162,6 +1163,11 @@ static int ingest_tracing_data(struct hm_reader *r, const u8 *nat, u32 size, u64
 	else {
 		r->h.feat_bits[0] |= 1ULL << HM_FEAT_TRACING_DATA;
 		hm_tracing__attach(r);
+		/* keep the raw blob (h->tracing_data) for writers that pass it on */
+		free(r->h.tracing_data);
+		r->h.tracing_data = r->tmp;
+		r->h.tracing_data_size = tsz;
+		r->tmp = NULL;
 	}
 	free(r->tmp);
 	r->tmp = NULL;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
@@ -31,6 +32,17 @@
 #define HM_FILE_ATTR_STRIDE	(HM_FILE_ATTR_SIZE + 16)
 #define WBUF_SIZE		(256 * 1024)
 #define REC_MAX			0xffff
+/*
+ * Compression: the records of one chunk (at most WBUF_SIZE bytes, whole
+ * records) are fed to one continuous zstd stream and flushed, as perf
+ * record does per mmap read; the output is cut into records of at most
+ * 64 KiB.  perf decompresses each record into comp_mmap_len (+ the partial
+ * record left over) bytes, so a chunk never exceeds it.
+ */
+#define Z_MMAP_LEN		(129 * 4096)
+#define Z_MAX1			(65536 - 8 - 1)	/* perf's max_record_size */
+#define Z_MAX2			(65528 - 16)	/* COMPRESSED2: 16-byte head, 8-aligned */
+#define HM_FEAT_LAST_61		32		/* perf 6.1's HEADER_LAST_FEATURE */
 
 struct hm_writer {
 	int			fd;
@@ -49,6 +61,15 @@ struct hm_writer {
 	bool			time_seen;
 	u64			time_first, time_last;
 	u64			next_auto_id;
+	/* output options (hm_writer__set_pipe, __set_compression) */
+	bool			own_fd;		/* false: hm_writer__new_fd */
+	bool			pipe;
+	int			comp_level;	/* 0: off */
+	bool			comp2;		/* COMPRESSED2 records */
+	ZSTD_CCtx		*zc;		/* set at layout when comp_level */
+	u8			*zbuf;
+	bool			data_phase;	/* buf holds records (compressed on flush) */
+	u64			raw_bytes, comp_bytes;
 };
 
 struct perf_file_section_le {
@@ -81,6 +102,8 @@ static int write_full(int fd, const void *p, size_t len)
 	return 0;
 }
 
+static int zflush(struct hm_writer *w);
+
 static int wflush(struct hm_writer *w)
 {
 	int err;
@@ -89,11 +112,72 @@ static int wflush(struct hm_writer *w)
 		return w->err;
 	if (!w->buf_len)
 		return 0;
+	if (w->zc && w->data_phase)
+		return zflush(w);
 	err = write_full(w->fd, w->buf, w->buf_len);
 	w->buf_len = 0;
 	if (err) {
 		hm_err("%s: write failed: %s; check free space and permissions",
 		       w->path, strerror(-err));
+		w->err = err;
+	}
+	return err;
+}
+
+/* Compress the records in buf into COMPRESSED/COMPRESSED2 records. */
+static int zflush(struct hm_writer *w)
+{
+	ZSTD_inBuffer in = { w->buf, w->buf_len, 0 };
+	size_t head = w->comp2 ? 16 : 8, max = w->comp2 ? Z_MAX2 : Z_MAX1;
+	int err = 0;
+
+	for (;;) {
+		ZSTD_outBuffer out = { w->zbuf + head, max, 0 };
+		size_t rem = ZSTD_compressStream2(w->zc, &out, &in, ZSTD_e_flush);
+
+		if (ZSTD_isError(rem)) {
+			hm_err("%s: zstd compression failed: %s; write without -z",
+			       w->path, ZSTD_getErrorName(rem));
+			err = -EIO;
+			break;
+		}
+		if (out.pos) {
+			struct perf_event_header h = {
+				.type = w->comp2 ? HM_RECORD_COMPRESSED2 : HM_RECORD_COMPRESSED,
+			};
+			size_t size = head + out.pos;
+			u64 dsz = out.pos;
+
+			if (w->comp2) {
+				size_t padded = (size + 7) & ~(size_t)7;
+
+				memset(w->zbuf + size, 0, padded - size);
+				size = padded;
+				if (w->swap)
+					dsz = bswap_64(dsz);
+				memcpy(w->zbuf + 8, &dsz, 8);
+			}
+			h.size = (u16)size;
+			if (w->swap) {
+				h.type = bswap_32(h.type);
+				h.size = bswap_16(h.size);
+			}
+			memcpy(w->zbuf, &h, sizeof(h));
+			err = write_full(w->fd, w->zbuf, size);
+			if (err)
+				break;
+			w->data_size += size;
+			w->comp_bytes += size;
+		}
+		if (!rem && in.pos == in.size)
+			break;
+	}
+	w->raw_bytes += w->buf_len;
+	w->buf_len = 0;
+	if (err && !w->err) {
+		if (err != -EIO)
+			hm_err("%s: write failed: %s; check free space and permissions",
+			       w->path, strerror(-err));
 		w->err = err;
 	}
 	return err;
@@ -152,6 +236,7 @@ struct hm_writer *hm_writer__new(const char *path)
 		goto err_free;
 	}
 	w->next_auto_id = 1;
+	w->own_fd = true;
 	return w;
 
 err_free:
@@ -162,6 +247,71 @@ err_free:
 	errno = saved;
 err:
 	return NULL;
+}
+
+struct hm_writer *hm_writer__new_fd(int fd, const char *name)
+{
+	struct hm_writer *w;
+
+	if (fd < 0) {
+		errno = EBADF;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->path = strdup(name && *name ? name : "<output>");
+	w->buf = malloc(WBUF_SIZE);
+	if (!w->path || !w->buf) {
+		free(w->buf);
+		free(w->path);
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = fd;
+	w->next_auto_id = 1;
+	return w;
+}
+
+int hm_writer__set_pipe(struct hm_writer *w, bool pipe)
+{
+	if (!w)
+		return -EINVAL;
+	if (w->laid_out || w->closed) {
+		hm_err("%s: pipe mode set after the first record; set it before writing records",
+		       w->path);
+		return -EBUSY;
+	}
+	w->pipe = pipe;
+	return 0;
+}
+
+int hm_writer__set_compression(struct hm_writer *w, int level, bool compressed2)
+{
+	if (!w)
+		return -EINVAL;
+	if (w->laid_out || w->closed) {
+		hm_err("%s: compression set after the first record; set it before writing records",
+		       w->path);
+		return -EBUSY;
+	}
+	if (level < 0 || level > ZSTD_maxCLevel()) {
+		hm_err("%s: zstd level %d out of range; use 1..%d (0: no compression)",
+		       w->path, level, ZSTD_maxCLevel());
+		return -EINVAL;
+	}
+	w->comp_level = level;
+	w->comp2 = compressed2;
+	return 0;
+}
+
+void hm_writer__comp_stats(const struct hm_writer *w, u64 *raw, u64 *compressed)
+{
+	if (raw)
+		*raw = w ? w->raw_bytes : 0;
+	if (compressed)
+		*compressed = w ? w->comp_bytes : 0;
 }
 
 int hm_writer__set_swap(struct hm_writer *w, bool swap)
@@ -293,6 +443,234 @@ static int id_ok(u64 st)
 	return (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) != 0;
 }
 
+static int ensure_hostname(struct hm_writer *w, struct hm_fwbuf *b)
+{
+	struct utsname u;
+
+	hm_fwbuf__init(b);
+	b->swap = w->swap;
+	hm_fwbuf__put_string(b, uname(&u) ? "unknown" : u.nodename);
+	return b->err;
+}
+
+static bool all_named(const struct hm_writer *w)
+{
+	int i;
+
+	for (i = 0; i < w->nr_ev && w->ev[i].name; i++)
+		;
+	return w->nr_ev && i == w->nr_ev;
+}
+
+/* COMPRESSED: { version 0, type 1 (zstd), level, ratio, mmap_len } */
+static void encode_compressed(struct hm_writer *w, struct hm_fwbuf *b)
+{
+	u64 ratio = w->comp_bytes ? w->raw_bytes / w->comp_bytes : 0;
+
+	hm_fwbuf__init(b);
+	b->swap = w->swap;
+	hm_fwbuf__put_u32(b, 0);
+	hm_fwbuf__put_u32(b, 1);
+	hm_fwbuf__put_u32(b, (u32)w->comp_level);
+	hm_fwbuf__put_u32(b, ratio > 0xffffffffu ? 0xffffffffu : (u32)ratio);
+	hm_fwbuf__put_u32(b, Z_MMAP_LEN);
+}
+
+static void put_rec_head(struct hm_writer *w, u32 type, u16 misc, u16 size)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
+
+	if (w->swap) {
+		h.type = bswap_32(h.type);
+		h.misc = bswap_16(h.misc);
+		h.size = bswap_16(h.size);
+	}
+	wput(w, &h, sizeof(h));
+}
+
+/*
+ * Features perf 6.1 synthesizes in pipe mode (FEAT_OPR entries below its
+ * HEADER_LAST_FEATURE; perf report 6.1 fails on higher feature ids).
+ */
+static bool pipe_feat(int feat)
+{
+	switch (feat) {
+	case HM_FEAT_HOSTNAME: case HM_FEAT_OSRELEASE: case HM_FEAT_VERSION:
+	case HM_FEAT_ARCH: case HM_FEAT_NRCPUS: case HM_FEAT_CPUDESC:
+	case HM_FEAT_CPUID: case HM_FEAT_TOTAL_MEM: case HM_FEAT_EVENT_DESC:
+	case HM_FEAT_CMDLINE: case HM_FEAT_CPU_TOPOLOGY: case HM_FEAT_NUMA_TOPOLOGY:
+	case HM_FEAT_PMU_MAPPINGS: case HM_FEAT_GROUP_DESC: case HM_FEAT_SAMPLE_TIME:
+	case HM_FEAT_MEM_TOPOLOGY: case HM_FEAT_CLOCKID: case HM_FEAT_BPF_PROG_INFO:
+	case HM_FEAT_BPF_BTF: case HM_FEAT_COMPRESSED: case HM_FEAT_CPU_PMU_CAPS:
+	case HM_FEAT_CLOCK_DATA: case HM_FEAT_PMU_CAPS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void put_feature_rec(struct hm_writer *w, int feat, const struct hm_fwbuf *b)
+{
+	static const u8 zeros[8];
+	size_t len = b ? b->len : 0, pad = ((len + 7) & ~(size_t)7) - len;
+
+	if (16 + len + pad > REC_MAX) {
+		hm_warn("%s: feature %s of %zu bytes does not fit a pipe-mode record; left out",
+			w->path, hm_feature__name(feat) ? hm_feature__name(feat) : "?", len);
+		return;
+	}
+	put_rec_head(w, HM_RECORD_HEADER_FEATURE, 0, (u16)(16 + len + pad));
+	{
+		u64 id = sw64(w, (u64)feat);
+
+		wput(w, &id, sizeof(id));
+	}
+	if (len)
+		wput(w, b->p, len);
+	wput(w, zeros, pad);
+}
+
+/*
+ * Pipe mode: the 16-byte pipe header, HEADER_ATTR per event, HEADER_FEATURE
+ * per feature perf synthesizes and the end mark, HEADER_TRACING_DATA and
+ * HEADER_BUILD_ID records, as perf record -o - writes them.
+ */
+static int pipe_layout(struct hm_writer *w)
+{
+	static const u8 zeros[8];
+	struct hm_fwbuf extra;
+	u64 v;
+	int i, feat;
+
+	v = sw64(w, HM_PERF_MAGIC2);
+	wput(w, &v, sizeof(v));
+	v = sw64(w, 16);
+	wput(w, &v, sizeof(v));
+	for (i = 0; i < w->nr_ev; i++) {
+		u8 img[HM_FILE_ATTR_SIZE];
+		size_t sz = 8 + HM_FILE_ATTR_SIZE + 8 * (size_t)w->ev[i].nr_ids;
+		u32 k;
+
+		if (sz > REC_MAX) {
+			hm_err("%s: event %d has %u ids, too many for a pipe-mode HEADER_ATTR; write a file-mode file",
+			       w->path, i, w->ev[i].nr_ids);
+			w->err = -E2BIG;
+			return w->err;
+		}
+		put_rec_head(w, HM_RECORD_HEADER_ATTR, 0, (u16)sz);
+		hm_feat__attr_image(&w->ev[i].attr, img, w->swap);
+		wput(w, img, sizeof(img));
+		for (k = 0; k < w->ev[i].nr_ids; k++) {
+			v = sw64(w, w->ev[i].ids[k]);
+			wput(w, &v, sizeof(v));
+		}
+	}
+	for (feat = 1; feat < HM_FEAT_LAST_61; feat++) {
+		if (!pipe_feat(feat))
+			continue;
+		if (feat == HM_FEAT_HOSTNAME && !w->feat[feat]) {
+			if (!ensure_hostname(w, &extra))
+				put_feature_rec(w, feat, &extra);
+			hm_fwbuf__release(&extra);
+		} else if (feat == HM_FEAT_EVENT_DESC && all_named(w)) {
+			hm_fwbuf__init(&extra);
+			extra.swap = w->swap;
+			hm_feat__encode_event_desc(&extra, w->ev, w->nr_ev);
+			if (!extra.err)
+				put_feature_rec(w, feat, &extra);
+			hm_fwbuf__release(&extra);
+		} else if (feat == HM_FEAT_COMPRESSED && w->comp_level) {
+			encode_compressed(w, &extra);
+			if (!extra.err)
+				put_feature_rec(w, feat, &extra);
+			hm_fwbuf__release(&extra);
+		} else if (feat != HM_FEAT_COMPRESSED && w->feat[feat] && !w->feat[feat]->err) {
+			put_feature_rec(w, feat, w->feat[feat]);
+		}
+	}
+	put_feature_rec(w, HM_FEAT_LAST_61, NULL);
+	/*
+	 * Names also as EVENT_UPDATE (NAME) records, as perf record does in
+	 * pipe mode: perf 6.1 script names an event it has already named from
+	 * its attr only through these.
+	 */
+	for (i = 0; i < w->nr_ev; i++) {
+		size_t n, len;
+
+		if (!w->ev[i].name)
+			continue;
+		n = strlen(w->ev[i].name) + 1;
+		len = (n + 7) & ~(size_t)7;
+		if (24 + len > REC_MAX)
+			continue;
+		put_rec_head(w, HM_RECORD_EVENT_UPDATE, 0, (u16)(24 + len));
+		v = sw64(w, 2);		/* PERF_EVENT_UPDATE__NAME */
+		wput(w, &v, sizeof(v));
+		v = sw64(w, w->ev[i].ids[0]);
+		wput(w, &v, sizeof(v));
+		wput(w, w->ev[i].name, n);
+		wput(w, zeros, len - n);
+	}
+	if (w->feat[HM_FEAT_TRACING_DATA] && w->feat[HM_FEAT_TRACING_DATA]->len) {
+		const struct hm_fwbuf *b = w->feat[HM_FEAT_TRACING_DATA];
+		size_t len = b->len, pad = ((len + 7) & ~(size_t)7) - len;
+		u32 sz[2] = { (u32)(len + pad), 0 };
+
+		if (w->swap)
+			sz[0] = bswap_32(sz[0]);
+		put_rec_head(w, HM_RECORD_HEADER_TRACING_DATA, 0, 16);
+		wput(w, sz, sizeof(sz));
+		wput(w, b->p, len);
+		wput(w, zeros, pad);
+	}
+	if (w->feat[HM_FEAT_BUILD_ID]) {
+		/* the file-mode section is these records with type 0 */
+		const struct hm_fwbuf *b = w->feat[HM_FEAT_BUILD_ID];
+		size_t off = 0;
+
+		while (off + 8 <= b->len) {
+			u8 rec[REC_MAX];
+			u16 size;
+			u32 type = HM_RECORD_HEADER_BUILD_ID;
+
+			memcpy(&size, b->p + off + 6, 2);
+			if (w->swap)
+				size = bswap_16(size);
+			if (size < 8 || off + size > b->len)
+				break;
+			memcpy(rec, b->p + off, size);
+			if (w->swap)
+				type = bswap_32(type);
+			memcpy(rec, &type, 4);
+			wput(w, rec, size);
+			off += size;
+		}
+	}
+	w->data_offset = 0;
+	return w->err;
+}
+
+static int start_data(struct hm_writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (w->comp_level) {
+		w->zc = ZSTD_createCCtx();
+		w->zbuf = malloc(REC_MAX + 16);
+		if (!w->zc || !w->zbuf ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, w->comp_level))) {
+			hm_err("%s: cannot set up zstd compression; out of memory", w->path);
+			w->err = -ENOMEM;
+			return w->err;
+		}
+		/* the header goes out plain; records from here on are compressed */
+		if (wflush(w))
+			return w->err;
+	}
+	w->data_phase = true;
+	return 0;
+}
+
 /* Lay down the ids and attrs at 104; data follows. */
 static int layout(struct hm_writer *w)
 {
@@ -312,6 +690,11 @@ static int layout(struct hm_writer *w)
 		}
 	}
 	w->laid_out = true;
+	if (w->pipe) {
+		if (pipe_layout(w))
+			return w->err;
+		return start_data(w);
+	}
 	wput(w, hdr, sizeof(hdr));
 	for (i = 0; i < w->nr_ev; i++) {
 		u32 k;
@@ -343,7 +726,7 @@ static int layout(struct hm_writer *w)
 		}
 	}
 	w->data_offset = off + (u64)w->nr_ev * HM_FILE_ATTR_STRIDE;
-	return w->err;
+	return start_data(w);
 }
 
 static int begin(struct hm_writer *w)
@@ -355,6 +738,195 @@ static int begin(struct hm_writer *w)
 	if (w->err)
 		return w->err;
 	return layout(w);
+}
+
+/* id_hdr_size of the sample_id_all trailer of the first event (0: none) */
+static u32 trailer_size(const struct hm_writer *w)
+{
+	u64 st;
+
+	if (!w->nr_ev || !w->ev[0].attr.sample_id_all)
+		return 0;
+	st = w->ev[0].attr.sample_type;
+	return 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+		    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
+}
+
+static void sw32_at(u8 *p, u32 o, u32 end)
+{
+	u32 v;
+
+	if (o + 4 > end)
+		return;
+	memcpy(&v, p + o, 4);
+	v = bswap_32(v);
+	memcpy(p + o, &v, 4);
+}
+
+static void sw16_at(u8 *p, u32 o, u32 end)
+{
+	u16 v;
+
+	if (o + 2 > end)
+		return;
+	memcpy(&v, p + o, 2);
+	v = bswap_16(v);
+	memcpy(p + o, &v, 2);
+}
+
+static void sw64_at(u8 *p, u32 o, u32 end)
+{
+	u64 v;
+
+	if (o + 8 > end)
+		return;
+	memcpy(&v, p + o, 8);
+	v = bswap_64(v);
+	memcpy(p + o, &v, 8);
+}
+
+/*
+ * Byte-swap a native record of a type whose layout is known (the inverse of
+ * what readers do with a foreign file); the sample_id_all trailer of kernel
+ * records laid out from the first event.  Returns false for unknown types.
+ */
+static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
+{
+	u32 type, tr, end, o;
+	u16 misc;
+
+	memcpy(&type, p, 4);
+	memcpy(&misc, p + 4, 2);
+	tr = type < PERF_RECORD_MAX && type != PERF_RECORD_SAMPLE ? trailer_size(w) : 0;
+	if (tr > size - 8)
+		return false;
+	end = size - tr;
+	{
+		/* the fixed part each known layout needs; shorter ones are refused */
+		u32 min = 8;
+
+		switch (type) {
+		case PERF_RECORD_MMAP:		min = 48; break;
+		case PERF_RECORD_MMAP2:		min = 80; break;
+		case PERF_RECORD_COMM:		min = 24; break;
+		case PERF_RECORD_LOST:		min = 24; break;
+		case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+		case PERF_RECORD_AUX:
+		case PERF_RECORD_THROTTLE: case PERF_RECORD_UNTHROTTLE:
+			min = 32; break;
+		case PERF_RECORD_ITRACE_START: case PERF_RECORD_SWITCH_CPU_WIDE:
+		case PERF_RECORD_LOST_SAMPLES: case PERF_RECORD_CGROUP:
+			min = 16; break;
+		case PERF_RECORD_KSYMBOL:	min = 32; break;
+		default: break;
+		}
+		if (end < min)
+			return false;
+	}
+	switch (type) {
+	case PERF_RECORD_MMAP:
+		sw32_at(p, 8, end); sw32_at(p, 12, end);
+		sw64_at(p, 16, end); sw64_at(p, 24, end); sw64_at(p, 32, end);
+		break;
+	case PERF_RECORD_LOST: case PERF_RECORD_AUX:
+	case PERF_RECORD_THROTTLE: case PERF_RECORD_UNTHROTTLE:
+		sw64_at(p, 8, end); sw64_at(p, 16, end); sw64_at(p, 24, end);
+		break;
+	case PERF_RECORD_COMM: case PERF_RECORD_ITRACE_START:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		sw32_at(p, 8, end); sw32_at(p, 12, end);
+		break;
+	case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+		sw32_at(p, 8, end); sw32_at(p, 12, end); sw32_at(p, 16, end);
+		sw32_at(p, 20, end); sw64_at(p, 24, end);
+		break;
+	case PERF_RECORD_MMAP2:
+		sw32_at(p, 8, end); sw32_at(p, 12, end);
+		sw64_at(p, 16, end); sw64_at(p, 24, end); sw64_at(p, 32, end);
+		if (!(misc & (1 << 14))) {	/* not MMAP_BUILD_ID */
+			sw32_at(p, 40, end); sw32_at(p, 44, end);
+			sw64_at(p, 48, end); sw64_at(p, 56, end);
+		}
+		sw32_at(p, 64, end); sw32_at(p, 68, end);
+		break;
+	case PERF_RECORD_LOST_SAMPLES: case PERF_RECORD_CGROUP:
+		sw64_at(p, 8, end);
+		break;
+	case PERF_RECORD_SWITCH:
+	case HM_RECORD_FINISHED_ROUND: case HM_RECORD_FINISHED_INIT:
+		break;
+	case PERF_RECORD_KSYMBOL:
+		sw64_at(p, 8, end); sw32_at(p, 16, end);
+		sw16_at(p, 20, end); sw16_at(p, 22, end);
+		break;
+	case HM_RECORD_ID_INDEX: case HM_RECORD_STAT_ROUND:
+	case HM_RECORD_STAT_CONFIG: case HM_RECORD_TIME_CONV:
+		for (o = 8; o + 8 <= end; o += 8)
+			sw64_at(p, o, end);
+		break;
+	default:
+		if (size == 8)	/* header-only: nothing to swap */
+			break;
+		return false;
+	}
+	if (tr) {
+		u64 st = w->ev[0].attr.sample_type;
+
+		o = end;
+		if (st & PERF_SAMPLE_TID) {
+			sw32_at(p, o, size); sw32_at(p, o + 4, size); o += 8;
+		}
+		if (st & PERF_SAMPLE_TIME) {
+			sw64_at(p, o, size); o += 8;
+		}
+		if (st & PERF_SAMPLE_ID) {
+			sw64_at(p, o, size); o += 8;
+		}
+		if (st & PERF_SAMPLE_STREAM_ID) {
+			sw64_at(p, o, size); o += 8;
+		}
+		if (st & PERF_SAMPLE_CPU) {
+			sw32_at(p, o, size); sw32_at(p, o + 4, size); o += 8;
+		}
+		if (st & PERF_SAMPLE_IDENTIFIER)
+			sw64_at(p, o, size);
+	}
+	sw32_at(p, 0, 8);
+	sw16_at(p, 4, 8);
+	sw16_at(p, 6, 8);
+	return true;
+}
+
+bool hm_writer__swappable(const struct hm_writer *w, const void *rec, size_t size)
+{
+	const struct perf_event_header *h = rec;
+	u8 tmp[REC_MAX];
+
+	if (!w || !rec || size < sizeof(*h) || h->size != size || size > REC_MAX)
+		return false;
+	if (!w->swap)
+		return true;
+	memcpy(tmp, rec, size);
+	return swap_known(w, tmp, (u32)size);
+}
+
+/* A record that stays out of the compressed stream (FINISHED_ROUND). */
+static int write_plain(struct hm_writer *w, const void *rec, size_t size)
+{
+	int err = wflush(w);
+
+	if (!err)
+		err = write_full(w->fd, rec, size);
+	if (err) {
+		if (!w->err)
+			hm_err("%s: write failed: %s; check free space and permissions",
+			       w->path, strerror(-err));
+		w->err = err;
+		return err;
+	}
+	w->data_size += size;
+	return 0;
 }
 
 int hm_writer__write(struct hm_writer *w, const void *rec, size_t size)
@@ -370,24 +942,36 @@ int hm_writer__write(struct hm_writer *w, const void *rec, size_t size)
 		return -EINVAL;
 	}
 	if (w->swap) {
-		/* Only header-only records have a layout we know here. */
-		struct perf_event_header sh;
+		/* Only records whose layout we know can be swapped. */
+		u8 *p;
 
-		if (size != sizeof(sh) || h->size != sizeof(sh)) {
-			hm_err("%s: raw record of type %u cannot be byte-swapped; write it with the typed calls",
-			       w->path, h->type);
-			return -EOPNOTSUPP;
-		}
-		sh.type = bswap_32(h->type);
-		sh.misc = bswap_16(h->misc);
-		sh.size = bswap_16(h->size);
-		err = wput(w, &sh, sizeof(sh));
-		if (!err)
-			w->data_size += sizeof(sh);
-		return err;
+		if (h->size != size || !(p = wreserve(w, size)))
+			goto noswap;
+		memcpy(p, rec, size);
+		if (!swap_known(w, p, (u32)size))
+			goto noswap;
+		if (w->zc && h->type == HM_RECORD_FINISHED_ROUND)
+			return write_plain(w, p, size);
+		w->buf_len += size;
+		if (!w->zc)
+			w->data_size += size;
+		return 0;
+noswap:
+		if (w->err)
+			return w->err;
+		hm_err("%s: raw record of type %u cannot be byte-swapped; write it with the typed calls",
+		       w->path, h->type);
+		return -EOPNOTSUPP;
+	}
+	if (w->zc) {
+		if (h->type == HM_RECORD_FINISHED_ROUND)
+			return write_plain(w, rec, size);
+		/* whole records only in a compressed chunk */
+		if (!wreserve(w, size))
+			return w->err ? w->err : -EIO;
 	}
 	err = wput(w, rec, size);
-	if (!err)
+	if (!err && !w->zc)
 		w->data_size += size;
 	return err;
 }
@@ -497,7 +1081,8 @@ static int commit(struct hm_writer *w, struct rec *r, u32 type, u16 misc)
 	}
 	memcpy(r->p, &h, sizeof(h));
 	w->buf_len += r->len;
-	w->data_size += r->len;
+	if (!w->zc)
+		w->data_size += r->len;
 	return 0;
 }
 
@@ -767,7 +1352,7 @@ int hm_writer__write_finished_round(struct hm_writer *w)
 
 static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 {
-	struct hm_fwbuf extra[3];
+	struct hm_fwbuf extra[4];
 	struct hm_fwbuf *body[HM_FEAT_BITS], *meta;
 	struct perf_file_section_le sec;
 	static const u8 zeros[8];
@@ -806,6 +1391,13 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		hm_fwbuf__put_u64(&extra[nextra], w->time_first);
 		hm_fwbuf__put_u64(&extra[nextra], w->time_last);
 		body[HM_FEAT_SAMPLE_TIME] = &extra[nextra++];
+	}
+	/* COMPRESSED exactly when the records are */
+	if (w->zc) {
+		encode_compressed(w, &extra[nextra]);
+		body[HM_FEAT_COMPRESSED] = &extra[nextra++];
+	} else {
+		body[HM_FEAT_COMPRESSED] = NULL;
 	}
 	/*
 	 * hitmap's metadata is not a feature section: perf 6.1's inject
@@ -880,6 +1472,18 @@ int hm_writer__close(struct hm_writer *w)
 	err = begin(w);
 	if (err)
 		goto out;
+	if (w->data_phase) {
+		/* the last chunk; the features after it go out plain */
+		err = wflush(w);
+		w->data_phase = false;
+		if (err)
+			goto out;
+	}
+	if (w->pipe) {
+		/* pipe mode: no sections, nothing to rewrite */
+		err = wflush(w);
+		goto out;
+	}
 	memset(&fh, 0, sizeof(fh));
 	err = write_features(w, w->data_offset + w->data_size, fh.features);
 	if (err)
@@ -911,14 +1515,14 @@ int hm_writer__close(struct hm_writer *w)
 		goto out;
 	}
 out:
-	if (err && w->fd >= 0) {
+	if (err && w->fd >= 0 && w->own_fd) {
 		/* No valid header: do not leave a file perf would refuse. */
 		struct stat st;
 
 		if (!fstat(w->fd, &st) && S_ISREG(st.st_mode))
 			unlink(w->path);
 	}
-	if (w->fd >= 0 && close(w->fd) && !err)
+	if (w->fd >= 0 && w->own_fd && close(w->fd) && !err)
 		err = -errno;
 	w->fd = -1;
 	w->closed = true;
@@ -933,7 +1537,7 @@ void hm_writer__delete(struct hm_writer *w)
 
 	if (!w)
 		return;
-	if (!w->closed && w->fd >= 0) {
+	if (!w->closed && w->fd >= 0 && w->own_fd) {
 		/* Abandoned: the file would have no header; remove it. */
 		struct stat st;
 
@@ -941,6 +1545,8 @@ void hm_writer__delete(struct hm_writer *w)
 			unlink(w->path);
 		close(w->fd);
 	}
+	ZSTD_freeCCtx(w->zc);
+	free(w->zbuf);
 	for (i = 0; i < w->nr_ev; i++) {
 		free(w->ev[i].name);
 		free(w->ev[i].ids);

@@ -11,6 +11,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 #include <hitmap/log.h>
+#include <hitmap/meta.h>
 #include "contention.h"
 
 static const struct { const char *sys, *name, *f1, *f2; } tp_defs[HM_TP__MAX] = {
@@ -27,6 +28,8 @@ static void field_of(struct tep_event *ev, const char *name, struct hm_tp_field 
 	f->size = fld ? fld->size : -1;
 }
 
+static char *slurp(const char *path, size_t *len);
+
 static bool has_events(const char *dir)
 {
 	char path[300];
@@ -41,7 +44,6 @@ static bool has_events(const char *dir)
 
 int hm_contention__init(struct hm_contention *c, bool futex_syscalls)
 {
-	const char *systems[3] = { "lock", NULL, NULL };
 	static const char *const cands[2] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	const char *dir = NULL;
 	struct tep_handle *tep;
@@ -60,20 +62,29 @@ int hm_contention__init(struct hm_contention *c, bool futex_syscalls)
 		return -ENOENT;
 	}
 	snprintf(c->tracing_dir, sizeof(c->tracing_dir), "%s", dir);
-	if (futex_syscalls)
-		systems[1] = "syscalls";
-	tep = tracefs_local_events_system(c->tracing_dir, systems);
-	if (!tep) {
-		int err = errno ? -errno : -EACCES;
-
-		hm_err("%s/events: cannot read the lock tracepoint formats (%s); fix: run as root or 'chmod -R o+rX %s'",
-		       c->tracing_dir, strerror(-err), c->tracing_dir);
-		return err;
-	}
+	/* parse just our formats: tracefs_local_events_system() also loads kallsyms (slow) */
+	tep = tep_alloc();
+	if (!tep)
+		return -ENOMEM;
 	c->nr_tps = futex_syscalls ? 3 : 2;
 	for (i = 0; i < c->nr_tps; i++) {
-		struct tep_event *ev = tep_find_event_by_name(tep, tp_defs[i].sys, tp_defs[i].name);
+		struct tep_event *ev = NULL;
+		char path[512];
+		size_t len;
+		char *fmt;
 
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", c->tracing_dir, tp_defs[i].sys,
+			 tp_defs[i].name);
+		fmt = slurp(path, &len);
+		if (!fmt && errno == EACCES) {
+			hm_err("%s: permission denied; fix: run as root (or 'chmod -R o+rX %s')", path,
+			       c->tracing_dir);
+			tep_free(tep);
+			return -EACCES;
+		}
+		if (fmt && tep_parse_event(tep, fmt, len, tp_defs[i].sys) == TEP_ERRNO__SUCCESS)
+			ev = tep_find_event_by_name(tep, tp_defs[i].sys, tp_defs[i].name);
+		free(fmt);
 		if (!ev) {
 			hm_err("%s/events/%s/%s: no such tracepoint; fix: a kernel with %s (lock tracepoints exist since 5.19)",
 			       c->tracing_dir, tp_defs[i].sys, tp_defs[i].name,
@@ -253,12 +264,15 @@ struct file_section {
 int hm_perf_file__add_feature(const char *path, int feat, const void *data, size_t size)
 {
 	u64 hdr[13];		/* magic, size, attr_size, attrs{2}, data{2}, event_types{2}, features[4] */
-	u64 *bits = &hdr[9], feat_off, end;
+	u64 *bits = &hdr[9], feat_off, sec_end, body_off;
 	struct file_section *idx = NULL, *nidx = NULL;
+	struct hm_meta_trailer t;
+	bool has_meta = false;
 	struct stat st;
-	char *tail = NULL;
+	char *tail = NULL, *meta = NULL;
+	static const char zeros[8];
 	int fd, nr = 0, pos = 0, i, k, err = 0;
-	size_t tail_len;
+	size_t tail_len, meta_len = 0, pad = ((size + 7) & ~(size_t)7) - size;
 
 	if (feat <= 0 || feat >= 256)
 		return -EINVAL;
@@ -280,8 +294,17 @@ int hm_perf_file__add_feature(const char *path, int feat, const void *data, size
 			if (i < feat)
 				pos++;
 		}
-	end = st.st_size;
-	if (feat_off + nr * sizeof(*idx) > end) {
+	/* hitmap's metadata block and trailer stay last (hitmap/meta.h) */
+	sec_end = st.st_size;
+	if (st.st_size >= (off_t)(feat_off + sizeof(t)) &&
+	    pread(fd, &t, sizeof(t), st.st_size - sizeof(t)) == sizeof(t) &&
+	    t.magic == HM_META_TRAILER_MAGIC && t.offset >= feat_off &&
+	    t.offset + t.size <= (u64)st.st_size - sizeof(t)) {
+		has_meta = true;
+		sec_end = t.offset;
+		meta_len = st.st_size - sizeof(t) - t.offset;
+	}
+	if (feat_off + nr * sizeof(*idx) > sec_end) {
 		hm_err("%s: offset %llu: feature index past the end; fix: record again", path,
 		       (unsigned long long)feat_off);
 		err = -EINVAL;
@@ -289,21 +312,24 @@ int hm_perf_file__add_feature(const char *path, int feat, const void *data, size
 	}
 	idx = calloc(nr + 1, sizeof(*idx));
 	nidx = calloc(nr + 1, sizeof(*nidx));
-	tail_len = end - feat_off - nr * sizeof(*idx);
+	tail_len = sec_end - feat_off - nr * sizeof(*idx);
 	tail = malloc(tail_len + 1);
-	if (!idx || !nidx || !tail) {
+	meta = malloc(meta_len + 1);
+	if (!idx || !nidx || !tail || !meta) {
 		err = -ENOMEM;
 		goto out;
 	}
 	if (pread(fd, idx, nr * sizeof(*idx), feat_off) != (ssize_t)(nr * sizeof(*idx)) ||
-	    pread(fd, tail, tail_len, feat_off + nr * sizeof(*idx)) != (ssize_t)tail_len) {
+	    pread(fd, tail, tail_len, feat_off + nr * sizeof(*idx)) != (ssize_t)tail_len ||
+	    (has_meta && pread(fd, meta, meta_len, t.offset) != (ssize_t)meta_len)) {
 		err = -EIO;
 		goto out;
 	}
-	/* every body moves down by one index entry; the new body goes last */
+	/* every body moves down by one index entry; the new body goes after them */
+	body_off = sec_end + sizeof(*idx);
 	for (i = 0, k = 0; i < nr + 1; i++) {
 		if (i == pos) {
-			nidx[i].offset = end + sizeof(*idx);
+			nidx[i].offset = body_off;
 			nidx[i].size = size;
 			continue;
 		}
@@ -312,9 +338,20 @@ int hm_perf_file__add_feature(const char *path, int feat, const void *data, size
 	}
 	if (pwrite(fd, nidx, (nr + 1) * sizeof(*nidx), feat_off) != (ssize_t)((nr + 1) * sizeof(*nidx)) ||
 	    pwrite(fd, tail, tail_len, feat_off + (nr + 1) * sizeof(*nidx)) != (ssize_t)tail_len ||
-	    pwrite(fd, data, size, end + sizeof(*idx)) != (ssize_t)size) {
-		err = -errno ? -errno : -EIO;
+	    pwrite(fd, data, size, body_off) != (ssize_t)size ||
+	    pwrite(fd, zeros, pad, body_off + size) != (ssize_t)pad) {
+		err = errno ? -errno : -EIO;
 		goto out;
+	}
+	if (has_meta) {
+		u64 moff = body_off + size + pad;
+
+		t.offset = moff;
+		if (pwrite(fd, meta, meta_len, moff) != (ssize_t)meta_len ||
+		    pwrite(fd, &t, sizeof(t), moff + meta_len) != sizeof(t)) {
+			err = errno ? -errno : -EIO;
+			goto out;
+		}
 	}
 	bits[feat / 64] |= 1ULL << (feat % 64);
 	if (pwrite(fd, hdr, sizeof(hdr), 0) != sizeof(hdr))
@@ -325,6 +362,7 @@ out:
 	free(idx);
 	free(nidx);
 	free(tail);
+	free(meta);
 	close(fd);
 	return err;
 }

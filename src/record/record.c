@@ -456,6 +456,31 @@ static int synth_maps(struct session *s, pid_t pid, bool data_maps)
 	return 0;
 }
 
+/* The kernel map perf synthesizes: [kernel.kallsyms]_text from _text to the end. */
+static void synth_kernel(struct session *s)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	unsigned long long start = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 && !strcmp(name, "_text")) {
+			start = a;
+			break;
+		}
+	}
+	fclose(f);
+	if (start)
+		hm_writer__write_mmap2(s->w, (u32)-1, 0, start, ~0ULL - start, start,
+				       PROT_READ | PROT_EXEC, MAP_PRIVATE, "[kernel.kallsyms]_text",
+				       PERF_RECORD_MISC_KERNEL);
+}
+
 static void read_comm(const char *path, char *comm, size_t n)
 {
 	FILE *f = fopen(path, "r");
@@ -1211,6 +1236,46 @@ static int choose_mode(const struct hm_record_opts *o, struct hm_record_result *
 		snprintf(res->mode_why, sizeof(res->mode_why), "requested");
 		return 0;
 	}
+	if (getenv("HITMAP_RECORD_TEST_SWEVENT")) {
+		/*
+		 * Tests only: the PMU path (plan, open, ids, enable_on_exec,
+		 * synthesis, header) with software events standing in for
+		 * mem-loads and mem-stores, where no PMU is available.
+		 */
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			struct hm_plan_event *e = &plan->ev[plan->nr++];
+
+			memset(e, 0, sizeof(*e));
+			e->leader = -1;
+			e->attr.size = 128;
+			e->attr.type = PERF_TYPE_SOFTWARE;
+			e->attr.config = i ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
+			e->attr.sample_period = o->period ? o->period : 100000;
+			e->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					      PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+					      PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
+					      PERF_SAMPLE_WEIGHT_STRUCT;
+			e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+			e->attr.inherit = 1;
+			e->attr.sample_id_all = 1;
+			e->attr.disabled = 1;
+			e->attr.enable_on_exec = !(o->all_cpus || o->cpus);
+			e->attr.exclude_kernel = o->user_only;
+			e->attr.exclude_user = o->kernel_only;
+			if (!i) {
+				e->attr.mmap = e->attr.comm = e->attr.task = e->attr.mmap_data = 1;
+				e->attr.mmap2 = e->attr.comm_exec = 1;
+			}
+			snprintf(e->name, sizeof(e->name), i ? "task-clock" : "cpu-clock");
+		}
+		plan->mode = HM_MODE_PEBS;
+		res->mode = HM_MODE_PEBS;
+		snprintf(plan->desc, sizeof(plan->desc), "test: software clocks in place of PEBS");
+		snprintf(res->mode_why, sizeof(res->mode_why), "%s", plan->desc);
+		return 0;
+	}
 	if (o->mode == HM_MODE_SPE) {
 		hm_err("--mode spe: Arm SPE recording (AUX buffers) is not implemented yet; the plan is shown by 'hitmap record --plan'; fix: --mode contention");
 		return -EOPNOTSUPP;
@@ -1358,7 +1423,8 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		if (err < 0)
 			goto out;
 	}
-	/* threads that already exist */
+	/* the kernel, and threads that already exist */
+	synth_kernel(&s);
 	if (system_wide)
 		synth_all(&s, !contention);
 	else if (o->workload && s.child > 0)

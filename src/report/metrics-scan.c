@@ -173,6 +173,7 @@ struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_l
 	struct hm_metrics *m = NULL;
 	struct hm_reader *rd;
 	const char *rel = opts->kernel_release;
+	enum hm_futex_era era;
 	char buf[64];
 	u32 len;
 	int i, err = 0;
@@ -204,7 +205,13 @@ struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_l
 	}
 	if (!rel)
 		rel = h->osrelease;
-	err = hm_futex_model__init(&fm, hm_futex_era__from_release(rel ? rel : ""));
+	era = hm_futex_era__from_release(rel ? rel : "");
+	if (era >= HM_FUTEX_ERA__MAX) {
+		/* no release known (a pipe's header comes later): the current era */
+		hm_debug("%s: no kernel release; futex model of 6.17", opts->input);
+		era = HM_FUTEX_ERA_6_17;
+	}
+	err = hm_futex_model__init(&fm, era);
 	if (err < 0)
 		goto out;
 	if (hm_futex_model__from_meta(&fm, meta) < 0)

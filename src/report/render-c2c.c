@@ -312,6 +312,24 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			}
 			fprintf(f, "\n");
 		}
+		if (o->node_info >= 2 && nr_nodes) {
+			/* like perf -NN: the CPUs of each node that touched the line */
+			fprintf(f, "  Node{cpu list}:");
+			for (int k = 0; k < nr_nodes; k++) {
+				int nr = hm_topo__nr_cpus(r->topo), first = 1;
+
+				if (!node_cpus(r, ln, k))
+					continue;
+				fprintf(f, " %2d{", hm_topo__node_id(r->topo, k));
+				for (int c = 0; c < nr; c++)
+					if (((ln->cpus[c / 64] >> (c % 64)) & 1) && r->cpu_node_idx[c] == k) {
+						fprintf(f, "%s%d", first ? "" : ",", c);
+						first = 0;
+					}
+				fprintf(f, "}");
+			}
+			fprintf(f, "\n");
+		}
 		fprintf(f, "  %6s %7s %7s %5s %7s %7s %7s %7s %18s %7s %7s  %-16s %s\n",
 			"Offset", "LclHitm", "RmtHitm", "XDie", "Stores", "Loads", "LdCyc", "HitmCyc",
 			"Code address", "Pid", "Tid", "Comm", "Symbol / source");
@@ -360,7 +378,27 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 				(unsigned long long)hm, (unsigned long long)pe, (unsigned long long)st);
 		}
 	}
-	fprintf(f, "  hitmap categories (all samples):");
+	if (r->nr_socket_cats) {
+		static const enum hm_mem_cat cols[] = {
+			HM_CAT_HITM_LOCAL, HM_CAT_HITM_XDIE, HM_CAT_HITM_REMOTE, HM_CAT_PEER_LOCAL,
+			HM_CAT_PEER_REMOTE, HM_CAT_HIT_REMOTE, HM_CAT_DRAM_LOCAL, HM_CAT_DRAM_REMOTE,
+		};
+
+		fprintf(f, "\n  hitmap categories of all samples by accessor socket:\n  %6s", "Socket");
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+			fprintf(f, " %12s", hm_mem_cat__name(cols[c]));
+		fprintf(f, " %12s\n", "stores");
+		for (int k = 0; k < r->nr_socket_cats; k++) {
+			const u64 *sc = &r->socket_cats[(size_t)k * HM_CAT__MAX];
+
+			fprintf(f, "  %6d", k);
+			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+				fprintf(f, " %12llu", (unsigned long long)sc[cols[c]]);
+			fprintf(f, " %12llu\n", (unsigned long long)(sc[HM_CAT_STORE_L1HIT] +
+				sc[HM_CAT_STORE_L1MISS] + sc[HM_CAT_STORE_OTHER]));
+		}
+	}
+	fprintf(f, "\n  hitmap categories (all samples):");
 	for (int c = 0; c < HM_CAT__MAX; c++)
 		if (r->cats.nr[c])
 			fprintf(f, " %s=%llu", hm_mem_cat__name(c), (unsigned long long)r->cats.nr[c]);
@@ -496,6 +534,14 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	json_c2c(j, "stats", &r->shared);
 	hm_json__obj_end(j);
 	json_cats(j, "hitmap", r->cats.nr);
+	hm_json__arr_begin(j, "sockets");
+	for (int k = 0; k < r->nr_socket_cats; k++) {
+		hm_json__obj_begin(j, NULL);
+		hm_json__s64(j, "socket", k);
+		json_cats(j, "hitmap", &r->socket_cats[(size_t)k * HM_CAT__MAX]);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_end(j);
 	if (!o->stats_only && r->lines) {
 		size_t n;
 		struct hm_line **v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);

@@ -27,9 +27,103 @@
 struct perf_key {
 	u64	line;		/* cl_address(al_addr) */
 	u32	pid;		/* private anonymous user memory only */
+	u32	dso_id;		/* hash of the map's dev/inode (MMAP2), 0 when none */
 	u8	cpumode;
 	u8	mapped;		/* data map found */
 };
+
+/*
+ * perf compares data maps by their DSO's id (maj, min, ino, ino_generation
+ * from MMAP2; zero for MMAP, build-id MMAP2 and synthesized maps) and groups
+ * private user memory with a zero id by pid.  hm_map has no id, so the ids
+ * are taken from the MMAP2 records here, keyed by the map they created.
+ */
+struct hm_map_ids {
+	struct { const struct hm_map *map; u32 id; } *e;
+	size_t nr, nr_slots;
+};
+
+static size_t ptr_hash(const void *p)
+{
+	u64 x = (u64)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(x ^ (x >> 29));
+}
+
+static int map_ids__put(struct hm_map_ids *t, const struct hm_map *map, u32 id)
+{
+	size_t h;
+
+	if ((t->nr + 1) * 2 > t->nr_slots) {
+		size_t ns = t->nr_slots ? t->nr_slots * 2 : 256;
+		__typeof__(t->e) ne = calloc(ns, sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		for (size_t i = 0; i < t->nr_slots; i++) {
+			if (!t->e[i].map)
+				continue;
+			h = ptr_hash(t->e[i].map) & (ns - 1);
+			while (ne[h].map)
+				h = (h + 1) & (ns - 1);
+			ne[h] = t->e[i];
+		}
+		free(t->e);
+		t->e = ne;
+		t->nr_slots = ns;
+	}
+	h = ptr_hash(map) & (t->nr_slots - 1);
+	while (t->e[h].map && t->e[h].map != map)
+		h = (h + 1) & (t->nr_slots - 1);
+	if (!t->e[h].map)
+		t->nr++;
+	t->e[h].map = map;
+	t->e[h].id = id;
+	return 0;
+}
+
+static u32 map_ids__get(const struct hm_map_ids *t, const struct hm_map *map)
+{
+	size_t h;
+
+	if (!t->nr)
+		return 0;
+	h = ptr_hash(map) & (t->nr_slots - 1);
+	while (t->e[h].map) {
+		if (t->e[h].map == map)
+			return t->e[h].id;
+		h = (h + 1) & (t->nr_slots - 1);
+	}
+	return 0;
+}
+
+/* After an MMAP2 with a device/inode: remember the id of the map it made. */
+static int map_ids__note(struct hm_map_ids *t, const struct hm_maps *maps, const struct hm_event *ev)
+{
+	const u8 *d = ev->data;
+	u32 pid, maj, min;
+	u64 addr, ino, gen, x;
+	const struct hm_map *map;
+
+	if (ev->type != PERF_RECORD_MMAP2 || ev->size < 8 + 8 + 24 + 24 ||
+	    (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return 0;
+	memcpy(&pid, d + 8, 4);
+	memcpy(&addr, d + 16, 8);
+	memcpy(&maj, d + 40, 4);
+	memcpy(&min, d + 44, 4);
+	memcpy(&ino, d + 48, 8);
+	memcpy(&gen, d + 56, 8);
+	if (!maj && !min && !ino && !gen)
+		return 0;
+	map = hm_maps__find(maps, pid, ev->misc & 7, addr);
+	if (!map || map->start != addr)
+		return 0;
+	x = ((u64)maj << 40 ^ (u64)min << 20 ^ ino ^ gen << 32) * 0xff51afd7ed558ccdULL;
+	return map_ids__put(t, map, (u32)(x >> 32) | 1);
+}
+
+
 
 /* The counters perf's global block reads, per entry. */
 struct perf_entry {
@@ -49,7 +143,8 @@ static u64 key_hash(const struct perf_key *k)
 {
 	u64 x = k->line * 0x9e3779b97f4a7c15ULL;
 
-	x ^= ((u64)k->pid << 8 | (u64)k->cpumode << 1 | k->mapped) * 0xc2b2ae3d27d4eb4fULL;
+	x ^= ((u64)k->pid << 8 | (u64)k->cpumode << 1 | k->mapped | (u64)k->dso_id << 32) *
+	     0xc2b2ae3d27d4eb4fULL;
 	x ^= x >> 31;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
@@ -59,7 +154,7 @@ static u64 key_hash(const struct perf_key *k)
 static bool key_eq(const struct perf_key *a, const struct perf_key *b)
 {
 	return a->line == b->line && a->pid == b->pid && a->cpumode == b->cpumode &&
-	       a->mapped == b->mapped;
+	       a->mapped == b->mapped && a->dso_id == b->dso_id;
 }
 
 static struct hm_perf_lines *perf_lines__new(void)
@@ -180,6 +275,10 @@ void hm_report__delete(struct hm_report *r)
 	hm_topo__delete(r->topo);
 	hm_reader__delete(r->reader);
 	free(r->cpu_node_idx);
+	free(r->socket_cats);
+	if (r->map_ids)
+		free(r->map_ids->e);
+	free(r->map_ids);
 	free(r);
 }
 
@@ -227,6 +326,12 @@ static int setup_nodes(struct hm_report *r)
 	r->cpu_node_idx = malloc((nr_cpus ? nr_cpus : 1) * sizeof(int));
 	if (!r->cpu_node_idx)
 		return -ENOMEM;
+	r->nr_socket_cats = hm_topo__nr_sockets(r->topo);
+	if (r->nr_socket_cats > 0) {
+		r->socket_cats = calloc((size_t)r->nr_socket_cats * HM_CAT__MAX, sizeof(u64));
+		if (!r->socket_cats)
+			return -ENOMEM;
+	}
 	for (int c = 0; c < nr_cpus; c++) {
 		int node = hm_topo__cpu_node(r->topo, c);
 
@@ -276,8 +381,10 @@ static void resolve(struct hm_report *r, struct pending *p)
 	memset(&p->k, 0, sizeof(p->k));
 	p->k.cpumode = cpumode;
 	p->k.mapped = p->dmap != NULL;
+	if (p->dmap)
+		p->k.dso_id = map_ids__get(r->map_ids, p->dmap);
 	if (p->dmap && cpumode != PERF_RECORD_MISC_KERNEL && !(p->dmap->flags & MAP_SHARED) &&
-	    !p->dmap->build_id_size && p->dmap->type == HM_MAP_USER)
+	    !p->k.dso_id)
 		p->k.pid = s->pid;
 	p->k.line = al_addr(p->dmap, s->addr) & cl;
 	p->kh = key_hash(&p->k);
@@ -310,6 +417,8 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		ms.cpu_socket = ms.cpu_node = -1;
 		r->nr_nocpu++;
 	}
+	if (ms.cpu_socket >= 0 && ms.cpu_socket < r->nr_socket_cats)
+		r->socket_cats[(size_t)ms.cpu_socket * HM_CAT__MAX + ms.cls.cat]++;
 	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 
@@ -455,7 +564,8 @@ int hm_report__run(struct hm_report *r)
 	if (!r->maps)
 		return -ENOMEM;
 	r->perf_lines = perf_lines__new();
-	if (!r->perf_lines)
+	r->map_ids = calloc(1, sizeof(*r->map_ids));
+	if (!r->perf_lines || !r->map_ids)
 		return -ENOMEM;
 	/* in pipe mode the header arrives as records: set up at the first sample */
 	if (!r->header->pipe) {
@@ -475,6 +585,11 @@ int hm_report__run(struct hm_report *r)
 					break;
 			}
 			hm_maps__process(r->maps, &ev);
+			if (ev.type == PERF_RECORD_MMAP2) {
+				err = map_ids__note(r->map_ids, r->maps, &ev);
+				if (err < 0)
+					break;
+			}
 			continue;
 		}
 		if (!ev.has_sample)

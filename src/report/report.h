@@ -49,6 +49,7 @@ struct hm_report_opts {
 struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
+struct hm_map_ids;		/* report.c */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -71,6 +72,10 @@ struct hm_report {
 	u32			nr_shared;	/* "Total Shared Cache Lines" */
 	int			*cpu_node_idx;	/* CPU -> node index (NUMA order), -1 */
 	u64			nr_nocpu;	/* samples without a CPU */
+	/* hitmap categories per accessor socket: [socket * HM_CAT__MAX + cat] */
+	u64			*socket_cats;
+	int			nr_socket_cats;	/* sockets */
+	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);

@@ -283,13 +283,19 @@ static inline bool is_transfer(u8 src)
 }
 
 /* Wait for the line, then take @lat cycles: returns the cycles from @now to done. */
+/*
+ * A transfer of line @id requested at @now: it starts when the line is free,
+ * keeps the line busy for occupancy% of its latency (the directory pipelines
+ * the rest), and completes @lat cycles after it starts.
+ */
 static inline u32 serialize(struct hm_coh *c, u32 id, u64 now, u32 lat)
 {
 	u64 *ready = &c->ready[id];
 	u64 start = *ready > now ? *ready : now;
+	u32 busy = lat * c->m->lat[HM_LAT_OCCUPANCY] / 100;
 
-	*ready = start + lat;
-	return (u32)(*ready - now);
+	*ready = start + (busy ? busy : 1);
+	return (u32)(start - now) + lat;
 }
 
 void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,

@@ -32,6 +32,7 @@ const char *hm_lat__name(int i)
 	case HM_LAT_SYSCALL:	return "syscall";
 	case HM_LAT_STORE:	return "store";
 	case HM_LAT_SPIN:	return "spin";
+	case HM_LAT_OCCUPANCY:	return "occupancy";
 	}
 	return NULL;
 }
@@ -59,6 +60,8 @@ struct preset {
 #define S_LKP	"calibrated: LKP lkp-srf-2sp2 6.12 perf bench futex hash 2,667,058 ops/s/thread (futex.md 4.3)"
 #define S_GUESS	"assumption: no public figure found; override with --latency"
 #define S_ARCH	"vendor optimization manual, load-to-use"
+#define S_OCC	"calibrated: LKP lkp-srf-2sp2 6.16-rc private hash 144,593 ops/s/thread (futex.md 4.3)"
+#define OCC	12
 
 static const struct preset presets[] = {
 	{
@@ -69,11 +72,11 @@ static const struct preset presets[] = {
 			 [HM_SRC_HITM_LOCAL] = 130, [HM_SRC_HITM_XDIE] = 180, [HM_SRC_HITM_REMOTE] = 420,
 			 [HM_SRC_HIT_XDIE] = 160, [HM_SRC_HIT_REMOTE] = 380,
 			 [HM_SRC_DRAM_LOCAL] = 260, [HM_SRC_DRAM_REMOTE] = 400,
-			 [HM_LAT_SYSCALL] = 780, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40 },
+			 [HM_LAT_SYSCALL] = 780, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40, [HM_LAT_OCCUPANCY] = OCC },
 		.src = { [HM_SRC_L1] = S_ARCH, [HM_SRC_L2] = S_ARCH, [HM_SRC_LLC] = S_GUESS,
 			 [HM_SRC_HITM_LOCAL] = S_MLC, [HM_SRC_HITM_REMOTE] = S_GUESS,
 			 [HM_SRC_DRAM_LOCAL] = S_QDPMA, [HM_SRC_DRAM_REMOTE] = S_QDPMA,
-			 [HM_LAT_SYSCALL] = S_LKP },
+			 [HM_LAT_SYSCALL] = S_LKP, [HM_LAT_OCCUPANCY] = S_OCC },
 		.cpuid = "GenuineIntel,6,175,3", .cpudesc = "Intel(R) Xeon(R) 6740E",
 		.arch = "x86_64", .pmu_type = 4, .node_gb = 128,
 	},
@@ -85,11 +88,11 @@ static const struct preset presets[] = {
 			 [HM_SRC_HITM_LOCAL] = 105, [HM_SRC_HITM_XDIE] = 150, [HM_SRC_HITM_REMOTE] = 310,
 			 [HM_SRC_HIT_XDIE] = 140, [HM_SRC_HIT_REMOTE] = 290,
 			 [HM_SRC_DRAM_LOCAL] = 223, [HM_SRC_DRAM_REMOTE] = 348,
-			 [HM_LAT_SYSCALL] = 820, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40 },
+			 [HM_LAT_SYSCALL] = 820, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40, [HM_LAT_OCCUPANCY] = OCC },
 		.src = { [HM_SRC_L1] = S_ARCH, [HM_SRC_L2] = S_ARCH, [HM_SRC_LLC] = S_ARCH,
 			 [HM_SRC_HITM_LOCAL] = S_MLC, [HM_SRC_HITM_REMOTE] = S_GUESS,
 			 [HM_SRC_DRAM_LOCAL] = S_QDPMA, [HM_SRC_DRAM_REMOTE] = S_QDPMA,
-			 [HM_LAT_SYSCALL] = S_LKP },
+			 [HM_LAT_SYSCALL] = S_LKP, [HM_LAT_OCCUPANCY] = S_OCC },
 		.cpuid = "GenuineIntel,6,85,4", .cpudesc = "Intel(R) Xeon(R) Platinum 8180 CPU @ 2.50GHz",
 		.arch = "x86_64", .pmu_type = 4, .node_gb = 96,
 	},
@@ -101,7 +104,7 @@ static const struct preset presets[] = {
 			 [HM_SRC_HITM_LOCAL] = 57, [HM_SRC_HITM_XDIE] = 240, [HM_SRC_HITM_REMOTE] = 450,
 			 [HM_SRC_HIT_XDIE] = 230, [HM_SRC_HIT_REMOTE] = 430,
 			 [HM_SRC_DRAM_LOCAL] = 366, [HM_SRC_DRAM_REMOTE] = 560,
-			 [HM_LAT_SYSCALL] = 900, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40 },
+			 [HM_LAT_SYSCALL] = 900, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40, [HM_LAT_OCCUPANCY] = OCC },
 		.src = { [HM_SRC_L1] = S_ARCH, [HM_SRC_L2] = S_ARCH, [HM_SRC_LLC] = S_ARCH,
 			 [HM_SRC_HITM_LOCAL] = S_C2C, [HM_SRC_HITM_XDIE] = S_C2C,
 			 [HM_SRC_HITM_REMOTE] = S_GUESS, [HM_SRC_DRAM_LOCAL] = S_ROME,
@@ -117,7 +120,7 @@ static const struct preset presets[] = {
 			 [HM_SRC_HITM_LOCAL] = 120, [HM_SRC_HITM_XDIE] = 160, [HM_SRC_HITM_REMOTE] = 700,
 			 [HM_SRC_HIT_XDIE] = 150, [HM_SRC_HIT_REMOTE] = 650,
 			 [HM_SRC_DRAM_LOCAL] = 330, [HM_SRC_DRAM_REMOTE] = 720,
-			 [HM_LAT_SYSCALL] = 800, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40 },
+			 [HM_LAT_SYSCALL] = 800, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40, [HM_LAT_OCCUPANCY] = OCC },
 		.src = { [HM_SRC_L1] = S_ARCH, [HM_SRC_L2] = S_ARCH, [HM_SRC_LLC] = S_GUESS,
 			 [HM_SRC_HITM_LOCAL] = S_GUESS, [HM_SRC_HITM_REMOTE] = S_GUESS,
 			 [HM_SRC_DRAM_LOCAL] = S_GUESS, [HM_SRC_DRAM_REMOTE] = S_GUESS,
@@ -188,8 +191,9 @@ int hm_machine__set_latency(struct hm_machine *m, const char *spec)
 	}
 	errno = 0;
 	v = strtoul(eq + 1, &end, 10);
-	if (errno || end == eq + 1 || *end || v == 0 || v > 100000) {
-		hm_err("--latency %s: cycles must be an integer 1..100000", spec);
+	if (errno || end == eq + 1 || *end || v == 0 || v > 100000 ||
+	    (!strncmp(spec, "occupancy=", 10) && v > 100)) {
+		hm_err("--latency %s: cycles must be an integer 1..100000 (occupancy: percent 1..100)", spec);
 		return -EINVAL;
 	}
 	for (i = 0; i < HM_LAT__MAX; i++) {
@@ -202,7 +206,7 @@ int hm_machine__set_latency(struct hm_machine *m, const char *spec)
 		}
 	}
 	hm_err("--latency %s: unknown name; use l1 lfb l2 llc hitm_local hitm_xdie hitm_remote "
-	       "hit_xdie hit_remote dram_local dram_remote syscall store spin", spec);
+	       "hit_xdie hit_remote dram_local dram_remote syscall store spin occupancy", spec);
 	return -EINVAL;
 }
 

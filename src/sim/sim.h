@@ -61,6 +61,7 @@ enum hm_lat {
 	HM_LAT_SYSCALL = HM_SRC__MAX,	/* non-memory work of one futex syscall */
 	HM_LAT_STORE,			/* a store that hits an owned line */
 	HM_LAT_SPIN,			/* one spin iteration (pause) */
+	HM_LAT_OCCUPANCY,		/* percent of a transfer's latency the line stays busy */
 	HM_LAT__MAX
 };
 

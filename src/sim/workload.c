@@ -54,6 +54,7 @@ static const struct { const char *name; u32 size; } ksyms[K__MAX] = {
 };
 
 #define KTEXT_BASE	0xffffffff81000000ULL
+#define KMAP_LEN	0x7e000000ULL		/* length of the kernel MMAP2 (sample.c) */
 #define KTEXT_FUTEX	0xffffffff811c4000ULL	/* kernel/futex/ lives about here */
 #define KDATA_FUTEX	0xffffffff83260900ULL	/* __futex_data, as on the 6.18 build (futex.md 2.10) */
 
@@ -753,9 +754,11 @@ static __attribute__((noinline)) int emit(struct hm_sim *s, const struct hm_sim_
 		struct hm_sample smp;
 		/*
 		 * Every sample is kernel-mode: perf looks the data address up in the
-		 * kernel maps only, where direct-map and user addresses have none.
+		 * kernel maps only.  The kernel map (the MMAP2 of [kernel.kallsyms]_text
+		 * sample.c writes) covers the image, so __futex_data has a map; the
+		 * direct map and user addresses have none.
 		 */
-		bool mapped = false;
+		bool mapped = in.addr >= KTEXT_BASE && in.addr < KTEXT_BASE + KMAP_LEN;
 		enum hm_futex_field f = HM_FUTEX_FIELD__MAX;
 
 		if (st->obj == HM_OBJ_BUCKET)

@@ -23,9 +23,23 @@ struct hm_dwarf {
 };
 
 static char *debuginfo_path;
+
+/* The standard search, but never debuginfod (no network during a report). */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	if (urls && *urls)
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -97,6 +111,10 @@ int hm_dwarf__srcline(struct hm_dwarf *d, u64 vaddr, struct hm_srcline *out)
 	cudie = dwfl_module_addrdie(d->mod, addr, &cubias);
 	if (!cudie)
 		return out->file ? 0 : -ENOENT;
+	if (!out->file) {	/* a CU without lines (crtstuff.c): its name, line 0, as addr2line */
+		out->file = dwarf_diename(cudie);
+		out->line = 0;
+	}
 	nscopes = dwarf_getscopes(cudie, addr - cubias, &scopes);
 	for (int i = 0; i < nscopes; i++) {
 		Dwarf_Attribute attr;

@@ -945,45 +945,80 @@ const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m)
 	return m ? m->vmlinux : NULL;
 }
 
-const struct hm_map *hm_maps__find(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr)
+/* The process whose maps thread (@pid, @tid) of a sample uses (perf: by tid, then the leader). */
+static const struct proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 {
-	const struct thread *t;
+	const struct thread *t = table_get(&m->threads, tid);
+	u32 p = pid;
+
+	if (t && t->pid != -1)
+		p = (u32)t->pid;
+	if (p != tid) {	/* the leader: a known thread p may belong elsewhere */
+		const struct thread *l = table_get(&m->threads, p);
+
+		if (l && l->pid != -1)
+			p = (u32)l->pid;
+	}
+	return table_get(&m->procs, p);
+}
+
+static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
+{
 	const struct proc *p;
 
 	if (!m)
 		return NULL;
 	switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
-		return kfind(m, addr);
+		return load ? kfind(m, addr) : kmaps_find(m, addr);
 	case PERF_RECORD_MISC_USER:
-		p = table_get(&m->procs, pid);
-		if (!p) {
-			/* @pid may be a tid whose process is known */
-			t = table_get(&m->threads, pid);
-			if (t && t->pid != -1 && (u32)t->pid != pid)
-				p = table_get(&m->procs, (u32)t->pid);
-		}
+		p = sample_proc(m, pid, tid);
 		return p ? ms_find(&p->ms, addr) : NULL;
 	default:
 		return NULL;	/* guest (perf_guest off), hypervisor, unknown */
 	}
 }
 
-const struct hm_map *hm_maps__find_ip(const struct hm_maps *m, u32 pid, u64 ip)
+const struct hm_map *hm_maps__find_thread(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr)
 {
-	const struct hm_map *map = hm_maps__find(m, pid, PERF_RECORD_MISC_USER, ip);
-
-	return map ? map : hm_maps__find(m, pid, PERF_RECORD_MISC_KERNEL, ip);
+	return find(m, pid, tid, cpumode, addr, true);
 }
 
-bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 addr)
+const struct hm_map *hm_maps__find(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr)
+{
+	return find(m, pid, pid, cpumode, addr, true);
+}
+
+const struct hm_map *hm_maps__peek(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr)
+{
+	return find(m, pid, pid, cpumode, addr, false);
+}
+
+const struct hm_map *hm_maps__find_ip_thread(const struct hm_maps *m, u32 pid, u32 tid, u64 ip)
+{
+	const struct hm_map *map = find(m, pid, tid, PERF_RECORD_MISC_USER, ip, true);
+
+	return map ? map : find(m, pid, tid, PERF_RECORD_MISC_KERNEL, ip, true);
+}
+
+const struct hm_map *hm_maps__find_ip(const struct hm_maps *m, u32 pid, u64 ip)
+{
+	return hm_maps__find_ip_thread(m, pid, pid, ip);
+}
+
+bool hm_maps__mapped_thread(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 ip, u64 addr)
 {
 	bool ip_ok;
 
 	/* perf's order: machine__resolve (ip, sample cpumode), then iaddr, then daddr */
-	hm_maps__find(m, pid, cpumode, ip);
-	ip_ok = hm_maps__find_ip(m, pid, ip) != NULL;
-	return hm_maps__find(m, pid, cpumode, addr) && ip_ok;
+	find(m, pid, tid, cpumode, ip, true);
+	ip_ok = hm_maps__find_ip_thread(m, pid, tid, ip) != NULL;
+	return find(m, pid, tid, cpumode, addr, true) && ip_ok;
+}
+
+bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 addr)
+{
+	return hm_maps__mapped_thread(m, pid, pid, cpumode, ip, addr);
 }
 
 const char *hm_maps__comm(const struct hm_maps *m, u32 tid)

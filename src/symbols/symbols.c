@@ -424,9 +424,10 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
 	if (maps)
 		s->maps = maps;
 	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
-	map = hm_maps__find(maps, pid, cpumode, addr);
+	/* peek: resolving never changes what perf's lookups would load */
+	map = hm_maps__peek(maps, pid, cpumode, addr);
 	if (!map && cpumode == PERF_RECORD_MISC_USER)
-		map = hm_maps__find(maps, pid, PERF_RECORD_MISC_KERNEL, addr);
+		map = hm_maps__peek(maps, pid, PERF_RECORD_MISC_KERNEL, addr);
 	if (!map) {
 		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 		    kernel_addr(addr)) {

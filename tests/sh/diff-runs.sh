@@ -120,4 +120,13 @@ if "$HITMAP" diff "$TMP/g1.data" "$TMP/trunc.data" >"$TMP/e3" 2>&1; then fail tr
 	check truncated-file grep -q 'trunc.data' "$TMP/e3"; fi
 if "$HITMAP" diff --alpha 7 "$TMP/g1.data" "$TMP/g2.data" >"$TMP/e4" 2>&1; then fail bad-alpha "exit 0"; else
 	check bad-alpha grep -q -- '--alpha' "$TMP/e4"; fi
+# real perf files (fixtures, read in place): file and pipe mode, and standard input
+F=$FIXTURES/linux-perf-data
+if [ -f "$F/sleep.compressed.data" ] && [ -f "$F/sleep.compressed.pipe.data" ]; then
+	check fixture-file-vs-pipe "$HITMAP" diff --json "$F/sleep.compressed.data" "$F/sleep.compressed.pipe.data"
+	"$HITMAP" diff --metrics - <"$F/fibo.compressed2.pipe.data" >"$TMP/stdin.json" 2>/dev/null
+	check fixture-stdin-pipe jq -e '.samples == 547 and .label == "-"' "$TMP/stdin.json"
+else
+	skip fixture-diff "no perf fixtures under $F"
+fi
 done_tests

@@ -25,6 +25,8 @@ check "6.16 per-node tables" jq -e '.futexes[0].node == 1 and .futexes[0].index 
 # pre-6.16: one table, 32 CPUs -> 8192; private futexes go to the global table
 out=$("$HITMAP" hash --kernel 6.12.100 --cpus 32 --shared --mm ffff888104e2c000 --json 0x7f1234567000)
 check "pre-6.16 global table" jq -e '.futexes[0].index == 5084 and .global_slots == 8192 and .era == "pre-6.16"' <<<"$out"
+out=$("$HITMAP" hash --kernel 5.4.27 --cpus 32 --shared --mm ffff888104e2c000 --json 0x7f1234567000)
+check "5.4.27: pre-2020 key order" jq -e '.futexes[0].index == 6685 and .futexes[0].hash == "0x8fb1ba1d"' <<<"$out"
 out=$("$HITMAP" hash --kernel 6.12.117 --cpus 32 --shared --mm ffff888104e2c000 --json 0x7f1234567000)
 check "6.12.117 (CVE backport) hashes the mm seq" jq -e '.futexes[0].index == null and (.futexes[0].note | test("mm-seq"))' <<<"$out"
 out=$("$HITMAP" hash --kernel 6.12 --json 0x7f1234567000)

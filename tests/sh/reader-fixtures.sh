@@ -92,6 +92,17 @@ if [ -f "$L/sleep.compressed2.data" ]; then
 	"$HITMAP" stat -i "$L/sleep.compressed2.pipe.data" >/dev/null 2>"$TMP/t.err"
 	check reader-fixtures.trailing_text grep -q 'offset 31808: the stream ends with .* bytes of text' "$TMP/t.err"
 fi
+# WEIGHT_STRUCT memory samples: perf mem report says 14 samples, total weight 1725
+W=$FIXTURES/perf_data_converter/perf.data.weight_struct
+if [ -f "$W" ]; then
+	got=$("$HITMAP" script -i "$W" --json | jq '[.[] | select(.data_src != null)] | "\(length) \(map(.weight) | add)"' -r)
+	check reader-fixtures.weight_struct.total_weight test "$got" = "14 1725"
+	# addr, data_src (hex and decoded), weight: the same bytes as perf script
+	FL=tid,cpu,time,addr,data_src,weight,ip
+	perf script -i "$W" -F $FL --ns >"$TMP/w.perf" 2>/dev/null
+	"$HITMAP" script -i "$W" -F $FL --ns >"$TMP/w.hm" 2>&1
+	check reader-fixtures.weight_struct.mem_fields cmp "$TMP/w.perf" "$TMP/w.hm"
+fi
 # PERFFILE v1 (perf < 3.x) is refused clearly; make one from a real header
 if [ -f "$FIXTURES/perf_data_converter/perf.data.singleprocess-3.4" ]; then
 	{ printf 'PERFFILE'; tail -c +9 "$FIXTURES/perf_data_converter/perf.data.singleprocess-3.4"; } >"$TMP/v1.data"

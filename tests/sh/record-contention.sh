@@ -32,7 +32,7 @@ if have_perf; then
 	n=$(perf script -i "$out" 2>"$TMP/perf.err" | wc -l); prc=${PIPESTATUS[0]}
 	if [ "$prc" = 0 ] && [ "$n" = "$samples" ] && [ "$n" -gt 0 ]; then pass "perf script reads every sample ($n)"
 	else fail "perf script reads every sample" "rc=$prc lines=$n samples=$samples $(head -n 2 "$TMP/perf.err")"; fi
-	perf script -i "$out" 2>/dev/null | head -n 1 | grep -q 'lock:contention_begin: 0x[0-9a-f]* (flags=' \
+	perf script -i "$out" 2>/dev/null | head -n 50 | grep -q 'lock:contention_begin: 0x[0-9a-f]* (flags=' \
 		&& pass "perf script decodes the tracepoint fields" || fail "perf script decodes the tracepoint fields" "$(perf script -i "$out" 2>&1 | head -n 1)"
 	perf report -i "$out" --header-only 2>/dev/null | grep -q 'nrcpus avail' && pass "perf reads the header features" || fail "perf reads the header features" "no nrcpus line"
 else

@@ -118,4 +118,34 @@ if [ -f "$fx" ]; then
 else
 	skip "fixture weight_struct" "$fx not found (set HITMAP_FIXTURES)"
 fi
+# every real fixture: hitmap never crashes; where perf c2c reads the file,
+# the stat blocks are identical
+nsame=0 ndiff=0 ncrash=0 nfx=0
+for fx in "$FIXTURES"/*/*; do
+	case $fx in *.txt|*.gz|*.md|*.json|*.yaml) continue;; esac
+	[ -f "$fx" ] || continue
+	nfx=$((nfx + 1))
+	timeout 120 "$HITMAP" report -i "$fx" --stats >"$TMP/hm.txt" 2>/dev/null; rc=$?
+	if [ $rc -gt 1 ]; then
+		ncrash=$((ncrash + 1))
+		echo "# $(basename "$fx"): hitmap exit $rc"
+		continue
+	fi
+	timeout 120 perf c2c report --stats --stdio --no-source -i "$fx" >"$TMP/perf.txt" 2>/dev/null || continue
+	if diff <(sed -n '/Trace Event/,/Total Merged/p' "$TMP/perf.txt") \
+		<(sed -n '/Trace Event/,/Total Merged/p' "$TMP/hm.txt") >/dev/null; then
+		nsame=$((nsame + 1))
+	else
+		ndiff=$((ndiff + 1))
+		echo "# $(basename "$fx"): stat blocks differ from perf's"
+	fi
+done
+if [ $nfx -eq 0 ]; then
+	skip "fixture sweep" "no fixtures under $FIXTURES"
+else
+	[ $ncrash -eq 0 ] && pass "fixture sweep: hitmap exits 0 or 1 on all $nfx files" ||
+		fail "fixture sweep: no crash" "$ncrash of $nfx files"
+	[ $ndiff -eq 0 ] && [ $nsame -gt 0 ] && pass "fixture sweep: stat blocks equal perf's on all $nsame files perf reads" ||
+		fail "fixture sweep: stat blocks equal perf's" "$ndiff differ, $nsame equal"
+fi
 done_tests

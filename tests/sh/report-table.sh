@@ -56,6 +56,8 @@ for mix in intel-skl amd-zen2 all; do
 	check "table $mix json lines = csv lines" test "$n_csv" = "$n_json"
 	"$HITMAP" report -i "$f" -N --max-lines 3 >"$TMP/hm.txt" 2>&1
 	check "table $mix text with -N" grep -q 'Node{cpus %hitms %stores}' "$TMP/hm.txt"
+	"$HITMAP" report -i "$f" -NN --max-lines 1 >"$TMP/hm.txt" 2>&1
+	check "table $mix text with -NN" grep -q 'Node{cpu list}:  0{' "$TMP/hm.txt"
 	rm -f "$f"
 done
 done_tests

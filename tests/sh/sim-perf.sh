@@ -36,9 +36,11 @@ Store No available memory level|st_na
 No Page Map Rejects|nomap
 Unable to parse data source|noparse'
 
-for p in skx srf zen4 altra; do
+for cfg in "skx 6.16" "srf 6.16" "zen4 6.16" "altra 6.16" "skx 6.12 --shared"; do
+	set -- $cfg; pr=$1; k=$2; shift 2
+	p=$pr-$k${1:+-shared}
 	f=$TMP/$p.data; t=$TMP/$p.json
-	"$HITMAP" simulate --preset $p --cores 8 --kernel 6.16 --futexes 128 --ops 20000 --period 25 \
+	"$HITMAP" simulate --preset $pr --cores 8 --kernel $k "$@" --futexes 128 --ops 20000 --period 25 \
 		-o "$f" --truth "$t" --kallsyms "$TMP/$p.ksyms" >"$TMP/$p.out" 2>&1 ||
 		{ fail sim-perf-$p-simulate "$(tail -n 2 "$TMP/$p.out")"; continue; }
 	n=$(jq .samples.total "$t")

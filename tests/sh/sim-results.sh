@@ -24,10 +24,13 @@ echo "# 6.16 line with the most remote HITM: $top; fph remote HITM samples 6.16=
 	fail sim-results-6.16-fph-line-most-remote-hitm "top line is $top"
 [ "$fph16" -gt 50 ] && [ "$fph17" -eq 0 ] && pass sim-results-6.17-per-cpu-refs-remove-fph-hitm ||
 	fail sim-results-6.17-per-cpu-refs-remove-fph-hitm "fph remote HITM 6.16=$fph16 6.17=$fph17"
-o16=$(jq '.results.ops_per_sec_thread|floor' "$TMP/6.16.json"); o17=$(jq '.results.ops_per_sec_thread|floor' "$TMP/6.17.json")
-echo "# ops/s per thread: 6.16=$o16 6.17=$o17 (LKP lkp-srf-2sp2: 144,593 with the 6.16 private hash)"
-[ "$o17" -gt $((o16 * 3)) ] && pass sim-results-6.17-throughput-recovers ||
-	fail sim-results-6.17-throughput-recovers "6.16=$o16 6.17=$o17"
+# throughput on the full 192-CPU Sierra Forest model (no file: fast)
+o12=$("$HITMAP" simulate --kernel 6.12 --ops 100000 --json | jq '.ops_per_sec_thread|floor')
+o16=$("$HITMAP" simulate --kernel 6.16 --ops 100000 --json | jq '.ops_per_sec_thread|floor')
+o17=$("$HITMAP" simulate --kernel 6.17 --ops 100000 --json | jq '.ops_per_sec_thread|floor')
+echo "# srf 192 CPUs ops/s per thread: 6.12=$o12 6.16=$o16 6.17=$o17 (LKP lkp-srf-2sp2: 2,667,058 -> 144,593 with the 6.16 private hash)"
+[ "$o16" -lt $((o12 / 5)) ] && [ "$o17" -gt $((o16 * 5)) ] && pass sim-results-6.16-collapse-6.17-recovers ||
+	fail sim-results-6.16-collapse-6.17-recovers "6.12=$o12 6.16=$o16 6.17=$o17"
 
 # 2. the priv field
 for k in 6.16 6.17 6.18; do

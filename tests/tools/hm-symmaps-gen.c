@@ -216,7 +216,8 @@ int main(int argc, char **argv)
 
 	/* fixed cases */
 	static const u32 pids[][2] = { { 1000, 1000 }, { 1000, 1001 }, { 1000, 1002 }, { 1000, 1999 },
-				       { 2000, 2000 }, { 3000, 3000 }, { 4000, 4000 }, { 5000, 5000 } };
+				       { 2000, 2000 }, { 3000, 3000 }, { 4000, 4000 }, { 5000, 5000 },
+				       { 1000, 2000 }, { 4000, 1001 } };
 	static const u64 addrs[] = {
 		DATA, DATA + 0x10, DATA + 0xfffff, DATA + 0x100000, DATA - 1, DATA + 0x40000,
 		DATA + 0x200000, DATA + 0x200fff, DATA + 0x201000, DATA + 0xfff, DATA + 0x1000,

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		}
 		n++;
 		if (count_nomap) {
-			if (!hm_maps__mapped(maps, s->pid, s->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, s->addr))
+			if (!hm_maps__mapped_thread(maps, s->pid, s->tid, s->misc & PERF_RECORD_MISC_CPUMODE_MASK, s->ip, s->addr))
 				nomap++;
 			continue;
 		}

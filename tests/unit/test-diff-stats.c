@@ -41,6 +41,26 @@ int main(void)
 	    "     67558 \xc2\xb1 56%     +66.3%     112351        perf-c2c.HITM.local\n");
 	row("lkp-row-hitm-remote", sm(6, 4045, 57.9), sm(6, 13237, 2.0), "perf-c2c.HITM.remote",
 	    "      4045 \xc2\xb1 57%    +227.2%      13237        perf-c2c.HITM.remote\n");
+	/* the issue's three rows verbatim: ours are the same bytes after lkp-tests' extra blank */
+	{
+		static const char *const issue[] = {
+			"     4129 \xc2\xb1 57%    +225.5%      13444        perf-c2c.DRAM.remote\n",
+			"    67558 \xc2\xb1 56%     +66.3%     112351        perf-c2c.HITM.local\n",
+			"     4045 \xc2\xb1 57%    +227.2%      13237        perf-c2c.HITM.remote\n",
+		};
+		struct hm_stat_summary b0[] = { sm(6, 4129.9, 57.4), sm(6, 67558, 56.2), sm(6, 4045, 57.9) };
+		struct hm_stat_summary n0[] = { sm(6, 13444, 1.5), sm(6, 112351, 0.3), sm(6, 13237, 2.0) };
+		const char *names[] = { "perf-c2c.DRAM.remote", "perf-c2c.HITM.local", "perf-c2c.HITM.remote" };
+		char buf[256];
+		int i, ok = 1;
+
+		for (i = 0; i < 3; i++) {
+			hm_stats__lkp_row(buf, sizeof(buf), &b0[i], &n0[i], names[i]);
+			if (buf[0] != ' ' || strcmp(buf + 1, issue[i]))
+				ok = 0;
+		}
+		CHECK("lkp-rows-issue-verbatim", ok);
+	}
 	/* Rows from LKP regression mails: small values, ± on both sides, %.4g, absolute change. */
 	row("lkp-row-both-sides", sm(6, 10585, 7.9), sm(6, 1388, 20.1), "perf-c2c.DRAM.remote",
 	    "     10585 \xc2\xb1  7%     -86.9%       1388 \xc2\xb1 20%  perf-c2c.DRAM.remote\n");

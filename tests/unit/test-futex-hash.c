@@ -65,6 +65,16 @@ int main(void)
 	hm_futex__hash_global(&m, &key, &node, &idx);
 	CHECK("pre-6.16 anon bucket 5084 node 0", idx == 5084 && node == 0);
 	CHECK_EQ("pre-6.16 no priv field", m.layout.offset[HM_FUTEX_FIELD_PRIV], -1);
+	/* 5.4.27: the pre-2020 key order {address, mm} (Python: 0x8fb1ba1d) */
+	CHECK("5.4.27 word first", !hm_futex_kernel__parse("5.4.27", &k) && k.word_first);
+	CHECK("5.4.28 ptr first", !hm_futex_kernel__parse("5.4.28", &k) && !k.word_first);
+	CHECK("5.10 ptr first", !hm_futex_kernel__parse("5.10.0-30-amd64", &k) && !k.word_first);
+	CHECK("5.3 word first", !hm_futex_kernel__parse("5.3.18", &k) && k.word_first);
+	CHECK_EQ("word-first hash", hm_futex_key__hash_word_first(&key), 0x8fb1ba1d);
+	m.word_first = true;
+	hm_futex__hash_global(&m, &key, &node, &idx);
+	CHECK_EQ("word-first bucket (8192)", idx, 6685);
+	m.word_first = false;
 	hm_futex_model__release(&m);
 
 	/* 6.16, 192 CPUs, 2 nodes: 32768 per node, node = bit 15 */

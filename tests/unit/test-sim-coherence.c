@@ -67,9 +67,15 @@ int main(void)
 	hm_coh__access(c, 4, l2, HM_ACC_RMW, 5000, &r);
 	CHECK_EQ("transfer costs hitm_remote", r.cost, m.lat[HM_SRC_HITM_REMOTE]);
 	hm_coh__access(c, 1, l2, HM_ACC_RMW, 5000, &r);
-	CHECK("second transfer at the same cycle waits for the first",
-	      r.cost == 2 * m.lat[HM_SRC_HITM_REMOTE]);
-	printf("# serialized cost %u cycles (hitm_remote %u)\n", r.cost, m.lat[HM_SRC_HITM_REMOTE]);
+	CHECK_EQ("second transfer at the same cycle waits for the line to be free",
+		 r.cost, m.lat[HM_SRC_HITM_REMOTE] + m.lat[HM_SRC_HITM_REMOTE] * m.lat[HM_LAT_OCCUPANCY] / 100);
+	printf("# serialized cost %u cycles (hitm_remote %u, occupancy %u%%)\n", r.cost,
+	       m.lat[HM_SRC_HITM_REMOTE], m.lat[HM_LAT_OCCUPANCY]);
+	m.lat[HM_LAT_OCCUPANCY] = 100;
+	hm_coh__access(c, 2, l2, HM_ACC_RMW, 10000, &r);
+	hm_coh__access(c, 5, l2, HM_ACC_RMW, 10000, &r);
+	CHECK_EQ("occupancy 100%: the next transfer waits for the whole previous one", r.cost,
+		 m.lat[HM_SRC_HITM_LOCAL] + m.lat[HM_SRC_HITM_REMOTE]);
 
 	/* MOESI: a read of a modified line leaves it Owned, which forwards */
 	if (setup("zen4", 2, 16, 1)) {

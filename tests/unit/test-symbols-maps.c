@@ -176,6 +176,17 @@ int main(void)
 	CHECK("maps fork: reused pid drops the old maps", hm_maps__find(m, 300, U, 0xa0000) == NULL);
 	CHECK_STR("maps fork: reused pid copies the new parent", fname(hm_maps__find(m, 300, U, 0x20000)), "/bin/child");
 
+	/* ---- by thread, like perf's machine__findnew_thread(pid, tid) */
+	CHECK_STR("maps thread lookup: a known tid uses its own process",
+		  fname(hm_maps__find_thread(m, 4000, 101, U, 0x80000)), "/lib/t.so");
+	CHECK("maps thread lookup: by pid alone nothing", hm_maps__find(m, 4000, U, 0x80000) == NULL);
+	CHECK_STR("maps thread lookup: tid of another process wins over the sample's pid",
+		  fname(hm_maps__find_thread(m, 100, 200, U, 0x20000)), "/bin/child");
+	CHECK_STR("maps thread lookup: unknown tid uses the pid's maps",
+		  fname(hm_maps__find_thread(m, 200, 299, U, 0x20000)), "/bin/child");
+	CHECK("maps thread lookup: mapped_thread", hm_maps__mapped_thread(m, 4000, 101, U, 0x80000, 0x80010) &&
+	      !hm_maps__mapped(m, 4000, U, 0x80000, 0x80010));
+
 	/* ---- EXIT keeps the maps (late samples still resolve) */
 	task(m, PERF_RECORD_EXIT, 0, 200, 100, 200, 100);
 	CHECK_STR("maps exit: maps kept", fname(hm_maps__find(m, 200, U, 0x20000)), "/bin/child");

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* hitmap convert: rewrite a perf.data in another form (file/pipe, zstd, byte order). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <hitmap/json.h>
+#include <hitmap/perf_data.h>
+#include "cli.h"
+
+static const char usage_text[] =
+"usage: hitmap convert -i IN -o OUT [--pipe] [-z [LEVEL]] [--compressed2] [--swap] [--json]\n"
+"\n"
+"Read any perf.data hitmap reads (file or pipe mode, either byte order,\n"
+"COMPRESSED or COMPRESSED2, attrs of any size) and write it again in the\n"
+"chosen form.  The default output is a plain file-mode perf.data with\n"
+"128-byte attrs that perf 6.1 reads.\n"
+"\n"
+"  -i, --input IN       perf.data to read ('-': standard input)\n"
+"  -o, --output OUT     file to write ('-': pipe mode to standard output)\n"
+"      --pipe           write pipe mode (like perf record -o -)\n"
+"  -z, --compress[=N]   zstd-compress the records, level N (default 1, 1..22)\n"
+"      --compressed2    with -z: COMPRESSED2 records (perf >= 6.16) instead of\n"
+"                       COMPRESSED (perf >= 5.2)\n"
+"      --swap           write the other byte order (big-endian on x86)\n"
+"      --json           print what was done as JSON (stderr with -o -)\n"
+"  -h, --help           show this help\n";
+
+static bool all_digits(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input",	 required_argument, NULL, 'i' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "pipe",	 no_argument,	    NULL, 'p' },
+		{ "compress",	 optional_argument, NULL, 'z' },
+		{ "compressed2", no_argument,	    NULL, '2' },
+		{ "swap",	 no_argument,	    NULL, 's' },
+		{ "json",	 no_argument,	    NULL, 'j' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hm_convert_opts o = { .out_fd = -1 };
+	struct hm_convert_stats st;
+	const char *in = NULL, *out = NULL, *level = NULL;
+	bool json = false, zset = false, c2 = false;
+	double t0;
+	FILE *info;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:o:z::h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': in = optarg; break;
+		case 'o': out = optarg; break;
+		case 'p': o.pipe = true; break;
+		case 'z':
+			zset = true;
+			level = optarg;
+			/* "-z 3": the level as the next word */
+			if (!level && optind < argc && all_digits(argv[optind]))
+				level = argv[optind++];
+			break;
+		case '2': c2 = true; break;
+		case 's': o.swap = true; break;
+		case 'j': json = true; break;
+		case 'h': hm_cli__usage(usage_text); return 0;
+		default:
+			fputs(usage_text, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return hm_cli__error("convert: unexpected argument '%s'; give the input with -i and the output with -o",
+				     argv[optind]);
+	if (!in || !out)
+		return hm_cli__error("convert: %s missing; use -i IN -o OUT ('-' for stdin/stdout)",
+				     !in ? "input (-i)" : "output (-o)");
+	if (zset) {
+		char *end;
+		long l = level ? strtol(level, &end, 10) : 1;
+
+		if (level && (*end || l < 1 || l > 22))
+			return hm_cli__error("convert: -z %s: not a zstd level; use 1..22", level);
+		o.comp_level = (int)l;
+	}
+	if (c2 && !zset)
+		return hm_cli__error("convert: --compressed2 needs -z; add -z [LEVEL]");
+	o.compressed2 = c2;
+	if (!strcmp(out, "-")) {
+		o.pipe = true;
+		o.out_fd = STDOUT_FILENO;
+		out = "<stdout>";
+	} else if (strcmp(in, "-")) {
+		struct stat a, b;
+
+		if (!stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return hm_cli__error("convert: %s: input and output are the same file; write to another file",
+					     out);
+	}
+	info = o.out_fd == STDOUT_FILENO ? stderr : stdout;
+	t0 = now();
+	ret = hm_convert(in, out, &o, &st);
+	if (ret)
+		return hm_cli__lib_error(ret, in);
+	if (json) {
+		struct hm_json *j = hm_json__new(info, true);
+
+		hm_json__obj_begin(j, NULL);
+		hm_json__str(j, "input", in);
+		hm_json__str(j, "output", out);
+		hm_json__obj_begin(j, "input_form");
+		hm_json__str(j, "mode", st.in_pipe ? "pipe" : "file");
+		hm_json__bool(j, "swapped", st.in_swap);
+		hm_json__bool(j, "compressed", st.in_compressed);
+		hm_json__u64(j, "attr_size", st.in_attr_size);
+		hm_json__obj_end(j);
+		hm_json__obj_begin(j, "output_form");
+		hm_json__str(j, "mode", o.pipe ? "pipe" : "file");
+		hm_json__bool(j, "swapped", o.swap);
+		hm_json__str(j, "compression", !o.comp_level ? "none" :
+			     o.compressed2 ? "COMPRESSED2" : "COMPRESSED");
+		hm_json__u64(j, "level", (u64)o.comp_level);
+		hm_json__bool(j, "tracing_data", st.tracing_data);
+		hm_json__obj_end(j);
+		hm_json__u64(j, "records", st.records);
+		hm_json__u64(j, "samples", st.samples);
+		hm_json__u64(j, "dropped", st.dropped);
+		if (o.comp_level) {
+			hm_json__u64(j, "raw_bytes", st.raw_bytes);
+			hm_json__u64(j, "compressed_bytes", st.comp_bytes);
+		}
+		hm_json__double(j, "seconds", now() - t0);
+		hm_json__obj_end(j);
+		hm_json__delete(j);
+	} else {
+		fprintf(info, "%s -> %s: %llu records (%llu samples), %s mode%s%s",
+			in, out, (unsigned long long)st.records, (unsigned long long)st.samples,
+			o.pipe ? "pipe" : "file", o.swap ? ", swapped" : "",
+			!o.comp_level ? "" : o.compressed2 ? ", COMPRESSED2" : ", COMPRESSED");
+		if (o.comp_level && st.comp_bytes)
+			fprintf(info, " (%.1fx)", (double)st.raw_bytes / st.comp_bytes);
+		if (st.dropped)
+			fprintf(info, "; %llu records of unknown layout dropped",
+				(unsigned long long)st.dropped);
+		fputc('\n', info);
+	}
+	return 0;
+}
+
+HM_COMMAND("convert", "rewrite a perf.data as file/pipe mode, zstd or the other byte order", cmd_convert)

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hm_convert: read a perf.data with the reader, write it again with the
+ * writer in another form (file or pipe mode, plain or zstd, either byte
+ * order).  One pass, streaming: memory does not grow with records.  In pipe
+ * input the events and features come as records before the first kernel
+ * record; the writer starts there, and for file output the header is set
+ * again at the end so that late HEADER_BUILD_ID records are kept.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <hitmap/log.h>
+#include <hitmap/perf_data.h>
+
+struct conv {
+	struct hm_reader	*r;
+	struct hm_writer	*w;
+	const struct hm_convert_opts *o;
+	struct hm_convert_stats	*st;
+	const char		*in, *out;
+	bool			started;
+};
+
+static int start(struct conv *c)
+{
+	const struct hm_header *h = hm_reader__header(c->r);
+	int i, n = hm_reader__nr_evsels(c->r), ret;
+
+	if (!n) {
+		hm_err("%s: no events (attrs) before the first record; the input is not a perf.data with samples",
+		       c->in);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		const struct hm_evsel *e = hm_reader__evsel(c->r, i);
+
+		if (!i)
+			c->st->in_attr_size = e->file_attr_size;
+		ret = hm_writer__add_evsel(c->w, &e->attr, e->name, e->ids, e->nr_ids);
+		if (ret < 0)
+			return ret;
+	}
+	ret = hm_writer__set_header(c->w, h);
+	if (ret)
+		return ret;
+	c->st->tracing_data = h->tracing_data && h->tracing_data_size;
+	c->started = true;
+	return 0;
+}
+
+static bool is_aux(u32 type)
+{
+	return type == HM_RECORD_AUXTRACE_INFO || type == HM_RECORD_AUXTRACE ||
+	       type == HM_RECORD_AUXTRACE_ERROR;
+}
+
+static int copy(struct conv *c, const struct hm_event *ev)
+{
+	int ret;
+
+	switch (ev->type) {
+	case HM_RECORD_COMPRESSED:
+	case HM_RECORD_COMPRESSED2:
+		c->st->in_compressed = true;	/* the records inside come next */
+		return 0;
+	case HM_RECORD_HEADER_ATTR:
+	case HM_RECORD_HEADER_EVENT_TYPE:
+	case HM_RECORD_HEADER_TRACING_DATA:
+	case HM_RECORD_HEADER_FEATURE:
+		return 0;	/* pipe-mode header: becomes the output's header */
+	case HM_RECORD_EVENT_UPDATE:
+		/* NAME: the name is the event's; the writer names events itself */
+		if (ev->size >= 24 && ((const u64 *)ev->data)[1] == 2)
+			return 0;
+		break;
+	case HM_RECORD_HEADER_BUILD_ID:
+		/*
+		 * Before the data: part of the header.  Later (perf inject -b):
+		 * file output takes them at close from the header; pipe output
+		 * passes them on.
+		 */
+		if (!c->started || !c->o->pipe)
+			return 0;
+		break;
+	default:
+		break;
+	}
+	if (is_aux(ev->type)) {
+		hm_err("%s: offset %llu: AUX area data (record type %u) is not converted; convert a recording without AUX trace",
+		       c->in, (unsigned long long)ev->file_offset, ev->type);
+		return -EOPNOTSUPP;
+	}
+	if (!c->started) {
+		ret = start(c);
+		if (ret)
+			return ret;
+	}
+	if (ev->type == PERF_RECORD_SAMPLE && c->o->swap) {
+		if (!ev->has_sample || !ev->sample.evsel) {
+			c->st->dropped++;
+			return 0;
+		}
+		ret = hm_writer__write_sample(c->w, ev->sample.evsel->idx, &ev->sample);
+	} else {
+		if (!hm_writer__swappable(c->w, ev->data, ev->size)) {
+			c->st->dropped++;
+			return 0;
+		}
+		ret = hm_writer__write(c->w, ev->data, ev->size);
+	}
+	if (ret)
+		return ret;
+	c->st->records++;
+	c->st->samples += ev->type == PERF_RECORD_SAMPLE;
+	return 0;
+}
+
+int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
+	       struct hm_convert_stats *st)
+{
+	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
+	struct hm_convert_stats dummy;
+	struct conv c = { .o = o, .in = in, .out = out };
+	const struct hm_header *h;
+	struct hm_event ev;
+	int ret;
+
+	if (!in || !out || !o)
+		return -EINVAL;
+	c.st = st ? st : &dummy;
+	memset(c.st, 0, sizeof(*c.st));
+	c.r = hm_reader__new(in, &ro);
+	if (!c.r)
+		return errno ? -errno : -EINVAL;
+	h = hm_reader__header(c.r);
+	c.st->in_pipe = h->pipe;
+	c.st->in_swap = h->needs_swap;
+	if (hm_header__has_feat(h, HM_FEAT_AUXTRACE)) {
+		hm_err("%s: has AUX area data (AUXTRACE feature), which is not converted; convert a recording without AUX trace",
+		       in);
+		ret = -EOPNOTSUPP;
+		goto out_reader;
+	}
+	c.w = o->out_fd >= 0 ? hm_writer__new_fd(o->out_fd, out) : hm_writer__new(out);
+	if (!c.w) {
+		ret = errno ? -errno : -EIO;
+		goto out_reader;
+	}
+	ret = o->swap ? hm_writer__set_swap(c.w, true) : 0;
+	if (!ret)
+		ret = hm_writer__set_pipe(c.w, o->pipe);
+	if (!ret)
+		ret = hm_writer__set_compression(c.w, o->comp_level, o->compressed2);
+	if (!ret && !h->pipe)
+		ret = start(&c);
+	while (!ret && (ret = hm_reader__next(c.r, &ev)) == 1)
+		ret = copy(&c, &ev);
+	if (!ret && !c.started)
+		ret = start(&c);
+	if (!ret && !o->pipe)
+		ret = hm_writer__set_header(c.w, h);	/* late build ids, pipe input */
+	if (!ret)
+		ret = hm_writer__close(c.w);
+	hm_writer__comp_stats(c.w, &c.st->raw_bytes, &c.st->comp_bytes);
+	hm_writer__delete(c.w);
+out_reader:
+	hm_reader__delete(c.r);
+	return ret;
+}
