@@ -17,7 +17,7 @@ enum hm_futex_era {
 	HM_FUTEX_ERA_7,		/* 7.x: no priv */
 	HM_FUTEX_ERA__MAX
 };
-/* From a release string ("6.18.44-..."); 6.12.115+ stable keeps its era. */
+/* From a release string ("6.18.44-..."); 6.12.115+ stable keeps its era; HM_FUTEX_ERA__MAX when not a release. */
 enum hm_futex_era hm_futex_era__from_release(const char *release);
 const char *hm_futex_era__name(enum hm_futex_era e);
 

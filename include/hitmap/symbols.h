@@ -8,6 +8,13 @@
  * data address to symbol, offset and source:line (libdw for user ELFs by
  * build-id or path, kallsyms for the kernel), lazily, caching per distinct
  * address so the cost grows with addresses, not samples.
+ *
+ * perf c2c's "No Page Map Rejects", exactly (tests/sh/symbols-nomap.sh):
+ *	m = hm_maps__new(); hm_maps__set_kallsyms(m, &symbols_opts);
+ *	hm_maps__set_build_ids(m, header);
+ *	every non-sample record: hm_maps__process(m, ev);
+ *	every sample: nomap = !hm_maps__mapped_thread(m, pid, tid, misc & 7, ip, addr);
+ * (by tid and ip first: the order of perf's lookups matters, see below.)
  */
 #include <hitmap/perf_data.h>
 

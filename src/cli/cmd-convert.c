@@ -109,6 +109,8 @@ static int cmd_convert(int argc, char **argv)
 		return hm_cli__error("convert: --compressed2 needs -z; add -z [LEVEL]");
 	o.compressed2 = c2;
 	if (!strcmp(out, "-")) {
+		if (isatty(STDOUT_FILENO))
+			return hm_cli__error("convert: -o -: standard output is a terminal; pipe it (| perf script -i -) or redirect it");
 		o.pipe = true;
 		o.out_fd = STDOUT_FILENO;
 		out = "<stdout>";

@@ -164,9 +164,16 @@ static void print_text(struct hm_reader *r, const char *input)
 	for (u32 i = 0; i < h->nr_core_cpus; i++)
 		printf("# sibling threads : %s\n", h->core_cpus[i]);
 	if (h->cpu)
-		for (u32 i = 0; i < h->nr_cpus_avail; i++)
-			printf("# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i, h->cpu[i].core_id,
-			       h->cpu[i].die_id, h->cpu[i].socket_id);
+		for (u32 i = 0; i < h->nr_cpus_avail; i++) {
+			if (h->cpu[i].core_id == -1 && h->cpu[i].socket_id == -1)
+				printf("# CPU %u: not online\n", i);
+			else if (h->nr_die_cpus)
+				printf("# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
+				       h->cpu[i].core_id, h->cpu[i].die_id, h->cpu[i].socket_id);
+			else
+				printf("# CPU %u: Core ID %d, Socket ID %d\n", i, h->cpu[i].core_id,
+				       h->cpu[i].socket_id);
+		}
 	for (u32 i = 0; i < h->nr_numa_nodes; i++) {
 		printf("# node%u meminfo  : total = %llu kB, free = %llu kB\n", h->numa[i].node,
 		       (unsigned long long)h->numa[i].mem_total_kb,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
 #include "record/pmu.h"
@@ -48,6 +49,7 @@ static const char record_usage[] =
 "      --plan            print the events planned for this machine and exit\n"
 "      --sysfs-root DIR  plan against a sysfs tree under DIR (with --plan)\n"
 "  -q, --quiet           no summary lines\n"
+"      --json            the summary (and the workload's results) as one JSON object\n"
 "  -h, --help            this text\n"
 "\n"
 "See hitmap-record(1).\n";
@@ -59,10 +61,14 @@ static void on_signal(int sig)
 	record_stop = 1;
 }
 
+static bool record_json;
+
 static void workload_done(const struct hm_futex_hash *fh, void *ctx)
 {
 	bool silent = *(bool *)ctx;
 
+	if (record_json)
+		return;
 	hm_futex_hash__print_header(fh, stdout);
 	hm_futex_hash__print_result(fh, stdout, silent);
 }
@@ -93,6 +99,84 @@ static void print_plan(const struct hm_pmu_plan *p)
 	}
 }
 
+static void print_json(const struct hm_record_opts *o, const struct hm_record_result *r)
+{
+	struct hm_json *j = hm_json__new(stdout, false);
+	int i, k;
+
+	hm_json__obj_begin(j, NULL);
+	hm_json__str(j, "mode", hm_rec_mode__name(r->mode));
+	hm_json__str(j, "mode_why", r->mode_why);
+	hm_json__str(j, "output", o->output);
+	hm_json__u64(j, "cpus", r->nr_cpus);
+	hm_json__u64(j, "samples", r->nr_samples);
+	hm_json__u64(j, "records", r->nr_records);
+	hm_json__u64(j, "bytes", r->bytes);
+	hm_json__u64(j, "lost", r->lost);
+	hm_json__u64(j, "lost_samples", r->lost_samples);
+	hm_json__bool(j, "interrupted", r->interrupted);
+	hm_json__double(j, "recorder_cpu_secs", r->rec_cpu_secs);
+	if (r->mode == HM_MODE_CONTENTION) {
+		hm_json__obj_begin(j, "contention");
+		hm_json__u64(j, "begin", r->nr_begin);
+		hm_json__u64(j, "end", r->nr_end);
+		hm_json__u64(j, "sys_enter_futex", r->nr_futex_sys);
+		hm_json__u64(j, "pairs", r->nr_pairs);
+		hm_json__obj_end(j);
+	}
+	if (o->futex_bpf) {
+		hm_json__obj_begin(j, "bpf");
+		hm_json__u64(j, "seen", r->bpf_seen);
+		hm_json__u64(j, "in_futex", r->bpf_in_futex);
+		hm_json__u64(j, "pairs", r->bpf_pairs);
+		hm_json__u64(j, "events", r->bpf_events);
+		hm_json__u64(j, "checked", r->bpf_checked);
+		hm_json__u64(j, "agree", r->bpf_agree);
+		hm_json__u64(j, "other_locks", r->bpf_not_bucket);
+		hm_json__obj_end(j);
+	}
+	if (o->workload) {
+		hm_json__obj_begin(j, "workload");
+		hm_json__u64(j, "threads", r->wl_threads);
+		hm_json__double(j, "avg_ops_per_sec", r->wl_avg);
+		hm_json__double(j, "rel_stddev_pct", r->wl_rel_stddev);
+		hm_json__u64(j, "total_ops", r->wl_total_ops);
+		hm_json__double(j, "cpu_secs", r->wl_cpu_secs);
+		hm_json__obj_end(j);
+	}
+	if (r->table_kind >= 0) {
+		hm_json__obj_begin(j, "table");
+		hm_json__str(j, "kind", r->table_kind ? "private" : "global");
+		hm_json__s64(j, "pid", r->table_pid);
+		hm_json__hex(j, "base", r->table_base);
+		hm_json__u64(j, "slots", r->table_slots);
+		hm_json__u64(j, "contended_locks", r->nr_locks);
+		hm_json__u64(j, "buckets", r->nr_buckets);
+		hm_json__u64(j, "attributed", r->nr_buckets_attributed);
+		hm_json__u64(j, "events", r->bucket_events);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_begin(j, "buckets");
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct hm_record_bucket *b = &r->buckets[i];
+
+		hm_json__obj_begin(j, NULL);
+		hm_json__u64(j, "index", b->index);
+		hm_json__hex(j, "addr", b->addr);
+		hm_json__u64(j, "events", b->events);
+		hm_json__u64(j, "wait_ns", b->wait_ns);
+		hm_json__bool(j, "index_checked", b->predicted);
+		hm_json__arr_begin(j, "socket_events");
+		for (k = 0; k < r->nr_sockets && k < HM_REC_MAX_SOCK; k++)
+			hm_json__u64(j, NULL, b->sock[k]);
+		hm_json__arr_end(j);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_end(j);
+	hm_json__obj_end(j);
+	hm_json__delete(j);
+}
+
 static long parse_num(const char *opt, const char *arg, long min, int *bad)
 {
 	char *end;
@@ -109,7 +193,8 @@ static long parse_num(const char *opt, const char *arg, long min, int *bad)
 
 static int cmd_record(int argc, char **argv)
 {
-	enum { OPT_MODE = 256, OPT_FUTEX_SYS, OPT_WORKLOAD, OPT_PLAN, OPT_SYSFS, OPT_FUTEX_BPF, OPT_BPF_OBJ };
+	enum { OPT_MODE = 256, OPT_FUTEX_SYS, OPT_WORKLOAD, OPT_PLAN, OPT_SYSFS, OPT_FUTEX_BPF, OPT_BPF_OBJ,
+	       OPT_JSON };
 	static const struct option longopts[] = {
 		{ "output",         required_argument, NULL, 'o' },
 		{ "mode",           required_argument, NULL, OPT_MODE },
@@ -127,6 +212,7 @@ static int cmd_record(int argc, char **argv)
 		{ "plan",           no_argument,       NULL, OPT_PLAN },
 		{ "sysfs-root",     required_argument, NULL, OPT_SYSFS },
 		{ "quiet",          no_argument,       NULL, 'q' },
+		{ "json",           no_argument,       NULL, OPT_JSON },
 		{ "help",           no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -219,6 +305,10 @@ static int cmd_record(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case OPT_JSON:
+			record_json = true;
+			quiet = true;
+			break;
 		case 'h':
 			hm_cli__usage(record_usage);
 			return 0;
@@ -264,6 +354,8 @@ static int cmd_record(int argc, char **argv)
 	err = hm_record__run(&o, &r);
 	if (err)
 		return hm_cli__lib_error(err, "record");
+	if (record_json)
+		print_json(&o, &r);
 	if (!quiet) {
 		fprintf(stderr, "[ hitmap record: mode %s: %s ]\n", hm_rec_mode__name(r.mode), r.mode_why);
 		fprintf(stderr, "[ hitmap record: wrote %s: %.3f MB, %llu samples on %d CPUs, %llu lost events, %llu lost samples%s ]\n",

@@ -10,7 +10,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include <hitmap/log.h>
+#include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
 
 struct conv {
@@ -21,6 +24,37 @@ struct conv {
 	const char		*in, *out;
 	bool			started;
 };
+
+/*
+ * The header for the writer.  hitmap's metadata is kept raw in the input's
+ * byte order and the writer takes it native: re-serialize it from a
+ * swapped input.  The copy is shallow (set_header copies what it keeps).
+ */
+static int set_header(struct conv *c)
+{
+	const struct hm_header *h = hm_reader__header(c->r);
+	struct hm_header copy;
+	struct hm_meta *m;
+	void *buf = NULL;
+	u64 size = 0;
+	int ret;
+
+	if (!h->needs_swap || !h->hitmap_meta || !h->hitmap_meta_size)
+		return hm_writer__set_header(c->w, h);
+	copy = *h;
+	m = hm_meta__parse(h->hitmap_meta, h->hitmap_meta_size, true);
+	if (!m || hm_meta__serialize(m, &buf, &size)) {
+		hm_warn("%s: hitmap metadata does not parse; left out", c->in);
+		buf = NULL;
+		size = 0;
+	}
+	hm_meta__delete(m);
+	copy.hitmap_meta = buf;
+	copy.hitmap_meta_size = size;
+	ret = hm_writer__set_header(c->w, &copy);
+	free(buf);
+	return ret;
+}
 
 static int start(struct conv *c)
 {
@@ -41,7 +75,7 @@ static int start(struct conv *c)
 		if (ret < 0)
 			return ret;
 	}
-	ret = hm_writer__set_header(c->w, h);
+	ret = set_header(c);
 	if (ret)
 		return ret;
 	c->st->tracing_data = h->tracing_data && h->tracing_data_size;
@@ -159,7 +193,7 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 	if (!ret && !c.started)
 		ret = start(&c);
 	if (!ret && !o->pipe)
-		ret = hm_writer__set_header(c.w, h);	/* late build ids, pipe input */
+		ret = set_header(&c);	/* late build ids, pipe input */
 	if (!ret)
 		ret = hm_writer__close(c.w);
 	hm_writer__comp_stats(c.w, &c.st->raw_bytes, &c.st->comp_bytes);

@@ -61,6 +61,8 @@ struct hm_reader {
 	struct hm_evsel		**ev;
 	int			nr_ev, cap_ev;
 	struct hm_idmap		ids;
+	u64			last_id;	/* one-entry cache in front of ids */
+	int			last_idx;	/* -1: empty */
 	struct hm_reader_stats	st;
 	struct hm_zstream	*z;
 	u8			*scratch;
@@ -195,6 +197,7 @@ void hm_idmap__exit(struct hm_idmap *m)
 
 int hm_reader__add_id(struct hm_reader *r, u64 id, int idx)
 {
+	r->last_idx = -1;
 	return hm_idmap__add(&r->ids, id, idx);
 }
 
@@ -294,6 +297,7 @@ struct hm_evsel *hm_reader__add_evsel(struct hm_reader *r, const u8 *attr, u32 a
 	if (!e)
 		return NULL;
 	e->idx = r->nr_ev;
+	r->last_idx = -1;
 	hm_attr__read(&e->attr, attr, attr_bytes, r->h.needs_swap, &e->file_attr_size);
 	e->needs_swap = r->h.needs_swap;
 	e->id_pos = hm_sample__id_pos(e->attr.sample_type);
@@ -798,6 +802,7 @@ static struct hm_reader *reader_alloc(const char *path, const struct hm_reader_o
 	if (!r)
 		return NULL;
 	r->fd = -1;
+	r->last_idx = -1;
 	r->path = strdup(path);
 	if (!r->path) {
 		free(r);
@@ -942,8 +947,14 @@ static struct hm_evsel *rec_evsel(struct hm_reader *r, u32 type, const u8 *rec, 
 	}
 	if (!id)
 		return first;
+	if (r->last_idx >= 0 && id == r->last_id && r->last_idx < r->nr_ev)
+		return r->ev[r->last_idx];
 	idx = hm_idmap__find(&r->ids, id);
-	return idx >= 0 && idx < r->nr_ev ? r->ev[idx] : NULL;
+	if (idx < 0 || idx >= r->nr_ev)
+		return NULL;
+	r->last_id = id;
+	r->last_idx = idx;
+	return r->ev[idx];
 }
 
 /* swap the fixed part of a record body in place (header already native) */

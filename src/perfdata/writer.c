@@ -509,10 +509,14 @@ static bool pipe_feat(int feat)
 	}
 }
 
+/*
+ * Not padded to 8 bytes, as perf 6.1 writes them: its process_cpu_topology
+ * takes bytes past the topology for die ids, so padding fails the record.
+ */
 static void put_feature_rec(struct hm_writer *w, int feat, const struct hm_fwbuf *b)
 {
 	static const u8 zeros[8];
-	size_t len = b ? b->len : 0, pad = ((len + 7) & ~(size_t)7) - len;
+	size_t len = b ? b->len : 0, pad = 0;
 
 	if (16 + len + pad > REC_MAX) {
 		hm_warn("%s: feature %s of %zu bytes does not fit a pipe-mode record; left out",
@@ -795,6 +799,7 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 {
 	u32 type, tr, end, o;
 	u16 misc;
+	u64 v;
 
 	memcpy(&type, p, 4);
 	memcpy(&misc, p + 4, 2);
@@ -819,6 +824,9 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 		case PERF_RECORD_LOST_SAMPLES: case PERF_RECORD_CGROUP:
 			min = 16; break;
 		case PERF_RECORD_KSYMBOL:	min = 32; break;
+		case PERF_RECORD_NAMESPACES: case PERF_RECORD_BPF_EVENT:
+		case PERF_RECORD_TEXT_POKE:
+			min = 24; break;
 		default: break;
 		}
 		if (end < min)
@@ -859,6 +867,35 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 	case PERF_RECORD_KSYMBOL:
 		sw64_at(p, 8, end); sw32_at(p, 16, end);
 		sw16_at(p, 20, end); sw16_at(p, 22, end);
+		break;
+	case PERF_RECORD_NAMESPACES:	/* pid, tid, u64 nr, { dev, ino }[nr] */
+		sw32_at(p, 8, end); sw32_at(p, 12, end);
+		for (o = 16; o + 8 <= end; o += 8)
+			sw64_at(p, o, end);
+		break;
+	case PERF_RECORD_BPF_EVENT:	/* u16 type, u16 flags, u32 id, tag[8] */
+		sw16_at(p, 8, end); sw16_at(p, 10, end); sw32_at(p, 12, end);
+		break;
+	case PERF_RECORD_TEXT_POKE:	/* u64 addr, u16 old_len, u16 new_len, bytes */
+		sw64_at(p, 8, end); sw16_at(p, 16, end); sw16_at(p, 18, end);
+		break;
+	case 21:			/* AUX_OUTPUT_HW_ID: u64 hw_id */
+		sw64_at(p, 8, end);
+		break;
+	case HM_RECORD_EVENT_UPDATE:	/* u64 type, u64 id, then UNIT/NAME text or SCALE double */
+		if (end < 24)
+			return false;
+		memcpy(&v, p + 8, 8);
+		if (v > 2)		/* CPUS: a cpu map, layout by perf version */
+			return false;
+		sw64_at(p, 8, end); sw64_at(p, 16, end);
+		if (v == 1)
+			sw64_at(p, 24, end);
+		break;
+	case HM_RECORD_THREAD_MAP:	/* u64 nr; { u64 pid; char comm[16]; }[nr] */
+		sw64_at(p, 8, end);
+		for (o = 16; o + 24 <= end; o += 24)
+			sw64_at(p, o, end);
 		break;
 	case HM_RECORD_ID_INDEX: case HM_RECORD_STAT_ROUND:
 	case HM_RECORD_STAT_CONFIG: case HM_RECORD_TIME_CONV:

@@ -58,6 +58,15 @@ int hm_contention__init(struct hm_contention *c, bool futex_syscalls)
 	    !mount("nodev", cands[0], "tracefs", 0, NULL) && has_events(cands[0]))
 		dir = cands[0];
 	if (!dir) {
+		char path[300];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/events", cands[0]);
+		if (stat(path, &st) && errno == EACCES) {
+			hm_err("%s: permission denied: the lock tracepoints need root (or CAP_PERFMON with tracefs readable: 'chmod -R o+rX /sys/kernel/tracing' and kernel.perf_event_paranoid=-1); fix: run as root",
+			       cands[0]);
+			return -EACCES;
+		}
 		hm_err("tracefs is not mounted; fix: mount -t tracefs nodev /sys/kernel/tracing");
 		return -ENOENT;
 	}

@@ -84,6 +84,34 @@ const char *hm_pevsel__strerror(int err, const struct perf_event_attr *attr, cha
 	return buf;
 }
 
+/* @cpu in the cpulist @list ("" or unparsable: every CPU) */
+static bool cpu_in(const char *list, int cpu)
+{
+	const char *p = list;
+
+	if (!list || !*list)
+		return true;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p)
+			return true;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (cpu >= a && cpu <= b)
+			return true;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return false;
+}
+
 int hm_pevsel__open(struct hm_pevsel *e, const int *cpus, int nr_cpus, pid_t pid,
 		    const struct hm_pevsel *leader)
 {
@@ -103,6 +131,9 @@ int hm_pevsel__open(struct hm_pevsel *e, const int *cpus, int nr_cpus, pid_t pid
 		e->fd[i] = -1;
 	for (i = 0; i < nr_cpus; i++) {
 		int gfd = leader ? leader->fd[i] : -1;
+
+		if (!cpu_in(e->pmu_cpus, cpus[i]))
+			continue;	/* a hybrid PMU that does not count on this CPU */
 
 		e->fd[i] = hm_perf_event_open(&e->attr, pid, cpus[i], gfd, PERF_FLAG_FD_CLOEXEC);
 		if (e->fd[i] < 0) {

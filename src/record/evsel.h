@@ -17,6 +17,7 @@ struct hm_pevsel {
 	int			leader;		/* index of the group leader, -1: none/self */
 	int			nr_cpus;
 	int			*fd;		/* [nr_cpus], -1 when not open */
+	char			pmu_cpus[256];	/* hybrid PMUs: the CPUs it counts on ("" all) */
 	u64			*id;		/* [nr_cpus] */
 };
 

@@ -338,14 +338,22 @@ static int plan_intel(const struct hm_pmu_plan_opts *o, const char *root, struct
 	p->mode = HM_MODE_PEBS;
 	/* perf 6.1 is event-major: every PMU's loads, then every PMU's stores */
 	for (i = 0; i < n; i++) {
+		int first = p->nr, k;
+
 		err = plan_intel_pmu(o, root, pmus[i], p, true);
 		if (err)
 			return err;
+		for (k = first; k < p->nr; k++)
+			read_str(root, pmus[i], "cpus", p->ev[k].cpus, sizeof(p->ev[k].cpus));
 	}
 	for (i = 0; i < n; i++) {
+		int first = p->nr, k;
+
 		err = plan_intel_pmu(o, root, pmus[i], p, false);
 		if (err)
 			return err;
+		for (k = first; k < p->nr; k++)
+			read_str(root, pmus[i], "cpus", p->ev[k].cpus, sizeof(p->ev[k].cpus));
 	}
 	read_str(root, hybrid ? "cpu_core" : "cpu", "caps/pmu_name", pmu_name, sizeof(pmu_name));
 	snprintf(p->desc, sizeof(p->desc), "Intel PEBS (%s%s): %s%smem-loads ldlat + mem-stores",

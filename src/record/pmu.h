@@ -27,6 +27,7 @@ struct hm_plan_event {
 	bool		precise_max;	/* retry with precise_ip - 1 on open errors */
 	int		expect_precise;	/* what the kernel is expected to accept (s5.4) */
 	bool		tracking;	/* carries mmap/comm/task */
+	char		cpus[256];	/* hybrid PMU's cpus file ("" every CPU) */
 };
 
 struct hm_pmu_plan {

@@ -395,7 +395,11 @@ static int drain_all(struct session *s)
 	int i;
 
 	for (i = 0; i < s->nr_cpus; i++) {
-		long n = hm_ring__drain(&s->ring[i], on_record, s);
+		long n;
+
+		if (!s->ring[i].base)
+			continue;
+		n = hm_ring__drain(&s->ring[i], on_record, s);
 
 		if (n < 0)
 			return (int)n;
@@ -1043,6 +1047,7 @@ static void add_plan_events(struct session *s, const struct hm_pmu_plan *p, bool
 		e->attr = p->ev[i].attr;
 		e->attr.size = 128;
 		e->leader = p->ev[i].leader;
+		snprintf(e->pmu_cpus, sizeof(e->pmu_cpus), "%s", p->ev[i].cpus);
 		if (no_exec && e->attr.enable_on_exec) {
 			/* the built-in workload does not exec: start enabled */
 			e->attr.enable_on_exec = 0;
@@ -1078,7 +1083,8 @@ static int open_events(struct session *s, pid_t pid, bool precise_fallback)
 
 static int setup_rings(struct session *s)
 {
-	int pages = s->o->mmap_pages > 0 ? s->o->mmap_pages : DEFAULT_PAGES;
+	/* users are held to kernel.perf_event_mlock_kb (516 KiB per CPU): perf's 128 pages */
+	int pages = s->o->mmap_pages > 0 ? s->o->mmap_pages : geteuid() ? 128 : DEFAULT_PAGES;
 	long psz = sysconf(_SC_PAGESIZE);
 	int c, i, err;
 
@@ -1087,15 +1093,22 @@ static int setup_rings(struct session *s)
 		return -ENOMEM;
 	for (c = 0; c < s->nr_cpus; c++)
 		s->ring[c].fd = -1;
-	/* wake up at a quarter of the buffer: plenty of headroom */
-	for (i = 0; i < s->nr_ev; i++) {
-		(void)psz;
-	}
+	(void)psz;
 	for (c = 0; c < s->nr_cpus; c++) {
-		err = hm_ring__mmap(&s->ring[c], s->ev[0].fd[c], s->cpus[c], pages);
+		int owner = -1;
+
+		/* the ring belongs to the first event open on this CPU (hybrids skip some) */
+		for (i = 0; i < s->nr_ev && owner < 0; i++)
+			if (s->ev[i].fd[c] >= 0)
+				owner = i;
+		if (owner < 0)
+			continue;
+		err = hm_ring__mmap(&s->ring[c], s->ev[owner].fd[c], s->cpus[c], pages);
 		if (err)
 			return err;
-		for (i = 1; i < s->nr_ev; i++) {
+		for (i = owner + 1; i < s->nr_ev; i++) {
+			if (s->ev[i].fd[c] < 0)
+				continue;
 			err = hm_ring__set_output(&s->ring[c], s->ev[i].fd[c]);
 			if (err) {
 				hm_err("ioctl(PERF_EVENT_IOC_SET_OUTPUT) for %s on CPU %d: %s",
@@ -1348,6 +1361,14 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	if (err)
 		return err;
 	contention = res->mode == HM_MODE_CONTENTION;
+	if (contention && o->user_only) {
+		hm_err("-u: contention mode records kernel tracepoints, so user-only leaves nothing; fix: drop -u");
+		return -EINVAL;
+	}
+	if (contention && (o->ldlat >= 0 || o->period))
+		hm_warn("-l/-c apply to PMU sampling; contention mode records every contention event");
+	if (!contention && (o->futex_syscalls))
+		hm_warn("--futex-syscalls applies to contention mode; ignored in %s mode", hm_rec_mode__name(res->mode));
 	if (contention) {
 		err = hm_contention__init(&s.ct, o->futex_syscalls);
 		if (err)
@@ -1419,7 +1440,13 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		goto out;
 	}
 	for (i = 0; i < s.nr_ev; i++) {
-		err = hm_writer__add_evsel(s.w, &s.ev[i].attr, s.ev[i].name, s.ev[i].id, s.ev[i].nr_cpus);
+		u64 ids[8192];
+		u32 n = 0;
+
+		for (c = 0; c < s.ev[i].nr_cpus && n < 8192; c++)
+			if (s.ev[i].fd[c] >= 0 && s.ev[i].id[c])
+				ids[n++] = s.ev[i].id[c];
+		err = hm_writer__add_evsel(s.w, &s.ev[i].attr, s.ev[i].name, n ? ids : NULL, n);
 		if (err < 0)
 			goto out;
 	}

@@ -45,6 +45,7 @@ struct bk {
 	u64		index;		/* bucket index, or line address when table -1 */
 	struct hm_c2c_stats st;
 	u64		cost;
+	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	struct bk_field	field[HM_FUTEX_FIELD__MAX];
 	struct hm_c2c_stats *sock;	/* nr_sockets */
 };
@@ -90,6 +91,7 @@ struct hm_buckets {
 	u64		*hitm;		/* [holder * nr_sockets + requester] */
 	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
 	u64		futex_samples, resolved, unknown_index, objects;
+	u64		contentions, contentions_resolved;	/* contention mode */
 };
 
 static u32 hash64(u64 v)
@@ -320,6 +322,38 @@ static u8 access_kind(const struct hm_mem_sample *ms)
 	return ms->cls.store ? ACC_STORE : ACC_LOAD;
 }
 
+/*
+ * Contention mode (no PMU): a lock:contention_begin whose lock_addr is the
+ * lock of a bucket of a known table counts as one contention of that bucket
+ * (lock field, the function at the sample's IP).  Other locks are not futex
+ * buckets as far as the model knows and are not counted.
+ */
+static int add_contention(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms)
+{
+	const struct hm_sample *s = ms->s;
+	struct hm_symbol_info info;
+	struct hm_futex_loc loc;
+	const char *fn = NULL;
+	s32 lock_off = r->futex.layout.offset[HM_FUTEX_FIELD_LOCK];
+	u64 la;
+	struct bk *e;
+
+	if (hm_sample__tp_field(s, "lock_addr", &la) || !la)
+		return 0;
+	b->contentions++;
+	if (lock_off < 0 || !hm_futex_model__resolve(&r->futex, la, &loc) || loc.field != HM_FUTEX_FIELD_LOCK)
+		return 0;
+	b->contentions_resolved++;
+	e = bucket_get(b, loc.table - r->futex.tables, loc.index);
+	if (!e)
+		return -ENOMEM;
+	e->contended++;
+	if (b->syms && !hm_symbols__resolve(b->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+		fn = info.name;
+	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
+	return 0;
+}
+
 int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms)
 {
 	const struct hm_sample *s = ms->s;
@@ -333,6 +367,9 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	u8 kind = 2, field = HM_FUTEX_FIELD_PAD;
 	struct bk *e;
 
+	if (s && !s->addr && s->evsel && s->evsel->tp_event && s->evsel->name &&
+	    !strcmp(s->evsel->name, "lock:contention_begin"))
+		return add_contention(b, r, ms);
 	if (!s || !s->addr)
 		return 0;
 	if (ms->futex.table) {
@@ -427,6 +464,8 @@ static int cmp_bucket(const void *a, const void *b)
 		return x->st.tot_hitm > y->st.tot_hitm ? -1 : 1;
 	if (x->st.nr_entries != y->st.nr_entries)
 		return x->st.nr_entries > y->st.nr_entries ? -1 : 1;
+	if (x->contended != y->contended)
+		return x->contended > y->contended ? -1 : 1;
 	if (x->table != y->table)
 		return x->table < y->table ? -1 : 1;
 	return x->index < y->index ? -1 : x->index > y->index;
@@ -493,6 +532,8 @@ static int hottest_field(const struct bk *e)
 {
 	int f, best = -1;
 
+	if (!e->st.nr_entries && e->contended)
+		return HM_FUTEX_FIELD_LOCK;	/* contention mode: the lock is all there is */
 	for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
 		if (!e->field[f].st.nr_entries)
 			continue;
@@ -563,6 +604,8 @@ static void json_summary(struct hm_json *j, const struct hm_buckets *b)
 	hm_json__u64(j, "resolved", b->resolved);
 	hm_json__u64(j, "unknown_index", b->unknown_index);
 	hm_json__u64(j, "other_objects", b->objects);
+	hm_json__u64(j, "contentions", b->contentions);
+	hm_json__u64(j, "contentions_on_buckets", b->contentions_resolved);
 	hm_json__double(j, "resolved_fraction", b->futex_samples ?
 			(double)(b->resolved + b->objects) / b->futex_samples : 1.0);
 	hm_json__obj_end(j);
@@ -627,14 +670,19 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		fprintf(f, "table,node,pid,index,addr,samples,loads,lcl_hitm,rmt_hitm,lcl_dram,rmt_dram,stores,cost");
 		for (s = 0; s < b->nr_sockets; s++)
 			fprintf(f, ",s%u_loads,s%u_lcl_hitm,s%u_rmt_hitm,s%u_stores", s, s, s, s);
-		fprintf(f, ",hottest_field,functions\n");
+		fprintf(f, ",hottest_field,functions,contended\n");
 	} else {
 		fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
 			" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
 			b->nr, b->futex_samples, b->resolved, b->objects, b->unknown_index);
+		if (b->contentions)
+			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables\n",
+				b->contentions, b->contentions_resolved);
 		fprintf(f, "era %s, layout %s\n\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
-		fprintf(f, "%-12s %4s %8s %8s %8s %8s %8s %8s %8s %10s", "TABLE", "NODE", "INDEX", "LOADS",
+		fprintf(f, "%-14s %4s %8s %8s %8s %8s %8s %8s %8s %10s", "TABLE", "NODE", "INDEX", "LOADS",
 			"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
+		if (b->contentions)
+			fprintf(f, " %9s", "CONTENDED");
 		for (s = 0; s < b->nr_sockets; s++)
 			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
 		fprintf(f, " | %-8s %s\n", "FIELD", "FUNCTIONS");
@@ -668,6 +716,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			hm_json__hex(j, "addr", addr);
 			json_stats(j, "stats", &e->st);
 			hm_json__u64(j, "cost", e->cost);
+			hm_json__u64(j, "contended", e->contended);
 			hm_json__arr_begin(j, "sockets");
 			for (s = 0; s < b->nr_sockets; s++) {
 				hm_json__obj_begin(j, NULL);
@@ -717,7 +766,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 					e->sock[s].store);
 			fprintf(f, ",%s,", hf >= 0 ? hm_futex_field__name(hf) : "");
 			csv_str(f, funcs);
-			fputc('\n', f);
+			fprintf(f, ",%" PRIu64 "\n", e->contended);
 		} else {
 			char nb[12] = "-", ib[24];
 
@@ -727,8 +776,10 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 				snprintf(ib, sizeof(ib), "%" PRIu64, e->index);
 			else
 				snprintf(ib, sizeof(ib), "unknown");
-			fprintf(f, "%-12s %4s %8s %8u %8u %8u %8u %8u %8u %10" PRIu64, tname, nb, ib, e->st.load,
+			fprintf(f, "%-14s %4s %8s %8u %8u %8u %8u %8u %8u %10" PRIu64, tname, nb, ib, e->st.load,
 				e->st.lcl_hitm, e->st.rmt_hitm, e->st.lcl_dram, e->st.rmt_dram, e->st.store, e->cost);
+			if (b->contentions)
+				fprintf(f, " %9" PRIu64, e->contended);
 			for (s = 0; s < b->nr_sockets; s++)
 				fprintf(f, " |     %6u %6u %6u", e->sock[s].load, e->sock[s].tot_hitm, e->sock[s].store);
 			fprintf(f, " | %-8s %s", hf >= 0 ? hm_futex_field__name(hf) : "-", funcs);

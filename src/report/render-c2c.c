@@ -39,7 +39,8 @@ static const char *const display_str[] = {
 
 int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
 {
-	const struct hm_c2c_stats *s = &r->c2c, *g = &r->shared;
+	const struct hm_c2c_stats *s = &r->c2c;
+	const struct hm_perf_shared *g = &r->shared;
 	/* perf keeps these in int and prints them with %d */
 	int llc = (int)hm_c2c_stats__llc_misses(s);
 	int n;
@@ -84,17 +85,17 @@ int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, 
 	fprintf(f, RULE "    Global Shared Cache Line Event Information   \n" RULE);
 	fprintf(f, "  Total Shared Cache Lines          : %10d\n", (int)r->nr_shared);
 	fprintf(f, "  Load HITs on shared lines         : %10d\n", (int)g->load);
-	fprintf(f, "  Fill Buffer Hits on shared lines  : %10d\n", (int)g->ld_fbhit);
-	fprintf(f, "  L1D hits on shared lines          : %10d\n", (int)g->ld_l1hit);
-	fprintf(f, "  L2D hits on shared lines          : %10d\n", (int)g->ld_l2hit);
-	fprintf(f, "  LLC hits on shared lines          : %10d\n", (int)(g->ld_llchit + g->lcl_hitm));
-	fprintf(f, "  Load hits on peer cache or nodes  : %10d\n", (int)(g->lcl_peer + g->rmt_peer));
+	fprintf(f, "  Fill Buffer Hits on shared lines  : %10d\n", (int)g->fbhit);
+	fprintf(f, "  L1D hits on shared lines          : %10d\n", (int)g->l1hit);
+	fprintf(f, "  L2D hits on shared lines          : %10d\n", (int)g->l2hit);
+	fprintf(f, "  LLC hits on shared lines          : %10d\n", (int)g->llc);
+	fprintf(f, "  Load hits on peer cache or nodes  : %10d\n", (int)g->peer);
 	fprintf(f, "  Locked Access on shared lines     : %10d\n", (int)g->locks);
-	fprintf(f, "  Blocked Access on shared lines    : %10d\n", (int)(g->blk_data + g->blk_addr));
+	fprintf(f, "  Blocked Access on shared lines    : %10d\n", (int)g->blk);
 	fprintf(f, "  Store HITs on shared lines        : %10d\n", (int)g->store);
 	fprintf(f, "  Store L1D hits on shared lines    : %10d\n", (int)g->st_l1hit);
 	fprintf(f, "  Store No available memory level   : %10d\n", (int)g->st_na);
-	fprintf(f, "  Total Merged records              : %10d\n", (int)(g->lcl_hitm + g->rmt_hitm + g->store));
+	fprintf(f, "  Total Merged records              : %10d\n", (int)g->merged);
 	fprintf(f, "\n");
 	fprintf(f, RULE "                 c2c details                     \n" RULE);
 	n = r->reader ? hm_reader__nr_evsels(r->reader) : 0;
@@ -531,7 +532,18 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	json_c2c(j, "perf_c2c", &r->c2c);
 	hm_json__obj_begin(j, "perf_c2c_shared");
 	hm_json__u64(j, "lines", r->nr_shared);
-	json_c2c(j, "stats", &r->shared);
+	hm_json__u64(j, "load", r->shared.load);
+	hm_json__u64(j, "ld_fbhit", r->shared.fbhit);
+	hm_json__u64(j, "ld_l1hit", r->shared.l1hit);
+	hm_json__u64(j, "ld_l2hit", r->shared.l2hit);
+	hm_json__u64(j, "llc_hit", r->shared.llc);
+	hm_json__u64(j, "peer", r->shared.peer);
+	hm_json__u64(j, "locks", r->shared.locks);
+	hm_json__u64(j, "blocked", r->shared.blk);
+	hm_json__u64(j, "store", r->shared.store);
+	hm_json__u64(j, "st_l1hit", r->shared.st_l1hit);
+	hm_json__u64(j, "st_na", r->shared.st_na);
+	hm_json__u64(j, "merged", r->shared.merged);
 	hm_json__obj_end(j);
 	json_cats(j, "hitmap", r->cats.nr);
 	hm_json__arr_begin(j, "sockets");

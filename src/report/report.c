@@ -125,11 +125,16 @@ static int map_ids__note(struct hm_map_ids *t, const struct hm_maps *maps, const
 
 
 
-/* The counters perf's global block reads, per entry. */
+/*
+ * The counters perf's global block prints, per entry, in one cache line:
+ * the key packed (cpumode and map flag above the pid), then the sums the
+ * block shows (LLC = ld_llchit + lcl_hitm, HITM = lcl + rmt, peer, blocked).
+ */
 struct perf_entry {
-	struct perf_key	k;
-	u32	load, ld_fbhit, ld_l1hit, ld_l2hit, ld_llchit, lcl_hitm, rmt_hitm;
-	u32	lcl_peer, rmt_peer, locks, blk_data, blk_addr, store, st_l1hit, st_na;
+	u64	line;
+	u32	who;		/* pid | cpumode << 24 | mapped << 27 */
+	u32	dso_id;
+	u32	load, fbhit, l1hit, l2hit, llc, hitm, peer, locks, blk, store, st_l1hit, st_na;
 };
 
 struct hm_perf_lines {
@@ -139,22 +144,25 @@ struct hm_perf_lines {
 	size_t			nr_slots;	/* power of two */
 };
 
-static u64 key_hash(const struct perf_key *k)
+static inline u32 who_of(u32 pid, u8 cpumode, u8 mapped)
 {
-	u64 x = k->line * 0x9e3779b97f4a7c15ULL;
+	return (pid & 0xffffff) | (u32)cpumode << 24 | (u32)mapped << 27;
+}
 
-	x ^= ((u64)k->pid << 8 | (u64)k->cpumode << 1 | k->mapped | (u64)k->dso_id << 32) *
-	     0xc2b2ae3d27d4eb4fULL;
+static u64 hash_of(u64 line, u32 who, u32 dso_id)
+{
+	u64 x = line * 0x9e3779b97f4a7c15ULL;
+
+	x ^= ((u64)who | (u64)dso_id << 32) * 0xc2b2ae3d27d4eb4fULL;
 	x ^= x >> 31;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
 	return x;
 }
 
-static bool key_eq(const struct perf_key *a, const struct perf_key *b)
+static u64 key_hash(const struct perf_key *k)
 {
-	return a->line == b->line && a->pid == b->pid && a->cpumode == b->cpumode &&
-	       a->mapped == b->mapped && a->dso_id == b->dso_id;
+	return hash_of(k->line, who_of(k->pid, k->cpumode, k->mapped), k->dso_id);
 }
 
 static struct hm_perf_lines *perf_lines__new(void)
@@ -189,7 +197,7 @@ static int perf_lines__grow(struct hm_perf_lines *p)
 	if (!s)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->nr; i++) {
-		size_t h = key_hash(&p->e[i].k) & mask;
+		size_t h = hash_of(p->e[i].line, p->e[i].who, p->e[i].dso_id) & mask;
 
 		while (s[h])
 			h = (h + 1) & mask;
@@ -205,11 +213,12 @@ static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u6
 			   const struct hm_c2c_stats *one)
 {
 	size_t mask = p->nr_slots - 1, h = kh & mask;
+	u32 who = who_of(k->pid, k->cpumode, k->mapped);
 	struct perf_entry *e = NULL;
 
 	while (p->slot[h]) {
 		e = &p->e[p->slot[h] - 1];
-		if (key_eq(&e->k, k))
+		if (e->line == k->line && e->who == who && e->dso_id == k->dso_id)
 			break;
 		e = NULL;
 		h = (h + 1) & mask;
@@ -226,16 +235,25 @@ static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u6
 		}
 		e = &p->e[p->nr];
 		memset(e, 0, sizeof(*e));
-		e->k = *k;
+		e->line = k->line;
+		e->who = who;
+		e->dso_id = k->dso_id;
 		p->slot[h] = (u32)++p->nr;
 		if (p->nr * 2 > p->nr_slots && perf_lines__grow(p) < 0)
 			return -ENOMEM;
 	}
-#define ADD(f) e->f += one->f
-	ADD(load); ADD(ld_fbhit); ADD(ld_l1hit); ADD(ld_l2hit); ADD(ld_llchit); ADD(lcl_hitm);
-	ADD(rmt_hitm); ADD(lcl_peer); ADD(rmt_peer); ADD(locks); ADD(blk_data); ADD(blk_addr);
-	ADD(store); ADD(st_l1hit); ADD(st_na);
-#undef ADD
+	e->load += one->load;
+	e->fbhit += one->ld_fbhit;
+	e->l1hit += one->ld_l1hit;
+	e->l2hit += one->ld_l2hit;
+	e->llc += one->ld_llchit + one->lcl_hitm;
+	e->hitm += one->lcl_hitm + one->rmt_hitm;
+	e->peer += one->lcl_peer + one->rmt_peer;
+	e->locks += one->locks;
+	e->blk += one->blk_data + one->blk_addr;
+	e->store += one->store;
+	e->st_l1hit += one->st_l1hit;
+	e->st_na += one->st_na;
 	return 0;
 }
 
@@ -284,6 +302,7 @@ void hm_report__delete(struct hm_report *r)
 
 static int setup_futex(struct hm_report *r)
 {
+	enum hm_futex_era era;
 	const char *rel = r->opts.kernel_release;
 	u32 len;
 	char buf[64];
@@ -299,7 +318,15 @@ static int setup_futex(struct hm_report *r)
 	}
 	if (!rel)
 		rel = r->header->osrelease;
-	err = hm_futex_model__init(&r->futex, hm_futex_era__from_release(rel ? rel : ""));
+	era = hm_futex_era__from_release(rel ? rel : "");
+	if (era >= HM_FUTEX_ERA__MAX) {
+		/* no or unparsable release: the c2c views do not need it */
+		if (r->opts.want_buckets || r->opts.nr_futex_tables)
+			hm_warn("%s: kernel release '%s' unknown; assuming the 6.17 futex layout "
+				"(give --kernel REL)", r->opts.input, rel ? rel : "");
+		era = HM_FUTEX_ERA_6_17;
+	}
+	err = hm_futex_model__init(&r->futex, era);
 	if (err < 0)
 		return err;
 	err = hm_futex_model__from_meta(&r->futex, r->meta);
@@ -445,7 +472,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
  * prefetched, i + 2D its line and perf entry, i + D its line's offsets,
  * while sample i is processed; D bounds the misses in flight.
  */
-#define PF_D 4
+#define PF_D 2
 
 static int flush(struct hm_report *r, struct pending *b, int n)
 {
@@ -487,23 +514,28 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 static void finish_shared(struct hm_report *r)
 {
 	struct hm_perf_lines *p = r->perf_lines;
+	struct hm_perf_shared *g = &r->shared;
 
-	memset(&r->shared, 0, sizeof(r->shared));
+	memset(g, 0, sizeof(*g));
 	r->nr_shared = 0;
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct perf_entry *e = &p->e[i];
-		struct hm_c2c_stats *g = &r->shared;
 
-		if (!(e->lcl_hitm || e->rmt_hitm || e->lcl_peer || e->rmt_peer))
+		if (!e->hitm && !e->peer)
 			continue;
 		r->nr_shared++;
-#define ADD(f) g->f += e->f
-		ADD(load); ADD(ld_fbhit); ADD(ld_l1hit); ADD(ld_l2hit); ADD(ld_llchit); ADD(lcl_hitm);
-		ADD(rmt_hitm); ADD(lcl_peer); ADD(rmt_peer); ADD(locks); ADD(blk_data); ADD(blk_addr);
-		ADD(store); ADD(st_l1hit); ADD(st_na);
-#undef ADD
-		g->tot_hitm += e->lcl_hitm + e->rmt_hitm;
-		g->tot_peer += e->lcl_peer + e->rmt_peer;
+		g->load += e->load;
+		g->fbhit += e->fbhit;
+		g->l1hit += e->l1hit;
+		g->l2hit += e->l2hit;
+		g->llc += e->llc;
+		g->peer += e->peer;
+		g->locks += e->locks;
+		g->blk += e->blk;
+		g->store += e->store;
+		g->st_l1hit += e->st_l1hit;
+		g->st_na += e->st_na;
+		g->merged += e->hitm + e->store;
 	}
 }
 

@@ -46,6 +46,17 @@ struct hm_report_opts {
 	const char	*kernel_release;	/* override the era: "6.16" ... */
 };
 
+/* perf's "Global Shared Cache Line Event Information", by its labels (report.c). */
+struct hm_perf_shared {
+	u32	load, fbhit, l1hit, l2hit;
+	u32	llc;		/* ld_llchit + lcl_hitm */
+	u32	peer;		/* lcl_peer + rmt_peer */
+	u32	locks;
+	u32	blk;		/* blk_data + blk_addr */
+	u32	store, st_l1hit, st_na;
+	u32	merged;		/* lcl_hitm + rmt_hitm + store */
+};
+
 struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
@@ -68,7 +79,7 @@ struct hm_report {
 	struct hm_buckets	*buckets;
 	/* c2c (report.c), added: perf's level-1 entries and its global block */
 	struct hm_perf_lines	*perf_lines;
-	struct hm_c2c_stats	shared;		/* sum over perf's shared entries */
+	struct hm_perf_shared	shared;		/* perf's Global Shared Cache Line block */
 	u32			nr_shared;	/* "Total Shared Cache Lines" */
 	int			*cpu_node_idx;	/* CPU -> node index (NUMA order), -1 */
 	u64			nr_nocpu;	/* samples without a CPU */

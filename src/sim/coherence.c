@@ -313,12 +313,20 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 	c->nr_accesses++;
 	r->l1_hit = false;
 	if (a == HM_ACC_LOAD) {
-		if (in1)
-			src = HM_SRC_L1;
-		else if (in2)
-			src = HM_SRC_L2;
-		else
-			src = miss_source(c, core, id, l, false);
+		/* hits write nothing: most accesses are L1 hits, keep them read-only */
+		if (in1) {
+			r->src = HM_SRC_L1;
+			r->weight = r->cost = m->lat[HM_SRC_L1];
+			return;
+		}
+		if (in2) {
+			r->src = HM_SRC_L2;
+			r->weight = r->cost = m->lat[HM_SRC_L2];
+			s1->line = id;
+			s1->epoch = l->epoch;
+			return;
+		}
+		src = miss_source(c, core, id, l, false);
 		r->src = src;
 		r->weight = is_transfer(src) ? serialize(c, id, now, m->lat[src]) : m->lat[src];
 		r->cost = r->weight;
@@ -334,7 +342,8 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 		r->src = src;
 		r->weight = m->lat[src];
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
-		l->state = HM_LS_M;
+		if (l->state != HM_LS_M)
+			l->state = HM_LS_M;
 		if (in2) {
 			s1->line = id;
 			s1->epoch = l->epoch;

@@ -102,6 +102,42 @@ else
 	skip "perf c2c: same per-line totals" "perf c2c report cannot read the file here: $(head -1 "$TMP/c2c.err" 2>/dev/null)"
 fi
 
+# a real recording on this machine (contention mode): contended bucket locks per
+# bucket of the workload's private hash, counted again from perf script's lock_addr
+if [ "$(id -u)" = 0 ] && have_tracefs && [ -d /sys/kernel/tracing/events/lock/contention_begin ]; then
+	if timeout 120 "$HITMAP" record -o "$TMP/rec.data" --workload futex-hash -t 2 -r 2 >"$TMP/rec.out" 2>&1 &&
+	   read -r rpid rbase rslots < <(grep -o "pid [0-9]*, base 0x[0-9a-f]*, [0-9]* slots" "$TMP/rec.out" |
+		sed 's/pid \([0-9]*\), base \(0x[0-9a-f]*\), \([0-9]*\) slots/\1 \2 \3/'); then
+		"$HITMAP" report -i "$TMP/rec.data" --by bucket --json --futex-table "private:$rpid:$rbase:$rslots" >"$TMP/r.json" 2>"$TMP/r.err" ||
+			fail "recorded: report" "$(head -2 "$TMP/r.err")"
+		check "recorded: contended buckets of the private hash" jq -e --argjson n "$rslots" \
+			'.summary.contentions_on_buckets > 0 and ([.buckets[].contended] | add) == .summary.contentions_on_buckets
+			 and ([.buckets[] | select(.table != "private" or .index >= $n)] | length == 0)' "$TMP/r.json"
+		if have_perf && perf script -i "$TMP/rec.data" -F event,trace >"$TMP/rec.txt" 2>/dev/null; then
+			# 64-bit addresses: bash arithmetic, not awk's doubles
+			: >"$TMP/perf.idx"
+			while read -r ev la _; do
+				[ "$ev" = "lock:contention_begin:" ] || continue
+				off=$(( la - rbase - 4 ))
+				(( off >= 0 && off % 64 == 0 && off / 64 < rslots )) && echo $(( off / 64 )) >>"$TMP/perf.idx"
+			done <"$TMP/rec.txt"
+			sort -n "$TMP/perf.idx" | uniq -c | awk '{print $2, $1}' >"$TMP/perf.cnt"
+			jq -r '.buckets[] | "\(.index) \(.contended)"' "$TMP/r.json" | sort -n >"$TMP/hm.cnt"
+			if [ -s "$TMP/perf.cnt" ] && diff "$TMP/perf.cnt" "$TMP/hm.cnt" >"$TMP/cnt.diff"; then
+				pass "recorded: per-bucket contentions equal perf script's lock_addr counts"
+			else
+				fail "recorded: per-bucket contentions equal perf script's lock_addr counts" "$(head -4 "$TMP/cnt.diff" | tr '\n' ' ')"
+			fi
+		else
+			skip "recorded: perf script cross-check" "perf script cannot read the recording"
+		fi
+	else
+		skip "recorded: contention mode" "hitmap record found no private table: $(tail -1 "$TMP/rec.out")"
+	fi
+else
+	skip "recorded: contention mode" "needs root and lock:contention_begin"
+fi
+
 # bad input
 if "$HITMAP" report -i "$TMP/f.data" --by bucket --futex-table global:0:xyz:512 >"$TMP/e.out" 2>&1; then
 	fail "bad --futex-table" "exit 0"

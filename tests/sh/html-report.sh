@@ -60,8 +60,9 @@ t0=$(date +%s.%N)
 t1=$(date +%s.%N)
 "$HITMAP" diff --metrics "$TMP/big.data" >"$TMP/big.json"
 echo "# big: report --html of 1M samples in $(echo "$t1 - $t0" | bc) s, page $(stat -c %s "$TMP/big.html") bytes"
-check big-has-100k-lines [ "$(jq '[.metrics | keys[] | select(test("^line\\..*\\.samples$"))] | length' "$TMP/big.json")" -ge 100000 ]
-check big-has-32k-buckets [ "$(jq '[.metrics | keys[] | capture("^futex\\.global\\.node0\\.bucket\\.(?<i>[0-9]+)\\.")? | .i] | unique | length' "$TMP/big.json")" -ge 32768 ]
+# (grep, not jq: the JSON has a key per line and jq takes long on 500k keys)
+check big-has-100k-lines [ "$(grep -c '^ *"line\..*\.samples":' "$TMP/big.json")" -ge 100000 ]
+check big-has-32k-buckets [ "$(grep -o '^ *"futex\.global\.node0\.bucket\.[0-9]*\.' "$TMP/big.json" | sort -u | wc -l)" -ge 32768 ]
 node tests/html/check-page.js --name big --html "$TMP/big.html" --expect "$TMP/big.json" \
 	--shot "$SHOTS/big.png" --max-load-ms 2000 --chromium "$CHROMIUM" || true
 done_tests

@@ -92,6 +92,43 @@ if [ -f "$L/sleep.compressed2.data" ]; then
 	"$HITMAP" stat -i "$L/sleep.compressed2.pipe.data" >/dev/null 2>"$TMP/t.err"
 	check reader-fixtures.trailing_text grep -q 'offset 31808: the stream ends with .* bytes of text' "$TMP/t.err"
 fi
+# header lines hitmap prints in perf's words agree with perf report --header-only -I
+declare -A hdr_differ=(
+	[perf.data.armv7.perf_3.14-3.8]="perf prints placeholders ('(null)', '0 kB') for features the file lacks; hitmap omits them"
+	[perf.data.weight_struct]="perf 6.1 prints no per-CPU core/socket lines for this file; hitmap prints the ids the section holds"
+)
+pat='^# (hostname|os release|perf version|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory|cmdline|sibling sockets|sibling dies|sibling threads|CPU [0-9]+:|node[0-9]+ meminfo|node[0-9]+ cpu list|pmu mappings)'
+same=0 differ_ok=0 bad=0
+for f in "$FIXTURES"/*/*; do
+	case $f in *.md|*.txt|*.gz) continue ;; esac
+	b=$(basename "$f")
+	perf report --header-only -I -i "$f" 2>/dev/null | grep -E "$pat" >"$TMP/ph.txt"
+	[ -s "$TMP/ph.txt" ] || continue
+	"$HITMAP" header -i "$f" 2>/dev/null | grep -E "$pat" >"$TMP/hh.txt"
+	if cmp -s "$TMP/ph.txt" "$TMP/hh.txt"; then same=$((same + 1))
+	elif [ -n "${hdr_differ[$b]:-}" ]; then differ_ok=$((differ_ok + 1))
+	else
+		bad=$((bad + 1))
+		echo "# header differs for $b: $(diff "$TMP/ph.txt" "$TMP/hh.txt" | head -3 | tr '\n' ' ')"
+	fi
+done
+if [ $bad -eq 0 ] && [ $same -gt 0 ]; then
+	pass "reader-fixtures.header_lines ($same files identical, $differ_ok with stated differences)"
+else
+	fail reader-fixtures.header_lines "$bad files differ from perf report --header-only"
+fi
+
+# --json of all three commands parses, on every file (also the refused one)
+bad=0
+for f in "$FIXTURES"/*/*; do
+	case $f in *.md|*.txt|*.gz) continue ;; esac
+	for c in script stat header; do
+		"$HITMAP" $c --json -i "$f" 2>/dev/null | jq -e . >/dev/null 2>&1 ||
+			{ bad=$((bad + 1)); echo "# bad JSON: $c $(basename "$f")"; }
+	done
+done
+if [ $bad -eq 0 ]; then pass reader-fixtures.json_valid; else fail reader-fixtures.json_valid "$bad outputs"; fi
+
 # WEIGHT_STRUCT memory samples: perf mem report says 14 samples, total weight 1725
 W=$FIXTURES/perf_data_converter/perf.data.weight_struct
 if [ -f "$W" ]; then

@@ -21,6 +21,7 @@ expect_err() { # NAME PATTERN ARGS...
 expect_err "bad --mode" "fix: auto, pebs, ibs, spe or contention" --mode foo -- true
 expect_err "-u with -k" "exclude each other" -u -k -- true
 expect_err "-m not a power of two" "power of two" -m 3 -- true
+expect_err "contention with -u: nothing to record" "drop -u" --mode contention -u -o "$TMP/x.data" -- true
 expect_err "nothing to record" "fix: give a command" -o "$TMP/x.data"
 expect_err "unknown workload" "fix: --workload futex-hash" --workload nope
 expect_err "bad workload option" "placement" --workload futex-hash --placement diagonal
@@ -29,6 +30,13 @@ if [ ! -e /sys/bus/event_source/devices/cpu/events/mem-loads ]; then
 fi
 if [ ! -d /sys/bus/event_source/devices/ibs_op ]; then
 	expect_err "--mode ibs without IBS: names the remaining mode" "remaining mode here: contention" --mode ibs -o "$TMP/x.data" -- true
+fi
+# as an unprivileged user: the error says what permission is missing and the fix
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null; then
+	chmod 755 "$TMP"; cp "$HITMAP" "$TMP/hm"; chmod 755 "$TMP/hm"
+	su nobody -s /bin/sh -c "cd $TMP && ./hm record -o $TMP/u.data --mode contention --workload futex-hash -r 1" >/dev/null 2>"$TMP/e"; rc=$?
+	if [ $rc -ne 0 ] && grep -q 'fix:' "$TMP/e" && grep -qi 'permission\|paranoid\|root' "$TMP/e"; then pass "unprivileged: error names the permission and the fix"
+	else fail "unprivileged: error names the permission and the fix" "rc=$rc $(cat "$TMP/e")"; fi
 fi
 "$HITMAP" record -o "$TMP/x.data" -- /nonexistent/cmd >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -eq 127 ] && grep -q 'cannot run' "$TMP/e" && pass "missing command: 127 and a message" || fail "missing command: 127 and a message" "rc=$rc $(cat "$TMP/e")"

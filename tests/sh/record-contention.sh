@@ -4,9 +4,21 @@
 # index, and perf script and hitmap read the file to the end.
 . tests/lib.sh
 
-if [ "$(id -u)" != 0 ]; then skip record-contention "needs root for the lock tracepoints"; done_tests; fi
+if [ "$(id -u)" != 0 ]; then skip record-contention "needs root for the lock tracepoints"; if command -v jq >/dev/null; then
+	"$HITMAP" record -o "$TMP/j.data" --json --workload futex-hash -r 1 -t 2 >"$TMP/j.out" 2>"$TMP/j.err"
+	jq -e '.mode == "contention" and .lost == 0 and .table.buckets > 0 and .table.buckets == .table.attributed
+	       and (.buckets | length) == .table.buckets and .workload.threads == 2 and .workload.avg_ops_per_sec > 0' "$TMP/j.out" >/dev/null \
+		&& pass "--json: mode, no loss, buckets attributed, workload results" || fail "--json: mode, no loss, buckets attributed, workload results" "$(head -c 300 "$TMP/j.out") $(head -n 1 "$TMP/j.err")"
+fi
+done_tests; fi
 if ! have_tracefs || [ ! -d /sys/kernel/tracing/events/lock/contention_begin ]; then
-	skip record-contention "no tracefs or no lock:contention_begin tracepoint"; done_tests
+	skip record-contention "no tracefs or no lock:contention_begin tracepoint"; if command -v jq >/dev/null; then
+	"$HITMAP" record -o "$TMP/j.data" --json --workload futex-hash -r 1 -t 2 >"$TMP/j.out" 2>"$TMP/j.err"
+	jq -e '.mode == "contention" and .lost == 0 and .table.buckets > 0 and .table.buckets == .table.attributed
+	       and (.buckets | length) == .table.buckets and .workload.threads == 2 and .workload.avg_ops_per_sec > 0' "$TMP/j.out" >/dev/null \
+		&& pass "--json: mode, no loss, buckets attributed, workload results" || fail "--json: mode, no loss, buckets attributed, workload results" "$(head -c 300 "$TMP/j.out") $(head -n 1 "$TMP/j.err")"
+fi
+done_tests
 fi
 
 out=$TMP/c.data
@@ -43,4 +55,10 @@ if [ "$n" = "$samples" ]; then pass "hitmap script reads every sample ($n)"; els
 "$HITMAP" header -i "$out" >"$TMP/hdr" 2>&1
 grep -q 'hitmap metadata' "$TMP/hdr" && grep -q 'TRACING_DATA' "$TMP/hdr" && pass "hitmap header: TRACING_DATA and hitmap metadata present" \
 	|| fail "hitmap header: TRACING_DATA and hitmap metadata present" "$(grep features "$TMP/hdr")"
+if command -v jq >/dev/null; then
+	"$HITMAP" record -o "$TMP/j.data" --json --workload futex-hash -r 1 -t 2 >"$TMP/j.out" 2>"$TMP/j.err"
+	jq -e '.mode == "contention" and .lost == 0 and .table.buckets > 0 and .table.buckets == .table.attributed
+	       and (.buckets | length) == .table.buckets and .workload.threads == 2 and .workload.avg_ops_per_sec > 0' "$TMP/j.out" >/dev/null \
+		&& pass "--json: mode, no loss, buckets attributed, workload results" || fail "--json: mode, no loss, buckets attributed, workload results" "$(head -c 300 "$TMP/j.out") $(head -n 1 "$TMP/j.err")"
+fi
 done_tests

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# hitmap convert against perf inject on a 1M-sample file (hm-gen): the plain
+# copy side by side (both read and rewrite a file-mode perf.data), then
+# hitmap's other forms (pipe, -z, COMPRESSED2, swapped) for scale.
+# perf 6.1 inject crashes on feature bits >= 32, so the file is made with
+# --no-meta for both sides.
+set -u
+B=$PWD/${HITMAP_BUILD:-build}
+T=${BENCH_TMP:-/tmp}
+HM=${HITMAP:-$B/hitmap}
+if [ ! -x "$B/tools/hm-gen" ] || [ ! -x "$HM" ]; then
+	echo "bench-convert: SKIP: no $B/tools/hm-gen or $HM (make tests first)"
+	exit 0
+fi
+
+measure() {	# measure CMD...: prints "seconds maxrss_kb"
+	/usr/bin/time -f '%e %M' -o "$T/c.time" "$@" >/dev/null 2>&1 || echo "bench-convert: $* failed" >&2
+	cat "$T/c.time"
+}
+
+"$B/tools/hm-gen" -o "$T/c1m.data" -n 1000000 --no-meta >/dev/null
+size=$(stat -c %s "$T/c1m.data")
+echo "input: 1M samples, $((size / 1000000)) MB"
+read -r sh rh < <(measure "$HM" convert -i "$T/c1m.data" -o "$T/c1m.hm.data")
+echo "hitmap convert (file -> file) 1M samples: ${sh} s, peak RSS ${rh} kB"
+for form in "--pipe" "-z" "-z --compressed2" "--swap"; do
+	read -r s r < <(measure "$HM" convert -i "$T/c1m.data" -o "$T/c1m.f.data" $form)
+	echo "hitmap convert $form: ${s} s, peak RSS ${r} kB, $(( $(stat -c %s "$T/c1m.f.data") / 1000000 )) MB"
+done
+if command -v perf >/dev/null 2>&1; then
+	read -r sp rp < <(measure perf inject -i "$T/c1m.data" -o "$T/c1m.perf.data")
+	echo "perf inject -i F -o G 1M samples: ${sp} s, peak RSS ${rp} kB"
+	awk -v a="$sh" -v b="$sp" 'BEGIN { if (a < 0.01) a = 0.01; printf "ratio convert: perf inject / hitmap convert = %.1fx faster\n", b / a }'
+else
+	echo "perf not installed: no side-by-side ratio"
+fi
+rm -f "$T"/c1m.data "$T"/c1m.hm.data "$T"/c1m.f.data "$T"/c1m.perf.data "$T"/c.time
