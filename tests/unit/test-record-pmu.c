@@ -81,6 +81,7 @@ int main(void)
 		err = plan(ROOT "skylake-sp", &p, false, -1, 0, false);
 		CHECK_EQ("skylake-sp: plan", err, 0);
 		check_plan("skylake-sp", &p, HM_MODE_PEBS, w, 2);
+		CHECK_STR("skylake-sp: no cpus file, every CPU", p.ev[0].cpus, "");
 		CHECK_EQ("skylake-sp: sample_freq 4000", p.ev[0].attr.sample_freq, 4000);
 	}
 	/* Skylake-SP -a: IDENTIFIER, no enable_on_exec, dummy with the tracking flags */
@@ -128,6 +129,9 @@ int main(void)
 		err = plan(ROOT "alderlake", &p, false, -1, 0, false);
 		CHECK_EQ("alderlake: plan", err, 0);
 		check_plan("alderlake", &p, HM_MODE_PEBS, w, 6);
+		CHECK_STR("alderlake: atom events only on the atom CPUs", p.ev[0].cpus, "16-23");
+		CHECK_STR("alderlake: core events only on the core CPUs", p.ev[2].cpus, "0-15");
+		CHECK_STR("alderlake: the dummy on every CPU", p.ev[5].cpus, "");
 	}
 	/* Sierra Forest (Crestmont cpu): 0x5d0 / 0x6d0 (s6) */
 	{
