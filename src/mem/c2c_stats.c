@@ -125,8 +125,8 @@ _Static_assert(sizeof(struct hm_c2c_stats) == 32 * sizeof(u32), "c2c_stats: 32 u
 
 void hm_c2c_stats__sum(struct hm_c2c_stats *dst, const struct hm_c2c_stats *src)
 {
-	u32 *d = &dst->nr_entries;
-	const u32 *s = &src->nr_entries;
+	u32 *d = (u32 *)dst;
+	const u32 *s = (const u32 *)src;
 
 	for (int i = 0; i < 32; i++)
 		d[i] += s[i];

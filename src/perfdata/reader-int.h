@@ -118,6 +118,8 @@ int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
 int hm_sample__walk_id(const struct hm_evsel *e, void *body, u32 size, bool swap,
 		       struct hm_sample *s);
 void hm_sample__init(const struct hm_evsel *e, struct hm_sample *s);
+/* Branch flags of an other-byte-order file, after the u64 swap, back to native. */
+u64 hm_branch_flags__unmirror(u64 v);
 
 /* ---- compress.c: one zstd stream for the whole session */
 struct hm_zstream;

@@ -49,6 +49,33 @@ void hm_sample__init(const struct hm_evsel *e, struct hm_sample *s)
 	}
 }
 
+/*
+ * struct perf_branch_entry's flag bitfield, from a machine of the other byte
+ * order, after the u64 byte swap: a big-endian compiler allocates the fields
+ * from the most significant bit, so each sits at the mirrored position with
+ * its value in natural order.  Move every field back (perf's
+ * evsel__bitfield_swap_branch_flags, little-endian host branch).  The fields
+ * are those of the uapi struct: mispred:1 predicted:1 in_tx:1 abort:1
+ * cycles:16 type:4 spec:2 new_type:4 priv:3 reserved:31.  perf 6.1 moves
+ * spec..reserved as one 40-bit field (fixed in later perf); bits 0-23
+ * (mispred..type) come out the same either way.
+ */
+u64 hm_branch_flags__unmirror(u64 v)
+{
+	static const u8 field[][2] = {	/* little-endian pos, size */
+		{ 0, 1 }, { 1, 1 }, { 2, 1 }, { 3, 1 }, { 4, 16 }, { 20, 4 },
+		{ 24, 2 }, { 26, 4 }, { 30, 3 }, { 33, 31 },
+	};
+	u64 r = 0;
+
+	for (size_t i = 0; i < sizeof(field) / sizeof(field[0]); i++) {
+		unsigned pos = field[i][0], size = field[i][1];
+
+		r |= ((v >> (64 - pos - size)) & ((1ULL << size) - 1)) << pos;
+	}
+	return r;
+}
+
 struct walk {
 	u8	*p, *start, *end;
 	bool	sw;
@@ -227,8 +254,13 @@ int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
 			goto out_bad;
 		s->branch_nr = v;
 		s->branch = (const struct hm_branch_entry *)w.p;
-		for (u64 i = 0; i < v * per; i++)
-			rd64(&w);
+		for (u64 i = 0; i < v * per; i++) {
+			u64 f = rd64(&w);
+
+			/* entries first (from, to, flags), then the counters */
+			if (swap && i < v * 3 && i % 3 == 2)
+				hm_st64(w.p - 8, hm_branch_flags__unmirror(f));
+		}
 	}
 	if (t & PERF_SAMPLE_REGS_USER) {
 		if (walk_regs(&w, a->sample_regs_user, &s->user_regs_abi))
