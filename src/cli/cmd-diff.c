@@ -7,6 +7,7 @@
 #include <string.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "progress.h"
 #include "report/metrics.h"
 
 static const char diff_usage[] =
@@ -184,8 +185,16 @@ static int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < nfiles; i++) {
+		struct hm_report_progress prog = { NULL, NULL };
+		char label[320];
+
+		snprintf(label, sizeof(label), "hitmap: reading %s", files[i]);
+		prog.label = label;
+		ro.on_progress = hm_progress__report_cb;
+		ro.on_progress_priv = &prog;
 		ro.input = files[i];
 		sets[i] = hm_metrics__scan(&ro, metrics_only ? 0 : o.top_lines);
+		hm_progress__delete(prog.p);
 		if (!sets[i]) {
 			hm_cli__lib_error(errno ? -errno : -EINVAL, files[i]);
 			free(files);

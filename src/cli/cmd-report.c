@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "report/report.h"
 #include "report/render-c2c.h"
+#include "report/metrics.h"
+#include "progress.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -24,7 +26,8 @@ static const char report_usage[] =
 "                         \"lines\" (the table, unless --stats)\n"
 "      --csv              the cache-line table as CSV\n"
 "      --lkp              LKP's perf-c2c.* metric lines\n"
-"      --html             one HTML page\n"
+"      --html FILE        also write the self-contained HTML report to FILE\n"
+"                         (\"-\": standard output, instead of the text report)\n"
 "  -d, --display KEY      sort lines on tot (default), rmt, lcl, peer HITM/peer counts,\n"
 "                         or cost (sum of sample weights)\n"
 "  -N, --node-info        per-node breakdown of each line (like perf c2c -N)\n"
@@ -65,7 +68,7 @@ static int cmd_report(int argc, char **argv)
 		{ "json",        no_argument,       NULL, O_JSON },
 		{ "csv",         no_argument,       NULL, O_CSV },
 		{ "lkp",         no_argument,       NULL, O_LKP },
-		{ "html",        no_argument,       NULL, O_HTML },
+		{ "html",        required_argument, NULL, O_HTML },
 		{ "display",     required_argument, NULL, 'd' },
 		{ "node-info",   no_argument,       NULL, 'N' },
 		{ "show-all",    no_argument,       NULL, O_SHOWALL },
@@ -87,6 +90,11 @@ static int cmd_report(int argc, char **argv)
 	bool stats = false, by = false;
 	const char **tables = NULL;
 	struct hm_report *r = NULL;
+	struct hm_mscan *mscan = NULL;
+	struct hm_metrics *metrics = NULL;
+	struct hm_report_progress prog = { NULL, NULL };
+	const char *html = NULL;
+	char label[320];
 	int c, err = 0, rc = 1;
 	long v;
 
@@ -116,7 +124,7 @@ static int cmd_report(int argc, char **argv)
 			fmt = HM_FMT_LKP;
 			break;
 		case O_HTML:
-			fmt = HM_FMT_HTML;
+			html = optarg;
 			break;
 		case 'd':
 			if (!strcmp(optarg, "tot"))
@@ -200,16 +208,54 @@ static int cmd_report(int argc, char **argv)
 	rd.stats_only = stats;
 	ro.futex_tables = tables;
 	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
-	ro.want_buckets = by || fmt == HM_FMT_HTML;
+	ro.want_buckets = by;
+	if (html) {
+		/* the page's metrics come from the same single pass */
+		mscan = hm_mscan__new(0);
+		if (!mscan) {
+			hm_cli__error("out of memory");
+			goto out;
+		}
+		hm_mscan__attach(mscan, &ro);
+		if (!strcmp(html, "-"))
+			fmt = HM_FMT_HTML;
+	}
+	snprintf(label, sizeof(label), "hitmap: reading %s", ro.input);
+	prog.label = label;
+	ro.on_progress = hm_progress__report_cb;
+	ro.on_progress_priv = &prog;
 	r = hm_report__new(&ro);
 	if (!r) {
 		hm_cli__lib_error(-errno, ro.input);
 		goto out;
 	}
 	err = hm_report__run(r);
+	hm_progress__delete(prog.p);
+	prog.p = NULL;
 	if (err < 0) {
 		hm_cli__lib_error(err, ro.input);
 		goto out;
+	}
+	if (html) {
+		metrics = hm_mscan__finish(mscan, r);
+		if (!metrics) {
+			hm_cli__lib_error(-errno, ro.input);
+			goto out;
+		}
+		if (strcmp(html, "-")) {
+			FILE *f = fopen(html, "w");
+
+			if (!f) {
+				hm_cli__error("--html %s: cannot create: %s", html, strerror(errno));
+				goto out;
+			}
+			err = hm_html__render_metrics(metrics, f);
+			if (fclose(f) || err < 0) {
+				hm_cli__error("--html %s: writing failed: %s", html,
+					      strerror(err < 0 ? -err : errno));
+				goto out;
+			}
+		}
 	}
 	if (by) {
 		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
@@ -220,7 +266,7 @@ static int cmd_report(int argc, char **argv)
 	} else if (fmt == HM_FMT_CSV) {
 		err = stats ? hm_render__stats(r, &rd, stdout) : hm_render__csv(r, &rd, stdout);
 	} else if (fmt == HM_FMT_HTML) {
-		err = hm_html__render_report(r, stdout);
+		err = hm_html__render_metrics(metrics, stdout);
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
 		if (!err && !stats)
@@ -232,6 +278,9 @@ static int cmd_report(int argc, char **argv)
 	}
 	rc = 0;
 out:
+	hm_progress__delete(prog.p);
+	hm_metrics__delete(metrics);
+	hm_mscan__delete(mscan);
 	hm_report__delete(r);
 	free(tables);
 	return rc;

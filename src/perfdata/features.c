@@ -514,3 +514,207 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 		h->feat_bits[feat / 64] |= 1ULL << (feat % 64);
 	return err;
 }
+
+/* ---- in-place byte swap of a section to native (HEADER_FEATURE's ev.data) */
+
+struct swc {
+	u8	*p, *end;
+	bool	err;
+};
+
+static bool swc_has(struct swc *c, u64 n)
+{
+	if (c->err || (u64)(c->end - c->p) < n) {
+		c->err = true;
+		return false;
+	}
+	return true;
+}
+
+static u32 swc_u32(struct swc *c)
+{
+	u32 v;
+
+	if (!swc_has(c, 4))
+		return 0;
+	v = bswap_32(hm_ld32(c->p));
+	hm_st32(c->p, v);
+	c->p += 4;
+	return v;
+}
+
+static u64 swc_u64(struct swc *c)
+{
+	u64 v;
+
+	if (!swc_has(c, 8))
+		return 0;
+	v = bswap_64(hm_ld64(c->p));
+	hm_st64(c->p, v);
+	c->p += 8;
+	return v;
+}
+
+static void swc_skip(struct swc *c, u64 n)
+{
+	if (swc_has(c, n))
+		c->p += n;
+}
+
+/* perf_header_string: u32 len, then the bytes */
+static void swc_str(struct swc *c)
+{
+	swc_skip(c, swc_u32(c));
+}
+
+static void swc_strlist(struct swc *c)
+{
+	u32 n = swc_u32(c);
+
+	for (u32 i = 0; i < n && !c->err; i++)
+		swc_str(c);
+}
+
+void hm_feature__swap(struct hm_reader *r, u64 feat, u8 *buf, u64 size)
+{
+	struct swc c = { .p = buf, .end = buf + size };
+	u32 n;
+
+	switch (feat) {
+	case HM_FEAT_HOSTNAME: case HM_FEAT_OSRELEASE: case HM_FEAT_VERSION:
+	case HM_FEAT_ARCH: case HM_FEAT_CPUDESC: case HM_FEAT_CPUID:
+		swc_str(&c);
+		break;
+	case HM_FEAT_NRCPUS:
+		swc_u32(&c);
+		swc_u32(&c);
+		break;
+	case HM_FEAT_CMDLINE:
+		swc_strlist(&c);
+		break;
+	case HM_FEAT_EVENT_DESC: {
+		u32 asz;
+
+		n = swc_u32(&c);
+		asz = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			u32 nids;
+
+			if (!swc_has(&c, asz))
+				break;
+			hm_attr__swap(c.p, asz);
+			c.p += asz;
+			nids = swc_u32(&c);
+			swc_str(&c);
+			for (u32 k = 0; k < nids && !c.err; k++)
+				swc_u64(&c);
+		}
+		break;
+	}
+	case HM_FEAT_CPU_TOPOLOGY: {
+		u32 cpus = hm_reader__hdr(r)->nr_cpus_avail;
+
+		swc_strlist(&c);	/* package (core siblings) */
+		swc_strlist(&c);	/* core (thread siblings) */
+		if (c.err || c.p == c.end || !cpus)
+			break;
+		for (u32 i = 0; i < 2 * cpus && !c.err; i++)
+			swc_u32(&c);	/* core_id, socket_id */
+		if (c.err || c.p == c.end)
+			break;
+		swc_strlist(&c);	/* die siblings */
+		for (u32 i = 0; i < cpus && !c.err; i++)
+			swc_u32(&c);	/* die_id */
+		break;
+	}
+	case HM_FEAT_NUMA_TOPOLOGY:
+		n = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			swc_u32(&c);
+			swc_u64(&c);
+			swc_u64(&c);
+			swc_str(&c);
+		}
+		break;
+	case HM_FEAT_TOTAL_MEM:
+	case HM_FEAT_CLOCKID:
+	case HM_FEAT_SAMPLE_TIME:
+	case HM_FEAT_DIR_FORMAT:
+	case HM_FEAT_MEM_TOPOLOGY:	/* version, block size, nr, {node, size, bitmap}[] */
+	case HM_FEAT_AUXTRACE:		/* nr, {offset, size}[] */
+		hm_swap64_mem(buf, size);
+		break;
+	case HM_FEAT_CACHE:
+		swc_u32(&c);		/* version */
+		n = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			for (int k = 0; k < 4; k++)
+				swc_u32(&c);	/* level, line_size, sets, ways */
+			swc_str(&c);
+			swc_str(&c);
+			swc_str(&c);
+		}
+		break;
+	case HM_FEAT_PMU_MAPPINGS:
+		n = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			swc_u32(&c);
+			swc_str(&c);
+		}
+		break;
+	case HM_FEAT_GROUP_DESC:
+		n = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			swc_str(&c);
+			swc_u32(&c);
+			swc_u32(&c);
+		}
+		break;
+	case HM_FEAT_HYBRID_TOPOLOGY:
+	case HM_FEAT_CPU_PMU_CAPS:
+		n = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			swc_str(&c);
+			swc_str(&c);
+		}
+		break;
+	case HM_FEAT_PMU_CAPS:
+		n = swc_u32(&c);
+		for (u32 i = 0; i < n && !c.err; i++) {
+			u32 caps = swc_u32(&c);
+
+			for (u32 k = 0; k < caps && !c.err; k++) {
+				swc_str(&c);
+				swc_str(&c);
+			}
+			swc_str(&c);	/* pmu name */
+		}
+		break;
+	case HM_FEAT_COMPRESSED:	/* version, type, level, ratio, mmap_len */
+		hm_swap32_mem(buf, size < 20 ? size : 20);
+		break;
+	case HM_FEAT_CLOCK_DATA:	/* u32 version, u32 clockid, u64 tod_ns, u64 clockid_ns */
+		swc_u32(&c);
+		swc_u32(&c);
+		swc_u64(&c);
+		swc_u64(&c);
+		break;
+	case HM_FEAT_BUILD_ID:
+		/* perf_record_header_build_id records: header, pid, build id, filename */
+		while (!c.err && c.end - c.p >= 8) {
+			u8 *rec = c.p;
+			u16 sz = bswap_16(hm_ld16(rec + 6));
+
+			if (sz < 12 || sz > c.end - c.p)
+				break;
+			hm_st32(rec, bswap_32(hm_ld32(rec)));
+			hm_st16(rec + 4, bswap_16(hm_ld16(rec + 4)));
+			hm_st16(rec + 6, sz);
+			hm_st32(rec + 8, bswap_32(hm_ld32(rec + 8)));
+			c.p += sz;
+		}
+		break;
+	default:
+		break;	/* TRACING_DATA, HITMAP, BPF_*, unknown: as in the file */
+	}
+}

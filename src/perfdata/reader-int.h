@@ -163,5 +163,13 @@ struct hm_evsel *hm_reader__add_evsel(struct hm_reader *r, const u8 *attr, u32 a
 				      const u64 *ids, u32 nr_ids, bool ids_swap);
 int hm_reader__add_id(struct hm_reader *r, u64 id, int idx);
 void hm_attr__read(struct perf_event_attr *dst, const u8 *src, u32 avail, bool sw, u32 *file_size);
+/* perf_event__attr_swap in place; @n: bytes of the attr present. */
+void hm_attr__swap(u8 *p, u32 n);
+/*
+ * Byte-swap one feature section (file layout) in place to native, walking
+ * its layout; sections of layouts not known here (TRACING_DATA, which has
+ * its own byte order, hitmap's metadata, BPF_*, ...) are left as they are.
+ */
+void hm_feature__swap(struct hm_reader *r, u64 feat, u8 *buf, u64 size);
 
 #endif

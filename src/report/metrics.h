@@ -147,13 +147,23 @@ int  hm_metrics__add_workload(struct hm_metrics *m, const char *json, size_t len
 int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
 
 /*
- * Metrics of a whole file (metrics-scan.c): one streaming pass with the
- * context of a finished report @r (topology, futex model, vendor, metadata;
- * maps and symbols are rebuilt), all shared lines.  __scan runs the report
- * pass itself first (opts->input is the file), keeping per-line metrics for
- * the @top_lines hottest lines (0: all).  NULL with errno.
+ * Metrics of a whole file (metrics-scan.c), gathered in the report's own
+ * single pass through its on_sample hook:
+ *
+ *	struct hm_mscan *ms = hm_mscan__new(top_lines);
+ *	hm_mscan__attach(ms, &report_opts);	// before hm_report__new
+ *	... hm_report__run(r) ...
+ *	m = hm_mscan__finish(ms, r);		// owned by the caller
+ *	hm_mscan__delete(ms);
+ *
+ * @top_lines: lines with per-line metrics (0: all shared lines).
+ * __scan does all of that for one file (opts->input).  NULL with errno.
  */
-struct hm_metrics *hm_metrics__from_report(const struct hm_report *r);
+struct hm_mscan;
+struct hm_mscan *hm_mscan__new(u32 top_lines);
+void hm_mscan__attach(struct hm_mscan *s, struct hm_report_opts *opts);
+struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r);
+void hm_mscan__delete(struct hm_mscan *s);
 struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines);
 
 /* ---------------------------------------------------------------- diff */
@@ -195,7 +205,6 @@ const struct hm_diff_opts *hm_diff__opts(const struct hm_diff *d);
 /* ---------------------------------------------------------------- html */
 
 int hm_html__render_metrics(const struct hm_metrics *m, FILE *f);
-int hm_html__render_report(const struct hm_report *r, FILE *f);
 int hm_html__render_diff(const struct hm_diff *d, FILE *f);
 
 #endif

@@ -401,8 +401,9 @@ static void resolve(struct hm_report *r, struct pending *p)
 
 	p->dmap = p->imap = NULL;
 	if (r->maps) {
-		p->dmap = hm_maps__find(r->maps, s->pid, cpumode, s->addr);
-		p->imap = hm_maps__find_ip(r->maps, s->pid, s->ip);
+		/* perf's order: the ip first (it may load kallsyms), then the data */
+		p->imap = hm_maps__find_ip_thread(r->maps, s->pid, s->tid, s->ip);
+		p->dmap = hm_maps__find_thread(r->maps, s->pid, s->tid, cpumode, s->addr);
 	}
 	/* perf's level-1 entry (sort__dcacheline_cmp) */
 	memset(&p->k, 0, sizeof(p->k));
@@ -464,6 +465,8 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		if (err < 0)
 			return err;
 	}
+	if (r->opts.on_sample)
+		return r->opts.on_sample(r->opts.on_sample_priv, r, &ms);
 	return 0;
 }
 
@@ -540,8 +543,18 @@ static void finish_shared(struct hm_report *r)
 }
 
 /* Everything that needs the file's header: topology, vendor, metadata, futex model, tables. */
+static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->kallsyms = r->opts.kallsyms;
+	so->symfs = r->opts.symfs;
+	so->no_source = r->opts.no_source;
+	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
+}
+
 static int setup_header(struct hm_report *r)
 {
+	struct hm_symbols_opts so;
 	int err;
 
 	r->header = hm_reader__header(r->reader);
@@ -566,6 +579,15 @@ static int setup_header(struct hm_report *r)
 	if (err < 0)
 		return err;
 	hm_maps__set_build_ids(r->maps, r->header);
+	/*
+	 * perf widens the kernel map to kallsyms' range at the first kernel
+	 * hit; without the same loader, kernel data past _etext would count
+	 * as unmapped where perf counts it mapped.
+	 */
+	symbols_opts(r, &so);
+	err = hm_maps__set_kallsyms(r->maps, &so);
+	if (err < 0)
+		return err;
 	if (r->opts.want_lines) {
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));
@@ -586,6 +608,7 @@ int hm_report__run(struct hm_report *r)
 	struct hm_symbols_opts so;
 	struct hm_event ev;
 	struct pending *batch;
+	u64 nr_records = 0;
 	int err, nb = 0;
 
 	r->reader = hm_reader__new(r->opts.input, &ro);
@@ -609,6 +632,11 @@ int hm_report__run(struct hm_report *r)
 	if (!batch)
 		return -ENOMEM;
 	while ((err = hm_reader__next(r->reader, &ev)) > 0) {
+		if (r->opts.on_progress && (++nr_records & 4095) == 0)
+			r->opts.on_progress(r->opts.on_progress_priv,
+					    ev.file_offset > r->header->data_offset ?
+					    ev.file_offset - r->header->data_offset : 0,
+					    r->header->pipe ? 0 : r->header->data_size);
 		if (ev.type != PERF_RECORD_SAMPLE) {
 			if (nb) {
 				err = flush(r, batch, nb);
@@ -642,6 +670,9 @@ int hm_report__run(struct hm_report *r)
 	if (err >= 0 && nb)
 		err = flush(r, batch, nb);
 	free(batch);
+	if (r->opts.on_progress && !r->header->pipe)
+		r->opts.on_progress(r->opts.on_progress_priv, r->header->data_size,
+				    r->header->data_size);
 	if (err < 0)
 		return err;
 	if (!r->topo) {
@@ -656,11 +687,7 @@ int hm_report__run(struct hm_report *r)
 			"their socket and node are unknown", r->opts.input,
 			(unsigned long long)r->nr_nocpu);
 
-	memset(&so, 0, sizeof(so));
-	so.kallsyms = r->opts.kallsyms;
-	so.symfs = r->opts.symfs;
-	so.no_source = r->opts.no_source;
-	so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
+	symbols_opts(r, &so);
 	if (r->opts.want_lines)
 		r->syms = hm_symbols__new(&so);
 	return 0;

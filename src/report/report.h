@@ -32,6 +32,8 @@ struct hm_mem_sample {
 	struct hm_futex_loc	futex;		/* futex.table NULL: not in a known table */
 };
 
+struct hm_report;
+
 struct hm_report_opts {
 	const char	*input;
 	const char	*kallsyms;
@@ -44,6 +46,21 @@ struct hm_report_opts {
 	int		nr_futex_tables;
 	const char	**futex_tables;
 	const char	*kernel_release;	/* override the era: "6.16" ... */
+	/*
+	 * Called for every sample after classification and resolution, in
+	 * the report's single pass (diff metrics and HTML use it); a
+	 * negative return stops the run with that error.
+	 */
+	int		(*on_sample)(void *priv, const struct hm_report *r,
+				     const struct hm_mem_sample *ms);
+	void		*on_sample_priv;
+	/*
+	 * Progress of the pass, every few thousand records: bytes of the data
+	 * section read so far, of @total (0 when unknown: pipes).  The library
+	 * never prints; the CLI shows it (src/cli/progress.c).
+	 */
+	void		(*on_progress)(void *priv, u64 done, u64 total);
+	void		*on_progress_priv;
 };
 
 /* perf's "Global Shared Cache Line Event Information", by its labels (report.c). */
@@ -99,13 +116,8 @@ enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
 void hm_buckets__delete(struct hm_buckets *b);
 int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
-/* HTML report (html.c, the html engineer's): the whole report as one page. */
-int  hm_html__render_report(const struct hm_report *r, FILE *f);
-
 int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 			enum hm_bucket_view view, enum hm_format fmt, FILE *f);
 
-/* The self-contained HTML report of a finished report (html.c, diff engineer): 0 or -errno. */
-int hm_html__render_report(const struct hm_report *r, FILE *f);
 
 #endif

@@ -20,20 +20,28 @@ have_perf=0
 perf bench futex hash -r 1 -s -t 1 -f 16 >/dev/null 2>&1 && have_perf=1
 echo "machine: $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); runtime ${R}s, $N rounds"
 
-# 1. parity
-: >"$T/p.ops"; : >"$T/h.ops"
+# 1. parity (also per CPU second of the process, which other load disturbs less)
+: >"$T/p.ops"; : >"$T/h.ops"; : >"$T/p.eff"; : >"$T/h.eff"
+nt=$(nproc)
+TIMEFORMAT='%U %S'
+eff() { # OUT TIMES -> ops per CPU second
+	awk -v a="$(avg "$1")" -v n="$nt" -v r="$R" '{ c = $1 + $2; if (c > 0) printf "%d\n", a * n * r / c; else print 0 }' "$2"
+}
 for i in $(seq "$N"); do
 	if [ $have_perf = 1 ]; then
-		perf bench futex hash -r "$R" -s >"$T/p.out" 2>&1; avg "$T/p.out" >>"$T/p.ops"
+		{ time perf bench futex hash -r "$R" -s >"$T/p.out" 2>&1; } 2>"$T/p.t"; avg "$T/p.out" >>"$T/p.ops"; eff "$T/p.out" "$T/p.t" >>"$T/p.eff"
 	fi
-	"$HITMAP" bench futex-hash -r "$R" -s >"$T/h.out" 2>&1; avg "$T/h.out" >>"$T/h.ops"
-	printf 'round %d: perf %s  hitmap %s ops/s\n' "$i" "$(tail -n 1 "$T/p.ops" 2>/dev/null)" "$(tail -n 1 "$T/h.ops")"
+	{ time "$HITMAP" bench futex-hash -r "$R" -s >"$T/h.out" 2>&1; } 2>"$T/h.t"; avg "$T/h.out" >>"$T/h.ops"; eff "$T/h.out" "$T/h.t" >>"$T/h.eff"
+	printf 'round %d: perf %s  hitmap %s ops/s; per CPU second %s vs %s\n' "$i" "$(tail -n 1 "$T/p.ops" 2>/dev/null)" "$(tail -n 1 "$T/h.ops")" \
+		"$(tail -n 1 "$T/p.eff" 2>/dev/null)" "$(tail -n 1 "$T/h.eff")"
 done
 p=$(median <"$T/p.ops"); h=$(median <"$T/h.ops")
 if [ $have_perf = 1 ]; then
 	echo "parity: perf bench futex hash $p ops/s, hitmap bench futex-hash $h ops/s (medians); ratio hitmap/perf $(ratio "$h" "$p") (target 0.97-1.03)"
 	pb=$(best <"$T/p.ops"); hb=$(best <"$T/h.ops")
 	echo "parity, best of $N (least disturbed): perf $pb, hitmap $hb ops/s; ratio $(ratio "$hb" "$pb")"
+	pe=$(median <"$T/p.eff"); he=$(median <"$T/h.eff")
+	echo "parity, load-independent: ops per CPU second perf $pe, hitmap $he; ratio $(ratio "$he" "$pe")"
 else
 	echo "parity: perf bench not available; hitmap bench futex-hash $h ops/s"
 fi

@@ -205,7 +205,7 @@ static void compare(const char *name, const char *orig, const char *path, const 
 	struct hm_reader *b = mem ? hm_reader__new_mem(mem, memlen, &ro) : hm_reader__new(path, &ro);
 	struct hm_event ea, eb;
 	char t[160];
-	u64 n = 0, bad = 0, first_bad = 0;
+	u64 n = 0, bad = 0, first_bad = 0, misplaced = 0;
 	int ra, rb, i;
 	bool names = true, ids = true, attrs = true;
 
@@ -222,6 +222,9 @@ static void compare(const char *name, const char *orig, const char *path, const 
 		if (ra != 1 || rb != 1)
 			break;
 		n++;
+		/* -z: records inside the stream, FINISHED_ROUND plain as perf has it */
+		if (f->want_comp && eb.compressed != (eb.type != HM_RECORD_FINISHED_ROUND))
+			misplaced++;
 		if (ea.type != eb.type || ea.size != eb.size || memcmp(ea.data, eb.data, ea.size)) {
 			if (!bad++)
 				first_bad = n;
@@ -235,6 +238,10 @@ static void compare(const char *name, const char *orig, const char *path, const 
 		      (unsigned long long)first_bad);
 	else
 		CHECK(t, n == NR_SAMPLES + 6 + NR_SAMPLES / 1000);
+	if (f->want_comp) {
+		snprintf(t, sizeof(t), "%s: records compressed, FINISHED_ROUND plain", name);
+		CHECK_EQ(t, misplaced, 0);
+	}
 	snprintf(t, sizeof(t), "%s: mode (pipe %d, swapped %d)", name, f->want_pipe, f->want_swap);
 	CHECK(t, hm_reader__header(b)->pipe == f->want_pipe &&
 		 hm_reader__header(b)->needs_swap == f->want_swap);

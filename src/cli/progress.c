@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <hitmap/progress.h>
+#include "progress.h"
 
 struct hm_progress {
 	char		label[96];
@@ -90,4 +90,16 @@ void hm_progress__delete(struct hm_progress *p)
 		fflush(stderr);
 	}
 	free(p);
+}
+
+void hm_progress__report_cb(void *priv, uint64_t done, uint64_t total)
+{
+	struct hm_report_progress *rp = priv;
+
+	if (!rp->p) {
+		rp->p = hm_progress__new(rp->label, total);
+		if (!rp->p)
+			return;
+	}
+	hm_progress__update(rp->p, done);
 }
