@@ -12,8 +12,8 @@
  *                    REM_* bits; AMD hops 1: IBS cannot tell the socket of a
  *                    remote node, it is another node)
  *
- * Order of tests (first match wins): uncached, I/O, CXL, PMEM, L4/MSC, DRAM,
- * HITM, peer, another cache, plain miss, LLC, L2, LFB, L1.
+ * Order of tests (first match wins): uncached, I/O, CXL, PMEM, L4/MSC, HITM,
+ * remote forward, DRAM, peer, another cache, plain miss, LLC, L2, LFB, L1.
  * The man page (hitmap-report(1)) has the table per vendor encoding.
  */
 #include <hitmap/mem.h>
@@ -71,11 +71,19 @@ static enum hm_mem_cat classify_load(enum hm_vendor v, const struct hm_data_src 
 		return HM_CAT_PMEM;
 	if (ln == HM_LVLNUM_L4 || ln == HM_LVLNUM_MSC)
 		return dist == D_REMOTE ? HM_CAT_HIT_REMOTE : HM_CAT_L4;
-	if ((lvl & (HM_LVL_LOC_RAM | HM_LVL_REM_RAM1 | HM_LVL_REM_RAM2)) || ln == HM_LVLNUM_RAM)
-		return dist == D_LOCAL ? HM_CAT_DRAM_LOCAL : HM_CAT_DRAM_REMOTE;
+	/*
+	 * A snoop that found the line modified wins over the level: Intel
+	 * Crestmont (Sierra Forest) encodes a remote HITM as RAM|REM|HITM
+	 * (0x0d) and a remote forward as RAM|REM|SNOOPX_FWD (0x0c); the data
+	 * came from the other socket's cache, not from its memory.
+	 */
 	if (d->snoop & HM_SNOOP_HITM)
 		return dist == D_LOCAL ? HM_CAT_HITM_LOCAL :
 		       dist == D_XDIE ? HM_CAT_HITM_XDIE : HM_CAT_HITM_REMOTE;
+	if ((d->snoopx & HM_SNOOPX_FWD) && dist == D_REMOTE)
+		return HM_CAT_HIT_REMOTE;
+	if ((lvl & (HM_LVL_LOC_RAM | HM_LVL_REM_RAM1 | HM_LVL_REM_RAM2)) || ln == HM_LVLNUM_RAM)
+		return dist == D_LOCAL ? HM_CAT_DRAM_LOCAL : HM_CAT_DRAM_REMOTE;
 	if (d->snoopx & HM_SNOOPX_PEER)
 		return dist == D_REMOTE ? HM_CAT_PEER_REMOTE : HM_CAT_PEER_LOCAL;
 	other_cache = (lvl & (HM_LVL_REM_CCE1 | HM_LVL_REM_CCE2)) || ln == HM_LVLNUM_ANY_CACHE ||

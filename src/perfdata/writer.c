@@ -898,8 +898,13 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 			sw64_at(p, o, end);
 		break;
 	case HM_RECORD_ID_INDEX: case HM_RECORD_STAT_ROUND:
-	case HM_RECORD_STAT_CONFIG: case HM_RECORD_TIME_CONV:
+	case HM_RECORD_STAT_CONFIG:
 		for (o = 8; o + 8 <= end; o += 8)
+			sw64_at(p, o, end);
+		break;
+	case HM_RECORD_TIME_CONV:
+		/* shift, mult, zero[, cycles, mask]; the u8 caps after them stay */
+		for (o = 8; o + 8 <= end && o < 48; o += 8)
 			sw64_at(p, o, end);
 		break;
 	default:

@@ -50,6 +50,13 @@ head -c 3000 "$TMP/in.data" >"$TMP/trunc.data"
 rc=$?
 [ $rc -ne 0 ] && grep -q "^hitmap: " "$TMP/e2" && [ ! -e "$TMP/bad.data" ] && pass "truncated input refused" || fail "truncated input refused" "rc $rc $(head -n 1 "$TMP/e2")"
 check "--help" "$HITMAP" convert --help
+cp "$TMP/in.data" "$TMP/same.data"
+"$HITMAP" convert -i "$TMP/same.data" -o "$TMP/same.data" >/dev/null 2>"$TMP/e3"
+rc=$?
+[ $rc -ne 0 ] && grep -q "same file" "$TMP/e3" && cmp -s "$TMP/in.data" "$TMP/same.data" && pass "same input and output refused, input intact" || fail "same input and output refused" "rc $rc $(head -n 1 "$TMP/e3")"
+"$HITMAP" convert -i "$TMP/in.data" -o "$TMP/bad.data" --compressed2 >/dev/null 2>"$TMP/e4"
+rc=$?
+[ $rc -ne 0 ] && grep -q "needs -z" "$TMP/e4" && [ ! -e "$TMP/bad.data" ] && pass "--compressed2 without -z refused" || fail "--compressed2 without -z refused" "rc $rc $(head -n 1 "$TMP/e4")"
 
 if ! have_perf; then
 	skip convert-perf "perf not installed (apt-get install linux-perf)"

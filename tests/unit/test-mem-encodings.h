@@ -59,6 +59,11 @@ static const struct enc encodings[] = {
 	{ "intel skl 0x0b remote DRAM", HM_VENDOR_INTEL, E_LH | E_LN(RAM) | E_REM | E_SNP(NONE), HM_CAT_DRAM_REMOTE, 0, 0, 1 },
 	{ "intel skl 0x0c remote forward", HM_VENDOR_INTEL, E_LH | E_LN(ANY_CACHE) | E_REM | E_SNPX(FWD), HM_CAT_HIT_REMOTE, 0, 0, 1 },
 	{ "intel skl 0x0d remote HITM", HM_VENDOR_INTEL, E_LH | E_LN(ANY_CACHE) | E_REM | E_SNP(HITM), HM_CAT_HITM_REMOTE, 0, 1, 1 },
+	/* Crestmont (Sierra Forest, intel_pmu_pebs_data_source_cmt): RAM level with the snoop result */
+	{ "intel cmt 0x07 L3 forward", HM_VENDOR_INTEL, E_LH | E_L(L3) | E_LN(L3) | E_SNPX(FWD), HM_CAT_LLC },
+	{ "intel cmt 0x0b remote DRAM", HM_VENDOR_INTEL, E_LH | E_LN(RAM) | E_REM | E_SNP(NONE), HM_CAT_DRAM_REMOTE, 0, 0, 1 },
+	{ "intel cmt 0x0c remote forward", HM_VENDOR_INTEL, E_LH | E_LN(RAM) | E_REM | E_SNPX(FWD), HM_CAT_HIT_REMOTE, 0, 0, 1 },
+	{ "intel cmt 0x0d remote HITM", HM_VENDOR_INTEL, E_LH | E_LN(RAM) | E_REM | E_SNP(HITM), HM_CAT_HITM_REMOTE, 0, 1, 1 },
 	/* AMD IBS, Zen2/Zen3 (g_data_src) */
 	{ "amd zen2 L1", HM_VENDOR_AMD, E_ALOAD | E_AL(L1) | E_LN(L1), HM_CAT_L1 },
 	{ "amd zen2 L2", HM_VENDOR_AMD, E_ALOAD | E_AL(L2) | E_LN(L2), HM_CAT_L2 },

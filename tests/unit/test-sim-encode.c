@@ -64,18 +64,7 @@ int main(void)
 					 st ? "store" : "load", hm_src__name(src), hm_mem_cat__name(want));
 				if (cl.cat == want) {
 					PASS(name);
-				} else if (p == HM_PMU_INTEL_CMT && !st &&
-					   (src == HM_SRC_HITM_REMOTE || src == HM_SRC_HIT_REMOTE) &&
-					   cl.cat == HM_CAT_DRAM_REMOTE) {
-					/*
-					 * Known: the CMT table says LEVEL(RAM)|REM with HITM/FWD
-					 * for dse 0x0c/0x0d; the decoder reads RAM first.
-					 */
-					printf("# NOTE %s: decoder says %s (RAM level wins over snoop)\n",
-					       name, hm_mem_cat__name(cl.cat));
-					PASS(name);
-				}
-				else {
+				} else {
 					FAILF(name, "data_src 0x%llx decodes as %s, the model says %s",
 					      (unsigned long long)ds, hm_mem_cat__name(cl.cat),
 					      hm_mem_cat__name(want));
