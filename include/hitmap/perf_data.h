@@ -140,9 +140,14 @@ struct hm_event {
 	u64		file_offset;	/* of the record in the (decompressed) stream */
 	bool		compressed;	/* came out of a COMPRESSED record */
 	const void	*data;		/* the whole record, 8-byte aligned, byte-swapped
-					   to native (kernel records, SAMPLE, trailers and
-					   the fixed fields of user records; HEADER_ATTR and
-					   HEADER_FEATURE payloads stay in file order) */
+					   to native field by field (kernel records, SAMPLE
+					   with its branch flag bitfield, trailers, user
+					   records, the HEADER_ATTR attr and ids, HEADER_FEATURE
+					   sections of known layout); left in file order:
+					   byte payloads (RAW, stack, AUX, COMPRESSED), the
+					   HEADER_FEATURE sections TRACING_DATA (own byte
+					   order), HITMAP, BPF_* and unknown ones, and records
+					   of unknown type */
 	struct hm_sample sample;	/* SAMPLE; or the trailer when sample_id_all */
 	bool		has_sample;
 };

@@ -66,7 +66,10 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/lock/contention_begin ]
 	grep 'attributed' "$T/r.err" | sed 's/^/  /'
 
 	# 3. --futex-syscalls against perf record on the same workload (1 s: perf writes ~150 MB/s)
-	"$HITMAP" bench futex-hash -r 1 -s >"$T/u1.out" 2>&1; u1=$(avg "$T/u1.out")
+	cps() { sed -n 's/.*: \([0-9]*\) ops per CPU second.*/\1/p' "$1"; }
+	jcps() { sed -n 's/.*"total_ops":\([0-9]*\),"cpu_secs":\([0-9.]*\).*/\1 \2/p' "$1" | awk '{ if ($2 > 0) printf "%d", $1 / $2; else print 0 }'; }
+	"$HITMAP" bench futex-hash -r 1 --json >"$T/u1.json" 2>&1
+	u1=$(sed -n 's/.*"avg_ops_per_sec":\([0-9]*\).*/\1/p' "$T/u1.json"); u1e=$(jcps "$T/u1.json")
 	"$HITMAP" record -o "$T/f.data" --futex-syscalls --workload futex-hash -r 1 -s >"$T/f.out" 2>"$T/f.err"; f1=$(avg "$T/f.out")
 	fl=$(sed -n 's/.*samples on [0-9]* CPUs, \([0-9]*\) lost events.*/\1/p' "$T/f.err")
 	if [ $have_perf = 1 ]; then
@@ -76,14 +79,16 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/lock/contention_begin ]
 		pr=0; pl=0
 	fi
 	echo "futex syscalls: unrecorded $u1 ops/s; hitmap record --futex-syscalls $f1 ($(pct "$f1" "$u1"), lost $fl); perf record -e syscalls:sys_enter_futex $pr ($(pct "$pr" "$u1"))"
+	echo "futex syscalls, load-independent: ops per CPU second unrecorded $u1e, hitmap record --futex-syscalls $(cps "$T/f.err") ($(pct "$(cps "$T/f.err")" "$u1e"))"
 	echo "perf record -e lock:contention_begin,lock:contention_end -a: $pl ops/s ($(pct "$pl" "$u1")) vs unrecorded"
 	# 4. the BPF pairing (--futex-bpf): same pairs, no syscall tracepoint
 	if command -v clang >/dev/null && clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu \
 		-c src/record/pair.bpf.c -o "$T/pair.bpf.o" 2>/dev/null; then
-		"$HITMAP" bench futex-hash -r 1 -s >"$T/u2.out" 2>&1; u2=$(avg "$T/u2.out")
+		"$HITMAP" bench futex-hash -r 1 --json >"$T/u2.json" 2>&1
+		u2=$(sed -n 's/.*"avg_ops_per_sec":\([0-9]*\).*/\1/p' "$T/u2.json"); u2e=$(jcps "$T/u2.json")
 		"$HITMAP" record -o "$T/b.data" --futex-bpf --bpf-obj "$T/pair.bpf.o" --workload futex-hash -r 1 -s >"$T/b.out" 2>"$T/b.err"
 		b1=$(avg "$T/b.out")
-		echo "futex pairing in BPF: unrecorded $u2 ops/s; hitmap record --futex-bpf $b1 ($(pct "$b1" "$u2"))"
+		echo "futex pairing in BPF: unrecorded $u2 ops/s; hitmap record --futex-bpf $b1 ($(pct "$b1" "$u2")); per CPU second $u2e vs $(cps "$T/b.err") ($(pct "$(cps "$T/b.err")" "$u2e"))"
 		grep 'BPF pair' "$T/b.err" | sed 's/^/  /'
 		rm -f "$T/b.data"
 	fi
