@@ -3,8 +3,12 @@
 # Installs what hitmap needs on Debian 12 (as root), mounts tracefs, and says
 # what is missing otherwise.  Safe to run again.
 set -u
+# build: compiler, libraries; tests: perf (the oracle), clang (BPF objects,
+# libFuzzer), chromium + node (HTML report), jq, bc, zstd, binutils, time.
 PKGS="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev
-      libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev bpftool chromium jq"
+      libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev bpftool chromium jq
+      bc time zstd binutils python3 bsdutils"
+command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
