@@ -259,28 +259,177 @@ static int scan(struct hm_elf *e, const char *path, Elf64_Word want, bool phdrs)
 	return ret;
 }
 
-static void finish(struct hm_elf *e)
+static int build_uniq(struct hm_elf *e)
 {
 	size_t n = 0;
+	u32 *nu;
 
-	if (!e->nr_syms)
-		return;
 	qsort(e->syms, e->nr_syms, sizeof(*e->syms), cmp_sym);
-	e->uniq = malloc(e->nr_syms * sizeof(*e->uniq));
-	if (!e->uniq) {
-		e->nr_syms = 0;
-		return;
-	}
+	nu = realloc(e->uniq, e->nr_syms * sizeof(*e->uniq));
+	if (!nu)
+		return -ENOMEM;
+	e->uniq = nu;
 	for (size_t i = 0; i < e->nr_syms; i++)
 		if (!n || e->syms[e->uniq[n - 1]].start != e->syms[i].start)
 			e->uniq[n++] = i;
 	e->nr_uniq = n;
+	return 0;
+}
+
+/*
+ * perf 6.1's dso__synthesize_plt_symbols(): after the symbol table is read
+ * and its ends fixed up, one "NAME@plt" symbol per .rela.plt (or .rel.plt)
+ * entry, in order, in .plt after a header of sh_entsize bytes, each
+ * sh_entsize long (x86: 16); NAME is the entry's .dynsym name, "" for
+ * entries without a symbol (IRELATIVE), hence "@plt".  6.1 knows no .plt.sec
+ * nor .plt.got; ARM/AArch64/SPARC use fixed header/entry sizes.  Read from
+ * the binary itself (debug files have .plt as NOBITS).
+ */
+static int plt_sizes(Elf *elf, const GElf_Shdr *plt, u64 *hdr, u64 *ent)
+{
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(elf, &eh))
+		return -EINVAL;
+	switch (eh.e_machine) {
+	case EM_ARM:		*hdr = 20;  *ent = 12; break;
+	case EM_AARCH64:	*hdr = 32;  *ent = 16; break;
+	case EM_SPARC:		*hdr = 48;  *ent = 12; break;
+	case EM_SPARCV9:	*hdr = 128; *ent = 32; break;
+	default:		*hdr = plt->sh_entsize; *ent = plt->sh_entsize; break;
+	}
+	return 0;
+}
+
+static Elf_Scn *scn_by_name(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, want))
+			return scn;
+	}
+	return NULL;
+}
+
+static int plt_syms(struct hm_elf *e, Elf *elf)
+{
+	GElf_Shdr rsh, psh, dsh, ssh;
+	Elf_Scn *rscn, *dscn = NULL, *sscn;
+	Elf_Data *rd, *dd, *sd;
+	size_t shstrndx = 0, nrel;
+	u64 hdr, ent, addr;
+	char name[1024];
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	/* perf: the first section named .dynsym, of type SHT_DYNSYM */
+	if (!(dscn = scn_by_name(elf, shstrndx, ".dynsym", &dsh)) || dsh.sh_type != SHT_DYNSYM)
+		return 0;
+	rscn = scn_by_name(elf, shstrndx, ".rela.plt", &rsh);
+	if (!rscn)
+		rscn = scn_by_name(elf, shstrndx, ".rel.plt", &rsh);
+	if (!rscn || rsh.sh_link != elf_ndxscn(dscn) || !rsh.sh_entsize)
+		return 0;
+	if (!scn_by_name(elf, shstrndx, ".plt", &psh) || psh.sh_type == SHT_NOBITS)
+		return 0;
+	if (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL)
+		return 0;
+	rd = elf_getdata(rscn, NULL);
+	dd = elf_getdata(dscn, NULL);
+	sscn = elf_getscn(elf, dsh.sh_link);
+	if (!rd || !dd || !sscn || !gelf_getshdr(sscn, &ssh))
+		return 0;
+	sd = elf_getdata(sscn, NULL);
+	if (!sd || !sd->d_size || plt_sizes(elf, &psh, &hdr, &ent))
+		return 0;
+	nrel = rsh.sh_size / rsh.sh_entsize;
+	struct hm_elf_sym *nv = realloc(e->syms, (e->nr_syms + nrel + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	e->syms = nv;
+	addr = psh.sh_addr + hdr;
+	for (size_t i = 0; i < nrel; i++, addr += ent) {
+		const char *sname = "";
+		GElf_Sym sym;
+		u64 info = 0;
+		struct hm_elf_sym *s;
+
+		if (rsh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (gelf_getrela(rd, (int)i, &r))
+				info = r.r_info;
+		} else {
+			GElf_Rel r;
+
+			if (gelf_getrel(rd, (int)i, &r))
+				info = r.r_info;
+		}
+		if (gelf_getsym(dd, (int)GELF_R_SYM(info), &sym) && sym.st_name < sd->d_size)
+			sname = (const char *)sd->d_buf + sym.st_name;
+		snprintf(name, sizeof(name), "%s@plt", sname);
+		s = &e->syms[e->nr_syms];
+		s->start = addr;
+		s->size = ent;
+		s->type = STT_FUNC;
+		s->bind = STB_GLOBAL;
+		s->idx = (u32)e->nr_syms;
+		s->name = hm_strpool__intern(e->pool, name);
+		if (!s->name)
+			return -ENOMEM;
+		e->nr_syms++;
+	}
+	return 0;
+}
+
+static int read_plt(struct hm_elf *e, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	Elf *elf;
+
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		ret = plt_syms(e, elf);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* Sort, fix up zero sizes (perf's symbols__fixup_end), then add the PLT symbols. */
+static void finish(struct hm_elf *e, const char *plt_path)
+{
+	size_t n;
+
+	if (!e->nr_syms)
+		return;
+	if (build_uniq(e)) {
+		e->nr_syms = e->nr_uniq = 0;
+		return;
+	}
+	n = e->nr_uniq;
 	for (size_t u = 0; u < n; u++) {	/* zero size: up to the next symbol */
 		struct hm_elf_sym *s = &e->syms[e->uniq[u]];
 
 		if (!s->size && u + 1 < n)
 			s->size = e->syms[e->uniq[u + 1]].start - s->start;
 	}
+	if (!plt_path)
+		return;
+	n = e->nr_syms;
+	if (read_plt(e, plt_path) < 0)
+		e->nr_syms = n;	/* out of memory: keep the table without PLT names */
+	if (e->nr_syms != n && build_uniq(e))
+		e->nr_syms = e->nr_uniq = 0;
 }
 
 struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, const char *symfs)
@@ -343,7 +492,7 @@ struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, co
 	}
 	if (!e->nr_loads && have_dbg)
 		scan(e, dbg, 0, true);
-	finish(e);
+	finish(e, have ? e->path : NULL);
 	return e;
 nomem:
 	hm_elf__delete(e);
