@@ -10,6 +10,7 @@
  *  - an L2 hit with HITM is an L2 hit (6.1 looks at HITM only for L3).
  * See shared/docs/notes/perf-c2c.md §1.5.
  */
+#include <string.h>
 #include <hitmap/mem.h>
 #include "data_src.h"
 
@@ -125,9 +126,18 @@ _Static_assert(sizeof(struct hm_c2c_stats) == 32 * sizeof(u32), "c2c_stats: 32 u
 
 void hm_c2c_stats__sum(struct hm_c2c_stats *dst, const struct hm_c2c_stats *src)
 {
-	u32 *d = (u32 *)dst;
-	const u32 *s = (const u32 *)src;
+	typedef u32 v4 __attribute__((vector_size(16)));
+	char *d = (char *)dst;
+	const char *s = (const char *)src;
 
-	for (int i = 0; i < 32; i++)
-		d[i] += s[i];
+	_Static_assert(sizeof(*dst) == 32 * sizeof(u32), "hm_c2c_stats is 32 counters");
+	/* four counters at a time (SSE2 on x86-64); memcpy keeps it alignment-free */
+	for (int i = 0; i < 32 * 4; i += 16) {
+		v4 a, b;
+
+		memcpy(&a, d + i, 16);
+		memcpy(&b, s + i, 16);
+		a += b;
+		memcpy(d + i, &a, 16);
+	}
 }

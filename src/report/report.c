@@ -297,6 +297,7 @@ void hm_report__delete(struct hm_report *r)
 	if (r->map_ids)
 		free(r->map_ids->e);
 	free(r->map_ids);
+	free(r->dsrc_cache);
 	free(r);
 }
 
@@ -418,6 +419,43 @@ static void resolve(struct hm_report *r, struct pending *p)
 	p->kh = key_hash(&p->k);
 }
 
+/*
+ * perf's counters and hitmap's class of one sample depend only on data_src,
+ * whether there is a data address and whether it was mapped: a few distinct
+ * values cover a whole file, so cache them (direct mapped).
+ */
+#define DSRC_CACHE 256
+
+struct hm_dsrc_cache {
+	u64	mask;		/* the data_src bits the counters and the class read */
+	struct {
+		u64			data_src;
+		u32			flags;		/* 1 valid, 2 daddr, 4 mapped */
+		struct hm_mem_class	cls;
+		struct hm_c2c_stats	one;
+	} e[DSRC_CACHE];
+};
+
+static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
+		     struct hm_c2c_stats *one, struct hm_mem_class *cls)
+{
+	struct hm_dsrc_cache *c = r->dsrc_cache;
+	u32 flags = 1 | (daddr ? 2 : 0) | (mapped ? 4 : 0);
+	u64 key = data_src & c->mask;
+	u64 h = (key ^ flags) * 0x9e3779b97f4a7c15ULL;
+	__typeof__(&c->e[0]) e = &c->e[h >> 56];
+
+	if (e->flags != flags || e->data_src != key) {
+		memset(&e->one, 0, sizeof(e->one));
+		hm_c2c_stats__add(&e->one, data_src, daddr, mapped);
+		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
+		e->data_src = key;
+		e->flags = flags;
+	}
+	*one = e->one;
+	*cls = e->cls;
+}
+
 static int process_sample(struct hm_report *r, const struct pending *p)
 {
 	const struct hm_sample *s = &p->s;
@@ -429,10 +467,8 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
 	ms.mapped = p->dmap && p->imap;
-	memset(&one, 0, sizeof(one));
-	hm_c2c_stats__add(&one, s->data_src, s->addr, ms.mapped);
+	classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
 	hm_c2c_stats__sum(&r->c2c, &one);
-	hm_mem__classify(r->vendor, s->data_src, s->addr, &ms.cls);
 	r->cats.nr[ms.cls.cat]++;
 	r->nr_samples++;
 
@@ -620,8 +656,18 @@ int hm_report__run(struct hm_report *r)
 		return -ENOMEM;
 	r->perf_lines = perf_lines__new();
 	r->map_ids = calloc(1, sizeof(*r->map_ids));
-	if (!r->perf_lines || !r->map_ids)
+	r->dsrc_cache = calloc(1, sizeof(*r->dsrc_cache));
+	if (!r->perf_lines || !r->map_ids || !r->dsrc_cache)
 		return -ENOMEM;
+	{
+		/* all decoded fields but the TLB and the region, which neither reads */
+		struct hm_data_src d;
+
+		hm_data_src__decode(~0ULL, &d);
+		d.dtlb = 0;
+		d.region = 0;
+		r->dsrc_cache->mask = hm_data_src__encode(&d);
+	}
 	/* in pipe mode the header arrives as records: set up at the first sample */
 	if (!r->header->pipe) {
 		err = setup_header(r);

@@ -78,6 +78,7 @@ struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
 struct hm_map_ids;		/* report.c */
+struct hm_dsrc_cache;		/* report.c */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -104,6 +105,7 @@ struct hm_report {
 	u64			*socket_cats;
 	int			nr_socket_cats;	/* sockets */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
+	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);

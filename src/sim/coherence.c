@@ -34,9 +34,11 @@ static void *big_alloc(size_t size)
 {
 	const size_t huge = 2u << 20;
 	size_t n = (size + huge - 1) & ~(huge - 1);
-	void *p = aligned_alloc(size >= huge ? huge : 64, size >= huge ? n : (size + 63) & ~(size_t)63);
+	/* from 256 KiB on, a whole huge page beats 64+ TLB entries touched at random */
+	bool big = size >= (256u << 10);
+	void *p = aligned_alloc(big ? huge : 64, big ? n : (size + 63) & ~(size_t)63);
 
-	if (p && size >= huge)
+	if (p && big)
 		madvise(p, n, MADV_HUGEPAGE);
 	return p;
 }

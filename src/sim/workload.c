@@ -650,53 +650,31 @@ void hm_sim__delete(struct hm_sim *s)
 /* ------------------------------------------------------------- run */
 
 /*
- * 4-ary min-heap of (time << 12 | thread): the thread with the earliest clock
- * runs next.  Four children per node halve the depth of a binary heap.
+ * Tournament (winner) tree over the threads' keys (time << 12 | thread): leaf
+ * i holds thread i's key, every inner node the smaller of its two children,
+ * so the root is the thread with the earliest clock, which runs next.  Keys
+ * are unique, so the order is the same as with any exact priority queue; an
+ * update replays one leaf-to-root path with branch-free minimums (a heap's
+ * sift-down mispredicts at every level).  A finished thread's key becomes
+ * UINT64_MAX.
  */
-struct heap {
-	u64	*k;
-	u32	n;
+struct tour {
+	u64	*k;		/* [1] root, [p + i] leaf of thread i */
+	u32	p;		/* leaves, a power of two */
 };
 
-static void heap_down(struct heap *h, u32 i)
+static inline void tour_set(struct tour *t, u32 i, u64 v)
 {
-	u64 *k = h->k, v = k[i];
-	u32 n = h->n;
+	u64 *k = t->k;
+	u32 j = t->p + i;
 
-	for (;;) {
-		u32 c = 2 * i + 1, e, j, m;
-		u64 mv;
+	/* carry the path's minimum in a register: only the siblings are loaded */
+	k[j] = v;
+	for (; j > 1; j >>= 1) {
+		u64 sib = k[j ^ 1];
 
-		if (c >= n)
-			break;
-		e = c + 2 < n ? c + 2 : n;
-		m = c;
-		mv = k[c];
-		for (j = c + 1; j < e; j++) {
-			if (k[j] < mv) {
-				mv = k[j];
-				m = j;
-			}
-		}
-		if (mv >= v)
-			break;
-		k[i] = mv;
-		i = m;
-	}
-	k[i] = v;
-}
-
-/* After the top's key grew: sink it if a child is now earlier. */
-static inline void heap_fix_top(struct heap *h)
-{
-	u64 v = h->k[0];
-	u32 j, e = h->n < 3 ? h->n : 3;
-
-	for (j = 1; j < e; j++) {
-		if (h->k[j] < v) {
-			heap_down(h, 0);
-			return;
-		}
+		v = v < sib ? v : sib;
+		k[j >> 1] = v;
 	}
 }
 
@@ -861,6 +839,51 @@ static inline int account(struct hm_sim *s, const struct hm_sim_thread *t, u64 k
 	return err;
 }
 
+#define CAL_SHIFT	5	/* 32 cycles a bucket */
+#define CAL_N		128	/* buckets: 4096 cycles ahead */
+#define CAL_CAP		16	/* op starts a bucket; more are not prefetched */
+#define CAL_LEAD	256	/* cycles */
+
+struct cal {
+	u16	n[CAL_N];
+	u16	tid[CAL_N][CAL_CAP];
+};
+
+/* Thread @ti starts an op at cycle @start: prefetch its lines CAL_LEAD cycles before. */
+static inline void cal_add(struct cal *c, u64 next, u64 start, u32 ti)
+{
+	u64 b = (start > CAL_LEAD ? start - CAL_LEAD : 0) >> CAL_SHIFT;
+	u32 i;
+
+	if (b < next)
+		b = next;
+	if (b >= next + CAL_N)
+		return;
+	i = (u32)(b % CAL_N);
+	if (c->n[i] < CAL_CAP)
+		c->tid[i][c->n[i]++] = (u16)ti;
+}
+
+/* Run the buckets from @next through @now; returns the next bucket to run. */
+static __attribute__((noinline)) u64 cal_run(struct hm_sim *s, struct cal *c, u64 next, u64 now)
+{
+	if (now - next >= CAL_N)
+		next = now - (CAL_N - 1);
+	for (; next <= now; next++) {
+		u32 i = (u32)(next % CAL_N), j;
+
+		for (j = 0; j < c->n[i]; j++) {
+			const struct hm_sim_thread *tu = &s->th[c->tid[i][j]];
+			const struct hm_sim_fut *uf = &s->fut[(u64)c->tid[i][j] * s->o.futexes + tu->j];
+
+			hm_coh__touch_line(s->coh, tu->core, uf->bucket_line);
+			__builtin_prefetch(&s->coh->lines[uf->uword_line], 0);
+		}
+		c->n[i] = 0;
+	}
+	return next;
+}
+
 u64 hm_sim__paddr(const struct hm_sim *s, u64 va)
 {
 	return sim_phys(s, va);
@@ -869,9 +892,18 @@ u64 hm_sim__paddr(const struct hm_sim *s, u64 va)
 int hm_sim__run(struct hm_sim *s)
 {
 	struct tmpl tp;
-	struct heap h = { 0 };
+	struct tour h = { 0 };
 	u64 end_cycles = UINT64_MAX, target_ops = s->o.ops, total_ops = 0, rng = s->o.seed;
 	u64 traced = 0;
+	/*
+	 * With many threads, an op's lines are evicted from the host's caches by
+	 * the other threads' ops before it starts.  A calendar of op starts (by
+	 * simulated time, CAL_SHIFT cycles a bucket) prefetches each thread's
+	 * next futex's lines CAL_LEAD cycles before that op starts.  It only
+	 * touches the host's caches: the simulation is the same without it.
+	 */
+	struct cal *cal = NULL;
+	u64 cal_next = 0;
 	char before[32];
 	u32 i, n;
 	int err = 0;
@@ -922,20 +954,30 @@ int hm_sim__run(struct hm_sim *s)
 		target_ops = 2ULL * s->nr_threads * s->o.futexes;
 	if (s->o.seconds > 0)
 		end_cycles = (u64)(s->o.seconds * s->m.ghz * 1e9);
-	h.k = calloc(s->nr_threads, sizeof(u64));
-	if (!h.k)
+	for (h.p = 1; h.p < s->nr_threads; h.p <<= 1)
+		;
+	if (s->nr_threads > 64) {
+		cal = calloc(1, sizeof(*cal));
+		if (!cal)
+			return -ENOMEM;
+	}
+	h.k = malloc(2 * (size_t)h.p * sizeof(u64));
+	if (!h.k) {
+		free(cal);
 		return -ENOMEM;
+	}
+	memset(h.k, 0xff, 2 * (size_t)h.p * sizeof(u64));
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
 		s->th[i].time = splitmix(&rng) % 2000;
 		s->th[i].j = 0;
-		h.k[h.n++] = (s->th[i].time << TID_BITS) | i;
+		h.k[h.p + i] = (s->th[i].time << TID_BITS) | i;
 	}
-	for (i = h.n / 2 + 1; i-- > 0;)
-		heap_down(&h, i);
+	for (i = h.p; i-- > 1;)
+		h.k[i] = h.k[2 * i] < h.k[2 * i + 1] ? h.k[2 * i] : h.k[2 * i + 1];
 
-	while (h.n) {
-		u32 ti = (u32)(h.k[0] & ((1u << TID_BITS) - 1));
+	while (h.k[1] != UINT64_MAX) {
+		u32 ti = (u32)(h.k[1] & ((1u << TID_BITS) - 1));
 		struct hm_sim_thread *t = &s->th[ti];
 		u64 k = (u64)ti * s->o.futexes + t->j;
 		const struct step *st = &tp.st[t->step];
@@ -944,11 +986,11 @@ int hm_sim__run(struct hm_sim *s)
 		u64 ip = ksym_addr[st->ksym] + st->ipoff;
 		u64 cost;
 
+		if (cal && (t->time >> CAL_SHIFT) >= cal_next)
+			cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
 		if (t->time >= end_cycles || (target_ops && total_ops >= target_ops)) {
 			/* this thread is done: drop it */
-			h.k[0] = h.k[--h.n];
-			if (h.n)
-				heap_down(&h, 0);
+			tour_set(&h, ti, UINT64_MAX);
 			continue;
 		}
 		if (st->kind == ST_LOCK) {
@@ -982,8 +1024,7 @@ int hm_sim__run(struct hm_sim *s)
 				s->res.spins++;
 				t->spins++;
 				t->time += r.cost + s->m.lat[HM_LAT_SPIN];
-				h.k[0] = (t->time << TID_BITS) | ti;
-				heap_fix_top(&h);
+				tour_set(&h, ti, (t->time << TID_BITS) | ti);
 				continue;
 			}
 			*lk = (u16)(ti + 1);
@@ -1024,9 +1065,16 @@ int hm_sim__run(struct hm_sim *s)
 			cost += s->m.lat[HM_LAT_SYSCALL];
 			{
 				const struct hm_sim_fut *nf = &s->fut[(u64)ti * s->o.futexes + t->j];
+				u32 ahead = t->j + 8 < s->o.futexes ? t->j + 8 : 0;
 
 				hm_coh__prefetch(s->coh, t->cpu, nf->bucket_line);
 				hm_coh__prefetch(s->coh, t->cpu, nf->uword_line);
+				/* the bucket's lock and transfer clock; the futexes of later ops */
+				__builtin_prefetch(&s->coh->lock[nf->bucket_line], 1);
+				__builtin_prefetch(&s->coh->ready[nf->bucket_line], 1);
+				__builtin_prefetch(&s->fut[(u64)ti * s->o.futexes + ahead], 0);
+				if (s->o.shared)
+					__builtin_prefetch(&s->page_line[(u64)ti * s->o.futexes + ahead], 0);
 			}
 		}
 		t->time += cost;
@@ -1036,16 +1084,18 @@ int hm_sim__run(struct hm_sim *s)
 			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, nx);
 
 			hm_coh__prefetch(s->coh, t->cpu, nl);
-			if (t->step == 0 && tp.n > 1) {
+			if (t->step == 0 && tp.n > 1 && !cal) {
 				/* the op's bucket line was fetched at the end of the last op */
 				nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]);
 				hm_coh__prefetch_owner(s->coh, nl);
 			}
 		}
-		h.k[0] = (t->time << TID_BITS) | ti;
-		heap_fix_top(&h);
+		if (cal && t->step == 0)
+			cal_add(cal, cal_next, t->time, ti);
+		tour_set(&h, ti, (t->time << TID_BITS) | ti);
 	}
 	free(h.k);
+	free(cal);
 	if (err)
 		return err;
 	s->res.ops = total_ops;

@@ -173,6 +173,14 @@ static int read_syms(struct hm_elf *e, Elf *elf, Elf64_Word want)
 		if (!nv)
 			return -ENOMEM;
 		e->syms = nv;
+		/*
+		 * binutils' elf_find_function() (addr2line without a line): the
+		 * last STT_FILE before a symbol names its file, for a local
+		 * symbol, or for any before the second group of FILE symbols.
+		 */
+		const char *file = NULL;
+		int state = 0;	/* 0 nothing seen, 1 a symbol seen, 2 a FILE after a symbol */
+
 		for (size_t i = 0; i < n; i++) {
 			GElf_Sym sym;
 			GElf_Shdr ssh;
@@ -184,6 +192,18 @@ static int read_syms(struct hm_elf *e, Elf *elf, Elf64_Word want)
 			if (!gelf_getsym(d, i, &sym))
 				continue;
 			type = GELF_ST_TYPE(sym.st_info);
+			if (want == SHT_SYMTAB && i > 0) {
+				if (type == STT_FILE) {
+					const char *fn = elf_strptr(elf, sh.sh_link, sym.st_name);
+
+					file = fn && *fn ? hm_strpool__intern(e->pool, fn) : NULL;
+					if (state == 1)
+						state = 2;
+					continue;
+				}
+				if (state == 0)
+					state = 1;
+			}
 			/* perf's dso__load_sym(): functions, objects, and default-visibility labels */
 			label = type == STT_NOTYPE && GELF_ST_VISIBILITY(sym.st_other) == STV_DEFAULT;
 			if (type != STT_FUNC && type != STT_OBJECT && type != STT_GNU_IFUNC && !label)
@@ -206,6 +226,7 @@ static int read_syms(struct hm_elf *e, Elf *elf, Elf64_Word want)
 			s->type = type;
 			s->bind = GELF_ST_BIND(sym.st_info);
 			s->idx = (u32)e->nr_syms;
+			s->file = s->bind == STB_LOCAL || state != 2 ? file : NULL;
 			s->name = hm_strpool__intern(e->pool, name);
 			if (!s->name)
 				return -ENOMEM;
@@ -372,6 +393,14 @@ static int plt_syms(struct hm_elf *e, Elf *elf)
 			if (gelf_getrel(rd, (int)i, &r))
 				info = r.r_info;
 		}
+		/*
+		 * perf inserts these into its rbtree after symbols__fixup_end(): a
+		 * zero-size symbol before .plt (_init in .init) then reaches over
+		 * it, and perf's descent meets that older, enclosing node first,
+		 * so it names the sample _init: keep the enclosing symbol.
+		 */
+		if (hm_elf__find(e, addr))
+			continue;
 		if (gelf_getsym(dd, (int)GELF_R_SYM(info), &sym) && sym.st_name < sd->d_size)
 			sname = (const char *)sd->d_buf + sym.st_name;
 		snprintf(name, sizeof(name), "%s@plt", sname);
@@ -381,6 +410,7 @@ static int plt_syms(struct hm_elf *e, Elf *elf)
 		s->type = STT_FUNC;
 		s->bind = STB_GLOBAL;
 		s->idx = (u32)e->nr_syms;
+		s->file = NULL;
 		s->name = hm_strpool__intern(e->pool, name);
 		if (!s->name)
 			return -ENOMEM;

@@ -42,6 +42,10 @@
 struct mapset {
 	struct hm_map **v;
 	u32 nr, alloc;
+	/* maps found last (a sample asks for its code's and its data's), valid while hint_gen is hm_maps' gen */
+	u64 hint_gen;
+	const struct hm_map *hint[2];
+	u32 hint_next;
 };
 
 struct thread {
@@ -94,6 +98,9 @@ struct hm_maps {
 	struct build_id_ent *bids;
 	u32 nr_bids, alloc_bids;
 	struct hm_strpool *pool;
+	/* sample_proc()'s last answer; any record processed drops it */
+	struct { u32 pid, tid; bool valid; const struct proc *p; } last;
+	u64 gen;	/* bumped by every record processed: drops the mapsets' hints */
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -808,6 +815,7 @@ struct hm_maps *hm_maps__new(void)
 		errno = ENOMEM;
 		return NULL;
 	}
+	m->gen = 1;	/* new mapsets (hint_gen 0) start without hints */
 	return m;
 }
 
@@ -832,6 +840,8 @@ int hm_maps__process(struct hm_maps *m, const struct hm_event *ev)
 {
 	if (!m || !ev || !ev->data)
 		return -EINVAL;
+	m->last.valid = false;
+	m->gen++;
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 		return do_mmap(m, ev, false);
@@ -946,7 +956,7 @@ const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m)
 }
 
 /* The process whose maps thread (@pid, @tid) of a sample uses (perf: by tid, then the leader). */
-static const struct proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
+static const struct proc *sample_proc_slow(const struct hm_maps *m, u32 pid, u32 tid)
 {
 	const struct thread *t = table_get(&m->threads, tid);
 	u32 p = pid;
@@ -962,6 +972,45 @@ static const struct proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 	return table_get(&m->procs, p);
 }
 
+/*
+ * ms_find() through the last maps found: the maps of a set do not overlap,
+ * so a remembered map of the same, unchanged set that holds @addr is the
+ * answer.  Sets change only while records are processed, which drops them.
+ */
+static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct mapset *cms, u64 addr)
+{
+	struct mapset *ms = (struct mapset *)cms;	/* the hints only */
+	const struct hm_map *map;
+
+	if (ms->hint_gen != m->gen) {
+		ms->hint[0] = ms->hint[1] = NULL;
+		ms->hint_gen = m->gen;
+	}
+	for (int i = 0; i < 2; i++)
+		if (ms->hint[i] && ms->hint[i]->start <= addr && addr < ms->hint[i]->end)
+			return ms->hint[i];
+	map = ms_find(ms, addr);
+	if (map) {
+		ms->hint[ms->hint_next] = map;
+		ms->hint_next ^= 1;
+	}
+	return map;
+}
+
+/* Samples come in runs of one thread and ask twice each (ip, data): remember the last. */
+static const struct proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
+{
+	struct hm_maps *mm = (struct hm_maps *)m;	/* the cache only */
+
+	if (!mm->last.valid || mm->last.pid != pid || mm->last.tid != tid) {
+		mm->last.p = sample_proc_slow(m, pid, tid);
+		mm->last.pid = pid;
+		mm->last.tid = tid;
+		mm->last.valid = true;
+	}
+	return mm->last.p;
+}
+
 static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
 {
 	const struct proc *p;
@@ -973,7 +1022,7 @@ static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 c
 		return load ? kfind(m, addr) : kmaps_find(m, addr);
 	case PERF_RECORD_MISC_USER:
 		p = sample_proc(m, pid, tid);
-		return p ? ms_find(&p->ms, addr) : NULL;
+		return p ? ms_find_cached(m, &p->ms, addr) : NULL;
 	default:
 		return NULL;	/* guest (perf_guest off), hypervisor, unknown */
 	}

@@ -20,6 +20,7 @@ const char *hm_strpool__intern(struct hm_strpool *p, const char *s);
 struct hm_elf_sym {
 	u64	start, size;	/* ELF virtual address */
 	const char *name;	/* owned by the hm_elf */
+	const char *file;	/* .symtab STT_FILE it sits under, as binutils' elf_find_function, or NULL */
 	u8	type, bind;	/* STT_*, STB_* */
 	u32	idx;		/* order in the table: perf keeps the first of equals */
 };

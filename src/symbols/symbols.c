@@ -392,8 +392,14 @@ static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_sy
 		if (hm_elf__debug_path(d->elf))
 			d->dw = hm_dwarf__open(hm_elf__debug_path(d->elf));
 	}
-	if (!d->dw || hm_dwarf__srcline(d->dw, vaddr, &sl) < 0)
+	if (!d->dw || hm_dwarf__srcline(d->dw, vaddr, &sl) < 0) {
+		/* no line: addr2line (so perf 6.1) names the symbol's STT_FILE, line 0 */
+		if (sym && sym->file) {
+			info->file = hm_strpool__intern(s->pool, sym->file);
+			info->line = 0;
+		}
 		return;
+	}
 	info->file = sl.file ? hm_strpool__intern(s->pool, sl.file) : NULL;
 	info->line = sl.line;
 	if (sl.inline_func) {
