@@ -39,6 +39,13 @@ struct bk_field {
 	u64		other_funcs;
 };
 
+struct wait {			/* open addressing by tid; tid 0 is free */
+	u32		tid;
+	u32		bucket;		/* index in b->b */
+	s32		cell;		/* index in b->cont */
+	u64		time;
+};
+
 struct bk {
 	u32		next;		/* hash chain, index + 1 */
 	s32		table;		/* index in the model, -1: index unknown */
@@ -46,6 +53,7 @@ struct bk {
 	struct hm_c2c_stats st;
 	u64		cost;
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
+	u64		wait_ns;	/* contention_begin -> contention_end, summed */
 	struct bk_field	field[HM_FUTEX_FIELD__MAX];
 	struct hm_c2c_stats *sock;	/* nr_sockets */
 };
@@ -92,6 +100,11 @@ struct hm_buckets {
 	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
 	u64		futex_samples, resolved, unknown_index, objects;
 	u64		contentions, contentions_resolved;	/* contention mode */
+	/* contention mode: requesting socket x table node ([s * (nodes+1) + node+1]) */
+	u64		*cont, *cont_wait;
+	/* contention_begin on a bucket, per thread, until its contention_end */
+	u32		nr_waits, alloc_waits;
+	struct wait	*waits;
 };
 
 static u32 hash64(u64 v)
@@ -163,7 +176,9 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 	}
 	b->xfer = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->xfer));
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
-	if (!b->xfer || !b->hitm) {
+	b->cont = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont));
+	b->cont_wait = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont_wait));
+	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait) {
 		hm_buckets__delete(b);
 		errno = ENOMEM;
 		return NULL;
@@ -187,6 +202,9 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->names);
 	free(b->xfer);
 	free(b->hitm);
+	free(b->cont);
+	free(b->cont_wait);
+	free(b->waits);
 	hm_symbols__delete(b->syms);
 	free(b);
 }
@@ -322,6 +340,21 @@ static u8 access_kind(const struct hm_mem_sample *ms)
 	return ms->cls.store ? ACC_STORE : ACC_LOAD;
 }
 
+static struct wait *wait_slot(struct hm_buckets *b, u32 tid, bool insert);
+
+/* Cell of the requesting socket x the table's node (private tables: node unknown). */
+static int cont_cell(const struct hm_buckets *b, const struct hm_report *r,
+		     const struct hm_mem_sample *ms, const struct hm_futex_table *t)
+{
+	int node = t && !t->kind ? t->node : -1;
+
+	if (ms->cpu_socket < 0 || (u32)ms->cpu_socket >= b->nr_sockets)
+		return -1;
+	if (node < -1 || node >= (int)b->nr_nodes)
+		node = -1;
+	return ms->cpu_socket * (int)(b->nr_nodes + 1) + node + 1;
+}
+
 /*
  * Contention mode (no PMU): a lock:contention_begin whose lock_addr is the
  * lock of a bucket of a known table counts as one contention of that bucket
@@ -335,6 +368,8 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	struct hm_futex_loc loc;
 	const char *fn = NULL;
 	s32 lock_off = r->futex.layout.offset[HM_FUTEX_FIELD_LOCK];
+	struct wait *w;
+	int cell;
 	u64 la;
 	struct bk *e;
 
@@ -348,10 +383,86 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	if (!e)
 		return -ENOMEM;
 	e->contended++;
+	cell = cont_cell(b, r, ms, loc.table);
+	if (cell >= 0)
+		b->cont[cell]++;
 	if (b->syms && !hm_symbols__resolve(b->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
+	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
+		return 0;
+	w = wait_slot(b, s->tid, true);
+	if (!w)
+		return -ENOMEM;
+	w->bucket = (u32)(e - b->b);
+	w->cell = cell;
+	w->time = s->time;
 	return 0;
+}
+
+/*
+ * The thread's wait slot; with @insert a new one is made for an unknown
+ * thread (NULL: no memory), without it NULL means unknown.
+ */
+static struct wait *wait_slot(struct hm_buckets *b, u32 tid, bool insert)
+{
+	u32 i, mask;
+
+	if (!tid || (!insert && !b->alloc_waits))
+		return NULL;
+	if (insert && 2 * (b->nr_waits + 1) > b->alloc_waits) {
+		u32 n = b->alloc_waits ? 2 * b->alloc_waits : 64, old = b->alloc_waits;
+		struct wait *nw = calloc(n, sizeof(*nw)), *ow = b->waits;
+
+		if (!nw)
+			return NULL;
+		b->waits = nw;
+		b->alloc_waits = n;
+		b->nr_waits = 0;
+		for (i = 0; i < old; i++)
+			if (ow[i].tid) {
+				struct wait *d = wait_slot(b, ow[i].tid, true);
+
+				*d = ow[i];
+			}
+		free(ow);
+	}
+	mask = b->alloc_waits - 1;
+	for (i = (tid * 0x9e3779b1u) & mask; ; i = (i + 1) & mask) {
+		if (b->waits[i].tid == tid)
+			return &b->waits[i];
+		if (!b->waits[i].tid) {
+			if (!insert)
+				return NULL;
+			b->nr_waits++;
+			b->waits[i].tid = tid;
+			return &b->waits[i];
+		}
+	}
+}
+
+/*
+ * lock:contention_end of a thread that began waiting on a bucket: the wait
+ * time goes to that bucket and to its requesting socket x table node cell.
+ * Threads are never removed (a slot is reused by the next begin), so memory
+ * grows with threads, not events.
+ */
+static void end_contention(struct hm_buckets *b, const struct hm_mem_sample *ms)
+{
+	const struct hm_sample *s = ms->s;
+	struct wait *w;
+
+	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID))
+		return;
+	w = wait_slot(b, s->tid, false);
+	if (!w || w->bucket == UINT32_MAX)
+		return;
+	if (s->time >= w->time) {
+		b->b[w->bucket].wait_ns += s->time - w->time;
+		if (w->cell >= 0)
+			b->cont_wait[w->cell] += s->time - w->time;
+	}
+	w->bucket = UINT32_MAX;
 }
 
 int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms)
@@ -370,6 +481,11 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	if (s && !s->addr && s->evsel && s->evsel->tp_event && s->evsel->name &&
 	    !strcmp(s->evsel->name, "lock:contention_begin"))
 		return add_contention(b, r, ms);
+	if (s && !s->addr && s->evsel && s->evsel->tp_event && s->evsel->name &&
+	    !strcmp(s->evsel->name, "lock:contention_end")) {
+		end_contention(b, ms);
+		return 0;
+	}
 	if (!s || !s->addr)
 		return 0;
 	if (ms->futex.table) {
@@ -670,7 +786,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		fprintf(f, "table,node,pid,index,addr,samples,loads,lcl_hitm,rmt_hitm,lcl_dram,rmt_dram,stores,cost");
 		for (s = 0; s < b->nr_sockets; s++)
 			fprintf(f, ",s%u_loads,s%u_lcl_hitm,s%u_rmt_hitm,s%u_stores", s, s, s, s);
-		fprintf(f, ",hottest_field,functions,contended\n");
+		fprintf(f, ",hottest_field,functions,contended,wait_ns\n");
 	} else {
 		fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
 			" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
@@ -682,7 +798,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		fprintf(f, "%-14s %4s %8s %8s %8s %8s %8s %8s %8s %10s", "TABLE", "NODE", "INDEX", "LOADS",
 			"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
 		if (b->contentions)
-			fprintf(f, " %9s", "CONTENDED");
+			fprintf(f, " %9s %10s", "CONTENDED", "WAIT_US");
 		for (s = 0; s < b->nr_sockets; s++)
 			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
 		fprintf(f, " | %-8s %s\n", "FIELD", "FUNCTIONS");
@@ -717,6 +833,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			json_stats(j, "stats", &e->st);
 			hm_json__u64(j, "cost", e->cost);
 			hm_json__u64(j, "contended", e->contended);
+			hm_json__u64(j, "wait_ns", e->wait_ns);
 			hm_json__arr_begin(j, "sockets");
 			for (s = 0; s < b->nr_sockets; s++) {
 				hm_json__obj_begin(j, NULL);
@@ -766,7 +883,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 					e->sock[s].store);
 			fprintf(f, ",%s,", hf >= 0 ? hm_futex_field__name(hf) : "");
 			csv_str(f, funcs);
-			fprintf(f, ",%" PRIu64 "\n", e->contended);
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 "\n", e->contended, e->wait_ns);
 		} else {
 			char nb[12] = "-", ib[24];
 
@@ -779,7 +896,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, "%-14s %4s %8s %8u %8u %8u %8u %8u %8u %10" PRIu64, tname, nb, ib, e->st.load,
 				e->st.lcl_hitm, e->st.rmt_hitm, e->st.lcl_dram, e->st.rmt_dram, e->st.store, e->cost);
 			if (b->contentions)
-				fprintf(f, " %9" PRIu64, e->contended);
+				fprintf(f, " %9" PRIu64 " %10.1f", e->contended, e->wait_ns / 1e3);
 			for (s = 0; s < b->nr_sockets; s++)
 				fprintf(f, " |     %6u %6u %6u", e->sock[s].load, e->sock[s].tot_hitm, e->sock[s].store);
 			fprintf(f, " | %-8s %s", hf >= 0 ? hm_futex_field__name(hf) : "-", funcs);
@@ -920,6 +1037,26 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 	}
 	if (j) {
 		hm_json__arr_end(j);
+		if (b->contentions) {
+			hm_json__arr_begin(j, "contention");
+			for (s = 0; s < b->nr_sockets; s++)
+				for (n = 0; n <= b->nr_nodes; n++) {
+					u32 c = s * (b->nr_nodes + 1) + n;
+
+					if (!b->cont[c])
+						continue;
+					hm_json__obj_begin(j, NULL);
+					hm_json__u64(j, "socket", s);
+					if (n)
+						hm_json__u64(j, "node", n - 1);
+					else
+						hm_json__str(j, "node", NULL);
+					hm_json__u64(j, "contended", b->cont[c]);
+					hm_json__u64(j, "wait_ns", b->cont_wait[c]);
+					hm_json__obj_end(j);
+				}
+			hm_json__arr_end(j);
+		}
 		if (matrix) {
 			hm_json__arr_begin(j, "hitm_matrix");	/* [holder][requester] */
 			for (h = 0; h < b->nr_sockets; h++) {
@@ -936,6 +1073,31 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		hm_json__obj_end(j);
 		hm_json__delete(j);
 		return 0;
+	}
+	if (b->contentions) {
+		if (fmt == HM_FMT_CSV)
+			fprintf(f, "\nsocket,table_node,contended,wait_ns\n");
+		else
+			fprintf(f, "\nFutex bucket lock contention (contention mode): requesting CPU socket x table node\n"
+				"(private hashes have no node of their own: \"private\")\n\n%-7s %-8s %10s %12s\n",
+				"SOCKET", "NODE", "CONTENDED", "WAIT_US");
+		for (s = 0; s < b->nr_sockets; s++)
+			for (n = 0; n <= b->nr_nodes; n++) {
+				u32 c = s * (b->nr_nodes + 1) + n;
+				char nb[16];
+
+				if (!b->cont[c])
+					continue;
+				if (n)
+					snprintf(nb, sizeof(nb), "%u", n - 1);
+				else
+					snprintf(nb, sizeof(nb), "%s", fmt == HM_FMT_CSV ? "" : "private");
+				if (fmt == HM_FMT_CSV)
+					fprintf(f, "%u,%s,%" PRIu64 ",%" PRIu64 "\n", s, nb, b->cont[c], b->cont_wait[c]);
+				else
+					fprintf(f, "%-7u %-8s %10" PRIu64 " %12.1f\n", s, nb, b->cont[c],
+						b->cont_wait[c] / 1e3);
+			}
 	}
 	if (fmt == HM_FMT_CSV) {
 		if (matrix) {
