@@ -50,7 +50,23 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
 .PHONY: all check run bench fuzz install clean setup tests
-all: $(BIN)
+# BPF objects beside the binary (hitmap hash --verify/--probe, record
+# --futex-bpf look there), when clang is installed.
+BPF_CLANG := $(shell command -v clang 2>/dev/null)
+BPF_OBJS  := $(if $(BPF_CLANG),$(B)/verify.bpf.o $(B)/record-pair.bpf.o)
+BPF_FLAGS := -O2 -g -target bpf -I/usr/include/$(shell uname -m)-linux-gnu
+
+all: $(BIN) $(BPF_OBJS)
+
+$(B)/verify.bpf.o: src/futex/verify.bpf.c
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang $(BPF_FLAGS) -c -o $@ $<
+
+$(B)/record-pair.bpf.o: src/record/pair.bpf.c
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang $(BPF_FLAGS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)
@@ -75,7 +91,7 @@ $(B)/tools/%: tests/tools/%.c $(LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-tests: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
+tests: $(BIN) $(BPF_OBJS) $(UNIT_BINS) $(TOOL_BINS)
 
 # The one test command: installs what it needs (as root), then runs every test.
 # The one test command.  It first installs what it needs (as root), then
@@ -113,6 +129,7 @@ fuzz:
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hitmap
+	$(if $(BPF_OBJS),install -m 644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/bin/)
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
