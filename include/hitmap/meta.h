@@ -23,6 +23,7 @@ enum hm_meta_tag {
 	HM_META_RECORD_MODE	= 5,	/* text: "pebs", "ibs", "spe", "contention", "simulate" */
 	HM_META_KERNEL		= 6,	/* text: kernel release the model assumes */
 	HM_META_FUTEX_ADDRS	= 7,	/* u64 pairs { uaddr, bucket_addr }: observed pairings */
+	HM_META_FUTEX_MMS	= 8,	/* u64 pairs { pid, mm_struct address }: names mm futex fields */
 };
 
 /* Last 24 bytes of a file that carries metadata (file byte order). */

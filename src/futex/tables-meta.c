@@ -2,6 +2,7 @@
 /* Futex table geometry and bucket layout <-> HM_META_FUTEX_TABLE/LAYOUT entries. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
@@ -41,7 +42,23 @@ int hm_futex_model__to_meta(const struct hm_futex_model *m, struct hm_meta *meta
 		ml.nr_fields++;
 	}
 	snprintf(ml.source, sizeof(ml.source), "%s", m->layout.source);
-	return hm_meta__add(meta, HM_META_FUTEX_LAYOUT, &ml, sizeof(ml));
+	err = hm_meta__add(meta, HM_META_FUTEX_LAYOUT, &ml, sizeof(ml));
+	if (err || !m->nr_mms)
+		return err;
+	/* the registered mm_structs, so their futex fields are named offline too */
+	{
+		u64 *pairs = calloc(2 * (size_t)m->nr_mms, sizeof(*pairs));
+
+		if (!pairs)
+			return -ENOMEM;
+		for (i = 0; i < m->nr_mms; i++) {
+			pairs[2 * i] = (u64)(s64)m->mms[i].pid;
+			pairs[2 * i + 1] = m->mms[i].addr;
+		}
+		err = hm_meta__add(meta, HM_META_FUTEX_MMS, pairs, m->nr_mms * 16);
+		free(pairs);
+	}
+	return err;
 }
 
 int hm_futex_model__from_meta(struct hm_futex_model *m, const struct hm_meta *meta)
@@ -81,6 +98,16 @@ int hm_futex_model__from_meta(struct hm_futex_model *m, const struct hm_meta *me
 			ml.source[sizeof(ml.source) - 1] = 0;
 			snprintf(l.source, sizeof(l.source), "%s", ml.source);
 			m->layout = l;
+		} else if (tag == HM_META_FUTEX_MMS) {
+			for (i = 0; i + 16 <= len; i += 16) {
+				u64 pid, mm;
+
+				memcpy(&pid, (const u8 *)data + i, 8);
+				memcpy(&mm, (const u8 *)data + i + 8, 8);
+				err = hm_futex_model__add_mm(m, (s32)pid, mm);
+				if (err == -ENOMEM)
+					return err;
+			}
 		} else if (tag == HM_META_FUTEX_TABLE) {
 			struct hm_meta_futex_table mt;
 			struct hm_futex_table t;

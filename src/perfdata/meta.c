@@ -171,6 +171,7 @@ void hm_meta__swap_payload(u32 tag, void *data, u32 len)
 		break;
 	}
 	case HM_META_FUTEX_ADDRS:
+	case HM_META_FUTEX_MMS:
 		for (i = 0; i + 8 <= len; i += 8) {
 			u64 v;
 

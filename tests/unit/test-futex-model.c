@@ -97,6 +97,7 @@ int main(void)
 
 		m.layout.offset[HM_FUTEX_FIELD_CHAIN] = 16;	/* a BTF-like override must survive */
 		snprintf(m.layout.source, sizeof(m.layout.source), "btf");
+		CHECK_EQ("add_mm", hm_futex_model__add_mm(&m, 4242, 0xffff888123456000ull), 0);
 		CHECK_EQ("to_meta", hm_futex_model__to_meta(&m, meta), 0);
 		CHECK_EQ("serialize", hm_meta__serialize(meta, &raw, &rawsize), 0);
 		back = raw ? hm_meta__parse(raw, rawsize, false) : NULL;
@@ -111,6 +112,9 @@ int main(void)
 		CHECK_EQ("tables equal", n, 2);
 		CHECK("layout back", m2.layout.offset[HM_FUTEX_FIELD_CHAIN] == 16 &&
 		      m2.layout.offset[HM_FUTEX_FIELD_PRIV] == 24 && !strcmp(m2.layout.source, "btf"));
+		CHECK("registered mm back", m2.nr_mms == m.nr_mms && m2.nr_mms >= 1 &&
+		      m2.mms[m2.nr_mms - 1].pid == 4242 &&
+		      m2.mms[m2.nr_mms - 1].addr == 0xffff888123456000ull);
 		hm_futex_model__release(&m2);
 		hm_meta__delete(back);
 		free(raw);
