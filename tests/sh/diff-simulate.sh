@@ -15,12 +15,13 @@ if ! command -v jq >/dev/null; then
 	skip diff-simulate "jq is not installed"
 	done_tests
 fi
-# the recordings are what this test needs; a failure after writing them is simulate's to report
 sim() {
-	local out=${*: -1} rc=0
-	"$HITMAP" simulate --preset skx --ops 200000 --period 100 "$@" >/dev/null 2>"$TMP/sim.err" || rc=$?
-	[ "$rc" = 0 ] || echo "# hitmap simulate $* exited $rc: $(head -c 120 "$TMP/sim.err" | tr '\n' ' ')"
-	[ -s "$out" ] || fail simulate "no $out: $(head -c 200 "$TMP/sim.err")"
+	local out=${*: -1}
+	if ! "$HITMAP" simulate --preset skx --ops 200000 --period 100 "$@" >/dev/null 2>"$TMP/sim.err"; then
+		fail simulate "hitmap simulate $* failed: $(head -c 200 "$TMP/sim.err" | tr '\n' ' ')"
+	elif [ ! -s "$out" ]; then
+		fail simulate "no $out: $(head -c 200 "$TMP/sim.err")"
+	fi
 }
 for s in 1 2 3; do
 	sim --kernel 6.16 --seed $s -o "$TMP/k616-$s.data"
