@@ -80,7 +80,6 @@ struct frow {
 };
 
 struct hm_buckets {
-	struct hm_symbols *syms;	/* own resolver: the report's comes after the pass */
 	u32		nr_sockets, nr_nodes;
 	u32		nr, alloc;
 	struct bk	*b;
@@ -163,17 +162,6 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 			if (!r->futex.tables[i].kind && r->futex.tables[i].node >= 0 &&
 			    (u32)r->futex.tables[i].node + 1 > b->nr_nodes && r->futex.tables[i].node < MAX_SOCKETS)
 				b->nr_nodes = r->futex.tables[i].node + 1;
-	if (r) {
-		struct hm_symbols_opts so;
-
-		memset(&so, 0, sizeof(so));
-		so.kallsyms = r->opts.kallsyms;
-		so.symfs = r->opts.symfs;
-		so.no_source = true;
-		if (r->meta)
-			so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
-		b->syms = hm_symbols__new(&so);	/* NULL: functions shown as [unknown] */
-	}
 	b->xfer = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->xfer));
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
 	b->cont = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont));
@@ -205,7 +193,6 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->cont);
 	free(b->cont_wait);
 	free(b->waits);
-	hm_symbols__delete(b->syms);
 	free(b);
 }
 
@@ -386,7 +373,7 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	cell = cont_cell(b, r, ms, loc.table);
 	if (cell >= 0)
 		b->cont[cell]++;
-	if (b->syms && !hm_symbols__resolve(b->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+	if (r->syms && !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
@@ -495,8 +482,8 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		hm_futex_model__locate(&r->futex, s->addr, &site);
 	}
 	in_futex = site.where != HM_FUTEX_WHERE_NONE;
-	if (b->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
-	    !hm_symbols__resolve(b->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+	if (r->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
+	    !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	if (!in_futex) {
 		/* a kernel line touched by futex code, in no known table: by address only */

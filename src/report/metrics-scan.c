@@ -18,17 +18,16 @@
 struct hm_mscan {
 	u32			top_lines;
 	struct hm_macc		*acc;		/* made at the first sample */
-	const struct hm_report	*r;
-	struct hm_symbols	*syms;		/* for naming lines at finish */
+	const struct hm_report	*r;		/* its maps and symbols name the lines */
 };
 
 static int resolve_cb(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbol_info *info)
 {
 	struct hm_mscan *s = priv;
 
-	if (!s->syms || !s->r)
+	if (!s->r || !s->r->syms)
 		return -ENOENT;
-	return hm_symbols__resolve(s->syms, s->r->maps, pid, cpumode, addr, info);
+	return hm_symbols__resolve(s->r->syms, s->r->maps, pid, cpumode, addr, info);
 }
 
 /* The accumulator needs the report's context, known once its header is set up. */
@@ -81,23 +80,14 @@ void hm_mscan__attach(struct hm_mscan *s, struct hm_report_opts *opts)
 
 struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r)
 {
-	struct hm_symbols_opts so;
-	int err;
-
 	if (!s->acc) {			/* a file without samples */
-		err = mscan_setup(s, r);
+		int err = mscan_setup(s, r);
+
 		if (err < 0) {
 			errno = -err;
 			return NULL;
 		}
 	}
-	memset(&so, 0, sizeof(so));
-	so.kallsyms = r->opts.kallsyms;
-	so.symfs = r->opts.symfs;
-	so.no_source = r->opts.no_source;
-	so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
-	hm_symbols__delete(s->syms);
-	s->syms = hm_symbols__new(&so);
 	return hm_macc__finish(s->acc);
 }
 
@@ -106,7 +96,6 @@ void hm_mscan__delete(struct hm_mscan *s)
 	if (!s)
 		return;
 	hm_macc__delete(s->acc);
-	hm_symbols__delete(s->syms);
 	free(s);
 }
 

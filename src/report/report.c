@@ -286,8 +286,8 @@ void hm_report__delete(struct hm_report *r)
 		hm_buckets__delete(r->buckets);
 	hm_lines__delete(r->lines);
 	perf_lines__delete(r->perf_lines);
+	hm_maps__delete(r->maps);	/* before the symbols it loads kallsyms from */
 	hm_symbols__delete(r->syms);
-	hm_maps__delete(r->maps);
 	hm_futex_model__release(&r->futex);
 	hm_meta__delete(r->meta);
 	hm_topo__delete(r->topo);
@@ -621,9 +621,11 @@ static int setup_header(struct hm_report *r)
 	 * as unmapped where perf counts it mapped.
 	 */
 	symbols_opts(r, &so);
-	err = hm_maps__set_kallsyms(r->maps, &so);
-	if (err < 0)
-		return err;
+	r->syms = hm_symbols__new(&so);
+	if (!r->syms)
+		return -ENOMEM;
+	/* one kallsyms for the maps (perf's kernel-map widening) and every resolver */
+	hm_symbols__attach_maps(r->syms, r->maps);
 	if (r->opts.want_lines) {
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));
@@ -641,7 +643,6 @@ static int setup_header(struct hm_report *r)
 int hm_report__run(struct hm_report *r)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
-	struct hm_symbols_opts so;
 	struct hm_event ev;
 	struct pending *batch;
 	u64 nr_records = 0;
@@ -733,8 +734,5 @@ int hm_report__run(struct hm_report *r)
 			"their socket and node are unknown", r->opts.input,
 			(unsigned long long)r->nr_nocpu);
 
-	symbols_opts(r, &so);
-	if (r->opts.want_lines)
-		r->syms = hm_symbols__new(&so);
 	return 0;
 }

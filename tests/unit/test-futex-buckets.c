@@ -104,6 +104,13 @@ int main(void)
 			r.opts.kallsyms = ks;
 		}
 	}
+	{
+		/* the report owns the resolver that every view uses */
+		struct hm_symbols_opts so = { .kallsyms = r.opts.kallsyms, .no_source = true };
+
+		r.syms = hm_symbols__new(&so);
+		CHECK("symbols", r.syms != NULL);
+	}
 	r.topo = hm_topo__new_from_header(&h);
 	CHECK("topo 2 sockets", r.topo && hm_topo__nr_sockets(r.topo) == 2);
 	hm_futex_model__init(&r.futex, HM_FUTEX_ERA_6_17);
@@ -183,6 +190,7 @@ int main(void)
 	hm_buckets__delete(NULL);
 	hm_futex_model__release(&r.futex);
 	hm_topo__delete(r.topo);
+	hm_symbols__delete(r.syms);
 	if (r.opts.kallsyms)
 		unlink(r.opts.kallsyms);
 	TAP_DONE();
