@@ -43,10 +43,4 @@ int hm_contention__init(struct hm_contention *c, bool futex_syscalls);
  */
 int hm_contention__tracing_data(const struct hm_contention *c, void **buf, size_t *size);
 
-/*
- * Insert feature @feat with @data into the finished file-mode perf.data at
- * @path (used for TRACING_DATA, which the writer cannot make from a tep).
- */
-int hm_perf_file__add_feature(const char *path, int feat, const void *data, size_t size);
-
 #endif

@@ -1545,19 +1545,21 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			attribute(&s, meta);
 	}
 	fill_header(&s, &h, meta);
+	if (contention) {
+		/* the tracepoint formats, so perf script decodes the events */
+		err = hm_contention__tracing_data(&s.ct, &td, &td_size);
+		if (err)
+			goto out;
+		h.tracing_data = td;		/* h owns it now */
+		h.tracing_data_size = td_size;
+		td = NULL;
+	}
 	err = hm_writer__set_header(s.w, &h);
 	if (err)
 		goto out;
 	err = hm_writer__close(s.w);
 	if (err)
 		goto out;
-	if (contention) {
-		err = hm_contention__tracing_data(&s.ct, &td, &td_size);
-		if (!err)
-			err = hm_perf_file__add_feature(o->output, HM_FEAT_TRACING_DATA, td, td_size);
-		if (err)
-			goto out;
-	}
 out:
 	if (s.child > 0 && !s.child_done) {
 		if (s.go_fd >= 0) {
