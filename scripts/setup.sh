@@ -7,7 +7,7 @@ set -u
 # libFuzzer), chromium + node (HTML report), jq, bc, zstd, binutils, time.
 PKGS="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev
       libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev bpftool chromium jq
-      bc time zstd binutils python3 bsdutils"
+      bc time zstd binutils python3 bsdutils debootstrap tmux"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 missing=""
 for p in $PKGS; do
@@ -35,4 +35,6 @@ fi
 if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/perf_event_paranoid ]; then
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt -1 ] && echo -1 >/proc/sys/kernel/perf_event_paranoid
 fi
+# the perf versions the oracle tests compare against (6.1, 6.12, 7.3)
+"$(dirname "$0")/setup-oracles.sh
 echo "setup: ok"

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Installs the perf versions the tests hold hitmap against, beside the
+# system's perf 6.1 (which is never touched), from Debian's own archive:
+#   perf 6.12  linux-perf from bookworm-backports, unpacked with dpkg -x
+#   perf 7.3   linux-perf from trixie-backports, in a minimal Debian 13 chroot
+# and writes wrappers perf-6.1, perf-6.12, perf-7.3 into $HITMAP_ORACLES/bin
+# (default /var/cache/hitmap-oracles/bin, also linked into /usr/local/bin).
+# Idempotent: what is there already is kept.  A version that cannot be
+# installed is reported and skipped; the tests then skip it with the reason.
+#   scripts/setup-oracles.sh [--debian13]   (--debian13: build tools too)
+set -u
+D=${HITMAP_ORACLES:-/var/cache/hitmap-oracles}
+BIN=$D/bin
+ROOT13=$D/trixie
+want13dev=0
+[ "${1:-}" = --debian13 ] && want13dev=1
+say() { echo "setup-oracles: $*"; }
+[ "$(id -u)" -eq 0 ] || { say "not root: oracles not installed (run as root)"; exit 0; }
+mkdir -p "$BIN"
+export DEBIAN_FRONTEND=noninteractive
+
+# The archive this machine uses (deb822 or one-line sources).
+mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -n 1)
+[ -n "$mirror" ] || mirror=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -n 1)
+[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+
+# ---- perf 6.1: the system's own
+if [ -x /usr/bin/perf ]; then
+	ln -sf /usr/bin/perf "$BIN/perf-6.1"
+else
+	say "perf 6.1: /usr/bin/perf missing (apt-get install linux-perf)"
+fi
+
+# ---- perf 6.12: bookworm-backports, unpacked beside the system's perf
+if ! "$D/perf-6.12/usr/bin/perf" version >/dev/null 2>&1; then
+	src=/etc/apt/sources.list.d/hitmap-bookworm-backports.sources
+	if ! grep -qs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null; then
+		cat >"$src" <<SRC
+Types: deb
+URIs: $mirror
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+		apt-get update -qq >/dev/null 2>&1
+	fi
+	tmp=$(mktemp -d)
+	if (cd "$tmp" && apt-get download -qq -t bookworm-backports linux-perf >/dev/null 2>&1) &&
+	   rm -rf "$D/perf-6.12" && dpkg -x "$tmp"/linux-perf_*.deb "$D/perf-6.12"; then
+		say "perf 6.12: $("$D/perf-6.12/usr/bin/perf" version 2>&1)"
+	else
+		say "perf 6.12: could not be downloaded from bookworm-backports"
+	fi
+	rm -rf "$tmp"
+fi
+if [ -x "$D/perf-6.12/usr/bin/perf" ]; then
+	cat >"$BIN/perf-6.12" <<W
+#!/bin/sh
+exec "$D/perf-6.12/usr/bin/perf" "\$@"
+W
+	chmod 755 "$BIN/perf-6.12"
+fi
+
+# ---- perf 7.3: trixie-backports inside a minimal Debian 13 chroot
+if [ ! -x "$ROOT13/usr/bin/perf" ] || [ ! -f "$ROOT13/.hitmap-ok" ]; then
+	command -v debootstrap >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1
+	if [ ! -f "$ROOT13/.debootstrap-ok" ]; then
+		rm -rf "$ROOT13"
+		say "perf 7.3: debootstrap trixie (about a minute)"
+		if debootstrap --variant=minbase trixie "$ROOT13" "$mirror" >"$D/debootstrap.log" 2>&1; then
+			touch "$ROOT13/.debootstrap-ok"
+		else
+			say "perf 7.3: debootstrap failed, see $D/debootstrap.log"
+		fi
+	fi
+	if [ -f "$ROOT13/.debootstrap-ok" ]; then
+		cat >"$ROOT13/etc/apt/sources.list.d/backports.sources" <<SRC
+Types: deb
+URIs: $mirror
+Suites: trixie-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+		cp /etc/resolv.conf "$ROOT13/etc/resolv.conf" 2>/dev/null
+		if chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends -t trixie-backports linux-perf' >"$D/perf-7.3.log" 2>&1; then
+			touch "$ROOT13/.hitmap-ok"
+		else
+			say "perf 7.3: apt-get install in the chroot failed, see $D/perf-7.3.log"
+		fi
+	fi
+fi
+if [ "$want13dev" = 1 ] && [ -f "$ROOT13/.hitmap-ok" ] && [ ! -f "$ROOT13/.hitmap-dev-ok" ]; then
+	say "Debian 13: build tools and libraries in the chroot"
+	chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev clang make jq bc zstd binutils python3 procps' >"$D/debian13-dev.log" 2>&1 &&
+		touch "$ROOT13/.hitmap-dev-ok" || say "Debian 13 tools: install failed, see $D/debian13-dev.log"
+fi
+if [ -f "$ROOT13/.hitmap-ok" ]; then
+	# The wrapper runs perf 7.3 in the chroot, in a private mount namespace
+	# where the host's /tmp, /work, /root, /home, the current folder and the
+	# folders of absolute arguments appear at the same paths.
+	cat >"$BIN/perf-7.3" <<'W'
+#!/bin/bash
+R=@ROOT@
+dirs="/tmp /work /root /home /var/tmp $PWD"
+for a in "$@"; do
+	case "$a" in
+	/*) p=$a;;
+	*=/*) p=${a#*=};;
+	*) continue;;
+	esac
+	[ -e "$p" ] && [ ! -d "$p" ] && p=$(dirname "$p")
+	[ -d "$p" ] || p=$(dirname "$p")
+	[ -d "$p" ] && dirs="$dirs $p"
+done
+exec unshare -m --propagation private /bin/bash -c '
+R=$1; shift; dirs=$1; shift; wd=$1; shift
+mount -t proc proc "$R/proc" 2>/dev/null
+mount --rbind /sys "$R/sys" 2>/dev/null
+mount --rbind /dev "$R/dev" 2>/dev/null
+for d in $dirs; do
+	[ -d "$d" ] || continue
+	mkdir -p "$R$d" 2>/dev/null
+	mountpoint -q "$R$d" || mount --rbind "$d" "$R$d" 2>/dev/null
+done
+exec chroot "$R" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec /usr/bin/perf \"\$@\"" "$wd" "$@"
+' hitmap-perf73 "$R" "$dirs" "$PWD" "$@"
+W
+	sed -i "s|@ROOT@|$ROOT13|" "$BIN/perf-7.3"
+	chmod 755 "$BIN/perf-7.3"
+	say "perf 7.3: $("$BIN/perf-7.3" version 2>&1)"
+fi
+for v in 6.1 6.12 7.3; do
+	[ -x "$BIN/perf-$v" ] && ln -sf "$BIN/perf-$v" "/usr/local/bin/perf-$v"
+done
+exit 0
