@@ -36,5 +36,5 @@ if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/kernel/perf_event_paranoid ]; then
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt -1 ] && echo -1 >/proc/sys/kernel/perf_event_paranoid
 fi
 # the perf versions the oracle tests compare against (6.1, 6.12, 7.3)
-"$(dirname "$0")/setup-oracles.sh
+"$(dirname "$0")/setup-oracles.sh"
 echo "setup: ok"
