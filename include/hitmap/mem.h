@@ -33,10 +33,28 @@ struct hm_c2c_stats {
 };
 
 /*
- * Exactly perf's c2c_decode_stats(): @daddr is sample->addr, @mapped is
- * whether both the data and the code address fell into a known map.
- * Returns 0, or -1 where perf returns -1 (the sample is still counted).
+ * The perf version whose counters to reproduce (--perf-compat): major * 100
+ * + minor; HM_PERF_NEWEST (0, the default) is the newest one hitmap knows.
  */
+enum hm_perf_compat {
+	HM_PERF_NEWEST	= 0,
+	HM_PERF_6_1	= 601,
+	HM_PERF_6_12	= 612,
+	HM_PERF_7_3	= 703,
+};
+/* "6.1", "6.12", "7.3"; -EINVAL for anything else */
+int  hm_perf_compat__parse(const char *s, enum hm_perf_compat *v);
+const char *hm_perf_compat__name(enum hm_perf_compat v);
+#define HM_PERF_COMPAT_LIST "6.1, 6.12, 7.3"
+
+/*
+ * Exactly perf's c2c_decode_stats() of version @v: @daddr is sample->addr,
+ * @mapped is whether both the data and the code address fell into a known
+ * map.  Returns 0, or -1 where perf returns -1 (the sample is still counted).
+ * hm_c2c_stats__add() is the newest version's.
+ */
+int  hm_c2c_stats__add_v(struct hm_c2c_stats *st, enum hm_perf_compat v,
+			 u64 data_src, u64 daddr, bool mapped);
 int  hm_c2c_stats__add(struct hm_c2c_stats *st, u64 data_src, u64 daddr, bool mapped);
 void hm_c2c_stats__sum(struct hm_c2c_stats *dst, const struct hm_c2c_stats *src);
 

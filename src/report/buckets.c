@@ -500,7 +500,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 
 		if (!o)
 			return -ENOMEM;
-		hm_c2c_stats__add(&o->st, s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&o->st, ms->compat, s->data_src, s->addr, ms->mapped);
 		o->cost += w;
 		b->objects++;
 		return 0;
@@ -523,25 +523,25 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	e = bucket_get(b, table, index);
 	if (!e)
 		return -ENOMEM;
-	hm_c2c_stats__add(&e->st, s->data_src, s->addr, ms->mapped);
+	hm_c2c_stats__add_v(&e->st, ms->compat, s->data_src, s->addr, ms->mapped);
 	e->cost += w;
 	if (sock >= 0)
-		hm_c2c_stats__add(&e->sock[sock], s->data_src, s->addr, ms->mapped);
-	hm_c2c_stats__add(&e->field[field].st, s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&e->sock[sock], ms->compat, s->data_src, s->addr, ms->mapped);
+	hm_c2c_stats__add_v(&e->field[field].st, ms->compat, s->data_src, s->addr, ms->mapped);
 	func_add(&e->field[field], fn);
 	{
 		struct frow *f = frow_get(b, kind, field, access_kind(ms), fn);
 
 		if (!f)
 			return -ENOMEM;
-		hm_c2c_stats__add(&f->st, s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&f->st, ms->compat, s->data_src, s->addr, ms->mapped);
 		f->cost += w;
 	}
 	if (sock >= 0) {
 		int n = node >= 0 && (u32)node < b->nr_nodes ? node + 1 : 0;
 		struct hm_c2c_stats before = b->xfer[sock * (b->nr_nodes + 1) + n];
 
-		hm_c2c_stats__add(&b->xfer[sock * (b->nr_nodes + 1) + n], s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&b->xfer[sock * (b->nr_nodes + 1) + n], ms->compat, s->data_src, s->addr, ms->mapped);
 		/* socket-to-socket HITM: local from the same socket, remote from the other of two */
 		if (b->xfer[sock * (b->nr_nodes + 1) + n].lcl_hitm != before.lcl_hitm)
 			b->hitm[sock * b->nr_sockets + sock]++;

@@ -447,7 +447,7 @@ static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
 
 	if (e->flags != flags || e->data_src != key) {
 		memset(&e->one, 0, sizeof(e->one));
-		hm_c2c_stats__add(&e->one, data_src, daddr, mapped);
+		hm_c2c_stats__add_v(&e->one, r->opts.perf_compat, data_src, daddr, mapped);
 		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
 		e->data_src = key;
 		e->flags = flags;
@@ -466,6 +466,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
+	ms.compat = r->opts.perf_compat;
 	ms.mapped = p->dmap && p->imap;
 	classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
 	hm_c2c_stats__sum(&r->c2c, &one);
@@ -586,6 +587,8 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	so->symfs = r->opts.symfs;
 	so->no_source = r->opts.no_source;
 	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
+	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
+				     r->opts.perf_compat > HM_PERF_6_12;
 }
 
 static int setup_header(struct hm_report *r)
