@@ -352,6 +352,7 @@ struct script {
 	struct comms	comms;
 	struct dsrc_cache *dc;
 	int		dsrc_maxlen;
+	int		pid_width;	/* perf 6.1: %5d/%-5d; 6.12 and later: %7d/%-7d */
 	int		name_width;
 	char		**names;	/* per evsel */
 	int		*name_len;
@@ -538,15 +539,15 @@ static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
 		ob_ch(o, ' ');
 	}
 	if ((f & F_PID) && (f & F_TID)) {
-		ob_s32(o, (s32)sm->pid, 5, false);
+		ob_s32(o, (s32)sm->pid, s->pid_width, false);
 		ob_ch(o, '/');
-		ob_s32(o, (s32)sm->tid, 5, true);
+		ob_s32(o, (s32)sm->tid, s->pid_width, true);
 		ob_ch(o, ' ');
 	} else if (f & F_PID) {
-		ob_s32(o, (s32)sm->pid, 5, false);
+		ob_s32(o, (s32)sm->pid, s->pid_width, false);
 		ob_ch(o, ' ');
 	} else if (f & F_TID) {
-		ob_s32(o, (s32)sm->tid, 5, false);
+		ob_s32(o, (s32)sm->tid, s->pid_width, false);
 		ob_ch(o, ' ');
 	}
 	if (f & F_CPU) {
@@ -767,6 +768,7 @@ static int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	s->dc->compat = compat;
+	s->pid_width = compat == HM_PERF_6_1 ? 5 : 7;
 	s->o.fd = STDOUT_FILENO;
 	r = hm_reader__new(input, &ro);
 	if (!r) {
