@@ -49,7 +49,6 @@ for v in $PERFS; do
 		esac
 		timeout 120 perf inject -i "$f" -o "$o/$b.inj" >"$o/$b.inj.err" 2>&1 </dev/null; echo $? >"$o/$b.inj.rc"
 		timeout 120 perf script -i "$o/$b.inj" 2>/dev/null </dev/null | wc -l >"$o/$b.inj.n"
-		rm -f "$o/$b.inj"
 	done' "$o" "${files[@]}"
 	nok=0 nfiles=0
 	for f in "${files[@]}"; do
@@ -78,8 +77,12 @@ for v in $PERFS; do
 				bad="$bad c2c report rc $(cat "$o/$b.c2c.rc") records ${tr:-none}/$n ($(perf_crash_why "$o/$b.c2c.err" "$(cat "$o/$b.c2c.rc")"));"
 		fi
 		if [ "$(cat "$o/$b.inj.rc")" != 0 ] || [ "$(cat "$o/$b.inj.n")" != "$n" ]; then
-			if [ "$v" = 6.1 ] && [ "$(head -c 8 "$f")" = PERFILE2 ] && [ "$(od -An -tu8 -j8 -N8 "$f" | tr -d ' ')" = 16 ]; then
-				skip "perf $v inject $b" "perf 6.1 inject of a pipe-mode input writes a file it cannot read back (its own pipe recordings too); script, report -D and the other versions' inject read it"
+			pipe=0
+			[ "$(head -c 8 "$f")" = PERFILE2 ] && [ "$(od -An -tu8 -j8 -N8 "$f" | tr -d ' ')" = 16 ] && pipe=1
+			if [ "$v" = 6.1 ] && [ $pipe = 1 ]; then
+				skip "perf $v inject $b" "perf 6.1 inject of a pipe-mode input writes a file it cannot read back (its own pipe recordings too); script, report -D and perf 6.12's inject read it"
+			elif [ "$v" = 7.3 ] && [ $pipe = 1 ] && grep -q 'HEADER_CPU_DOMAIN_INFO' <(perf_sh 7.3 'perf script -i "$1" 2>&1 | head -n 3' "$o/$b.inj" 2>&1); then
+				skip "perf $v inject $b" "perf 7.3 inject of a pipe-mode input writes no HEADER_NRCPUS and an empty CPU_DOMAIN_INFO that its own script then refuses (its own pipe recordings too); script, report -D and perf 6.12's inject read it"
 			elif [ "$v" = 7.3 ] && [ "$(head -c 8 "$f")" = 2ELIFREP ]; then
 				skip "perf $v inject $b" "perf 7.3 inject copies a big-endian input's feature sections unswapped (do_read_string: invalid length), so it cannot read its own output; perf 7.3 script, report -D and c2c read the file, 6.1 and 6.12 inject it"
 			else
