@@ -8,7 +8,8 @@
 # (default /var/cache/hitmap-oracles/bin, also linked into /usr/local/bin).
 # Idempotent: what is there already is kept.  A version that cannot be
 # installed is reported and skipped; the tests then skip it with the reason.
-#   scripts/setup-oracles.sh [--debian13]   (--debian13: build tools too)
+#   scripts/setup-oracles.sh [--debian13]   (--debian13: Debian 13's gcc 14,
+#   libbpf 1.5, libtraceevent 1.8 in the chroot too, for make check-debian13)
 set -u
 D=${HITMAP_ORACLES:-/var/cache/hitmap-oracles}
 BIN=$D/bin
@@ -98,8 +99,20 @@ SRC
 fi
 if [ "$want13dev" = 1 ] && [ -s "$ROOT13/.hitmap-ok" ] && [ ! -f "$ROOT13/.hitmap-dev-ok" ]; then
 	say "Debian 13: build tools and libraries in the chroot"
-	chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev clang make jq bc zstd binutils python3 procps' >"$D/debian13-dev.log" 2>&1 &&
+	# -t trixie-backports: perf 7.3 pulled libelf/libdw from there, and
+	# their -dev packages must be the same version
+	chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends -t trixie-backports build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev clang make jq bc zstd binutils python3 procps util-linux' >"$D/debian13-dev.log" 2>&1 &&
 		touch "$ROOT13/.hitmap-dev-ok" || say "Debian 13 tools: install failed, see $D/debian13-dev.log"
+fi
+if [ -f "$ROOT13/.hitmap-dev-ok" ]; then
+	# inside the chroot perf 7.3 is the system's perf; perf-7.3 takes the
+	# same --sh batch mode as the wrapper outside, for the tests
+	cat >"$ROOT13/usr/local/bin/perf-7.3" <<'W'
+#!/bin/sh
+if [ "${1:-}" = --sh ]; then shift; s=$1; shift; exec /bin/sh -c "$s" perf-sh "$@"; fi
+exec /usr/bin/perf "$@"
+W
+	chmod 755 "$ROOT13/usr/local/bin/perf-7.3"
 fi
 if [ -s "$ROOT13/.hitmap-ok" ]; then
 	# The wrapper runs perf 7.3 in the chroot, in a private mount namespace

@@ -38,6 +38,13 @@ need_perf() {
 	skip "${2:-perf $1}" "perf $1 is not installed (perf-$1 on PATH; scripts/setup-oracles.sh installs it as root)"
 	return 1
 }
+# sys_perf_compat: the --perf-compat value for the `perf` on PATH (6.1 on
+# Debian 12, 7.3 in the Debian 13 chroot; 7.3 for a version hitmap does not know)
+sys_perf_compat() {
+	local v
+	v=$(perf version 2>/dev/null | awk '{ split($3, a, "."); print a[1] "." a[2] }')
+	case $v in 6.1|6.12|7.3) echo "$v";; *) echo 7.3;; esac
+}
 # perfv V ARGS...: run perf V
 perfv() { local c; c=$(perf_cmd "$1") || return 127; shift; "$c" "$@"; }
 # perf_sh V SCRIPT ARGS...: sh -c SCRIPT with `perf` meaning perf V, in one
