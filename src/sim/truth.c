@@ -167,6 +167,17 @@ u64 hm_truth__pop(const struct hm_truth *t, int obj, int field, enum hm_src src)
 	return p->load[src];
 }
 
+void hm_truth__counts(const struct hm_truth *t, int obj, struct hm_c2c_stats *c2c,
+		      u32 cat[HM_CAT__MAX])
+{
+	const struct tcount *c = obj >= 0 && obj < HM_OBJ__MAX ? &t->obj[obj] : &t->total;
+
+	if (c2c)
+		*c2c = c->c2c;
+	if (cat)
+		memcpy(cat, c->cat, sizeof(c->cat));
+}
+
 u64 hm_truth__samples(const struct hm_truth *t)
 {
 	return t->nr_samples;

@@ -3,7 +3,7 @@
 # hitmap simulate: the same seed gives the same perf.data and truth, byte for byte.
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip sim-determinism "no $HITMAP; build first"; done_tests; }
-args="--preset skx --cores 6 --smt 2 --kernel 6.16 --futexes 64 --ops 20000 --period 20"
+args="--preset skx --cores 6 --smt 2 --kernel 6.16-rc4 --futexes 64 --ops 20000 --period 20"
 mkdir -p "$TMP/a" "$TMP/b" "$TMP/c"
 ( cd "$TMP/a" && "$HITMAP" simulate $args --seed 7 -o sim.data --truth sim.json >out 2>&1 ) &&
 ( cd "$TMP/b" && "$HITMAP" simulate $args --seed 7 -o sim.data --truth sim.json >out 2>&1 ) &&

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simulate --compare: two runs side by side.
+ *
+ *  1. LKP's comparison layout (lkp-tests' compare: base value, %change, new
+ *     value, metric name) for perf-bench-futex.ops/s and the perf-c2c.*
+ *     metrics: those are what perf c2c counts from the samples written
+ *     (data_src decoded as perf decodes it), with hitmap's precise
+ *     categories (the model's true sources) beside.  LKP runs a fixed time,
+ *     so sample counts are scaled to A's simulated time.
+ *  2. Which accesses of the kernel path account for the change: HITM per
+ *     1000 operations of every modelled access (not only sampled ones),
+ *     matched between A and B by function, field and kind.
+ *  3. Why, in words; and for the configuration of the LKP report that
+ *     started this project (202507160223.2a483e8b-lkp@intel.com) a verdict:
+ *     does the model reproduce the report's direction.
+ *
+ * The renderer writes to the caller's stream; nothing here is tuned to
+ * any published result.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim/sim.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static u64 hitm_of(const struct hm_sim *s, int obj, int field, bool remote_only)
+{
+	u64 n = hm_truth__pop(s->truth, obj, field, HM_SRC_HITM_REMOTE);
+
+	if (!remote_only)
+		n += hm_truth__pop(s->truth, obj, field, HM_SRC_HITM_LOCAL) +
+		     hm_truth__pop(s->truth, obj, field, HM_SRC_HITM_XDIE);
+	return n;
+}
+
+static double per_kop(u64 n, u64 ops)
+{
+	return ops ? 1000.0 * (double)n / (double)ops : 0;
+}
+
+static double sim_ms(const struct hm_sim *s)
+{
+	return (double)s->res.cycles_max / s->m.ghz / 1e6;
+}
+
+static u64 slots_of(const struct hm_sim *s)
+{
+	return s->lay.fph ? s->lay.fph_slots : s->lay.table_slots * s->lay.nr_tables;
+}
+
+static double chg(double a, double b)
+{
+	return a != 0 ? 100.0 * (b - a) / a : (b != 0 ? INFINITY : 0);
+}
+
+static void fmt_val(char *buf, size_t n, double v)
+{
+	if (fabs(v) < 100 && v != floor(v))
+		snprintf(buf, n, "%.2f", v);
+	else
+		snprintf(buf, n, "%.0f", v);
+}
+
+static void fmt_chg(char *buf, size_t n, double a, double b)
+{
+	double c = chg(a, b);
+
+	if (isinf(c))
+		snprintf(buf, n, "new");
+	else
+		snprintf(buf, n, "%+.1f%%", c);
+}
+
+static void row(FILE *f, const char *what, double a, double b, const char *unit)
+{
+	char d[32];
+
+	if (a == 0 && b == 0)
+		return;
+	fmt_chg(d, sizeof(d), a, b);
+	fprintf(f, "  %-34s %14.1f %14.1f  %8s  %s\n", what, a, b, d, unit);
+}
+
+/* ------------------------------------------------------------ LKP layout */
+
+struct lkp_metric {
+	const char	*name;
+	double		a, b;		/* perf-compatible (samples, scaled) */
+	const char	*pname;
+	double		pa, pb;		/* precise */
+	double		published;	/* the report's %change, NAN: none */
+};
+
+enum { M_OPS, M_DRAM_L, M_DRAM_R, M_HITM_L, M_HITM_R, M_HITM_T, M__MAX };
+
+/* The LKP report's changes (futex.md 4.4), in M_ order. */
+static const double lkp_report[M__MAX] = { 1.9, 121.4, 225.5, 66.3, 227.2, 75.4 };
+
+static bool is_seed(const struct hm_sim *a, const struct hm_sim *b)
+{
+	return !strcmp(a->kmod->name, "6.16-rc4") && !strcmp(b->kmod->name, "6.16") &&
+	       a->o.shared && b->o.shared;
+}
+
+static void lkp_metrics(const struct hm_sim *a, const struct hm_sim *b, struct lkp_metric *m)
+{
+	struct hm_c2c_stats ca, cb;
+	u32 pa[HM_CAT__MAX], pb[HM_CAT__MAX];
+	double ta = sim_ms(a), tb = sim_ms(b), sb = tb > 0 ? ta / tb : 1;
+	bool seed = is_seed(a, b);
+	int i;
+
+	hm_truth__counts(a->truth, -1, &ca, pa);
+	hm_truth__counts(b->truth, -1, &cb, pb);
+	m[M_OPS] = (struct lkp_metric){ "perf-bench-futex.ops/s", a->res.ops_per_sec_thread,
+					b->res.ops_per_sec_thread, NULL, 0, 0, NAN };
+	m[M_DRAM_L] = (struct lkp_metric){ "perf-c2c.DRAM.local", ca.lcl_dram, cb.lcl_dram * sb,
+					   "dram_local", pa[HM_CAT_DRAM_LOCAL], pb[HM_CAT_DRAM_LOCAL] * sb, NAN };
+	m[M_DRAM_R] = (struct lkp_metric){ "perf-c2c.DRAM.remote", ca.rmt_dram, cb.rmt_dram * sb,
+					   "dram_remote", pa[HM_CAT_DRAM_REMOTE], pb[HM_CAT_DRAM_REMOTE] * sb, NAN };
+	m[M_HITM_L] = (struct lkp_metric){ "perf-c2c.HITM.local", ca.lcl_hitm, cb.lcl_hitm * sb,
+					   "hitm_local+xdie",
+					   pa[HM_CAT_HITM_LOCAL] + pa[HM_CAT_HITM_XDIE],
+					   (pb[HM_CAT_HITM_LOCAL] + pb[HM_CAT_HITM_XDIE]) * sb, NAN };
+	m[M_HITM_R] = (struct lkp_metric){ "perf-c2c.HITM.remote", ca.rmt_hitm, cb.rmt_hitm * sb,
+					   "hitm_remote", pa[HM_CAT_HITM_REMOTE], pb[HM_CAT_HITM_REMOTE] * sb, NAN };
+	m[M_HITM_T] = (struct lkp_metric){ "perf-c2c.HITM.total", ca.tot_hitm, cb.tot_hitm * sb,
+					   "hitm (all)",
+					   pa[HM_CAT_HITM_LOCAL] + pa[HM_CAT_HITM_XDIE] + pa[HM_CAT_HITM_REMOTE],
+					   (pb[HM_CAT_HITM_LOCAL] + pb[HM_CAT_HITM_XDIE] + pb[HM_CAT_HITM_REMOTE]) * sb,
+					   NAN };
+	for (i = 0; seed && i < M__MAX; i++)
+		m[i].published = lkp_report[i];
+}
+
+static void print_lkp(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const struct lkp_metric *m)
+{
+	char va[32], vb[32], c[32], pa[32], pb[32], pc[32];
+	int i;
+
+	fprintf(f, "LKP layout: perf-c2c.* are what perf c2c counts from the samples written (data_src\n"
+		   "decoded as perf does); precise: hitmap's categories from the model's true sources.\n"
+		   "Sample counts scaled to A's simulated time (%.3f ms; B ran %.3f ms), as LKP runs a\n"
+		   "fixed time; one run per side, so no %%stddev.\n\n",
+		sim_ms(a), sim_ms(b));
+	fprintf(f, "%16s %-27s\n", a->kmod->name, b->kmod->name);
+	fprintf(f, "---------------- --------------------------- \n");
+	fprintf(f, "         %%stddev     %%change         %%stddev\n");
+	fprintf(f, "             \\          |                \\  \n");
+	for (i = 0; i < M__MAX; i++) {
+		fmt_val(va, sizeof(va), m[i].a);
+		fmt_val(vb, sizeof(vb), m[i].b);
+		fmt_chg(c, sizeof(c), m[i].a, m[i].b);
+		fprintf(f, "%16s %15s %10s        %-26s", va, c, vb, m[i].name);
+		if (m[i].pname) {
+			fmt_val(pa, sizeof(pa), m[i].pa);
+			fmt_val(pb, sizeof(pb), m[i].pb);
+			fmt_chg(pc, sizeof(pc), m[i].pa, m[i].pb);
+			fprintf(f, " | precise %-15s %8s %8s %9s", m[i].pname, pa, pb, pc);
+		}
+		if (!isnan(m[i].published))
+			fprintf(f, " | report %+.1f%%", m[i].published);
+		fputc('\n', f);
+	}
+}
+
+/* ------------------------------------------------------------ accesses */
+
+struct acc_row {
+	char	key[96];
+	double	a, b;		/* HITM per 1000 ops */
+	double	ra, rb;		/* remote HITM per 1000 ops */
+};
+
+static u64 step_hitm(const struct hm_sim *s, u32 i, bool remote)
+{
+	const u64 *p = s->pop.step[i];
+
+	return remote ? p[HM_SRC_HITM_REMOTE] : p[HM_SRC_HITM_REMOTE] + p[HM_SRC_HITM_LOCAL] + p[HM_SRC_HITM_XDIE];
+}
+
+static void step_key(const struct hm_sim *s, u32 i, char *k, size_t n)
+{
+	if (i == HM_SIM_MAX_STEPS) {
+		snprintf(k, n, "%-32s %-22s %-5s", "native_queued_spin_lock_slowpath", "hb->lock", "spin");
+		return;
+	}
+	snprintf(k, n, "%-32s %-22s %-5s", hm_sim_ksym__name(s->tp.st[i].ksym),
+		 s->tp.st[i].what ? s->tp.st[i].what : hm_obj__name(s->tp.st[i].obj),
+		 hm_sim_acc__name(s->tp.st[i].acc));
+}
+
+static int add_rows(const struct hm_sim *s, bool is_b, struct acc_row *rows, int n)
+{
+	u32 i, j;
+	char k[96];
+
+	for (i = 0; i <= HM_SIM_MAX_STEPS; i++) {
+		double v, r;
+		struct acc_row *x = NULL;
+
+		if (i < HM_SIM_MAX_STEPS && i >= s->tp.n)
+			continue;
+		step_key(s, i, k, sizeof(k));
+		v = per_kop(step_hitm(s, i, false), s->res.ops);
+		r = per_kop(step_hitm(s, i, true), s->res.ops);
+		for (j = 0; j < (u32)n; j++)
+			if (!strcmp(rows[j].key, k)) {
+				x = &rows[j];
+				break;
+			}
+		if (!x) {
+			if (n >= 2 * (HM_SIM_MAX_STEPS + 1))
+				continue;
+			x = &rows[n++];
+			memset(x, 0, sizeof(*x));
+			snprintf(x->key, sizeof(x->key), "%s", k);
+		}
+		/* the same access twice in one path (two hb->priv loads): sum them */
+		if (is_b) {
+			x->b += v;
+			x->rb += r;
+		} else {
+			x->a += v;
+			x->ra += r;
+		}
+	}
+	return n;
+}
+
+static int cmp_delta(const void *p, const void *q)
+{
+	const struct acc_row *x = p, *y = q;
+	double dx = fabs(x->b - x->a), dy = fabs(y->b - y->a);
+
+	return dx < dy ? 1 : dx > dy ? -1 : strcmp(x->key, y->key);
+}
+
+/* Access rows, biggest change first; returns the count. */
+static int access_rows(const struct hm_sim *a, const struct hm_sim *b, struct acc_row *rows)
+{
+	int n = add_rows(a, false, rows, 0);
+
+	n = add_rows(b, true, rows, n);
+	qsort(rows, n, sizeof(*rows), cmp_delta);
+	return n;
+}
+
+static void print_accesses(FILE *f, const struct acc_row *rows, int n)
+{
+	int i, shown = 0;
+
+	fprintf(f, "\naccesses that account for it (HITM per 1000 ops, every modelled access, local+remote;\n"
+		   "remote in brackets), biggest change first:\n");
+	fprintf(f, "  %-32s %-22s %-5s %16s %16s %9s\n", "function", "access", "kind", "A", "B", "change");
+	for (i = 0; i < n && shown < 12; i++) {
+		char ca[32], cb[32];
+
+		if (rows[i].a < 0.05 && rows[i].b < 0.05)
+			continue;
+		snprintf(ca, sizeof(ca), "%.1f (%.1f)", rows[i].a, rows[i].ra);
+		snprintf(cb, sizeof(cb), "%.1f (%.1f)", rows[i].b, rows[i].rb);
+		fprintf(f, "  %s %16s %16s %+9.1f\n", rows[i].key, ca, cb, rows[i].b - rows[i].a);
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "  (no access takes a HITM on either side)\n");
+}
+
+/* ------------------------------------------------------------ verdict */
+
+static const char *direction(double model, double report)
+{
+	if (fabs(model) < 0.5)
+		return "no change in the model";
+	if ((model > 0) == (report > 0))
+		return "same direction";
+	return "opposite direction";
+}
+
+static void print_verdict(FILE *f, const struct hm_sim *a, const struct hm_sim *b,
+			  const struct lkp_metric *m, const struct acc_row *rows, int n)
+{
+	double c[M__MAX];
+	int i, same = 0, tested = 0;
+	bool machine = a->m.nr_cpus == 192 && a->m.sockets == 2 && !strcmp(a->m.name, "srf") &&
+		       a->nr_threads == 192;
+
+	fprintf(f, "\nverdict against LKP 202507160223.2a483e8b-lkp@intel.com (v6.16-rc4 -> \"futex: Temporary\n"
+		   "disable FUTEX_PRIVATE_HASH\", perf bench futex hash -S, 192 threads, lkp-srf-2sp2):\n");
+	if (!machine)
+		fprintf(f, "- note: this run is not the report's machine and thread count (srf preset, 192\n"
+			   "  threads); the directions below are still those of the model.\n");
+	for (i = 0; i < M__MAX; i++) {
+		c[i] = isinf(chg(m[i].a, m[i].b)) ? 100 : chg(m[i].a, m[i].b);
+		fprintf(f, "- %-22s model %+7.1f%%, report %+7.1f%%: %s\n", m[i].name, c[i], lkp_report[i],
+			direction(c[i], lkp_report[i]));
+		if (fabs(c[i]) >= 0.5) {
+			tested++;
+			same += (c[i] > 0) == (lkp_report[i] > 0);
+		}
+	}
+	fprintf(f, "- In words: the two kernels differ, for shared futexes, only in the two loads of\n"
+		   "  hb->priv (futex_hash, futex_hash_put) that 6.16-rc4 makes and 6.16 final, with the\n"
+		   "  private hash compiled out, does not; the private hash itself is never used by -S\n"
+		   "  (every key is FUT_OFF_MMSHARED).\n");
+	if (n > 0 && (fabs(rows[0].b - rows[0].a) >= 0.05)) {
+		fprintf(f, "  The accesses that carry the change:");
+		for (i = 0; i < n && i < 3; i++) {
+			const char *p = rows[i].key;
+			char fn[40], acc[32];
+
+			if (fabs(rows[i].b - rows[i].a) < 0.05)
+				break;
+			if (sscanf(p, "%39s %31s", fn, acc) != 2)
+				continue;
+			fprintf(f, "%s %s in %s (%+.1f HITM/1000 ops)", i ? ";" : "", acc, fn, rows[i].b - rows[i].a);
+		}
+		fprintf(f, ".\n");
+	}
+	if (c[M_HITM_T] < -0.5)
+		fprintf(f, "  Without the priv load the waiters increment is the first touch of the bucket line:\n"
+			   "  it takes the line in one read-for-ownership where 6.16-rc4 needed a shared read\n"
+			   "  (the HITM) and then an upgrade, and the load in futex_hash_put after the unlock,\n"
+			   "  which found the line taken by another CPU again, is gone.\n");
+	if (tested && same == tested)
+		fprintf(f, "- The model reproduces the report's direction on all %d metrics that move.\n", tested);
+	else if (same)
+		fprintf(f, "- The model reproduces the report's direction on %d of %d metrics that move, not on\n"
+			   "  the others: it does NOT reproduce the report as a whole.\n", same, tested);
+	else
+		fprintf(f, "- The model does NOT reproduce the report's direction on any metric that moves.\n");
+	if (c[M_HITM_T] <= 0)
+		fprintf(f, "  The report's rise in HITM (+75.4%% total, +227%% remote, with +-57%% run-to-run\n"
+			   "  spread on the base side) is not what these code paths predict: per operation the\n"
+			   "  patched kernel makes fewer accesses to the bucket line, not more.  What the model\n"
+			   "  leaves out (mm_struct fields shifted by 48 bytes next to hot ones, THP placement\n"
+			   "  of the futex arrays, run-to-run variance) may account for it; see hitmap-simulate(1).\n");
+}
+
+/* ------------------------------------------------------------ why */
+
+static bool big_drop(double a, double b)
+{
+	return a > 1 && b < a * 0.2;
+}
+
+static bool big_rise(double a, double b)
+{
+	return b > 1 && b > a * 5 + 1;
+}
+
+static int field_hottest(const struct hm_sim *s)
+{
+	int f, best = -1;
+	u64 bn = 0;
+
+	for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+		u64 n = hitm_of(s, -1, f, false);
+
+		if (n > bn) {
+			bn = n;
+			best = f;
+		}
+	}
+	return best;
+}
+
+static void explain(FILE *f, const struct hm_sim *a, const struct hm_sim *b)
+{
+	double fa = per_kop(hitm_of(a, HM_OBJ_FPH, -1, false), a->res.ops);
+	double fb = per_kop(hitm_of(b, HM_OBJ_FPH, -1, false), b->res.ops);
+	double pa = per_kop(hitm_of(a, -1, HM_FUTEX_FIELD_PRIV, false), a->res.ops);
+	double pb = per_kop(hitm_of(b, -1, HM_FUTEX_FIELD_PRIV, false), b->res.ops);
+	double ra = per_kop(a->res.src[HM_SRC_HITM_REMOTE], a->res.ops);
+	double rb = per_kop(b->res.src[HM_SRC_HITM_REMOTE], b->res.ops);
+	double da = per_kop(a->res.src[HM_SRC_DRAM_REMOTE], a->res.ops);
+	double db = per_kop(b->res.src[HM_SRC_DRAM_REMOTE], b->res.ops);
+	double ga = per_kop(hitm_of(a, HM_OBJ_FOLIO, -1, false), a->res.ops);
+	double gb = per_kop(hitm_of(b, HM_OBJ_FOLIO, -1, false), b->res.ops);
+	int ha = field_hottest(a), hb = field_hottest(b);
+	int n = 0;
+
+	fprintf(f, "\nwhy:\n");
+	if (big_drop(fa, fb) || big_rise(fa, fb)) {
+		const struct hm_sim *hot = fa > fb ? a : b, *cold = fa > fb ? b : a;
+
+		fprintf(f, "- %s: the private hash header (struct futex_private_hash) no longer bounces between CPUs.\n",
+			fa > fb ? "B" : "A");
+		if (hot->kmod->ref == HM_SIM_REF_RCUREF && cold->kmod->ref == HM_SIM_REF_PERCPU && cold->lay.fph)
+			fprintf(f, "  On 6.16-rc every futex operation takes and drops a reference with rcuref_get()/\n"
+				   "  rcuref_put(): two atomic read-modify-writes of fph->users, one cache line that\n"
+				   "  every thread of the process writes, so each operation finds it modified in\n"
+				   "  another CPU's cache (HITM; remote HITM when that CPU is on the other socket).\n"
+				   "  6.17 (56180dd20c19) counts references per CPU (futex_ref_get: this_cpu_inc),\n"
+				   "  so the fph line is only read and stays shared in every cache.\n");
+		else if (!cold->lay.fph)
+			fprintf(f, "  Without a private hash there is no fph line at all: the futexes hash into the\n"
+				   "  global table(s)%s.\n",
+				   !cold->kmod->private_hash ? " (this kernel is built without FUTEX_PRIVATE_HASH)" : "");
+		n++;
+	}
+	if (big_drop(pa, pb) || big_rise(pa, pb)) {
+		const struct hm_sim *gone = pa > pb ? b : a;
+
+		fprintf(f, "- HITM on the bucket's priv field %s in %s (%.1f -> %.1f per 1000 ops).\n",
+			pa > pb ? "disappears" : "appears", pa > pb ? "B" : "A", pa, pb);
+		fprintf(f, "  6.16-rc, 6.17 and 6.18 read hb->priv first in every operation (futex_hash), right\n"
+			   "  after another CPU wrote the same line (waiters, lock), so that load takes the HITM.\n");
+		if (gone->fm.layout.offset[HM_FUTEX_FIELD_PRIV] < 0 && gone->era == HM_FUTEX_ERA_7)
+			fprintf(f, "  %s has no priv in struct futex_hash_bucket (a734d9fca84e removed it), so\n"
+				   "  the first touch of the line is the waiters increment, which takes the HITM.\n",
+				   gone->kmod->name);
+		else if (gone->era == HM_FUTEX_ERA_PRE_6_16)
+			fprintf(f, "  %s has no priv: it came with the private hash in 6.16; the first touch of\n"
+				   "  the line is the waiters increment.\n", gone->kmod->name);
+		else if (!gone->kmod->priv_loads)
+			fprintf(f, "  %s keeps the field but never reads it: with FUTEX_PRIVATE_HASH compiled out\n"
+				   "  futex_hash() is __futex_hash(key, NULL) and futex_hash_put() is empty.\n",
+				   gone->kmod->name);
+		else if (gone->fm.layout.offset[HM_FUTEX_FIELD_PRIV] < 0)
+			fprintf(f, "  %s: the field was dropped (--drop-field priv).\n", gone->kmod->name);
+		else if (gone->o.pad_field == HM_FUTEX_FIELD_PRIV)
+			fprintf(f, "  %s: priv sits on its own cache line (--pad-field priv), which nobody writes,\n"
+				   "  so the load hits a shared copy.\n", gone->kmod->name);
+		n++;
+	}
+	if (big_drop(ga, gb) || big_rise(ga, gb)) {
+		fprintf(f, "- HITM on the folio reference count %s (%.1f -> %.1f per 1000 ops).\n",
+			ga > gb ? "falls" : "rises", ga, gb);
+		fprintf(f, "  get_futex_key() takes and drops a reference on the futex word's folio (GUP-fast,\n"
+			   "  folio_put) with atomics on folio->_refcount: a 4 KiB page is shared by neighbouring\n"
+			   "  threads' arrays, a THP by all of them, so every thread writes the same line.\n");
+		n++;
+	}
+	if (ha != hb && ha >= 0 && hb >= 0) {
+		fprintf(f, "- The hottest HITM field of the bucket moves from %s to %s.\n",
+			hm_futex_field__name(ha), hm_futex_field__name(hb));
+		n++;
+	}
+	if ((ra < 0.01 && rb > 0.01) || (rb < 0.01 && ra > 0.01) || (da < 0.01 && db > 0.01) ||
+	    (db < 0.01 && da > 0.01)) {
+		const struct hm_sim *two = ra + da > rb + db ? a : b;
+		const struct hm_sim *one = two == a ? b : a;
+
+		fprintf(f, "- %s shows remote HITM (%.1f vs %.1f per 1000 ops) and remote DRAM (%.1f vs %.1f).\n",
+			two == a ? "A" : "B", ra, rb, da, db);
+		if (a->m.sockets != b->m.sockets)
+			fprintf(f, "  With %u sockets a line last written by a CPU of the other socket has to cross\n"
+				   "  the socket link (remote HITM), and memory homed on the other node is remote\n"
+				   "  DRAM; on one socket every transfer stays inside one LLC.\n", two->m.sockets);
+		else if (a->o.placement != b->o.placement)
+			fprintf(f, "  %s placement keeps all %u threads on one socket (compact is what perf bench\n"
+				   "  does: thread i on CPU i), so no line has to cross the socket link; %s\n"
+				   "  placement puts threads on both sockets, so lines written on one socket are\n"
+				   "  read on the other (remote HITM), and the other socket reads memory homed on\n"
+				   "  node 0 (remote DRAM).\n",
+				one->o.placement == HM_PLACE_COMPACT ? "Compact" : "Spread", one->nr_threads,
+				two->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+		else
+			fprintf(f, "  Threads on both sockets now share lines: a line written on one socket and\n"
+				   "  read on the other is a remote HITM.\n");
+		n++;
+	} else if (big_rise(ra, rb) || big_drop(ra, rb)) {
+		fprintf(f, "- Remote HITM %s (%.1f -> %.1f per 1000 ops).\n", rb > ra ? "rises" : "falls", ra, rb);
+		if (a->o.placement != b->o.placement)
+			fprintf(f, "  Compact placement fills one socket before the other (perf bench pins thread i\n"
+				   "  to CPU i), spread alternates sockets: shared lines written by threads of both\n"
+				   "  sockets cross the socket link more often.\n");
+		else if (slots_of(a) != slots_of(b) || !a->lay.fph != !b->lay.fph)
+			fprintf(f, "  The number of buckets changed: fewer buckets for the same futexes means more\n"
+				   "  threads per bucket line, so more lines are written on one socket and read on\n"
+				   "  the other.\n");
+		n++;
+	}
+	if (slots_of(a) != slots_of(b) || !a->lay.fph != !b->lay.fph ||
+	    a->nr_threads != b->nr_threads || a->o.futexes != b->o.futexes) {
+		fprintf(f, "- Buckets: A uses %s (%llu slots) for %u x %u futexes, B uses %s (%llu slots) for\n"
+			   "  %u x %u futexes.\n",
+			a->lay.fph ? "a private hash" : "the global hash", (unsigned long long)slots_of(a),
+			a->nr_threads, a->o.futexes,
+			b->lay.fph ? "a private hash" : "the global hash", (unsigned long long)slots_of(b),
+			b->nr_threads, b->o.futexes);
+		n++;
+	}
+	if (a->fm.layout.bucket_size != b->fm.layout.bucket_size)
+		fprintf(f, "- Bucket size %u -> %u bytes (a field on its own cache line).\n",
+			a->fm.layout.bucket_size, b->fm.layout.bucket_size);
+	{
+		double oa = a->res.ops_per_sec_thread, ob = b->res.ops_per_sec_thread;
+
+		if (oa > 0 && fabs(ob - oa) / oa > 0.05) {
+			fprintf(f, "- Throughput per thread %s by %.0f%%: %s.\n", ob > oa ? "rises" : "falls",
+				100.0 * fabs(ob - oa) / oa,
+				"each HITM or remote access stalls the operation for hundreds of cycles "
+				"(see the latency table in hitmap-simulate(1))");
+			n++;
+		}
+	}
+	if (!n)
+		fprintf(f, "- Nothing in the coherence traffic changed by more than the thresholds.\n");
+}
+
+/* ------------------------------------------------------------ entry */
+
+static void describe(FILE *f, const char *tag, const char *spec, const struct hm_sim *s)
+{
+	fprintf(f, "%s: %s\n   %s, kernel %s (%s), %s hash, %llu slots, %u threads x %u %s futexes%s\n",
+		tag, spec, s->m.name, s->kmod->name, s->release, s->lay.fph ? "private" : "global",
+		(unsigned long long)slots_of(s), s->nr_threads, s->o.futexes,
+		s->o.shared ? "shared" : "private", s->o.thp ? " (THP heap)" : "");
+}
+
+void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,
+		     const char *sb)
+{
+	struct lkp_metric m[M__MAX];
+	struct acc_row rows[2 * (HM_SIM_MAX_STEPS + 1)];
+	int k, n;
+
+	describe(f, "A", sa, a);
+	describe(f, "B", sb, b);
+	fputc('\n', f);
+	lkp_metrics(a, b, m);
+	print_lkp(f, a, b, m);
+	fprintf(f, "\nper operation (every modelled access):\n");
+	fprintf(f, "  %-34s %14s %14s  %8s\n", "", "A", "B", "change");
+	row(f, "ops/s per thread", a->res.ops_per_sec_thread, b->res.ops_per_sec_thread, "");
+	for (k = 0; k < HM_SRC__MAX; k++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "loads from %s", hm_src__name(k));
+		row(f, what, per_kop(a->res.src[k], a->res.ops), per_kop(b->res.src[k], b->res.ops),
+		    "per 1000 ops");
+	}
+	for (k = 0; k < HM_OBJ__MAX; k++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "HITM on %s", hm_obj__name(k));
+		row(f, what, per_kop(hitm_of(a, k, -1, false), a->res.ops),
+		    per_kop(hitm_of(b, k, -1, false), b->res.ops), "per 1000 ops");
+	}
+	for (k = 0; k < HM_FUTEX_FIELD__MAX; k++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "HITM on bucket.%s", hm_futex_field__name(k));
+		row(f, what, per_kop(hitm_of(a, -1, k, false), a->res.ops),
+		    per_kop(hitm_of(b, -1, k, false), b->res.ops), "per 1000 ops");
+	}
+	n = access_rows(a, b, rows);
+	print_accesses(f, rows, n);
+	explain(f, a, b);
+	if (is_seed(a, b))
+		print_verdict(f, a, b, m, rows, n);
+}
