@@ -22,6 +22,7 @@ static const char usage_text[] =
 "                       [--kallsyms FILE] [--trace N] [--json]\n"
 "       hitmap simulate [common options] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
 "       hitmap simulate --list-presets\n"
+"       hitmap simulate [--kernel K] [--shared] [what-if options] --accesses\n"
 "\n"
 "Runs perf bench futex hash on a modelled multi-socket machine, through the\n"
 "kernel's memory accesses of each futex operation for the kernel era chosen,\n"
@@ -60,6 +61,8 @@ static const char usage_text[] =
 "  --trace N           print the first N memory accesses: CPU, function, field,\n"
 "                      line state before -> after, source and cycles\n"
 "  --json              print the run's results as JSON\n"
+"  --accesses          list the memory accesses of one FUTEX_WAIT and one FUTEX_WAKE\n"
+"                      of this kernel, layout and futex kind, and exit\n"
 "  --compare A B       run twice, with options A and then B on top of the others,\n"
 "                      and explain what changed and why\n"
 "\n"
@@ -69,7 +72,7 @@ enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
 	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
-	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP,
+	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES,
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +103,7 @@ static const struct option long_opts[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "list-presets", no_argument, NULL, OPT_LIST },
+	{ "accesses", no_argument, NULL, OPT_ACCESSES },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -107,7 +111,7 @@ static const struct option long_opts[] = {
 struct cli {
 	struct hm_sim_opts o;
 	const char	*lat[64];
-	bool		json, compare, list;
+	bool		json, compare, list, accesses;
 	const char	*kallsyms;
 	char		cmdline[1024];
 };
@@ -270,6 +274,9 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 		case OPT_LIST:
 			c->list = true;
 			break;
+		case OPT_ACCESSES:
+			c->accesses = true;
+			break;
 		case OPT_HELP:
 			hm_cli__usage(usage_text);
 			exit(0);
@@ -407,6 +414,36 @@ static void print_json(const struct hm_sim *s)
 	hm_json__delete(j);
 }
 
+/* --accesses: the kernel path of one wait and one wake, as the run would make them. */
+static int print_accesses(struct cli *c)
+{
+	struct hm_sim *s;
+	struct hm_sim_tmpl t;
+	int op;
+	u32 i;
+
+	c->o.output = NULL;
+	c->o.truth = NULL;
+	s = hm_sim__new(&c->o);
+	if (!s)
+		return hm_cli__lib_error(-errno, "simulate");
+	printf("# kernel %s (%s): %s\n# %s futexes, %s hash, bucket %u bytes (%s)\n", s->kmod->name,
+	       s->release, s->kmod->what, s->o.shared ? "shared" : "private",
+	       s->lay.fph ? "private" : "global", s->fm.layout.bucket_size, s->fm.layout.source);
+	for (op = HM_SIM_OP_WAIT; op <= HM_SIM_OP_WAKE; op++) {
+		hm_sim__template(s, (enum hm_sim_op)op, &t);
+		printf("%s:\n", op == HM_SIM_OP_WAIT ? "futex_wait (value mismatch: -EAGAIN)"
+						      : "futex_wake (no waiter)");
+		printf("  %-2s  %-24s %-44s %-5s %s\n", "#", "function", "access", "kind", "offset");
+		for (i = 0; i < t.n; i++)
+			printf("  %2u  %-24s %-44s %-5s %s+%u\n", i + 1, hm_sim_ksym__name(t.st[i].ksym),
+			       t.st[i].what, hm_sim_acc__name(t.st[i].acc), hm_obj__name(t.st[i].obj),
+			       t.st[i].off);
+	}
+	hm_sim__delete(s);
+	return 0;
+}
+
 /* ------------------------------------------------------------ compare */
 
 static int run_compare(struct cli *base, const char *sa, const char *sb)
@@ -521,6 +558,8 @@ static int cmd_simulate(int argc, char **argv)
 	}
 	if (optind < argc)
 		return hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
+	if (c.accesses)
+		return print_accesses(&c);
 	make_cmdline(&c, argc, argv);
 	c.o.trace_fn = trace_line;
 	if (c.o.trace)
