@@ -88,6 +88,8 @@ struct hm_machine {
 
 /* Fill @m with preset @name ("srf", "skx", "zen4", "n1", "1s-srf"...); -EINVAL when unknown. */
 int  hm_machine__preset(struct hm_machine *m, const char *name);
+/* "host": this machine from sysfs, the vendor preset's latencies, the syscall cost measured (host.c). */
+int  hm_machine__host(struct hm_machine *m);
 /* Names of the presets, NULL-terminated. */
 extern const char *const hm_machine_presets[];
 const char *hm_machine__preset_desc(const char *name);
