@@ -29,7 +29,7 @@ static const char usage_text[] =
 "with a cache-coherence model (MESIF Intel, MOESI AMD, MESI Arm), and writes a\n"
 "perf.data that perf c2c and hitmap report read, plus the ground truth.\n"
 "\n"
-"  --preset NAME       srf (default), skx, zen4, altra\n"
+"  --preset NAME       srf (default), skx, zen4, altra, host (this machine)\n"
 "  --sockets/--cores/--smt N   reshape the machine (cores per socket)\n"
 "  --kernel K          6.12 (one global table), 6.16-rc4 (private hash, rcuref\n"
 "                      users; the default), 6.16 (final: private hash compiled out),\n"

@@ -136,8 +136,12 @@ static void lkp_metrics(const struct hm_sim *a, const struct hm_sim *b, struct l
 		m[i].published = lkp_report[i];
 }
 
-static void print_lkp(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const struct lkp_metric *m)
+static void print_lkp(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const struct lkp_metric *m,
+		      const char *sa, const char *sb)
 {
+	bool same = !strcmp(a->kmod->name, b->kmod->name);
+	const char *ta = same ? (*sa ? sa : "(base)") : a->kmod->name;
+	const char *tb = same ? (*sb ? sb : "(base)") : b->kmod->name;
 	char va[32], vb[32], c[32], pa[32], pb[32], pc[32];
 	int i;
 
@@ -146,7 +150,7 @@ static void print_lkp(FILE *f, const struct hm_sim *a, const struct hm_sim *b, c
 		   "Sample counts scaled to A's simulated time (%.3f ms; B ran %.3f ms), as LKP runs a\n"
 		   "fixed time; one run per side, so no %%stddev.\n\n",
 		sim_ms(a), sim_ms(b));
-	fprintf(f, "%16s %-27s\n", a->kmod->name, b->kmod->name);
+	fprintf(f, "%16.16s %-27.27s\n", ta, tb);
 	fprintf(f, "---------------- --------------------------- \n");
 	fprintf(f, "         %%stddev     %%change         %%stddev\n");
 	fprintf(f, "             \\          |                \\  \n");
@@ -508,10 +512,17 @@ static void explain(FILE *f, const struct hm_sim *a, const struct hm_sim *b)
 
 static void describe(FILE *f, const char *tag, const char *spec, const struct hm_sim *s)
 {
-	fprintf(f, "%s: %s\n   %s, kernel %s (%s), %s hash, %llu slots, %u threads x %u %s futexes%s\n",
+	fprintf(f, "%s: %s\n   %s, kernel %s (%s), %s hash, %llu slots, %u threads x %u %s futexes%s%s\n",
 		tag, spec, s->m.name, s->kmod->name, s->release, s->lay.fph ? "private" : "global",
 		(unsigned long long)slots_of(s), s->nr_threads, s->o.futexes,
-		s->o.shared ? "shared" : "private", s->o.thp ? " (THP heap)" : "");
+		s->o.shared ? "shared" : "private", s->o.thp ? " (THP heap)" : "",
+		!strncmp(s->fm.layout.source, "what-if", 7) ? ", what-if layout" : "");
+	if (s->o.pad_field >= 0 || s->o.drop_field >= 0)
+		fprintf(f, "   bucket %u bytes%s%s%s%s\n", s->fm.layout.bucket_size,
+			s->o.pad_field >= 0 ? ", own line for " : "",
+			s->o.pad_field >= 0 ? hm_futex_field__name(s->o.pad_field) : "",
+			s->o.drop_field >= 0 ? ", dropped " : "",
+			s->o.drop_field >= 0 ? hm_futex_field__name(s->o.drop_field) : "");
 }
 
 void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,
@@ -525,7 +536,7 @@ void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, co
 	describe(f, "B", sb, b);
 	fputc('\n', f);
 	lkp_metrics(a, b, m);
-	print_lkp(f, a, b, m);
+	print_lkp(f, a, b, m, sa, sb);
 	fprintf(f, "\nper operation (every modelled access):\n");
 	fprintf(f, "  %-34s %14s %14s  %8s\n", "", "A", "B", "change");
 	row(f, "ops/s per thread", a->res.ops_per_sec_thread, b->res.ops_per_sec_thread, "");
