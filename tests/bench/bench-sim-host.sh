@@ -9,7 +9,22 @@
 set -u
 HITMAP=${HITMAP:-$PWD/build/hitmap}
 command -v jq >/dev/null || { echo "bench-sim-host: jq is not installed"; exit 0; }
-K=${SIM_HOST_KERNEL:-6.18}
+# the kernel model nearest the running kernel; a 6.17/6.18 stable kernel whose
+# BTF has no hb->priv carries a734d9fca84e: its private path is 7.2's
+host_kernel() {
+	local r mm priv
+	r=$(uname -r); mm=${r%%-*}; mm=$(echo "$mm" | cut -d. -f1,2)
+	priv=$("$HITMAP" hash --this-machine --json 0x7f0000001000 2>/dev/null | jq -r '.layout.priv // "absent"')
+	case "$mm" in
+	6.12|6.16|6.17|6.18|7.2|7.3) ;;
+	6.1[3-5]|6.[0-9]|5.*) mm=6.12 ;;
+	6.19|7.0|7.1) mm=6.18 ;;
+	*) mm=7.3 ;;
+	esac
+	case "$mm" in 6.17|6.18) [ "$priv" = absent ] && mm=7.2 ;; esac
+	echo "$mm"
+}
+K=${SIM_HOST_KERNEL:-$(host_kernel)}
 for n in 1 2; do
 	[ "$n" -le "$(nproc)" ] || continue
 	real=$("$HITMAP" bench futex-hash -t "$n" -r "${SIM_HOST_RUNTIME:-3}" -s --json) || {
@@ -20,5 +35,5 @@ for n in 1 2; do
 		.[0] as $r | .[1] as $s |
 		($r.total_ops / $r.cpu_secs) as $cpu |
 		($s.ops_per_sec_thread / $cpu) as $ratio |
-		"sim host \($n) thread(s), kernel model \($k): real \($r.avg_ops_per_sec) ops/s/thread wall, \($cpu|floor) per CPU-second; model \($s.ops_per_sec_thread|floor); ratio model/real \($ratio*100|floor/100) (\(if ($ratio > 0.8 and $ratio < 1.25) then "within 25%" else "OUTSIDE 25%" end))"'
+		"sim host \($n) thread(s), kernel model \($k) for '"$(uname -r)"': real \($r.avg_ops_per_sec) ops/s/thread wall, \($cpu|floor) per CPU-second; model \($s.ops_per_sec_thread|floor); ratio model/real \($ratio*100|floor/100) (\(if ($ratio > 0.8 and $ratio < 1.25) then "within 25%" else "OUTSIDE 25%" end))"'
 done
