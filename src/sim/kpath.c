@@ -226,7 +226,10 @@ static void add_bucket(struct hm_sim_tmpl *t, const struct hm_sim_tctx *c, enum 
 /* get_futex_key() of a shared futex on anonymous memory (notes 1.4, 3.3). */
 static void key_shared(struct hm_sim_tmpl *t, const struct hm_sim_tctx *c)
 {
-	/* GUP-fast: the leaf entry (a PTE, or the PMD of a THP), then the page */
+	/* GUP-fast: pgd_offset(current->mm, addr) reads mm->pgd, then the walk's leaf entry
+	 * (a PTE, or the PMD of a THP), then the page */
+	add(t, HM_OBJ_MM, HM_ACC_LOAD, HM_SIM_MM_PGD, c->thp ? HM_K_GUP_FAST_PMD_LEAF : HM_K_GUP_FAST_PTE_RANGE,
+	    0x12, false, HM_STEP_PLAIN, "mm->pgd");
 	if (c->thp)
 		add(t, HM_OBJ_PT, HM_ACC_LOAD, 0, HM_K_GUP_FAST_PMD_LEAF, 0x2e, false, HM_STEP_PLAIN, "pmd");
 	else
@@ -374,6 +377,7 @@ int hm_sim_tctx__defaults(struct hm_sim_tctx *c, struct hm_sim_layouts *l, const
 	hm_futex_layout__for_era(k->era, &l->bl);
 	hm_futex_fph_layout__for_era(k->era, &l->fl);
 	hm_futex_mm_layout__for_era(k->era, &l->ml);
+	hm_sim__mm_layout(k, &l->ml);
 	c->k = k;
 	c->bl = &l->bl;
 	c->fl = &l->fl;
@@ -387,8 +391,27 @@ int hm_sim_tctx__defaults(struct hm_sim_tctx *c, struct hm_sim_layouts *l, const
 s32 hm_sim__mm_unique_id(const struct hm_sim_kernel *k)
 {
 	/*
-	 * Assumption (no BTF of a 7.x build here): the id sits in the mm's
-	 * futex block right after futex_ref (6.18 layout: futex_ref at +336).
+	 * No BTF of a 7.x build here; the 6.18.44 stable build that carries both
+	 * the mm-reuse fix and a734d9fca84e has futex_unique_id at +256, right
+	 * before futex_hash_lock (BTF of the machine the notes were taken on).
 	 */
-	return k->mm_seq ? 344 : -1;
+	return k->mm_seq ? 256 : -1;
+}
+
+void hm_sim__mm_layout(const struct hm_sim_kernel *k, struct hm_futex_mm_layout *l)
+{
+	static const s32 off[HM_FUTEX_MM__MAX] = {
+		[HM_FUTEX_MM_futex_hash_lock] = 264, [HM_FUTEX_MM_futex_phash] = 296,
+		[HM_FUTEX_MM_futex_phash_new] = 304, [HM_FUTEX_MM_futex_batches] = 312,
+		[HM_FUTEX_MM_futex_rcu] = 320, [HM_FUTEX_MM_futex_atomic] = 336,
+		[HM_FUTEX_MM_futex_ref] = 344,
+	};
+	int i;
+
+	/* the futex block moves 8 bytes up behind futex_unique_id (6.18.44 BTF) */
+	if (!k->mm_seq)
+		return;
+	for (i = 0; i < HM_FUTEX_MM__MAX; i++)
+		if (l->offset[i] >= 0)
+			l->offset[i] = off[i];
 }

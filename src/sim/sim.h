@@ -328,6 +328,9 @@ const struct hm_sim_kernel *hm_sim_kernel__find(const char *name);
 /* "6.12, 6.16-rc4, ..." */
 void hm_sim_kernel__names(char *buf, size_t n);
 s32 hm_sim__mm_unique_id(const struct hm_sim_kernel *k);
+/* The mm's futex fields of kernels with mm->futex unique ids (moved 8 bytes up). */
+void hm_sim__mm_layout(const struct hm_sim_kernel *k, struct hm_futex_mm_layout *l);
+#define HM_SIM_MM_PGD	120	/* offsetof(struct mm_struct, pgd), 6.18.44 BTF; assumed for all */
 
 enum hm_sim_ksym {
 	HM_K_DO_FUTEX, HM_K_FUTEX_WAIT, HM_K___FUTEX_WAIT, HM_K_FUTEX_WAIT_SETUP, HM_K_GET_FUTEX_KEY,

@@ -499,6 +499,7 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 	err = hm_futex_model__set_machine(&s->fm, s->m.nr_cpus, s->m.sockets);
 	if (err)
 		goto fail;
+	hm_sim__mm_layout(s->kmod, &s->fm.mm);
 	err = apply_whatif(s);
 	if (err)
 		goto fail;

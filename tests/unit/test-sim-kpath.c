@@ -72,7 +72,8 @@ static void check_path(const char *kernel, bool shared, enum hm_sim_op op, const
 			"futex_q_unlock hb->waiters rmw\n" \
 			"futex_q_unlock hb->lock store\n"
 #define WAKE		"futex_wake hb->waiters load\n"
-#define GUP		"gup_fast_pte_range pte load\n" \
+#define GUP		"gup_fast_pte_range mm->pgd load\n" \
+			"gup_fast_pte_range pte load\n" \
 			"try_grab_folio_fast page->compound_head load\n" \
 			"try_grab_folio_fast folio->_refcount rmw\n" \
 			"get_futex_key folio->mapping load\n"
@@ -139,7 +140,14 @@ int main(void)
 	hm_sim_tctx__defaults(&c, &l, "6.18", true, false);
 	c.thp = true;
 	hm_sim__build_template(&c, HM_SIM_OP_WAIT, &t);
-	CHECK_STR("THP: the PMD leaf", t.st[0].what, "pmd");
+	CHECK_STR("THP: the PMD leaf", t.st[1].what, "pmd");
+	/* 7.x: the unique id and the futex block as in the 6.18.44 BTF */
+	hm_sim_tctx__defaults(&c, &l, "7.3", true, false);
+	hm_sim__build_template(&c, HM_SIM_OP_WAIT, &t);
+	CHECK("7.3: mm->futex.unique_id at +256", t.st[5].obj == HM_OBJ_MM && t.st[5].off == 256);
+	CHECK_EQ("7.3: mm->futex_ref at +344", l.ml.offset[HM_FUTEX_MM_futex_ref], 344);
+	hm_sim_tctx__defaults(&c, &l, "6.18", false, true);
+	CHECK_EQ("6.18: mm->futex_ref at +336", l.ml.offset[HM_FUTEX_MM_futex_ref], 336);
 	/* names */
 	CHECK("unknown kernel name", !hm_sim_kernel__find("7.0") && !hm_sim_kernel__find("6.16.0"));
 	CHECK("6.16 is the final release", hm_sim_kernel__find("6.16") &&
