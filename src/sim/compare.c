@@ -351,9 +351,12 @@ static void print_verdict(FILE *f, const struct hm_sim *a, const struct hm_sim *
 	if (a->m.pmu == HM_PMU_INTEL_CMT && m[M_HITM_R].a > 0)
 		fprintf(f, "  perf-c2c.DRAM.remote follows HITM.remote (model %.0f and %.0f samples; the report\n"
 			   "  4129 and 4045, then 13444 and 13237): Crestmont PEBS encodes a remote HITM with\n"
-			   "  the RAM level, so perf c2c counts it as remote DRAM too, while the precise count\n"
-			   "  of true remote DRAM loads is %.0f.  The report's DRAM.remote is its HITM.remote.\n",
-			m[M_DRAM_R].a, m[M_HITM_R].a, m[M_DRAM_R].pa);
+			   "  the RAM level, so perf c2c counts it as remote DRAM too, while true remote DRAM\n"
+			   "  loads are %.0f%% of the remote HITM (all accesses: %.0f against %.0f).  The\n"
+			   "  report's DRAM.remote is, in the main, its HITM.remote.\n",
+			m[M_DRAM_R].a, m[M_HITM_R].a,
+			m[M_HITM_R].pa > 0 ? 100.0 * m[M_DRAM_R].pa / m[M_HITM_R].pa : 0.0,
+			m[M_DRAM_R].pa, m[M_HITM_R].pa);
 	if (tested && same == tested)
 		fprintf(f, "- The model reproduces the report's direction on all %d metrics that move.\n", tested);
 	else if (same)
