@@ -510,6 +510,14 @@ u64 hm_sim__ksym(const char *name);
 u64 hm_sim__phys(const struct hm_sim *s, u32 node, u64 off);
 /* Physical address the model gives virtual address @va. */
 u64 hm_sim__paddr(const struct hm_sim *s, u64 va);
+/* layout.c: where objects live, and every futex's bucket and lines */
+u32 hm_sim__node_of(const struct hm_sim *s, u64 phys);
+int hm_sim__make_layout(struct hm_sim *s);
+int hm_sim__hash_futexes(struct hm_sim *s);
+int hm_sim__register_tables(struct hm_sim *s);
+u64 hm_sim__pt_addr(const struct hm_sim *s, u64 va);
+u64 hm_sim__page_addr(const struct hm_sim *s, u64 pa, bool head);
+u64 hm_sim__pcpu_addr(const struct hm_sim *s, u32 cpu);
 /*
  * --compare: A and B side by side in LKP's layout (perf-c2c.* and precise
  * counts), the accesses that account for the change, and why; written to @f.
