@@ -20,7 +20,7 @@ static const char usage_text[] =
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
 "                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
 "                       [--kallsyms FILE] [--trace N] [--json]\n"
-"       hitmap simulate [common options] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
+"       hitmap simulate [common options] [--runs N] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
 "       hitmap simulate --list-presets\n"
 "       hitmap simulate [--kernel K] [--shared] [what-if options] --accesses\n"
 "\n"
@@ -63,6 +63,8 @@ static const char usage_text[] =
 "  --json              print the run's results as JSON\n"
 "  --accesses          list the memory accesses of one FUTEX_WAIT and one FUTEX_WAKE\n"
 "                      of this kernel, layout and futex kind, and exit\n"
+"  --runs N            with --compare: N runs per side (seeds S..S+N-1), LKP's mean\n"
+"                      and %stddev\n"
 "  --compare A B       run twice, with options A and then B on top of the others,\n"
 "                      and explain what changed and why\n"
 "\n"
@@ -72,7 +74,7 @@ enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
 	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
-	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES,
+	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES, OPT_RUNS,
 };
 
 static const struct option long_opts[] = {
@@ -104,6 +106,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "list-presets", no_argument, NULL, OPT_LIST },
 	{ "accesses", no_argument, NULL, OPT_ACCESSES },
+	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -112,6 +115,7 @@ struct cli {
 	struct hm_sim_opts o;
 	const char	*lat[64];
 	bool		json, compare, list, accesses;
+	u32		runs;
 	const char	*kallsyms;
 	char		cmdline[1024];
 };
@@ -276,6 +280,11 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			break;
 		case OPT_ACCESSES:
 			c->accesses = true;
+			break;
+		case OPT_RUNS:
+			if (parse_u64("runs", optarg, 100, &v) || !v)
+				return v ? 1 : hm_cli__error("--runs 0: at least one run per side");
+			c->runs = (u32)v;
 			break;
 		case OPT_HELP:
 			hm_cli__usage(usage_text);
@@ -454,6 +463,8 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 	char *copies[2] = { NULL, NULL };
 	char tmp[256];
 	const char *td = getenv("TMPDIR");
+	struct hm_sim_rates *rates[2] = { NULL, NULL };
+	u32 runs = base->runs ? base->runs : 1, r;
 	int i, k, fd, ret = 1;
 
 	snprintf(tmp, sizeof(tmp), "%s/hitmap-compare.XXXXXX", td && *td ? td : "/tmp");
@@ -495,14 +506,43 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 			ret = hm_cli__lib_error(k, spec[i]);
 			goto out;
 		}
+		rates[i] = calloc(runs, sizeof(*rates[i]));
+		if (!rates[i]) {
+			ret = hm_cli__error("out of memory");
+			goto out;
+		}
+		hm_sim__rates(sim[i], &rates[i][0]);
+		/* --runs N: the same configuration with the next seeds, for LKP's %stddev */
+		for (r = 1; r < runs; r++) {
+			struct hm_sim_opts o = c[i].o;
+			struct hm_sim *x;
+
+			o.seed += r;
+			x = hm_sim__new(&o);
+			if (!x) {
+				ret = hm_cli__lib_error(-errno, spec[i]);
+				goto out;
+			}
+			k = hm_sim__run(x);
+			unlink(tmp);
+			if (!k)
+				hm_sim__rates(x, &rates[i][r]);
+			hm_sim__delete(x);
+			if (k) {
+				ret = hm_cli__lib_error(k, spec[i]);
+				goto out;
+			}
+		}
 	}
-	hm_sim__compare(stdout, sim[0], sim[1], sa, sb);
+	hm_sim__compare(stdout, sim[0], sim[1], sa, sb, rates[0], runs, rates[1], runs);
 	ret = 0;
 out:
 	hm_sim__delete(sim[0]);
 	hm_sim__delete(sim[1]);
 	free(copies[0]);
 	free(copies[1]);
+	free(rates[0]);
+	free(rates[1]);
 	unlink(tmp);
 	return ret;
 }

@@ -89,6 +89,7 @@ static void row(FILE *f, const char *what, double a, double b, const char *unit)
 struct lkp_metric {
 	const char	*name;
 	double		a, b;		/* perf-compatible (samples, scaled) */
+	double		sda, sdb;	/* %stddev over runs, NAN with one run */
 	const char	*pname;
 	double		pa, pb;		/* precise */
 	double		published;	/* the report's %change, NAN: none */
@@ -105,61 +106,111 @@ static bool is_seed(const struct hm_sim *a, const struct hm_sim *b)
 	       a->o.shared && b->o.shared;
 }
 
-static void lkp_metrics(const struct hm_sim *a, const struct hm_sim *b, struct lkp_metric *m)
+void hm_sim__rates(const struct hm_sim *s, struct hm_sim_rates *r)
 {
-	struct hm_c2c_stats ca, cb;
-	const u64 *pa = a->res.src, *pb = b->res.src;
-	double ta = sim_ms(a), tb = sim_ms(b), sb = tb > 0 ? ta / tb : 1;
-	bool seed = is_seed(a, b);
+	struct hm_c2c_stats c;
+	const u64 *p = s->res.src;
+	double ms = sim_ms(s) > 0 ? sim_ms(s) : 1;
+
+	hm_truth__counts(s->truth, -1, &c, NULL);
+	memset(r, 0, sizeof(*r));
+	r->ms = ms;
+	r->ops = s->res.ops_per_sec_thread;
+	r->c2c[M_DRAM_L] = c.lcl_dram / ms;
+	r->c2c[M_DRAM_R] = c.rmt_dram / ms;
+	r->c2c[M_HITM_L] = c.lcl_hitm / ms;
+	r->c2c[M_HITM_R] = c.rmt_hitm / ms;
+	r->c2c[M_HITM_T] = c.tot_hitm / ms;
+	r->pop[M_DRAM_L] = p[HM_SRC_DRAM_LOCAL] / ms;
+	r->pop[M_DRAM_R] = p[HM_SRC_DRAM_REMOTE] / ms;
+	r->pop[M_HITM_L] = (p[HM_SRC_HITM_LOCAL] + p[HM_SRC_HITM_XDIE]) / ms;
+	r->pop[M_HITM_R] = p[HM_SRC_HITM_REMOTE] / ms;
+	r->pop[M_HITM_T] = (p[HM_SRC_HITM_LOCAL] + p[HM_SRC_HITM_XDIE] + p[HM_SRC_HITM_REMOTE]) / ms;
+}
+
+/* Mean and %stddev (sample) of metric @i over @n runs: ops (i == 0), c2c or pop. */
+static double mean_of(const struct hm_sim_rates *r, u32 n, int i, bool pop, double *sd_pct)
+{
+	double sum = 0, sq = 0, m;
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		sum += i == M_OPS ? r[k].ops : pop ? r[k].pop[i] : r[k].c2c[i];
+	m = n ? sum / n : 0;
+	for (k = 0; k < n; k++) {
+		double v = i == M_OPS ? r[k].ops : pop ? r[k].pop[i] : r[k].c2c[i];
+
+		sq += (v - m) * (v - m);
+	}
+	*sd_pct = n > 1 && m > 0 ? 100.0 * sqrt(sq / (n - 1)) / m : NAN;
+	return m;
+}
+
+static void lkp_metrics(const struct hm_sim_rates *ra, u32 na, const struct hm_sim_rates *rb, u32 nb,
+			bool seed, struct lkp_metric *m)
+{
+	static const char *const names[M__MAX] = {
+		"perf-bench-futex.ops/s", "perf-c2c.DRAM.local", "perf-c2c.DRAM.remote",
+		"perf-c2c.HITM.local", "perf-c2c.HITM.remote", "perf-c2c.HITM.total",
+	};
+	static const char *const pnames[M__MAX] = {
+		NULL, "dram_local", "dram_remote", "hitm_local+xdie", "hitm_remote", "hitm (all)",
+	};
+	double ms = 0, sd;
+	u32 k;
 	int i;
 
-	hm_truth__counts(a->truth, -1, &ca, NULL);
-	hm_truth__counts(b->truth, -1, &cb, NULL);
-	m[M_OPS] = (struct lkp_metric){ "perf-bench-futex.ops/s", a->res.ops_per_sec_thread,
-					b->res.ops_per_sec_thread, NULL, 0, 0, NAN };
-	/* precise: every simulated load (and RMW load part) by its true source, not only samples */
-	m[M_DRAM_L] = (struct lkp_metric){ "perf-c2c.DRAM.local", ca.lcl_dram, cb.lcl_dram * sb,
-					   "dram_local", pa[HM_SRC_DRAM_LOCAL], pb[HM_SRC_DRAM_LOCAL] * sb, NAN };
-	m[M_DRAM_R] = (struct lkp_metric){ "perf-c2c.DRAM.remote", ca.rmt_dram, cb.rmt_dram * sb,
-					   "dram_remote", pa[HM_SRC_DRAM_REMOTE], pb[HM_SRC_DRAM_REMOTE] * sb, NAN };
-	m[M_HITM_L] = (struct lkp_metric){ "perf-c2c.HITM.local", ca.lcl_hitm, cb.lcl_hitm * sb,
-					   "hitm_local+xdie",
-					   pa[HM_SRC_HITM_LOCAL] + pa[HM_SRC_HITM_XDIE],
-					   (pb[HM_SRC_HITM_LOCAL] + pb[HM_SRC_HITM_XDIE]) * sb, NAN };
-	m[M_HITM_R] = (struct lkp_metric){ "perf-c2c.HITM.remote", ca.rmt_hitm, cb.rmt_hitm * sb,
-					   "hitm_remote", pa[HM_SRC_HITM_REMOTE], pb[HM_SRC_HITM_REMOTE] * sb, NAN };
-	m[M_HITM_T] = (struct lkp_metric){ "perf-c2c.HITM.total", ca.tot_hitm, cb.tot_hitm * sb,
-					   "hitm (all)",
-					   pa[HM_SRC_HITM_LOCAL] + pa[HM_SRC_HITM_XDIE] + pa[HM_SRC_HITM_REMOTE],
-					   (pb[HM_SRC_HITM_LOCAL] + pb[HM_SRC_HITM_XDIE] + pb[HM_SRC_HITM_REMOTE]) * sb,
-					   NAN };
-	for (i = 0; seed && i < M__MAX; i++)
-		m[i].published = lkp_report[i];
+	/* rates scaled to A's mean simulated time: LKP runs a fixed time */
+	for (k = 0; k < na; k++)
+		ms += ra[k].ms / na;
+	for (i = 0; i < M__MAX; i++) {
+		double scale = i == M_OPS ? 1 : ms;
+
+		m[i].name = names[i];
+		m[i].pname = pnames[i];
+		m[i].a = mean_of(ra, na, i, false, &m[i].sda) * scale;
+		m[i].b = mean_of(rb, nb, i, false, &m[i].sdb) * scale;
+		m[i].pa = i == M_OPS ? 0 : mean_of(ra, na, i, true, &sd) * scale;
+		m[i].pb = i == M_OPS ? 0 : mean_of(rb, nb, i, true, &sd) * scale;
+		m[i].published = seed ? lkp_report[i] : NAN;
+	}
+}
+
+static void sd_str(char *buf, size_t n, double v, double sd)
+{
+	char x[24];
+
+	fmt_val(x, sizeof(x), v);
+	if (!isnan(sd) && sd >= 1)
+		snprintf(buf, n, "%s \u00b1%3.0f%%", x, sd);
+	else
+		snprintf(buf, n, "%s", x);
 }
 
 static void print_lkp(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const struct lkp_metric *m,
-		      const char *sa, const char *sb)
+		      const char *sa, const char *sb, u32 runs)
 {
 	bool same = !strcmp(a->kmod->name, b->kmod->name);
 	const char *ta = same ? (*sa ? sa : "(base)") : a->kmod->name;
 	const char *tb = same ? (*sb ? sb : "(base)") : b->kmod->name;
-	char va[32], vb[32], c[32], pa[32], pb[32], pc[32];
+	char va[64], vb[64], c[32], pa[32], pb[32], pc[32];
 	int i;
 
 	fprintf(f, "LKP layout: perf-c2c.* are what perf c2c counts from the samples written (data_src\n"
 		   "decoded as perf does); precise: every simulated load by its true source (no sampling\n"
 		   "noise).  Counts scaled to A's simulated time (%.3f ms; B ran %.3f ms), as LKP runs a\n"
-		   "fixed time; one run per side, so no %%stddev.\n\n",
-		sim_ms(a), sim_ms(b));
+		   "fixed time; %s.\n\n",
+		sim_ms(a), sim_ms(b), runs > 1 ? "mean of the runs (seeds S, S+1, ...), +- the %stddev" :
+		"one run per side (--runs N for a %stddev)");
 	fprintf(f, "%16.16s %-27.27s\n", ta, tb);
 	fprintf(f, "---------------- --------------------------- \n");
 	fprintf(f, "         %%stddev     %%change         %%stddev\n");
 	fprintf(f, "             \\          |                \\  \n");
 	for (i = 0; i < M__MAX; i++) {
-		fmt_val(va, sizeof(va), m[i].a);
-		fmt_val(vb, sizeof(vb), m[i].b);
+		sd_str(va, sizeof(va), m[i].a, m[i].sda);
+		sd_str(vb, sizeof(vb), m[i].b, m[i].sdb);
 		fmt_chg(c, sizeof(c), m[i].a, m[i].b);
-		fprintf(f, "%16s %15s %10s        %-26s", va, c, vb, m[i].name);
+		fprintf(f, "%16s %14s %16s        %-26s", va, c, vb, m[i].name);
 		if (m[i].pname) {
 			fmt_val(pa, sizeof(pa), m[i].pa);
 			fmt_val(pb, sizeof(pb), m[i].pb);
@@ -552,8 +603,10 @@ static void describe(FILE *f, const char *tag, const char *spec, const struct hm
 }
 
 void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,
-		     const char *sb)
+		     const char *sb, const struct hm_sim_rates *ra, u32 na,
+		     const struct hm_sim_rates *rb, u32 nb)
 {
+	struct hm_sim_rates one_a, one_b;
 	struct lkp_metric m[M__MAX];
 	struct acc_row rows[2 * (HM_SIM_MAX_STEPS + 1)];
 	int k, n;
@@ -561,8 +614,15 @@ void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, co
 	describe(f, "A", sa, a);
 	describe(f, "B", sb, b);
 	fputc('\n', f);
-	lkp_metrics(a, b, m);
-	print_lkp(f, a, b, m, sa, sb);
+	if (!ra || !na || !rb || !nb) {
+		hm_sim__rates(a, &one_a);
+		hm_sim__rates(b, &one_b);
+		ra = &one_a;
+		rb = &one_b;
+		na = nb = 1;
+	}
+	lkp_metrics(ra, na, rb, nb, is_seed(a, b), m);
+	print_lkp(f, a, b, m, sa, sb, na < nb ? na : nb);
 	fprintf(f, "\nper operation (every modelled access):\n");
 	fprintf(f, "  %-34s %14s %14s  %8s\n", "", "A", "B", "change");
 	row(f, "ops/s per thread", a->res.ops_per_sec_thread, b->res.ops_per_sec_thread, "");

@@ -523,8 +523,21 @@ u64 hm_sim__pcpu_addr(const struct hm_sim *s, u32 cpu);
  * counts), the accesses that account for the change, and why; written to @f.
  * Both runs need their truth (sample counts) and population.
  */
+/* One run's LKP metrics as rates per simulated ms (ops: per-thread ops/s). */
+#define HM_SIM_LKP_METRICS 6
+struct hm_sim_rates {
+	double	ms, ops;
+	double	c2c[HM_SIM_LKP_METRICS];	/* perf c2c sample counts per ms ([0] unused) */
+	double	pop[HM_SIM_LKP_METRICS];	/* every access by true source, per ms */
+};
+void hm_sim__rates(const struct hm_sim *s, struct hm_sim_rates *r);
+/*
+ * @ra/@rb: the rates of @na/@nb runs per side (other seeds), for LKP's mean
+ * and %stddev; NULL/0: @a and @b alone.  The rest comes from @a and @b.
+ */
 void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,
-		     const char *sb);
+		     const char *sb, const struct hm_sim_rates *ra, u32 na,
+		     const struct hm_sim_rates *rb, u32 nb);
 /* The accesses of one operation @op of this run's kernel, layout and futexes. */
 void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_tmpl *t);
 #define HM_SIM_PAGE_OFFSET	0xffff888000000000ULL
