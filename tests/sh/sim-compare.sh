@@ -48,6 +48,12 @@ check sim-compare-accesses-table grep -Eq '^  futex_hash +hb->priv +load ' "$TMP
 check sim-compare-verdict grep -q '^verdict against LKP 202507160223' "$TMP/seed.txt"
 grep -E '^- The model (reproduces|does NOT)' "$TMP/seed.txt" | sed 's/^/# /'
 check sim-compare-verdict-says grep -Eq '^- The model (reproduces|does NOT reproduce)' "$TMP/seed.txt"
+# --runs: LKP's mean +- %stddev over seeds
+"$HITMAP" simulate --preset srf --cores 8 --futexes 64 --ops 20000 --runs 3 \
+	--compare "--kernel 6.17" "--kernel 7.2" >"$TMP/r.txt" 2>&1
+grep -E 'perf-c2c\.HITM\.total' "$TMP/r.txt" | head -1 | sed 's/^/# /'
+pm=$'\xc2\xb1'
+check sim-compare-runs-stddev grep -Eq "^ +[0-9.]+ $pm *[0-9]+% .*perf-c2c\\." "$TMP/r.txt"
 # each side's thread count
 "$HITMAP" simulate --preset srf --cores 8 --futexes 64 --ops 4000 --kernel 6.17 \
 	--compare "--sockets 1" "--sockets 2" >"$TMP/s.txt" 2>&1
