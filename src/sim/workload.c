@@ -171,7 +171,7 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 		err = -EINVAL;
 		goto fail;
 	}
-	if (o->slots && !s->kmod->private_hash) {
+	if ((o->slots || o->slots_set) && !s->kmod->private_hash) {
 		/* perf bench -b: prctl(PR_FUTEX_HASH, SET_SLOTS) fails, and perf bench exits */
 		hm_err("--slots %llu: kernel %s has no private hash (prctl PR_FUTEX_HASH fails); use --kernel 6.16-rc4, 6.17 or later",
 		       (unsigned long long)o->slots, o->kernel);
