@@ -490,6 +490,7 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 		c[i].o.output = NULL;
 		c[i].o.truth = NULL;
 		c[i].o.want_truth = true;
+		c[i].o.count_steps = true;
 		if (parse(&c[i], ac, av, false))
 			goto out;
 		/* the samples (perf c2c's counts) go to a scratch file */

@@ -240,14 +240,16 @@ struct hm_pop {
 	u64	store, rmw;
 };
 
-static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field, u32 step)
+static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field, u32 step,
+				 bool steps)
 {
 	if (acc == 1 /* HM_ACC_STORE */) {
 		p->store++;
 		return;
 	}
 	p->rmw += acc == 2;
-	p->step[step][src]++;
+	if (steps)
+		p->step[step][src]++;
 	p->load[src]++;
 	p->obj[obj][src]++;
 	p->field[field][src]++;
@@ -420,6 +422,7 @@ struct hm_sim_opts {
 	const char	*truth;			/* JSON; NULL: none */
 	const char	*cmdline;		/* stored in the header */
 	bool		want_truth;		/* keep the truth in memory without a file */
+	bool		count_steps;		/* population per template step (--compare) */
 	/* teaching: describe the first @trace accesses, one line each, to @trace_fn */
 	u64		trace;
 	void		(*trace_fn)(void *ctx, const char *line);

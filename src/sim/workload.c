@@ -532,6 +532,7 @@ int hm_sim__run(struct hm_sim *s)
 	 */
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
+	const bool steps = s->o.count_steps;
 	char before[32];
 	u32 i, n;
 	int err = 0;
@@ -648,7 +649,8 @@ int hm_sim__run(struct hm_sim *s)
 					if (err)
 						break;
 				}
-				hm_pop__count(&s->pop, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK, HM_SIM_MAX_STEPS);
+				hm_pop__count(&s->pop, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK, HM_SIM_MAX_STEPS,
+					      steps);
 				s->res.src[r.src]++;
 				s->res.spins++;
 				t->spins++;
@@ -676,7 +678,7 @@ int hm_sim__run(struct hm_sim *s)
 			if (err)
 				break;
 		}
-		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step);
+		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step, steps);
 		if (st->acc == HM_ACC_LOAD)
 			s->res.src[r.src]++;
 		else if (st->acc == HM_ACC_RMW) {
