@@ -134,10 +134,15 @@ int hm_sim__make_layout(struct hm_sim *s)
 
 		L->futex_data = HM_SIM_PAGE_OFFSET + ph;
 	}
-	/* private hash (perf bench -b N: prctl SET_SLOTS N; -b 0: the global hash) */
+	/*
+	 * Private hash (perf bench -b N: prctl SET_SLOTS N; -b 0: the global
+	 * hash).  perf bench's main thread creates the workers, so the process
+	 * is multi-threaded even with one worker: the last creation sees the
+	 * main thread plus the other workers (at least 2 threads: 16 slots).
+	 */
 	if (!s->o.shared && s->kmod->private_hash && !(s->o.slots_set && !s->o.slots)) {
 		slots = s->o.slots ? s->o.slots
-				   : hm_futex__private_slots(s->era, s->nr_threads, s->m.nr_cpus,
+				   : hm_futex__private_slots(s->era, s->nr_threads < 2 ? 2 : s->nr_threads, s->m.nr_cpus,
 							     s->fm.global_slots);
 	}
 	if (slots) {
