@@ -24,7 +24,7 @@
 #include <string.h>
 #include "sim/sim.h"
 
-/* ------------------------------------------------------------ helpers */
+/* ------------------------------------------------------------ counting */
 
 static u64 hitm_of(const struct hm_sim *s, int obj, int field, bool remote_only)
 {
