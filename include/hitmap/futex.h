@@ -108,6 +108,12 @@ struct hm_futex_model {
 	 * find_next_bit_wrap().
 	 */
 	u64			possible_nodes;
+	/*
+	 * How the tables were found, for the report's "tables:" line:
+	 * "metadata ...", "given ...", "inferred ..." or "none: why; what to
+	 * pass" (hm_futex_model__note_geometry, hm_futex_model__infer_file).
+	 */
+	char			geometry[384];
 };
 
 /* Global slots for @nr_cpus possible CPUs and @nr_nodes nodes in era @e. */
@@ -243,6 +249,22 @@ void hm_futex_mm_layout__for_era(enum hm_futex_era e, struct hm_futex_mm_layout 
 
 /* Register an mm_struct (its futex fields are then named by __locate). */
 int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm);
+
+/*
+ * Describe the tables now in @m in m->geometry: @how is "metadata" or
+ * "given"; tables already described keep their word.
+ */
+void hm_futex_model__note_geometry(struct hm_futex_model *m, const char *how);
+/*
+ * When @m has no table: infer them from the samples of the perf.data at
+ * @path (NULL: a pipe, which cannot be read twice), symbols from @syms,
+ * nodes from @topo (hitmap/futex_infer.h).  Sets m->geometry either way;
+ * returns the tables added or a negative errno.
+ */
+struct hm_symbols;
+struct hm_topo;
+int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const char *release,
+			       struct hm_symbols *syms, const struct hm_topo *topo);
 
 /* ---- geometry (geometry.c) */
 /*

@@ -753,6 +753,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		hm_json__str(j, "view", "bucket");
 		hm_json__str(j, "era", hm_futex_era__name(r->futex.era));
 		hm_json__str(j, "layout", r->futex.layout.source);
+		hm_json__str(j, "geometry", r->futex.geometry[0] ? r->futex.geometry : "none");
 		hm_json__u64(j, "sockets", b->nr_sockets);
 		json_summary(j, b);
 		hm_json__arr_begin(j, "tables");
@@ -781,14 +782,17 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		if (b->contentions)
 			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables\n",
 				b->contentions, b->contentions_resolved);
-		fprintf(f, "era %s, layout %s\n\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
-		fprintf(f, "%-14s %4s %8s %8s %8s %8s %8s %8s %8s %10s", "TABLE", "NODE", "INDEX", "LOADS",
-			"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
-		if (b->contentions)
-			fprintf(f, " %9s %10s", "CONTENDED", "WAIT_US");
-		for (s = 0; s < b->nr_sockets; s++)
-			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
-		fprintf(f, " | %-8s %s\n", "FIELD", "FUNCTIONS");
+		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
+		fprintf(f, "tables: %s\n", r->futex.geometry[0] ? r->futex.geometry : "none");
+		if (b->nr) {	/* no empty table: the "tables:" line says why */
+			fprintf(f, "\n%-14s %4s %8s %8s %8s %8s %8s %8s %8s %10s", "TABLE", "NODE", "INDEX", "LOADS",
+				"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
+			if (b->contentions)
+				fprintf(f, " %9s %10s", "CONTENDED", "WAIT_US");
+			for (s = 0; s < b->nr_sockets; s++)
+				fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
+			fprintf(f, " | %-8s %s\n", "FIELD", "FUNCTIONS");
+		}
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];
