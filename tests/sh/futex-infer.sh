@@ -19,7 +19,7 @@ cmp='([$t[0].buckets[] | . as $b | (.fields | to_entries[] | {key: "\($b.table):
       wrong: ([$R | to_entries[] | .value - ($T[.key] // 0) | select(. > 0)] | add // 0),
       geometry: $r[0].geometry}'
 
-worst=100 low_worst=100 n=0
+worst=1000 low_worst=1000 n=0
 for p in srf skx zen4 altra; do
 	for k in 6.12 6.16 6.18 7.0; do
 		for s in 1 2; do
