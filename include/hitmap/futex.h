@@ -333,8 +333,18 @@ int hm_futex__verify(const struct hm_futex_verify_opts *o, struct hm_futex_verif
  * returns the number of tables added.
  */
 struct hm_futex_probe;
+/* Path of the compiled verify.bpf.c: @bpf_obj, else $HITMAP_VERIFY_BPF, else beside the binary. */
+const char *hm_futex_verify__bpf_path(const char *bpf_obj, char *buf, size_t size);
 struct hm_futex_probe *hm_futex_probe__new(const char *bpf_obj, s32 tgid);
 int  hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m);
 void hm_futex_probe__delete(struct hm_futex_probe *p);
+/*
+ * Every private hash the probe saw (a resize makes a new one) with the
+ * first and last futex call that used it, CLOCK_MONOTONIC ns; @queues:
+ * offsetof(futex_private_hash, queues).  *out is malloc'ed; -ENOENT with an
+ * older BPF object.
+ */
+struct hm_futex_probe_seen { s32 pid; u64 base, slots, first_ns, last_ns; };
+int hm_futex_probe__seen(struct hm_futex_probe *p, u32 queues, struct hm_futex_probe_seen **out, size_t *n);
 
 #endif
