@@ -7,15 +7,16 @@
  *   futex bucket global:0[123].lock / private:PID[7].waiters
  *   futex_private_hash(pid P).hash_mask            (users, state, mm, ...)
  *   mm_struct(pid P).futex_phash                   (any mm field with BTF)
- *   struct page pfn 0x1234 (folio)._refcount       (flags, mapping, ...)
- *   futex_ref per-CPU counter (mm->futex_ref)
- *   __futex_data (hash mask, shift, queues[])
+ *   page pfn 0x1234._refcount                      (struct page/folio: flags, mapping, ...)
+ *   pcpu futex_ref                                 (per-CPU reference counter, 6.17+)
+ *   __futex_data                                   (hash mask, shift, queues[])
  *   futex word 0x7f..  (user page 0x7f..000)
  * Buckets, fph headers and mms come from the model's tables (metadata,
  * --futex-table or inferred); struct page lines from the vmemmap region
  * (x86_64 without memory randomization) or from the function that touched
  * them (GUP-fast, folio_put, get_futex_key); per-CPU counters and the futex
  * word from the function (@func, the sample's symbol; NULL when unknown).
+ * Names other than buckets fit in 32 bytes (the report's object column).
  */
 #include <hitmap/futex.h>
 

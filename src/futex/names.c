@@ -212,9 +212,9 @@ int hm_futex_names__name(const struct hm_futex_names *n, const struct hm_futex_m
 				snprintf(fb, sizeof(fb), "+%u", off);
 		}
 		if (vb)
-			snprintf(buf, size, "struct page pfn 0x%" PRIx64 " (folio).%s", (addr - vb) / ps, field);
+			snprintf(buf, size, "page pfn 0x%" PRIx64 ".%s", (addr - vb) / ps, field);
 		else
-			snprintf(buf, size, "struct page (folio, vmemmap).%s", field);
+			snprintf(buf, size, "page (vmemmap).%s", field);
 		return 1;
 	}
 	if (!func)
@@ -222,13 +222,13 @@ int hm_futex_names__name(const struct hm_futex_names *n, const struct hm_futex_m
 	switch (hm_futex_code__from_symbol(func)) {
 	case HM_FUTEX_CODE_REF:
 		if (addr >= USER_END) {
-			snprintf(buf, size, "futex_ref per-CPU counter (mm->futex_ref)");
+			snprintf(buf, size, "pcpu futex_ref");
 			return 1;
 		}
 		break;
 	case HM_FUTEX_CODE_HASH_INNER:
 		if (addr >= 0xffffffff80000000ull) {
-			snprintf(buf, size, "__futex_data (hash mask, shift, queues[])");
+			snprintf(buf, size, "__futex_data");
 			return 1;
 		}
 		break;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hitmap/futex_names.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "report.h"
@@ -458,6 +459,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	struct hm_symbol_info info;
 	const char *fn = NULL;
 	struct hm_futex_site site;
+	char oname[48];
 	bool in_futex, unknown_index = false;
 	int sock = ms->cpu_socket, node = ms->data_node;
 	s32 table = -1;
@@ -485,6 +487,14 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	if (r->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
 	    !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
+	/* struct page/folio, per-CPU and __futex_data lines of the futex path (src/futex/names.c) */
+	if (!in_futex && fn && s->addr >= 0xffff800000000000ull &&
+	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
+		site.where = HM_FUTEX_WHERE_MM;		/* listed with the other futex objects */
+		site.name = oname;
+		site.pid = -1;
+		in_futex = true;
+	}
 	if (!in_futex) {
 		/* a kernel line touched by futex code, in no known table: by address only */
 		if (!futex_code(fn) || s->addr < 0xffff800000000000ull)
@@ -721,12 +731,12 @@ static void render_objects_text(const struct hm_buckets *b, FILE *f)
 	if (!b->nr_objs)
 		return;
 	fprintf(f, "\nOther futex memory (not buckets)\n");
-	fprintf(f, "%-22s %7s %-18s %8s %8s %8s %8s %8s %8s %10s\n", "OBJECT", "PID", "LINE", "LOADS",
+	fprintf(f, "%-28s %7s %-18s %8s %8s %8s %8s %8s %8s %10s\n", "OBJECT", "PID", "LINE", "LOADS",
 		"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
 	for (i = 0; i < b->nr_objs; i++) {
 		const struct obj *o = &b->objs[i];
 
-		fprintf(f, "%-22s %7d 0x%-16" PRIx64 " %8u %8u %8u %8u %8u %8u %10" PRIu64 "\n", o->name, o->pid,
+		fprintf(f, "%-28s %7d 0x%-16" PRIx64 " %8u %8u %8u %8u %8u %8u %10" PRIu64 "\n", o->name, o->pid,
 			o->addr, o->st.load, o->st.lcl_hitm, o->st.rmt_hitm, o->st.lcl_dram, o->st.rmt_dram,
 			o->st.store, o->cost);
 	}

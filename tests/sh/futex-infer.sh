@@ -60,6 +60,19 @@ for p in srf skx zen4 altra; do
 done
 echo "# $n files; lowest resolved share: $((worst / 10)).$((worst % 10))% (full rate), $((low_worst / 10)).$((low_worst % 10))% (1/10 rate)"
 
+# shared futexes: struct page/folio lines (GUP-fast and folio_put on every operation) are named
+# under "Other futex memory", with the simulator's truth for them, in the file and after stripping
+f=$TMP/page
+"$HITMAP" simulate --preset skx --sockets 2 --cores 4 --kernel 6.18 --shared --futexes 64 --ops 12000 --period 25 \
+	-o $f.data --truth $f.json --kallsyms $f.ksyms >/dev/null 2>&1 && perf inject -i $f.data -o $f.strip.data 2>/dev/null
+for v in data strip.data; do
+	"$HITMAP" report --by bucket --json -i $f.$v --kallsyms $f.ksyms >$f.$v.json 2>/dev/null
+	got=$(jq '[.objects[] | select(.object | startswith("page pfn ")) | .stats.samples] | add // 0' $f.$v.json)
+	want=$(jq '[.objects[] | select(.object == "page") | .c2c.nr_entries] | add // 0' $f.json)
+	[ "$got" -gt 0 ] && [ "$got" = "$want" ] && pass "futex-infer-page-lines-named-$v ($got samples)" ||
+		fail "futex-infer-page-lines-named-$v" "report $got, truth $want"
+done
+
 # a file with memory samples but none in futex code: one line why, no empty table
 fx=$FIXTURES/perf_data_converter/perf.data.weight_struct
 if [ -r "$fx" ]; then
