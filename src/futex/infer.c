@@ -100,12 +100,16 @@ enum hm_futex_code hm_futex_code__from_symbol(const char *name)
 		{ "__pv_queued_spin_lock_slowpath", HM_FUTEX_CODE_LOCK_ANY },
 		{ "queued_spin_lock_slowpath", HM_FUTEX_CODE_LOCK_ANY },
 	};
-	size_t i;
+	size_t i, len;
+	const char *dot;
 
 	if (!name)
 		return HM_FUTEX_CODE_NONE;
+	/* compiler clones keep their function's class: futex_q_lock.constprop.0, .isra.0, .cold */
+	dot = strchr(name, '.');
+	len = dot ? (size_t)(dot - name) : strlen(name);
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(name, t[i].n))
+		if (strlen(t[i].n) == len && !strncmp(name, t[i].n, len))
 			return t[i].c;
 	return HM_FUTEX_CODE_NONE;
 }

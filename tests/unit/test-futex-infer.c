@@ -53,6 +53,9 @@ int main(void)
 	CHECK_EQ("code: spin lock needs a call chain", hm_futex_code__from_symbol("_raw_spin_lock"),
 		 HM_FUTEX_CODE_LOCK_ANY);
 	CHECK_EQ("code: other", hm_futex_code__from_symbol("memcpy"), HM_FUTEX_CODE_NONE);
+	CHECK_EQ("code: a compiler clone keeps its class", hm_futex_code__from_symbol("futex_q_unlock.constprop.0"),
+		 HM_FUTEX_CODE_Q_UNLOCK);
+	CHECK_EQ("code: a prefix is not the function", hm_futex_code__from_symbol("futex_q_lockx"), HM_FUTEX_CODE_NONE);
 
 	/* 6.18, 16 CPUs, 2 nodes: 2048 slots per node; a process of 8 threads: 32-slot private hash */
 	hm_futex_kernel__parse("6.18.2", &k);
