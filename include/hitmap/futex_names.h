@@ -42,6 +42,13 @@ int hm_futex_names__name(const struct hm_futex_names *n, const struct hm_futex_m
 /* The same without BTF. */
 int hm_futex__name_addr(const struct hm_futex_model *m, u64 addr, const char *func, char *buf, size_t size);
 
+/*
+ * A function on the futex path: futex code, or the GUP-fast / folio
+ * reference functions get_futex_key calls for shared futexes.  A view of
+ * futex memory counts a page line only when such a function touched it.
+ */
+bool hm_futex__path_function(const char *func);
+
 /* vmemmap_base for @addr when it lies in x86_64's fixed vmemmap region (4- or 5-level), else 0. */
 u64 hm_futex__vmemmap_base(u64 addr);
 

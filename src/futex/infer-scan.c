@@ -74,11 +74,10 @@ static bool called_from_futex(struct code_cache *c, const struct hm_ksyms *k, co
 	return false;
 }
 
-static u32 nr_nodes_of(const struct hm_header *h, const struct hm_topo *topo)
+static u32 nr_nodes_of(const struct hm_topo *topo)
 {
 	int n = topo ? hm_topo__nr_nodes(topo) : 0;
 
-	(void)h;
 	return n > 0 ? (u32)n : 1;
 }
 
@@ -118,7 +117,7 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 	}
 	kern.era = m->era;	/* the report's choice (--kernel wins) */
 	inf = hm_futex_infer__new(m, &kern, h->nr_cpus_avail ? h->nr_cpus_avail : h->nr_cpus_online,
-				  h->nr_cpus_online, nr_nodes_of(h, topo));
+				  h->nr_cpus_online, nr_nodes_of(topo));
 	cc = calloc(1, sizeof(*cc));
 	if (!inf || !cc) {
 		err = -ENOMEM;

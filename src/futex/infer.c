@@ -597,12 +597,36 @@ int hm_futex_infer__finish(struct hm_futex_infer *inf, struct hm_futex_model *m,
 		for (i = 0; i < nb; i++)
 			if (L[i]->table < 0)
 				L[k++] = L[i];
+		u64 prev_blk = 0;
+		s32 prev_node = -2;
+
 		for (i = 0; i < k; i = j) {
 			if (align == bytes) {
-				u64 blk = L[i]->line & ~(bytes - 1);
+				u64 blk = L[i]->line & ~(bytes - 1), next_blk = 0;
+				s32 node;
+				u32 e;
 
 				for (j = i; j < k && (L[j]->line & ~(bytes - 1)) == blk; j++)
 					;
+				/*
+				 * Two neighbouring blocks on the same node: more likely one
+				 * table larger than the CPU count gives (possible CPUs the
+				 * header does not show) than two tables.  Both stay unknown.
+				 */
+				node = majority_node(L + i, j - i);
+				for (e = j; e < k && (L[e]->line & ~(bytes - 1)) == (L[j]->line & ~(bytes - 1)); e++)
+					;
+				if (j < k)
+					next_blk = L[j]->line & ~(bytes - 1);
+				if ((prev_node == node && prev_blk + bytes == blk) ||
+				    (next_blk == blk + bytes && majority_node(L + j, e - j) == node)) {
+					prev_blk = blk;
+					prev_node = node;
+					res->unplaced++;
+					continue;
+				}
+				prev_blk = blk;
+				prev_node = node;
 			} else {
 				for (j = i; j < k && L[j]->line - L[i]->line < bytes; j++)
 					;

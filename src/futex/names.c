@@ -146,6 +146,11 @@ static bool futex_fn(const char *f)
 		     !strcmp(f, "do_futex"));
 }
 
+bool hm_futex__path_function(const char *func)
+{
+	return futex_fn(func) || page_code(func) || hm_futex_code__from_symbol(func) != HM_FUTEX_CODE_NONE;
+}
+
 u64 hm_futex__vmemmap_base(u64 addr)
 {
 	/* x86_64 without memory randomization: 4-level and 5-level vmemmap */

@@ -488,7 +488,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	    !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	/* struct page/folio, per-CPU and __futex_data lines of the futex path (src/futex/names.c) */
-	if (!in_futex && fn && s->addr >= 0xffff800000000000ull &&
+	if (!in_futex && fn && s->addr >= 0xffff800000000000ull && hm_futex__path_function(fn) &&
 	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
 		site.where = HM_FUTEX_WHERE_MM;		/* listed with the other futex objects */
 		site.name = oname;

@@ -78,6 +78,20 @@ int main(void)
 	CHECK("infer: the 3-line process stays unknown", !hm_futex_model__resolve(&m, 0xffff888150000840ull, NULL));
 	hm_futex_infer__delete(inf);
 
+	/* a table twice the size the header's CPU count gives: two neighbouring blocks, left unknown */
+	{
+		struct hm_futex_model m3;
+
+		hm_futex_model__init(&m3, k.era);
+		inf = hm_futex_infer__new(&m3, &k, 8, 8, 1);	/* 2048 slots expected; the table has 4096 */
+		feed(inf, g0 & ~((4096ull * 64) - 1), 4096, 600, -1, 0, &seed);
+		n = hm_futex_infer__finish(inf, &m3, &res);
+		CHECK("infer: a larger table than expected is not split into two (unknown, never wrong)",
+		      n == 0 && res.unplaced == 2);
+		hm_futex_infer__delete(inf);
+		hm_futex_model__release(&m3);
+	}
+
 	/* names, with the tables just inferred */
 	hm_futex_model__add_mm(&m, 77, 0xffff888160000000ull);
 	nm = hm_futex_names__new("");	/* no BTF: the era's layouts */
