@@ -19,6 +19,18 @@ cmp='([$t[0].buckets[] | . as $b | (.fields | to_entries[] | {key: "\($b.table):
       wrong: ([$R | to_entries[] | .value - ($T[.key] // 0) | select(. > 0)] | add // 0),
       geometry: $r[0].geometry}'
 
+# Strip hitmap's metadata: perf inject at full rate (a real tool's round trip); at the tenth
+# rate, cheaper, cut the file where the metadata begins (the trailer's offset), which is
+# what perf inject leaves out too.
+strip_meta() { # IN OUT
+	local sz magic off
+	sz=$(stat -c %s "$1")
+	magic=$(od -An -t x8 -j $((sz - 24)) -N 8 "$1" | tr -d ' ')
+	[ "$magic" = 31305441544d4d48 ] || return 1
+	off=$(od -An -t u8 -j $((sz - 16)) -N 8 "$1" | tr -d ' ')
+	head -c "$off" "$1" >"$2"
+}
+
 worst=1000 low_worst=1000 n=0
 for p in srf skx zen4 altra; do
 	for k in 6.12 6.16 6.18 7.0; do
@@ -31,8 +43,11 @@ for p in srf skx zen4 altra; do
 					"$HITMAP" simulate --preset $p --sockets $s --cores 4 --kernel $k $sh --futexes 64 \
 						--ops 12000 --period $per -o $f.data --truth $f.json --kallsyms $f.ksyms \
 						>$f.out 2>&1 || { fail futex-infer-$c-$rate "simulate: $(tail -n 1 $f.out)"; continue; }
-					perf inject -i $f.data -o $f.strip.data >$f.out 2>&1 ||
-						{ fail futex-infer-$c-$rate "perf inject: $(tail -n 1 $f.out)"; continue; }
+					if [ $rate = full ]; then
+						perf inject -i $f.data -o $f.strip.data >$f.out 2>&1
+					else
+						strip_meta $f.data $f.strip.data 2>$f.out
+					fi || { fail futex-infer-$c-$rate "strip: $(tail -n 1 $f.out)"; continue; }
 					"$HITMAP" report --by bucket --json -i $f.strip.data --kallsyms $f.ksyms >$f.r.json 2>$f.err ||
 						{ fail futex-infer-$c-$rate "report: $(tail -n 1 $f.err)"; continue; }
 					jq -n -c --slurpfile r $f.r.json --slurpfile t $f.json "$cmp" >$f.cmp
