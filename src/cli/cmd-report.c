@@ -106,6 +106,7 @@ static int cmd_report(int argc, char **argv)
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
+	rc = 2;		/* a bad option value is a usage error */
 	while ((c = getopt_long(argc, argv, "i:d:Nh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -205,6 +206,7 @@ static int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	rc = 1;
 	rd.stats_only = stats;
 	ro.futex_tables = tables;
 	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;

@@ -14,7 +14,7 @@
 static const char usage_text[] =
 "usage: hitmap simulate [--preset NAME] [--sockets N] [--cores N] [--smt N]\n"
 "                       [--kernel 6.12|6.16|6.17|6.18|7.0] [--threads N] [--futexes N]\n"
-"                       [--shared] [--slots N] [--placement compact|spread]\n"
+"                       [--shared] [--slots N] [--placement perf|compact|spread]\n"
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
 "                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
 "                       [--kallsyms FILE] [--trace N] [--json]\n"
@@ -34,7 +34,8 @@ static const char usage_text[] =
 "  --futexes N         futexes per thread (1024)\n"
 "  --shared            shared futexes (global hash, folio refcount)\n"
 "  --slots N           private hash slots (default: the kernel's auto size)\n"
-"  --placement P       compact: thread i on CPU i (perf bench); spread: sockets alternate\n"
+"  --placement P       perf (default): thread i on CPU i, as perf bench; compact: fill\n"
+"                      a socket before the next; spread: sockets alternate\n"
 "  --ops N             total futex operations (default: two passes over the futexes)\n"
 "  --seconds S         simulated seconds instead\n"
 "  --seed S            seed (same seed, same file, byte for byte)\n"
@@ -160,12 +161,14 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.slots = v;
 			break;
 		case OPT_PLACEMENT:
-			if (!strcmp(optarg, "compact"))
+			if (!strcmp(optarg, "perf"))
+				c->o.placement = HM_PLACE_PERF;
+			else if (!strcmp(optarg, "compact"))
 				c->o.placement = HM_PLACE_COMPACT;
 			else if (!strcmp(optarg, "spread"))
 				c->o.placement = HM_PLACE_SPREAD;
 			else
-				return hm_cli__error("--placement %s: use compact or spread", optarg);
+				return hm_cli__error("--placement %s: use perf, compact or spread", optarg);
 			break;
 		case OPT_OPS:
 			if (parse_u64("ops", optarg, 1ULL << 40, &v))
@@ -298,7 +301,8 @@ static void print_text(const struct hm_sim *s)
 	       s->lay.fph ? "" : s->lay.nr_tables > 1 ? " per node" : "");
 	printf("workload  %u threads x %u %s futexes, %s placement\n", s->nr_threads, s->o.futexes,
 	       s->o.shared ? "shared" : "private",
-	       s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+	       s->o.placement == HM_PLACE_SPREAD ? "spread" :
+	       s->o.placement == HM_PLACE_PERF ? "perf" : "compact");
 	printf("ran       %llu ops, %llu memory accesses, %.3f ms simulated, %.0f ops/s per thread\n",
 	       (unsigned long long)s->res.ops, (unsigned long long)s->res.accesses,
 	       (double)s->res.cycles_max / m->ghz / 1e6, s->res.ops_per_sec_thread);
@@ -468,13 +472,15 @@ static void explain(const struct hm_sim *a, const struct hm_sim *b)
 			       "  the socket link (remote HITM), and memory homed on the other node is remote\n"
 			       "  DRAM; on one socket every transfer stays inside one LLC.\n", two->m.sockets);
 		else if (a->o.placement != b->o.placement)
-			printf("  %s placement keeps all %u threads on one socket (compact is what perf bench\n"
-			       "  does: thread i on CPU i), so no line has to cross the socket link; %s\n"
+			printf("  %s placement keeps all %u threads on one socket (compact fills a socket\n"
+			       "  first; perf bench's thread i on CPU i does too), so no line crosses the socket link; %s\n"
 			       "  placement puts threads on both sockets, so lines written on one socket are\n"
 			       "  read on the other (remote HITM), and the other socket reads memory homed on\n"
 			       "  node 0 (remote DRAM).\n",
-			       one->o.placement == HM_PLACE_COMPACT ? "Compact" : "Spread", one->nr_threads,
-			       two->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+			       one->o.placement == HM_PLACE_SPREAD ? "Spread" :
+			       one->o.placement == HM_PLACE_PERF ? "Perf" : "Compact", one->nr_threads,
+			       two->o.placement == HM_PLACE_SPREAD ? "spread" :
+			       two->o.placement == HM_PLACE_PERF ? "perf" : "compact");
 		else
 			printf("  Threads on both sockets now share lines: a line written on one socket and\n"
 			       "  read on the other is a remote HITM.\n");
@@ -482,8 +488,8 @@ static void explain(const struct hm_sim *a, const struct hm_sim *b)
 	} else if (big_rise(ra, rb) || big_drop(ra, rb)) {
 		printf("- Remote HITM %s (%.1f -> %.1f per 1000 ops).\n", rb > ra ? "rises" : "falls", ra, rb);
 		if (a->o.placement != b->o.placement)
-			printf("  Compact placement fills one socket before the other (perf bench pins thread i\n"
-			       "  to CPU i), spread alternates sockets: shared lines written by threads of both\n"
+			printf("  Compact placement fills one socket before the other (so does perf bench's thread\n"
+			       "  i on CPU i while threads fit), spread alternates sockets: shared lines of both\n"
 			       "  sockets cross the socket link more often.\n");
 		else if (a->lay.fph_slots != b->lay.fph_slots || !a->lay.fph != !b->lay.fph)
 			printf("  The number of buckets changed: fewer buckets for the same futexes means more\n"
@@ -539,8 +545,10 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 		c[i].o.output = NULL;
 		c[i].o.truth = NULL;
 		c[i].o.want_truth = true;
-		if (parse(&c[i], ac, av, false))
+		if (parse(&c[i], ac, av, false)) {
+			ret = 2;
 			goto out;
+		}
 		c[i].o.output = NULL;
 		c[i].o.truth = NULL;
 		sim[i] = hm_sim__new(&c[i].o);
@@ -611,7 +619,7 @@ static int cmd_simulate(int argc, char **argv)
 		if (!strcmp(argv[i], "--compare")) {
 			if (i + 2 >= argc) {
 				free(av);
-				return hm_cli__error("--compare takes two quoted option strings, e.g. --compare \"--kernel 6.16\" \"--kernel 6.17\"");
+				return hm_cli__usage_error("--compare takes two quoted option strings, e.g. --compare \"--kernel 6.16\" \"--kernel 6.17\"");
 			}
 			cmp[0] = argv[i + 1];
 			cmp[1] = argv[i + 2];
@@ -623,11 +631,11 @@ static int cmd_simulate(int argc, char **argv)
 	}
 	if (parse(&c, ac, av, true)) {
 		free(av);
-		return 1;
+		return 2;	/* usage error */
 	}
 	if (c.compare) {
 		if (optind < ac) {
-			err = hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", av[optind]);
+			err = hm_cli__usage_error("unexpected argument '%s'; see 'hitmap simulate --help'", av[optind]);
 			free(av);
 			return err;
 		}
@@ -641,7 +649,7 @@ static int cmd_simulate(int argc, char **argv)
 		return 0;
 	}
 	if (optind < argc)
-		return hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
+		return hm_cli__usage_error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
 	make_cmdline(&c, argc, argv);
 	c.o.trace_fn = trace_line;
 	if (c.o.trace)

@@ -58,7 +58,7 @@ static const char hm_html_js[] =
 	"  if (!isFinite(c)) return c > 0 ? '+new' : '-all';\n"
 	"  return (c >= 0 ? '+' : '') + c.toFixed(1) + '%';\n"
 	"}\n"
-	"function fmtP(p) { return p === 0 ? '0' : p < 1e-4 ? p.toExponential(1) : p.toPrecision(2); }\n"
+	"function fmtP(p) { return p === 0 ? '< 1e-300' : p < 1e-4 ? p.toExponential(1) : p.toPrecision(2); }\n"
 	"function chgClass(c, sig) { if (sig === false) return 'ns'; return c > 0 ? 'up' : c < 0 ? 'down' : ''; }\n"
 	"var tip = $('tip');\n"
 	"function showTip(ev, text) {\n"

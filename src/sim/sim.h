@@ -288,7 +288,12 @@ enum hm_mem_cat hm_sim__category(enum hm_sim_pmu pmu, bool store_part, u8 src, b
 
 /* ------------------------------------------------------------ workload */
 
-enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD };
+/*
+ * The same three meanings as hitmap bench --placement: perf (thread i on CPU
+ * i, perf bench's), compact (fill one socket, SMT siblings included, before
+ * the next), spread (sockets in turn).
+ */
+enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD, HM_PLACE_PERF };
 
 struct hm_sim_opts {
 	const char	*preset;

@@ -355,7 +355,8 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 	hm_json__bool(j, "shared", s->o.shared);
 	hm_json__str(j, "hash", s->lay.fph ? "private" : "global");
 	hm_json__u64(j, "slots", s->lay.fph ? s->lay.fph_slots : s->lay.table_slots);
-	hm_json__str(j, "placement", s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+	hm_json__str(j, "placement", s->o.placement == HM_PLACE_SPREAD ? "spread" :
+				     s->o.placement == HM_PLACE_PERF ? "perf" : "compact");
 	hm_json__u64(j, "seed", s->o.seed);
 	hm_json__u64(j, "ldlat", s->o.ldlat);
 	hm_json__u64(j, "period", s->o.period);
