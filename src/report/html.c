@@ -22,8 +22,8 @@ static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local",
 #define NR_BSTATS 4
 static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "loads", "stores" };
 #define NR_LSTATS 5
-static const char *const fstats[] = { "HITM.total", "stores", "loads" };
-#define NR_FSTATS 3
+static const char *const fstats[] = { "HITM.total", "stores", "loads", "HITM.local", "HITM.remote" };
+#define NR_FSTATS 5
 
 struct strmap {
 	char	**keys;
