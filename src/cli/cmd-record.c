@@ -81,8 +81,9 @@ static void print_contention_plan(bool futex_syscalls)
 	int i;
 
 	for (i = 0; i < (futex_syscalls ? 3 : 2); i++)
-		printf("%-48s type %u (tracepoint) period 1 sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|RAW\n",
-		       tps[i], PERF_TYPE_TRACEPOINT);
+		printf("%-48s type %u (tracepoint) period 1 sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|%sRAW%s\n",
+		       tps[i], PERF_TYPE_TRACEPOINT, i ? "" : "CALLCHAIN|",
+		       i ? "" : " exclude_callchain_user sample_max_stack 16");
 	printf("%-48s type %u config 0x%x period 1 sample_type IDENTIFIER|IP|TID|TIME|CPU tracking\n",
 	       "dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 }
