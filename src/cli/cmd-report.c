@@ -12,6 +12,7 @@
 #include "report/metrics.h"
 #include "progress.h"
 #include "report-tui.h"
+#include "hints.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -301,6 +302,8 @@ static int cmd_report(int argc, char **argv)
 		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
 		goto out;
 	}
+	if (fmt == HM_FMT_TEXT && !stats)
+		hm_cli__report_hints(r, ro.input, by ? (int)view : -1);
 	rc = 0;
 out:
 	hm_progress__delete(prog.p);

@@ -753,6 +753,22 @@ static void render_objects_text(const struct hm_buckets *b, FILE *f)
 	}
 }
 
+/* Memory columns mean something: not a contention-mode file (lock tracepoints only). */
+static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
+{
+	if (b->futex_samples)
+		return true;
+	if (b->contentions)
+		return false;
+	for (int i = 0; r->reader && i < hm_reader__nr_evsels(r->reader); i++) {
+		const struct hm_evsel *e = hm_reader__evsel(r->reader, i);
+
+		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
+			return false;
+	}
+	return true;
+}
+
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, FILE *f)
 {
 	u32 *o = sorted(b, b->nr, cmp_bucket), i, s;
@@ -766,7 +782,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	int node;
 	s32 pid;
 	/* columns the file's mode can fill: memory samples, or only lock contention */
-	bool mem = b->futex_samples || !b->contentions;
+	bool mem = memory_mode(b, r);
 
 	if (!o)
 		return -ENOMEM;
@@ -805,15 +821,16 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		else
 			fprintf(f, "Futex hash buckets, contention mode (lock tracepoints, no memory samples): %u buckets contended\n",
 				b->nr);
-		if (b->contentions)
-			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables\n",
-				b->contentions, b->contentions_resolved);
+		if (b->contentions || !mem)
+			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
+				b->contentions, b->contentions_resolved,
+				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
 		fprintf(f, "era %s, layout %s\n\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
 		fprintf(f, "%-14s %4s %8s", "TABLE", "NODE", "INDEX");
 		if (mem)
 			fprintf(f, " %8s %8s %8s %8s %8s %8s %10s", "LOADS", "LCL_HITM", "RMT_HITM", "LCL_DRAM",
 				"RMT_DRAM", "STORES", "COST");
-		if (b->contentions)
+		if (b->contentions || !mem)
 			fprintf(f, " %9s %10s %9s %10s", "CONTENDED", "WAIT_US", "AVG_US", "MAX_US");
 		for (s = 0; mem && s < b->nr_sockets; s++)
 			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
@@ -915,7 +932,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			if (mem)
 				fprintf(f, " %8u %8u %8u %8u %8u %8u %10" PRIu64, e->st.load, e->st.lcl_hitm,
 					e->st.rmt_hitm, e->st.lcl_dram, e->st.rmt_dram, e->st.store, e->cost);
-			if (b->contentions)
+			if (b->contentions || !mem)
 				fprintf(f, " %9" PRIu64 " %10.1f %9.2f %10.1f", e->contended, e->wait_ns / 1e3,
 					e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3);
 			for (s = 0; mem && s < b->nr_sockets; s++)
@@ -1019,7 +1036,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 	struct hm_json *j = NULL;
 	u32 s, n, h;
 	bool matrix = b->nr_sockets <= 2;
-	bool mem = b->futex_samples || !b->contentions;	/* contention mode alone: no memory tables */
+	bool mem = memory_mode(b, r);	/* contention mode alone: no memory tables */
 
 	if (fmt == HM_FMT_JSON) {
 		j = hm_json__new(f, true);
@@ -1142,8 +1159,11 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		}
 		return 0;
 	}
-	if (!mem)
+	if (!mem) {
+		if (!b->contentions)
+			fprintf(f, "Futex bucket lock contention (contention mode): nothing contended while recording\n");
 		return 0;
+	}
 	if (!matrix) {
 		fprintf(f, "\nSocket-to-socket HITM matrix: not shown; with %u sockets a remote HITM does not say which socket held the line (%" PRIu64 " remote HITMs)\n",
 			b->nr_sockets, b->hitm_unknown);
