@@ -27,6 +27,10 @@ else
 		END { if (rows) for (i = 4; i <= cols; i++) if (!nz[i] && h[i] != "|") printf "%s ", h[i] }' "$TMP/out")
 	[ -z "$bad" ] && pass main-job-no-all-zero-column || fail main-job-no-all-zero-column "all zero: $bad"
 	if grep -q 'contention mode' "$TMP/out"; then
+		"$HITMAP" report -i "$TMP/run.data" --html "$TMP/run.html" >/dev/null 2>&1
+		grep -q '0 futex buckets touched' "$TMP/run.html" &&
+			fail main-job-html-contention-subtitle "$(grep -o '<header>.\{0,200\}' "$TMP/run.html")" ||
+			pass main-job-html-contention-subtitle
 		grep -q ' 0 samples in futex memory' "$TMP/out" && fail main-job-contention-no-memory-claims "$(grep -m1 'samples in futex memory' "$TMP/out")" ||
 			pass main-job-contention-no-memory-claims
 	fi
