@@ -466,6 +466,7 @@ static const char help_text[] =
 "  Up/Down, PgUp/PgDn, Home/End   move\n"
 "  Enter        table: open the line's offsets and code addresses\n"
 "               line:  open the source of the code address (when known)\n"
+"               buckets (b): the bucket's line in the table\n"
 "  d            table: next sort key (tot, rmt, lcl, peer, cost), like -d\n"
 "  /            search this screen (case-insensitive); n: next match\n"
 "  b, f, s      futex buckets, bucket fields, sockets (--by bucket|field|socket)\n"
@@ -503,7 +504,7 @@ static void draw(struct tui *t)
 	}
 	for (int i = 0; i < body && s->top + i < s->nr; i++) {
 		size_t k = s->top + i;
-		bool sel = k == s->cur && s->type != S_TEXT;
+		bool sel = k == s->cur && (s->type != S_TEXT || !strncmp(s->title, "Futex buckets", 13));
 
 		row_text(t, s, k, buf, sizeof(buf));
 		if (sel || (s->type == S_SOURCE && (long)k == s->hl))
@@ -571,6 +572,34 @@ static void prompt_search(struct tui *t)
 	noecho();
 	curs_set(0);
 	search_next(t);
+}
+
+/*
+ * Enter on a row of the bucket view ("private:4242  -  207 ...", "global  0  31 ..."):
+ * back to the table, on that bucket's line (the Data column names it).
+ */
+static void bucket_to_line(struct tui *t, const char *row)
+{
+	char table[32], node[16];
+	unsigned long long idx;
+	int pid;
+
+	if (sscanf(row, "%31s %15s %llu", table, node, &idx) != 3) {
+		snprintf(t->msg, sizeof(t->msg), "Enter on a bucket row opens its line in the table");
+		return;
+	}
+	if (sscanf(table, "private:%d", &pid) == 1)
+		snprintf(t->search, sizeof(t->search), "private(%d).bucket.%llu.", pid, idx);
+	else if (!strcmp(table, "global"))
+		snprintf(t->search, sizeof(t->search), "global.node%s.bucket.%llu.", node, idx);
+	else
+		return;
+	while (t->depth > 0)
+		screen_free(&t->st[t->depth--]);
+	t->st[0].cur = t->st[0].nr ? t->st[0].nr - 1 : 0;	/* search from the top */
+	search_next(t);
+	if (strstr(t->msg, "not found"))
+		snprintf(t->msg, sizeof(t->msg), "%s: not among the shared lines (no HITM or peer loads on it)", t->search);
 }
 
 static void pop(struct tui *t)
@@ -657,6 +686,8 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 				err = open_detail(t, s->lines[s->cur]);
 			else if (s->type == S_DETAIL && s->nr)
 				err = open_src(t, &s->src[s->cur]);
+			else if (s->type == S_TEXT && s->nr && !strncmp(s->title, "Futex buckets", 13))
+				bucket_to_line(t, s->text[s->cur]);
 			break;
 		case 'd':
 			if (t->depth == 0) {

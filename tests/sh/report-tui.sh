@@ -125,7 +125,20 @@ if wait_for '^Shared cache lines of|^Futex buckets' 10; then
 	else
 		fail tui-bucket-view "no '$line' on screen: $(head -3 "$TMP/screen" | tr '\n' '|')"
 	fi
-	keys Escape
+	# Enter on a bucket row: that bucket's line in the table
+	idx=$(printf '%s\n' "$line" | awk '{ print $3 }')
+	pid=$(printf '%s\n' "$line" | awk '{ sub(/^private:/, "", $1); print $1 }')
+	keys /
+	keys -l "$(printf '%s\n' "$line" | awk '{ print $1 }')"
+	keys Enter
+	keys Enter
+	if wait_for "/private\\($pid\\)\\.bucket\\.$idx\\.: row" 3; then
+		pass tui-bucket-enter-opens-line
+	elif grep -q 'not among the shared lines' "$TMP/screen"; then
+		skip tui-bucket-enter-opens-line "the hottest bucket has no shared line here"
+	else
+		fail tui-bucket-enter-opens-line "$(head -1 "$TMP/screen") | $(tail -1 "$TMP/screen")"
+	fi
 	keys s
 	wait_for '^Sockets' 3
 	line=$(grep -m1 -E '^ *[0-9]+ +[0-9]' "$TMP/socket" | sed 's/ *$//')
