@@ -263,6 +263,7 @@ async function main() {
           JSON.stringify(fd));
   await ev('hitmap.setHeat(1, ' + diffView + ')');
   await ev('window.scrollTo(0, 0)');
+  await S('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 1, y: 1 });	/* no tooltip in the shot */
   const shot = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
   fs.writeFileSync(args.shot, Buffer.from(shot.data, 'base64'));
   const png = fs.readFileSync(args.shot);
