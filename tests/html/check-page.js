@@ -252,6 +252,11 @@ async function main() {
     check('diff-ns-cells-grey', g.ns === g.grey && g.sig === g.sigCol && g.ns + g.sig > 0,
           `${g.ns - g.grey} of ${g.ns} n.s. cells coloured (${g.badNs}), ${g.sig - g.sigCol} of ${g.sig} significant grey (${g.badSig})`);
   }
+  /* futex lines that are not buckets (private hash header, mm, pages) are listed beside them */
+  const other = await ev(`(function(){ var ids = hitmap.data.lines.id.filter(function (x) { return /^futex\\./.test(x) && !/\\.bucket\\.\\d+$/.test(x); });
+      var t = document.getElementById('futex-other-table'); return { want: ids, got: t ? t.querySelectorAll('tr').length - 1 : 0 }; })()`);
+  check('other-futex-lines-beside-buckets', other.got === other.want.length, `${other.got} rows for ${other.want}`);
+  if (other.want.length) console.log(`# ${NAME}: beside the buckets: ${other.want.join(' ')}`);
   /* the field drawing spans the whole struct, with local and remote HITM bars */
   const fd = await ev(`(function(){ var out = []; document.querySelectorAll('#fields svg').forEach(function (svg) {
       var bytes = +svg.getAttribute('data-bytes'), rs = svg.querySelectorAll('rect[data-offset]'), cov = 0, lo = 1e9, hi = 0;
