@@ -49,6 +49,7 @@ static const char usage_text[] =
 "  --trace N           print the first N memory accesses: CPU, function, field,\n"
 "                      line state before -> after, source and cycles\n"
 "  --json              print the run's results as JSON\n"
+"  --spe-samples       Arm presets: write PERF_RECORD_SAMPLEs, not SPE AUX data\n"
 "  --compare A B       run twice, with options A and then B on top of the others,\n"
 "                      and explain what changed and why\n"
 "\n"
@@ -58,10 +59,12 @@ enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
 	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
+	OPT_SPE_SAMPLES,
 };
 
 static const struct option long_opts[] = {
 	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "spe-samples", no_argument, NULL, OPT_SPE_SAMPLES },
 	{ "sockets", required_argument, NULL, OPT_SOCKETS },
 	{ "cores", required_argument, NULL, OPT_CORES },
 	{ "smt", required_argument, NULL, OPT_SMT },
@@ -214,6 +217,9 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			if (parse_u64("trace", optarg, 1ULL << 32, &v))
 				return 1;
 			c->o.trace = v;
+			break;
+		case OPT_SPE_SAMPLES:
+			c->o.spe_samples = true;
 			break;
 		case OPT_JSON:
 			c->json = true;

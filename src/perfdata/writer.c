@@ -902,6 +902,18 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 		for (o = 8; o + 8 <= end; o += 8)
 			sw64_at(p, o, end);
 		break;
+	case HM_RECORD_AUXTRACE_INFO:	/* u32 type, reserved; u64 priv[] */
+		sw32_at(p, 8, end);
+		sw32_at(p, 12, end);
+		for (o = 16; o + 8 <= end; o += 8)
+			sw64_at(p, o, end);
+		break;
+	case HM_RECORD_AUXTRACE:	/* size, offset, reference; u32 idx, tid, cpu, reserved */
+		for (o = 8; o < 32; o += 8)
+			sw64_at(p, o, end);
+		for (o = 32; o < 48; o += 4)
+			sw32_at(p, o, end);
+		break;
 	case HM_RECORD_TIME_CONV:
 		/* shift, mult, zero[, cycles, mask]; the u8 caps after them stay */
 		for (o = 8; o + 8 <= end && o < 48; o += 8)
@@ -1015,6 +1027,38 @@ noswap:
 	err = wput(w, rec, size);
 	if (!err && !w->zc)
 		w->data_size += size;
+	return err;
+}
+
+int hm_writer__write_auxtrace(struct hm_writer *w, const void *rec, size_t size,
+			      const void *payload, u64 n)
+{
+	const struct perf_event_header *h = rec;
+	u8 tmp[64];
+	int err = begin(w);
+
+	if (err)
+		return err;
+	if (!rec || size != 48 || h->size != 48 || h->type != HM_RECORD_AUXTRACE ||
+	    (n && !payload)) {
+		hm_err("%s: an AUXTRACE record is 48 bytes followed by its payload", w->path);
+		return -EINVAL;
+	}
+	if (w->swap) {
+		memcpy(tmp, rec, size);
+		swap_known(w, tmp, (u32)size);
+		rec = tmp;
+	}
+	/* perf writes AUX data beside the compressed stream, never into it */
+	if (w->zc) {
+		err = write_plain(w, rec, size);
+		return err || !n ? err : write_plain(w, payload, n);
+	}
+	err = wput(w, rec, size);
+	if (!err && n)
+		err = wput(w, payload, n);
+	if (!err)
+		w->data_size += size + n;
 	return err;
 }
 
