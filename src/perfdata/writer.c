@@ -428,6 +428,8 @@ int hm_writer__set_header(struct hm_writer *w, const struct hm_header *h)
 		nb[feat] = b;
 	}
 	for (feat = 0; feat < HM_FEAT_BITS; feat++) {
+		if (feat == HM_FEAT_AUXTRACE && !nb[feat])
+			continue;	/* the index the AUXTRACE records made */
 		fwbuf_free(w->feat[feat]);
 		w->feat[feat] = nb[feat];
 	}
@@ -1048,6 +1050,31 @@ int hm_writer__write_auxtrace(struct hm_writer *w, const void *rec, size_t size,
 		memcpy(tmp, rec, size);
 		swap_known(w, tmp, (u32)size);
 		rec = tmp;
+	}
+	if (!w->pipe) {
+		/* the AUXTRACE feature: u64 nr, then {file offset, record size} per record */
+		struct hm_fwbuf *b = w->feat[HM_FEAT_AUXTRACE];
+		u64 nr;
+
+		if (w->zc && wflush(w))
+			return w->err;
+		if (!b) {
+			b = calloc(1, sizeof(*b));
+			if (!b)
+				return -ENOMEM;
+			hm_fwbuf__init(b);
+			b->swap = w->swap;
+			hm_fwbuf__put_u64(b, 0);
+			w->feat[HM_FEAT_AUXTRACE] = b;
+		}
+		hm_fwbuf__put_u64(b, w->data_offset + w->data_size);
+		hm_fwbuf__put_u64(b, size);	/* the record header's size, as perf */
+		if (b->err)
+			return b->err;
+		nr = (b->len - 8) / 16;
+		if (w->swap)
+			nr = bswap_64(nr);
+		memcpy(b->p, &nr, 8);
 	}
 	/* perf writes AUX data beside the compressed stream, never into it */
 	if (w->zc) {
