@@ -6,7 +6,8 @@
  * SNOOPED/HITM and REMOTE_ACCESS events (FEAT_SPEv1p4) with --hitm.
  *
  *   hm-spe-gen [--seed N] [--records N] [--sockets 1|2] [--cpus N] [--meta 1|2]
- *              [--pipe] [--zstd] [--hitm] [--midr HEX] [--no-context] -o FILE
+ *              [--pipe] [--zstd] [--hitm] [--midr HEX] [--no-context]
+ *              [--buf-size BYTES] -o FILE
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 's' }, { "records", 1, NULL, 'n' }, { "sockets", 1, NULL, 'S' },
 		{ "cpus", 1, NULL, 'c' }, { "meta", 1, NULL, 'm' }, { "pipe", 0, NULL, 'p' },
 		{ "zstd", 0, NULL, 'z' }, { "hitm", 0, NULL, 'H' }, { "midr", 1, NULL, 'M' },
-		{ "no-context", 0, NULL, 'C' }, { NULL, 0, NULL, 0 },
+		{ "no-context", 0, NULL, 'C' }, { "buf-size", 1, NULL, 'B' }, { NULL, 0, NULL, 0 },
 	};
 	u64 seed = 1, n = 2000, midr = 0x413fd0c1;
 	u32 sockets = 2, ncpu = 8, meta = 2, pmu_type = 9, pid = 4242;
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 	struct perf_event_attr a;
 	struct hm_header h;
 	u64 heap = 0x7f0000000000ULL, base_t = 1000000000000ULL;
+	size_t buf_size = 4096;
 	int c, err;
 
 	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
@@ -64,6 +66,7 @@ int main(int argc, char **argv)
 		case 'H': hitm = true; break;
 		case 'M': midr = strtoull(optarg, NULL, 16); break;
 		case 'C': context = false; break;
+		case 'B': buf_size = strtoull(optarg, NULL, 0); break;
 		case 'o': out = optarg; break;
 		default: return 2;
 		}
@@ -133,7 +136,7 @@ int main(int argc, char **argv)
 		struct hm_spe_wopts o = {
 			.version = (int)meta, .pmu_type = pmu_type, .nr_cpus = ncpu, .midr = midr,
 			.min_interval = 1024, .ev_filter = hitm ? 0xaaa | (1ULL << 23) : 0xaaa,
-			.buf_size = 4096, .context = context, .id = 1, .sample_type = a.sample_type,
+			.buf_size = buf_size, .context = context, .id = 1, .sample_type = a.sample_type,
 			.sample_id_all = true,
 		};
 
