@@ -236,10 +236,14 @@ struct hm_spe *hm_spe__new(const u8 *info, u32 size, const char *cpuid, bool tim
 			s->have_cpuid_midr = true;
 		}
 	} else {
-		u64 hdr = hm_ld64(priv + 8), nr = hm_ld64(priv + 24);
+		u64 hdr = 0, nr = 0;
 
 		s->ver = hm_ld64(priv);
-		s->pmu_type = nwords > 2 ? hm_ld64(priv + 16) : 0;
+		if (nwords >= HM_SPE_V2_HDR) {
+			hdr = hm_ld64(priv + 8);
+			s->pmu_type = hm_ld64(priv + 16);
+			nr = hm_ld64(priv + 24);
+		}
 		if (nwords < HM_SPE_V2_HDR || hdr < HM_SPE_V2_HDR || hdr > nwords || !nr ||
 		    nr > 1u << 20 || (nwords - hdr) / nr == 0) {
 			hm_err("%s: offset %" PRIu64 ": Arm SPE metadata (version %" PRIu64 ", "
