@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Arm SPE AUX data: files hitmap writes (random records of every data source
 # table, loads, stores and other ops; metadata v1 and v2; 1 and 2 sockets;
-# file, zstd and pipe mode; with and without CONTEXT packets; FEAT_SPEv1p4
+# file, zstd and pipe mode, either byte order; with and without CONTEXT
+# packets; FEAT_SPEv1p4
 # SNOOPED/HITM events) read by real perf 7.3: `perf c2c report --stats`
 # equals `hitmap report --stats` counter for counter, and `perf script
 # --itrace=M` lists the same samples (pid/tid, cpu, time, addr, data_src, ip)
@@ -37,6 +38,7 @@ variants=(
 	"v1:--meta 1"
 	"one-socket:--meta 2 --sockets 1 --cpus 4"
 	"zstd:--meta 2 --zstd"
+	"other-byte-order:--meta 2 --swap"
 	"no-context:--meta 2 --no-context"
 	"ampereone-v1:--meta 1 --midr 0xc00fac41"
 	"generic-midr:--meta 2 --midr 0x410fd0b0"

@@ -7,7 +7,7 @@
  *
  *   hm-spe-gen [--seed N] [--records N] [--sockets 1|2] [--cpus N] [--meta 1|2]
  *              [--pipe] [--zstd] [--hitm] [--midr HEX] [--no-context]
- *              [--buf-size BYTES] -o FILE
+ *              [--buf-size BYTES] [--swap] -o FILE
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -40,11 +40,12 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 's' }, { "records", 1, NULL, 'n' }, { "sockets", 1, NULL, 'S' },
 		{ "cpus", 1, NULL, 'c' }, { "meta", 1, NULL, 'm' }, { "pipe", 0, NULL, 'p' },
 		{ "zstd", 0, NULL, 'z' }, { "hitm", 0, NULL, 'H' }, { "midr", 1, NULL, 'M' },
-		{ "no-context", 0, NULL, 'C' }, { "buf-size", 1, NULL, 'B' }, { NULL, 0, NULL, 0 },
+		{ "no-context", 0, NULL, 'C' }, { "buf-size", 1, NULL, 'B' }, { "swap", 0, NULL, 'W' },
+		{ NULL, 0, NULL, 0 },
 	};
 	u64 seed = 1, n = 2000, midr = 0x413fd0c1;
 	u32 sockets = 2, ncpu = 8, meta = 2, pmu_type = 9, pid = 4242;
-	bool pipe = false, zstd = false, hitm = false, context = true;
+	bool swap = false, pipe = false, zstd = false, hitm = false, context = true;
 	const char *out = NULL;
 	struct hm_writer *w;
 	struct hm_spe_writer *sw;
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 		case 'M': midr = strtoull(optarg, NULL, 16); break;
 		case 'C': context = false; break;
 		case 'B': buf_size = strtoull(optarg, NULL, 0); break;
+		case 'W': swap = true; break;
 		case 'o': out = optarg; break;
 		default: return 2;
 		}
@@ -78,6 +80,8 @@ int main(int argc, char **argv)
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	w = hm_writer__new(out);
 	if (!w)
+		return 1;
+	if (swap && hm_writer__set_swap(w, true))
 		return 1;
 	if ((pipe && hm_writer__set_pipe(w, true)) || (zstd && hm_writer__set_compression(w, 1, false)))
 		return 1;
