@@ -35,7 +35,8 @@ while read -r off len; do
 		head -c "$cut" "$f" >"$TMP/t.data"
 		"$HITMAP" report --stats -i "$TMP/t.data" >/dev/null 2>"$TMP/e"; rc=$?
 		n=$((n + 1))
-		if [ $rc -ne 1 ] || ! grep -q 'offset [0-9]*:.*truncated' "$TMP/e"; then
+		if [ $rc -ne 1 ] || ! grep -q 'offset [0-9]*:.*truncated' "$TMP/e" ||
+		   grep -q -e AddressSanitizer -e 'runtime error' "$TMP/e"; then
 			bad=$((bad + 1)); echo "# cut $cut: rc $rc: $(tail -n1 "$TMP/e")"
 		fi
 	done
@@ -58,7 +59,9 @@ PY
 	for cmd in "report --stats" "script -F ip,addr,data_src"; do
 		# shellcheck disable=SC2086
 		"$HITMAP" $cmd -i "$TMP/x.data" >/dev/null 2>"$TMP/e"; rc=$?
-		[ $rc -ge 128 ] && { crash=$((crash + 1)); echo "# seed $seed $cmd: rc $rc"; }
+		if [ $rc -ge 128 ] || grep -q -e AddressSanitizer -e 'runtime error' "$TMP/e"; then
+			crash=$((crash + 1)); echo "# seed $seed $cmd: rc $rc: $(grep -m1 -e Sanitizer -e 'runtime error' "$TMP/e")"
+		fi
 		grep -q 'offset [0-9]*: bad Arm SPE packet' "$TMP/e" && warned=$((warned + 1))
 	done
 done
