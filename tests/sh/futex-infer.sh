@@ -33,7 +33,7 @@ strip_meta() { # IN OUT
 
 worst=1000 low_worst=1000 n=0
 for p in srf skx zen4 altra; do
-	for k in 6.12 6.16 6.18 7.0; do
+	for k in 6.12 6.16 6.18 7.3; do
 		for s in 1 2; do
 			for sh in "" --shared; do
 				c=$p-$k-${s}s${sh:+-shared}
@@ -83,7 +83,7 @@ f=$TMP/page
 for v in data strip.data; do
 	"$HITMAP" report --by bucket --json -i $f.$v --kallsyms $f.ksyms >$f.$v.json 2>/dev/null
 	got=$(jq '[.objects[] | select(.object | startswith("page pfn ")) | .stats.samples] | add // 0' $f.$v.json)
-	want=$(jq '[.objects[] | select(.object == "page") | .c2c.nr_entries] | add // 0' $f.json)
+	want=$(jq '[.objects[] | select(.object == "page" or .object == "folio") | .c2c.nr_entries] | add // 0' $f.json)
 	[ "$got" -gt 0 ] && [ "$got" = "$want" ] && pass "futex-infer-page-lines-named-$v ($got samples)" ||
 		fail "futex-infer-page-lines-named-$v" "report $got, truth $want"
 done
