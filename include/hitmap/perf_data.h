@@ -157,6 +157,15 @@ struct hm_cpu_topo {
 	int	core_id, socket_id, die_id;	/* -1 when unknown */
 };
 
+/*
+ * Limits on what a file's header may claim (the kernel's own maxima): a
+ * feature section beyond them is corrupt and ignored, since these counts
+ * size per-CPU and per-node tables.
+ */
+#define HM_MAX_CPUS	(1u << 15)	/* NRCPUS, CPU ids */
+#define HM_MAX_NODES	1024u		/* NUMA/MEM_TOPOLOGY nodes and node ids */
+#define HM_MAX_SOCKETS	4096		/* socket and die ids */
+
 struct hm_numa_node {
 	u32	node;
 	u64	mem_total_kb, mem_free_kb;
