@@ -10,6 +10,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "record/pmu.h"
 #include "record/record.h"
 #include "workload/futex_hash.h"
@@ -342,6 +343,8 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (o.sysfs_root)
 		return hm_cli__error("--sysfs-root only plans (--plan); fix: add --plan");
+	if (hm_out__check(o.output, "-o", false))
+		return 1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
