@@ -417,6 +417,11 @@ int hm_writer__write_mmap2(struct hm_writer *w, u32 pid, u32 tid, u64 start,
 			   u64 len, u64 pgoff, u32 prot, u32 flags,
 			   const char *filename, u16 misc);
 int hm_writer__write_finished_round(struct hm_writer *w);
+/*
+ * Flush and write a provisional header (file mode, regular files): the file
+ * reads up to here even if the writer dies before hm_writer__close.
+ */
+int hm_writer__sync(struct hm_writer *w);
 
 /* Finish: data size, attrs, feature sections.  Returns 0 or a negative errno. */
 int hm_writer__close(struct hm_writer *w);

@@ -774,13 +774,26 @@ static int read_file_header(struct hm_reader *r, const u8 *hb, u64 hsize)
 		memset(r->h.feat_bits, 0, sizeof(r->h.feat_bits));
 		r->data_end = UINT64_MAX;
 	} else {
+		bool none = true;
+
 		r->data_end = data_off + data_size < data_off ? UINT64_MAX : data_off + data_size;
 		r->data_end_known = true;
+		for (int i = 0; i < HM_FEAT_BITS / 64; i++)
+			none &= !r->h.feat_bits[i];
+		if (none && r->file_size != UINT64_MAX) {
+			/* every perf and hitmap writes features: this is a provisional header */
+			hm_warn_lost("%s: the header lists no features: the recording is incomplete "
+				     "(still running, or its recorder was killed); reading the %" PRIu64
+				     " bytes of records up to its last complete round, without the "
+				     "topology and event names", r->path, data_size);
+			goto done;
+		}
 		err = read_features(r, r->data_end);
 		if (err)
 			goto out;
 		read_meta_trailer(r, r->data_end);
 	}
+done:
 	err = 0;
 out:
 	free(ent);
