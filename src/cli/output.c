@@ -160,7 +160,7 @@ int hm_out__check(const char *path, const char *opt, bool dash_ok)
 				     "file name", opt);
 	ret = !strcmp(path, "-") ? fstat(STDOUT_FILENO, &st) : stat(path, &st);
 	if (!ret && S_ISREG(st.st_mode) && same_file(&st, &which))
-		return hm_cli__error("%s %s: that is the input %s; refusing to overwrite it "
+		return hm_cli__error("%s %s: the same file as the input %s; refusing to overwrite it "
 				     "(choose another output file)", opt, path, which);
 	for (int i = 0; i < nr_chk; i++) {
 		struct stat st2;
