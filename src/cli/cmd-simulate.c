@@ -62,6 +62,7 @@ static const char usage_text[] =
 "  --trace N           print the first N memory accesses: CPU, function, field,\n"
 "                      line state before -> after, source and cycles\n"
 "  --json              print the run's results as JSON\n"
+"  --spe-samples       Arm presets: write PERF_RECORD_SAMPLEs, not SPE AUX data\n"
 "  --accesses          list the memory accesses of one FUTEX_WAIT and one FUTEX_WAKE\n"
 "                      of this kernel, layout and futex kind, and exit\n"
 "  --runs N            with --compare: N runs per side (seeds S..S+N-1), LKP's mean\n"
@@ -76,10 +77,12 @@ enum {
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
 	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
 	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES, OPT_RUNS,
+	OPT_SPE_SAMPLES,
 };
 
 static const struct option long_opts[] = {
 	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "spe-samples", no_argument, NULL, OPT_SPE_SAMPLES },
 	{ "sockets", required_argument, NULL, OPT_SOCKETS },
 	{ "cores", required_argument, NULL, OPT_CORES },
 	{ "smt", required_argument, NULL, OPT_SMT },
@@ -272,6 +275,9 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			if (parse_u64("trace", optarg, 1ULL << 32, &v))
 				return 1;
 			c->o.trace = v;
+			break;
+		case OPT_SPE_SAMPLES:
+			c->o.spe_samples = true;
 			break;
 		case OPT_JSON:
 			c->json = true;

@@ -415,6 +415,7 @@ struct hm_sim_opts {
 	double		seconds;		/* simulated time */
 	u64		seed;
 	u32		ldlat;
+	bool		spe_samples;		/* Arm: SAMPLE records, not SPE AUX data */
 	u32		period;
 	int		nr_latency;
 	const char	**latency;		/* "name=cycles" */
