@@ -73,7 +73,7 @@ refused sim-o-dash        1 "$HITMAP" simulate --ops 2000 -o -
 refused record-o-dash     1 "$HITMAP" record -o - -- true
 refused json-csv          2 "$HITMAP" report -i "$F" --json --csv
 refused diff-json-csv     2 "$HITMAP" diff --json --csv "$F" "$F"
-refused alpha-nan         1 "$HITMAP" diff --alpha nan "$F" "$F"
+refused alpha-nan         2 "$HITMAP" diff --alpha nan "$F" "$F"
 refused kallsyms-missing  1 "$HITMAP" report -i "$F" --kallsyms "$TMP/nonexistent"
 [ -e "$TMP/x.data" ] && fail harden-output.refuse.sim-nothing-written "simulate wrote $TMP/x.data" ||
 	pass harden-output.refuse.sim-nothing-written
