@@ -5,12 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "report/report.h"
 #include "report/render-c2c.h"
 #include "report/metrics.h"
 #include "progress.h"
+#include "report-tui.h"
+#include "hints.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -44,6 +48,9 @@ static const char report_usage[] =
 "      --double-cl        group lines at twice the line size, like perf c2c --double-cl\n"
 "      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
 "                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
+"      --tui              interactive browser (terminal only): lines, offsets, code,\n"
+"                         source, bucket/field/socket views; ? lists its keys\n"
+"      --stdio            text output even with --tui (perf's option)\n"
 "  -h, --help             this text\n"
 "\n"
 "See hitmap-report(1) for the columns and the vendor encodings.\n";
@@ -64,7 +71,7 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_COMPAT, O_DOUBLECL };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_TUI, O_STDIO, O_COMPAT, O_DOUBLECL };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -85,9 +92,12 @@ static int cmd_report(int argc, char **argv)
 		{ "cacheline",   required_argument, NULL, O_CL },
 		{ "double-cl",   no_argument,       NULL, O_DOUBLECL },
 		{ "perf-compat", required_argument, NULL, O_COMPAT },
+		{ "tui",         no_argument,       NULL, O_TUI },
+		{ "stdio",       no_argument,       NULL, O_STDIO },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool tui = false, stdio = false;
 	struct hm_report_opts ro;
 	struct hm_render_opts rd;
 	enum hm_format fmt = HM_FMT_TEXT;
@@ -98,7 +108,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_mscan *mscan = NULL;
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
-	const char *html = NULL;
+	const char *html = NULL, *fmt_opt = NULL;
 	char label[320];
 	int c, err = 0, rc = 1;
 	long v;
@@ -111,6 +121,7 @@ static int cmd_report(int argc, char **argv)
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
+	rc = 2;		/* a bad option value is a usage error */
 	while ((c = getopt_long(argc, argv, "i:d:Nh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -120,13 +131,14 @@ static int cmd_report(int argc, char **argv)
 			stats = true;
 			break;
 		case O_JSON:
-			fmt = HM_FMT_JSON;
-			break;
 		case O_CSV:
-			fmt = HM_FMT_CSV;
-			break;
 		case O_LKP:
-			fmt = HM_FMT_LKP;
+			if (fmt_opt && strcmp(fmt_opt, argv[optind - 1])) {
+				rc = hm_out__conflict(fmt_opt, argv[optind - 1]);
+				goto out;
+			}
+			fmt_opt = argv[optind - 1];
+			fmt = c == O_JSON ? HM_FMT_JSON : c == O_CSV ? HM_FMT_CSV : HM_FMT_LKP;
 			break;
 		case O_HTML:
 			html = optarg;
@@ -206,6 +218,12 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_TUI:
+			tui = true;
+			break;
+		case O_STDIO:
+			stdio = true;
+			break;
 		case 'h':
 			hm_cli__usage(report_usage);
 			rc = 0;
@@ -219,6 +237,15 @@ static int cmd_report(int argc, char **argv)
 	if (optind < argc) {
 		hm_cli__error("report: unexpected argument '%s'; give the file with -i", argv[optind]);
 		rc = 2;
+		goto out;
+	}
+	rc = 1;
+	hm_out__input(ro.input);
+	if (html && (hm_out__check(html, "--html", true) ||
+		     (!strcmp(html, "-") && fmt_opt && (rc = hm_out__conflict(fmt_opt, "--html -")))))
+		goto out;
+	if (ro.kallsyms && access(ro.kallsyms, R_OK)) {
+		hm_cli__error("--kallsyms %s: cannot open: %s", ro.kallsyms, strerror(errno));
 		goto out;
 	}
 	rd.stats_only = stats;
@@ -235,6 +262,11 @@ static int cmd_report(int argc, char **argv)
 	ro.futex_tables = tables;
 	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
 	ro.want_buckets = by;
+	tui = tui && !stdio && fmt == HM_FMT_TEXT && !stats && !by && !html;
+	if (tui && !hm_cli__tui_possible())
+		tui = false;	/* like perf: not a terminal, so text */
+	if (tui)
+		ro.want_lines = ro.want_buckets = true;
 	if (html) {
 		/* the page's metrics come from the same single pass */
 		mscan = hm_mscan__new(0);
@@ -269,19 +301,23 @@ static int cmd_report(int argc, char **argv)
 			goto out;
 		}
 		if (strcmp(html, "-")) {
-			FILE *f = fopen(html, "w");
+			FILE *f = hm_out__open(html, "--html");
 
-			if (!f) {
-				hm_cli__error("--html %s: cannot create: %s", html, strerror(errno));
+			if (!f)
 				goto out;
-			}
 			err = hm_html__render_metrics(metrics, f);
-			if (fclose(f) || err < 0) {
-				hm_cli__error("--html %s: writing failed: %s", html,
-					      strerror(err < 0 ? -err : errno));
+			if (hm_out__close(f))
+				goto out;
+			if (err < 0) {
+				hm_cli__error("--html %s: %s", html, strerror(-err));
 				goto out;
 			}
 		}
+	}
+	if (tui) {
+		err = hm_cli__report_tui(r, &rd, ro.symfs);
+		rc = err < 0 ? 1 : 0;
+		goto out;
 	}
 	if (by) {
 		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
@@ -298,10 +334,14 @@ static int cmd_report(int argc, char **argv)
 		if (!err && !stats)
 			err = hm_render__lines_text(r, &rd, stdout);
 	}
-	if (fflush(stdout) || err < 0) {
-		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
+	if (hm_out__close(stdout))
+		goto out;
+	if (err < 0) {
+		hm_cli__error("report: %s", strerror(-err));
 		goto out;
 	}
+	if (fmt == HM_FMT_TEXT && !stats)
+		hm_cli__report_hints(r, ro.input, by ? (int)view : -1);
 	rc = 0;
 out:
 	hm_progress__delete(prog.p);

@@ -428,6 +428,8 @@ int hm_writer__set_header(struct hm_writer *w, const struct hm_header *h)
 		nb[feat] = b;
 	}
 	for (feat = 0; feat < HM_FEAT_BITS; feat++) {
+		if (feat == HM_FEAT_AUXTRACE && !nb[feat])
+			continue;	/* the index the AUXTRACE records made */
 		fwbuf_free(w->feat[feat]);
 		w->feat[feat] = nb[feat];
 	}
@@ -902,6 +904,18 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 		for (o = 8; o + 8 <= end; o += 8)
 			sw64_at(p, o, end);
 		break;
+	case HM_RECORD_AUXTRACE_INFO:	/* u32 type, reserved; u64 priv[] */
+		sw32_at(p, 8, end);
+		sw32_at(p, 12, end);
+		for (o = 16; o + 8 <= end; o += 8)
+			sw64_at(p, o, end);
+		break;
+	case HM_RECORD_AUXTRACE:	/* size, offset, reference; u32 idx, tid, cpu, reserved */
+		for (o = 8; o < 32; o += 8)
+			sw64_at(p, o, end);
+		for (o = 32; o < 48; o += 4)
+			sw32_at(p, o, end);
+		break;
 	case HM_RECORD_TIME_CONV:
 		/* shift, mult, zero[, cycles, mask]; the u8 caps after them stay */
 		for (o = 8; o + 8 <= end && o < 48; o += 8)
@@ -1015,6 +1029,63 @@ noswap:
 	err = wput(w, rec, size);
 	if (!err && !w->zc)
 		w->data_size += size;
+	return err;
+}
+
+int hm_writer__write_auxtrace(struct hm_writer *w, const void *rec, size_t size,
+			      const void *payload, u64 n)
+{
+	const struct perf_event_header *h = rec;
+	u8 tmp[64];
+	int err = begin(w);
+
+	if (err)
+		return err;
+	if (!rec || size != 48 || h->size != 48 || h->type != HM_RECORD_AUXTRACE ||
+	    (n && !payload)) {
+		hm_err("%s: an AUXTRACE record is 48 bytes followed by its payload", w->path);
+		return -EINVAL;
+	}
+	if (w->swap) {
+		memcpy(tmp, rec, size);
+		swap_known(w, tmp, (u32)size);
+		rec = tmp;
+	}
+	if (!w->pipe) {
+		/* the AUXTRACE feature: u64 nr, then {file offset, record size} per record */
+		struct hm_fwbuf *b = w->feat[HM_FEAT_AUXTRACE];
+		u64 nr;
+
+		if (w->zc && wflush(w))
+			return w->err;
+		if (!b) {
+			b = calloc(1, sizeof(*b));
+			if (!b)
+				return -ENOMEM;
+			hm_fwbuf__init(b);
+			b->swap = w->swap;
+			hm_fwbuf__put_u64(b, 0);
+			w->feat[HM_FEAT_AUXTRACE] = b;
+		}
+		hm_fwbuf__put_u64(b, w->data_offset + w->data_size);
+		hm_fwbuf__put_u64(b, size);	/* the record header's size, as perf */
+		if (b->err)
+			return b->err;
+		nr = (b->len - 8) / 16;
+		if (w->swap)
+			nr = bswap_64(nr);
+		memcpy(b->p, &nr, 8);
+	}
+	/* perf writes AUX data beside the compressed stream, never into it */
+	if (w->zc) {
+		err = write_plain(w, rec, size);
+		return err || !n ? err : write_plain(w, payload, n);
+	}
+	err = wput(w, rec, size);
+	if (!err && n)
+		err = wput(w, payload, n);
+	if (!err)
+		w->data_size += size + n;
 	return err;
 }
 
@@ -1390,6 +1461,49 @@ int hm_writer__write_finished_round(struct hm_writer *w)
 	};
 
 	return hm_writer__write(w, &h, sizeof(h));
+}
+
+/*
+ * A provisional file header: the attrs and the data written so far, no
+ * features.  A recorder calls it after each round, so a file that is still
+ * being written, or whose writer was killed, reads up to its last complete
+ * round (readers take "no features" for "incomplete").  hm_writer__close
+ * replaces it with the final header.
+ */
+int hm_writer__sync(struct hm_writer *w)
+{
+	struct perf_file_header_le fh;
+	struct stat st;
+	int err = begin(w);
+
+	if (err)
+		return err;
+	if (w->pipe || fstat(w->fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	err = wflush(w);
+	if (err)
+		return err;
+	memset(&fh, 0, sizeof(fh));
+	fh.magic = HM_PERF_MAGIC2;
+	fh.size = HM_FILE_HEADER_SIZE;
+	fh.attr_size = HM_FILE_ATTR_STRIDE;
+	fh.attrs.offset = w->attrs_offset;
+	fh.attrs.size = (u64)w->nr_ev * HM_FILE_ATTR_STRIDE;
+	fh.data.offset = w->data_offset;
+	fh.data.size = w->data_size;
+	if (w->swap) {
+		u64 *q = (u64 *)&fh;
+
+		for (size_t k = 0; k < sizeof(fh) / 8; k++)
+			q[k] = bswap_64(q[k]);
+	}
+	if (pwrite(w->fd, &fh, sizeof(fh), 0) != (ssize_t)sizeof(fh)) {
+		err = -errno;
+		hm_err("%s: offset 0: cannot write the file header: %s; check free space",
+		       w->path, strerror(errno));
+		w->err = err;
+	}
+	return err;
 }
 
 static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -23,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <hitmap/futex.h>
+#include "futex-tables.h"
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
@@ -142,6 +145,7 @@ struct session {
 	size_t			nr_bpf_pairs;
 	char			**dsos;		/* mapped executable files, for BUILD_ID */
 	int			nr_dsos, cap_dsos;
+	struct hm_rec_futex	*ftab;		/* live futex table discovery (futex-tables.c) */
 };
 
 #define MAX_DSOS 1024
@@ -257,6 +261,11 @@ static void parse_sample(u64 st, const struct perf_event_header *h, struct sampl
 		v->cpu = (u32)NEXT();
 	if (st & PERF_SAMPLE_PERIOD)
 		(void)NEXT();
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		u64 nr = NEXT();
+
+		p = nr <= (u64)(end - p) ? p + nr : end + 1;
+	}
 	if (st & PERF_SAMPLE_RAW) {
 		if ((const u8 *)p + 4 <= (const u8 *)end) {
 			v->raw_size = *(const u32 *)p;
@@ -321,6 +330,12 @@ static void account(struct session *s, const struct perf_event_header *h)
 	idx = evsel_of_id(s, v.id);
 	if (idx < 0)
 		return;
+	/* contention_begin alone carries a call chain: its own layout */
+	if (s->ev[idx].attr.sample_type != s->ev[0].attr.sample_type) {
+		parse_sample(s->ev[idx].attr.sample_type, h, &v);
+		if (!v.ok)
+			return;
+	}
 	tk.tid = v.tid ? v.tid : 0xffffffff;
 	if (idx == s->ev_begin) {
 		struct lockent lk = { 0 }, *l;
@@ -405,8 +420,12 @@ static int drain_all(struct session *s)
 			return (int)n;
 	}
 	if (s->wrote_since_round) {
+		int err;
+
 		s->wrote_since_round = false;
-		return hm_writer__write_finished_round(s->w);
+		err = hm_writer__write_finished_round(s->w);
+		/* the header now covers this round: readable if we die from here */
+		return err ? err : hm_writer__sync(s->w);
 	}
 	return 0;
 }
@@ -1006,6 +1025,12 @@ static void add_contention_events(struct session *s, bool system_wide, bool per_
 		hm_pevsel__init(e, PERF_TYPE_TRACEPOINT, s->ct.tp[i].id, name);
 		e->attr.sample_period = 1;
 		e->attr.sample_type = st;
+		if (i == HM_TP_BEGIN) {
+			/* the kernel call chain names who waits: futex_q_lock <- futex_wait_setup ... */
+			e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			e->attr.exclude_callchain_user = 1;
+			e->attr.sample_max_stack = 16;
+		}
 		e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		e->attr.inherit = !system_wide;
 		e->attr.disabled = system_wide || per_task_exec;
@@ -1127,6 +1152,9 @@ static int start_child(struct session *s)
 	int go[2];
 	pid_t pid;
 
+	sigset_t block, old;
+	pid_t parent = getpid();
+
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (s->o->workload) {
@@ -1149,10 +1177,19 @@ static int start_child(struct session *s)
 		}
 	}
 	fflush(NULL);
+	/*
+	 * The child must not run the recorder's handlers (its flag would be
+	 * set in the child's copy and lost): signals wait until it has its own.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
 		int err = -errno;
 
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[0]);
 		close(go[1]);
 		return err;
@@ -1166,6 +1203,11 @@ static int start_child(struct session *s)
 		sa.sa_handler = child_on_signal;
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
+		/* the recorder died (even by SIGKILL): so does its command */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(126);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(126);	/* the recorder gave up */
 		close(go[0]);
@@ -1201,6 +1243,7 @@ static int start_child(struct session *s)
 			s->o->argv[0], strerror(errno));
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(go[0]);
 	s->child = pid;
 	s->go_fd = go[1];
@@ -1345,6 +1388,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	void *td = NULL;
 	size_t td_size = 0;
 	double cpu0;
+	int lock_fd = -1;
 
 	memset(&s, 0, sizeof(s));
 	memset(res, 0, sizeof(*res));
@@ -1404,6 +1448,22 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		hm_topo__delete(t);
 	}
 
+	/*
+	 * One recorder per output: the lock is taken on the file before it
+	 * is truncated, so a second recorder cannot clobber a running one.
+	 */
+	lock_fd = open(o->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0) {
+		err = -errno;
+		hm_err("%s: cannot create: %s", o->output, strerror(errno));
+		goto out;
+	}
+	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		hm_err("%s: another recording is writing this file; fix: give another -o, or "
+		       "wait for it to finish", o->output);
+		goto out;
+	}
 	if (o->workload || (o->argv && o->argv[0])) {
 		err = start_child(&s);
 		if (err) {
@@ -1423,6 +1483,9 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			goto out;
 		}
 	}
+	/* the futex tables of the recorded processes, live (futex-tables.c) */
+	s.ftab = hm_rec_futex__start(NULL, system_wide ? 0 : s.child, res->futex_tables_sum,
+				     sizeof(res->futex_tables_sum));
 	if (contention)
 		add_contention_events(&s, system_wide, !system_wide && !o->workload);
 	else
@@ -1460,7 +1523,17 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		for (i = 0; i < s.nr_ev; i++)
 			hm_pevsel__enable(&s.ev[i]);
 	cpu0 = self_cpu();
-	release_child(&s);
+	/* a valid header from the start: a killed recorder leaves a readable file */
+	err = hm_writer__sync(s.w);
+	if (err)
+		goto out;
+	if (o->stop && *o->stop && s.go_fd >= 0) {
+		/* stopped before the command ran: it never starts (exits 126) */
+		close(s.go_fd);
+		s.go_fd = -1;
+	} else {
+		release_child(&s);
+	}
 
 	pfd = calloc(s.nr_cpus, sizeof(*pfd));
 	if (!pfd) {
@@ -1543,7 +1616,12 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		}
 		if (contention && (s.wl ? s.wl->done : true))
 			attribute(&s, meta);
+		if (s.ftab)
+			res->futex_tables = hm_rec_futex__finish(s.ftab, meta, res->futex_tables_sum,
+								 sizeof(res->futex_tables_sum));
 	}
+	hm_rec_futex__delete(s.ftab);
+	s.ftab = NULL;
 	fill_header(&s, &h, meta);
 	if (contention) {
 		/* the tracepoint formats, so perf script decodes the events */
@@ -1583,6 +1661,7 @@ out:
 	free(s.cpus);
 	free(s.cpu_sock);
 	hm_bpfpair__delete(s.bpf);
+	hm_rec_futex__delete(s.ftab);
 	free(s.bpf_pairs);
 	for (i = 0; i < s.nr_dsos; i++)
 		free(s.dsos[i]);
@@ -1597,5 +1676,7 @@ out:
 	free(s.locks.e);
 	free(s.pairs.e);
 	free(s.tids.e);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return err;
 }

@@ -334,6 +334,7 @@ static int setup_futex(struct hm_report *r)
 	if (err < 0)
 		hm_warn("%s: futex tables in the hitmap metadata are unreadable; ignoring them",
 			r->opts.input);
+	hm_futex_model__note_geometry(&r->futex, "metadata");
 	for (int i = 0; i < r->opts.nr_futex_tables; i++) {
 		struct hm_futex_table t;
 
@@ -344,6 +345,7 @@ static int setup_futex(struct hm_report *r)
 		if (err < 0)
 			return err;
 	}
+	hm_futex_model__note_geometry(&r->futex, "given (--futex-table)");
 	return 0;
 }
 
@@ -476,7 +478,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	if (has_cpu) {
 		ms.cpu_socket = hm_topo__cpu_socket(r->topo, s->cpu);
 		ms.cpu_node = hm_topo__cpu_node(r->topo, s->cpu);
-		if ((int)s->cpu < hm_topo__nr_cpus(r->topo))
+		if (s->cpu < (u32)hm_topo__nr_cpus(r->topo))
 			node_idx = r->cpu_node_idx[s->cpu];
 	} else {
 		ms.cpu_socket = ms.cpu_node = -1;
@@ -629,6 +631,10 @@ static int setup_header(struct hm_report *r)
 		return -ENOMEM;
 	/* one kallsyms for the maps (perf's kernel-map widening) and every resolver */
 	hm_symbols__attach_maps(r->syms, r->maps);
+	/* no table in the file or the options: infer them from the samples (src/futex/infer-scan.c) */
+	if (r->opts.want_buckets && !r->futex.nr_tables)
+		hm_futex_model__infer_file(&r->futex, r->header->pipe || !strcmp(r->opts.input, "-") ?
+					   NULL : r->opts.input, r->opts.kernel_release, r->syms, r->topo);
 	if (r->opts.want_lines) {
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));

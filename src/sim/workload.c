@@ -41,7 +41,7 @@ void hm_sim_opts__init(struct hm_sim_opts *o)
 	o->seed = 1;
 	o->ldlat = 30;
 	o->period = 1000;
-	o->placement = HM_PLACE_COMPACT;
+	o->placement = HM_PLACE_PERF;
 	o->pad_field = -1;
 	o->drop_field = -1;
 }
@@ -64,9 +64,15 @@ static int place_threads(struct hm_sim *s)
 		struct hm_sim_thread *t = &s->th[i];
 		u32 cpu;
 
-		if (s->o.placement == HM_PLACE_COMPACT) {
+		if (s->o.placement == HM_PLACE_PERF) {
 			/* perf bench: thread i on the i-th online CPU */
 			cpu = i % m->nr_cpus;
+		} else if (s->o.placement == HM_PLACE_COMPACT) {
+			/* fill one socket, SMT siblings included, before the next */
+			u32 k = i % m->nr_cpus, per = m->cores * (m->smt ? m->smt : 1);
+			u32 sock = k / per, rest = k % per;
+
+			cpu = hm_machine__cpu(m, sock * m->cores + rest % m->cores, rest / m->cores);
 		} else {
 			/* alternate sockets, then cores, then SMT siblings */
 			u32 k = i % m->nr_cpus;
@@ -759,10 +765,16 @@ int hm_sim__run(struct hm_sim *s)
 			return err;
 		}
 		err = hm_truth__write_json(s->truth, f);
-		if (fclose(f) && !err)
+		if (fflush(f))
+			err = -(errno ? errno : EIO);	/* the real cause, not write_json's EIO */
+		else if (ferror(f) && !err)
 			err = -EIO;
-		if (err)
+		if (fclose(f) && !err)
+			err = -(errno ? errno : EIO);
+		if (err) {
+			hm_err("%s: cannot write the truth file: %s", s->o.truth, strerror(-err));
 			return err;
+		}
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	s->res.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
