@@ -388,7 +388,13 @@ static u64 al_addr(const struct hm_map *map, u64 addr)
 #define BATCH 256
 
 struct pending {
-	struct hm_sample	s;		/* copy; pointer fields are not used */
+	/*
+	 * A copy that owns what it points to: the RAW payload is copied into
+	 * the batch's arena (struct batch); the other pointer fields (read
+	 * values, call chain, branches) are cleared.  Nothing here points into
+	 * the reader's buffers, which the next hm_reader__next may reuse.
+	 */
+	struct hm_sample	s;
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
 	u64			kh;
@@ -640,13 +646,70 @@ static int setup_header(struct hm_report *r)
 	return 0;
 }
 
+/* The batch and the arena its samples' RAW payloads live in. */
+struct batch {
+	struct pending	*p;
+	int		n;
+	u8		*arena;
+	size_t		used, cap;
+};
+
+static int batch__flush(struct hm_report *r, struct batch *b)
+{
+	int err = b->n ? flush(r, b->p, b->n) : 0;
+
+	b->n = 0;
+	b->used = 0;
+	return err;
+}
+
+/* Queue a copy of @s that owns its RAW payload (flushing first when full). */
+static int batch__add(struct hm_report *r, struct batch *b, const struct hm_sample *s)
+{
+	struct hm_sample *c;
+	size_t need = (s->raw && s->raw_size) ? ((size_t)s->raw_size + 7) & ~(size_t)7 : 0;
+	int err;
+
+	if (b->n == BATCH || b->used + need > b->cap) {
+		err = batch__flush(r, b);
+		if (err < 0)
+			return err;
+	}
+	if (need > b->cap) {
+		/* empty now: growing moves nothing anyone points to */
+		u8 *a = realloc(b->arena, need);
+
+		if (!a)
+			return -ENOMEM;
+		b->arena = a;
+		b->cap = need;
+	}
+	c = &b->p[b->n++].s;
+	*c = *s;
+	c->read = NULL;
+	c->read_nr = 0;
+	c->callchain = NULL;
+	c->callchain_nr = 0;
+	c->branch = NULL;
+	c->branch_nr = 0;
+	if (need) {
+		memcpy(b->arena + b->used, s->raw, s->raw_size);
+		c->raw = b->arena + b->used;
+		b->used += need;
+	} else {
+		c->raw = NULL;
+		c->raw_size = 0;
+	}
+	return 0;
+}
+
 int hm_report__run(struct hm_report *r)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	struct hm_event ev;
-	struct pending *batch;
+	struct batch batch = { 0 };
 	u64 nr_records = 0;
-	int err, nb = 0;
+	int err;
 
 	r->reader = hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
@@ -675,9 +738,14 @@ int hm_report__run(struct hm_report *r)
 		if (err < 0)
 			return err;
 	}
-	batch = malloc(BATCH * sizeof(*batch));
-	if (!batch)
+	batch.p = malloc(BATCH * sizeof(*batch.p));
+	batch.cap = BATCH * 32;
+	batch.arena = malloc(batch.cap);
+	if (!batch.p || !batch.arena) {
+		free(batch.p);
+		free(batch.arena);
 		return -ENOMEM;
+	}
 	while ((err = hm_reader__next(r->reader, &ev)) > 0) {
 		if (r->opts.on_progress && (++nr_records & 4095) == 0)
 			r->opts.on_progress(r->opts.on_progress_priv,
@@ -685,12 +753,9 @@ int hm_report__run(struct hm_report *r)
 					    ev.file_offset - r->header->data_offset : 0,
 					    r->header->pipe ? 0 : r->header->data_size);
 		if (ev.type != PERF_RECORD_SAMPLE) {
-			if (nb) {
-				err = flush(r, batch, nb);
-				nb = 0;
-				if (err < 0)
-					break;
-			}
+			err = batch__flush(r, &batch);
+			if (err < 0)
+				break;
 			hm_maps__process(r->maps, &ev);
 			if (ev.type == PERF_RECORD_MMAP2) {
 				err = map_ids__note(r->map_ids, r->maps, &ev);
@@ -706,17 +771,14 @@ int hm_report__run(struct hm_report *r)
 			if (err < 0)
 				break;
 		}
-		batch[nb].s = ev.sample;
-		if (++nb == BATCH) {
-			err = flush(r, batch, nb);
-			nb = 0;
-			if (err < 0)
-				break;
-		}
+		err = batch__add(r, &batch, &ev.sample);
+		if (err < 0)
+			break;
 	}
-	if (err >= 0 && nb)
-		err = flush(r, batch, nb);
-	free(batch);
+	if (err >= 0)
+		err = batch__flush(r, &batch);
+	free(batch.p);
+	free(batch.arena);
 	if (r->opts.on_progress && !r->header->pipe)
 		r->opts.on_progress(r->opts.on_progress_priv, r->header->data_size,
 				    r->header->data_size);
