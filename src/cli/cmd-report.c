@@ -39,7 +39,9 @@ static const char report_usage[] =
 "      --futex-table SPEC a futex hash table: global:NODE:ADDR:SLOTS or\n"
 "                         private:PID:ADDR:SLOTS (repeatable)\n"
 "      --kernel REL       kernel release for the futex model (default: the file's)\n"
-"      --by VIEW          futex views: bucket, field or socket\n"
+"      --by VIEW          futex views: bucket, field or socket (hitmap's precise\n"
+"                         categories: each sample counted once)\n"
+"      --perf-counters    --by views: perf c2c's counters beside the categories\n"
 "      --cacheline N      cache-line size in bytes (default 64)\n"
 "  -h, --help             this text\n"
 "\n"
@@ -61,7 +63,7 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -79,6 +81,7 @@ static int cmd_report(int argc, char **argv)
 		{ "futex-table", required_argument, NULL, O_FUTEX },
 		{ "kernel",      required_argument, NULL, O_KERNEL },
 		{ "by",          required_argument, NULL, O_BY },
+		{ "perf-counters", no_argument,     NULL, O_PERFCNT },
 		{ "cacheline",   required_argument, NULL, O_CL },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -87,7 +90,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_render_opts rd;
 	enum hm_format fmt = HM_FMT_TEXT;
 	enum hm_bucket_view view = HM_BY_BUCKET;
-	bool stats = false, by = false;
+	bool stats = false, by = false, perf_counters = false;
 	const char **tables = NULL;
 	struct hm_report *r = NULL;
 	struct hm_mscan *mscan = NULL;
@@ -181,6 +184,9 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_PERFCNT:
+			perf_counters = true;
+			break;
 		case O_CL:
 			if (parse_num("--cacheline", optarg, 8, 4096, &v) < 0)
 				goto out;
@@ -258,7 +264,7 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (by) {
-		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
+		err = hm_buckets__render(r->buckets, r, view, fmt, perf_counters, stdout);
 	} else if (fmt == HM_FMT_JSON) {
 		err = hm_render__json(r, &rd, stdout);
 	} else if (fmt == HM_FMT_LKP) {

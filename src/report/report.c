@@ -437,13 +437,32 @@ struct hm_dsrc_cache {
 	struct {
 		u64			data_src;
 		u32			flags;		/* 1 valid, 2 daddr, 4 mapped */
+		u8			cdiff;		/* enum hm_cdiff, 0xff: agree */
 		struct hm_mem_class	cls;
 		struct hm_c2c_stats	one;
 	} e[DSRC_CACHE];
 };
 
-static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
-		     struct hm_c2c_stats *one, struct hm_mem_class *cls)
+static bool cat_dram(enum hm_mem_cat c)
+{
+	return c == HM_CAT_DRAM_LOCAL || c == HM_CAT_DRAM_REMOTE;
+}
+
+static u8 cdiff_of(const struct hm_c2c_stats *one, const struct hm_mem_class *cls)
+{
+	bool pdram = one->lcl_dram || one->rmt_dram;
+
+	if (pdram && !cat_dram(cls->cat))
+		return one->tot_hitm ? HM_CDIFF_ALSO_DRAM : HM_CDIFF_AS_DRAM;
+	if (one->tot_hitm && !cls->hitm)
+		return HM_CDIFF_AS_HITM;
+	if (!one->tot_hitm && cls->hitm)
+		return HM_CDIFF_NO_HITM;
+	return 0xff;
+}
+
+static u8 classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
+		   struct hm_c2c_stats *one, struct hm_mem_class *cls)
 {
 	struct hm_dsrc_cache *c = r->dsrc_cache;
 	u32 flags = 1 | (daddr ? 2 : 0) | (mapped ? 4 : 0);
@@ -455,11 +474,13 @@ static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
 		memset(&e->one, 0, sizeof(e->one));
 		hm_c2c_stats__add(&e->one, data_src, daddr, mapped);
 		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
+		e->cdiff = cdiff_of(&e->one, &e->cls);
 		e->data_src = key;
 		e->flags = flags;
 	}
 	*one = e->one;
 	*cls = e->cls;
+	return e->cdiff;
 }
 
 static int process_sample(struct hm_report *r, const struct pending *p)
@@ -469,11 +490,17 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	struct hm_c2c_stats one;
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
 	int node_idx = -1, err;
+	u8 cd;
 
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
+	ms.perf = &one;
 	ms.mapped = p->dmap && p->imap;
-	classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
+	cd = classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
+	if (cd != 0xff && !r->cdiff.n[cd][ms.cls.cat]++) {
+		r->cdiff.data_src[cd][ms.cls.cat] = s->data_src;
+		r->cdiff.remote[cd][ms.cls.cat] = one.rmt_dram != 0;
+	}
 	hm_c2c_stats__sum(&r->c2c, &one);
 	r->cats.nr[ms.cls.cat]++;
 	r->nr_samples++;

@@ -30,6 +30,24 @@ struct hm_mem_sample {
 	int			data_node;	/* from PHYS_ADDR + MEM_TOPOLOGY, -1 */
 	u64			line;		/* addr & ~(cacheline - 1) */
 	struct hm_futex_loc	futex;		/* futex.table NULL: not in a known table */
+	const struct hm_c2c_stats *perf;	/* perf's counters of this one sample */
+};
+
+/*
+ * Samples whose perf counters and hitmap category disagree, by kind and by
+ * hitmap category, with the first data_src of each (for the "why").
+ */
+enum hm_cdiff {
+	HM_CDIFF_ALSO_DRAM,	/* perf: HITM and DRAM at once */
+	HM_CDIFF_AS_DRAM,	/* perf: DRAM; hitmap: another source */
+	HM_CDIFF_AS_HITM,	/* perf: HITM; hitmap: not a HITM */
+	HM_CDIFF_NO_HITM,	/* hitmap: HITM; perf: none */
+	HM_CDIFF__MAX
+};
+struct hm_count_diff {
+	u64	n[HM_CDIFF__MAX][HM_CAT__MAX];
+	u64	data_src[HM_CDIFF__MAX][HM_CAT__MAX];
+	bool	remote[HM_CDIFF__MAX][HM_CAT__MAX];	/* perf's DRAM was remote */
 };
 
 struct hm_report;
@@ -92,6 +110,7 @@ struct hm_report {
 	struct hm_symbols	*syms;
 	struct hm_c2c_stats	c2c;		/* perf-compatible totals */
 	struct hm_mem_cats	cats;		/* precise totals */
+	struct hm_count_diff	cdiff;		/* where perf's counters and the categories differ */
 	u64			nr_samples;
 	struct hm_lines		*lines;
 	struct hm_buckets	*buckets;
@@ -118,8 +137,9 @@ enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
 void hm_buckets__delete(struct hm_buckets *b);
 int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
+/* @perf_counters: perf's c2c counters beside hitmap's categories (--perf-counters). */
 int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
-			enum hm_bucket_view view, enum hm_format fmt, FILE *f);
+			enum hm_bucket_view view, enum hm_format fmt, bool perf_counters, FILE *f);
 
 
 #endif
