@@ -80,7 +80,7 @@ static void table_name(const struct hm_report *r, const struct bk *e, char *buf,
 		snprintf(buf, size, "unknown");
 		return;
 	}
-	const struct hm_futex_table *t = &r->futex.tables[e->table];
+	const struct hm_futex_table *t = &hm_report__futex(r)->tables[e->table];
 
 	if (t->kind) {
 		*pid = t->pid;
@@ -200,13 +200,13 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		hm_json__obj_begin(j, NULL);
 		hm_json__str(j, "view", "bucket");
 		hm_counts__json_counting(j, r, perf);
-		hm_json__str(j, "era", hm_futex_era__name(r->futex.era));
-		hm_json__str(j, "layout", r->futex.layout.source);
+		hm_json__str(j, "era", hm_futex_era__name(hm_report__futex(r)->era));
+		hm_json__str(j, "layout", hm_report__futex(r)->layout.source);
 		hm_json__u64(j, "sockets", b->nr_sockets);
 		json_summary(j, b);
 		hm_json__arr_begin(j, "tables");
-		for (i = 0; i < r->futex.nr_tables; i++) {
-			const struct hm_futex_table *t = &r->futex.tables[i];
+		for (i = 0; i < hm_report__futex(r)->nr_tables; i++) {
+			const struct hm_futex_table *t = &hm_report__futex(r)->tables[i];
 
 			hm_json__obj_begin(j, NULL);
 			hm_json__str(j, "kind", t->kind ? "private" : "global");
@@ -232,7 +232,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		if (b->contentions)
 			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables\n",
 				b->contentions, b->contentions_resolved);
-		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
+		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(hm_report__futex(r)->era), hm_report__futex(r)->layout.source);
 		hm_counts__text_counting(f, r, perf);
 		fprintf(f, "\n%-14s %4s %8s", "TABLE", "NODE", "INDEX");
 		hm_counts__text_header(f, perf, false);
@@ -250,7 +250,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 
 		table_name(r, e, tname, sizeof(tname), &node, &pid);
 		if (e->table >= 0)
-			addr = r->futex.tables[e->table].base + e->index * (r->futex.layout.bucket_size ? r->futex.layout.bucket_size : 64);
+			addr = hm_report__futex(r)->tables[e->table].base + e->index * (hm_report__futex(r)->layout.bucket_size ? hm_report__futex(r)->layout.bucket_size : 64);
 		else
 			addr = e->index;
 		funcs[0] = 0;

@@ -74,8 +74,8 @@ static const char *intern(struct hm_buckets *b, const char *s)
 struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 {
 	struct hm_buckets *b = calloc(1, sizeof(*b));
-	int ns = r && r->topo ? hm_topo__nr_sockets(r->topo) : 0;
-	int nn = r && r->topo ? hm_topo__nr_nodes(r->topo) : 0;
+	int ns = r && hm_report__topo(r) ? hm_topo__nr_sockets(hm_report__topo(r)) : 0;
+	int nn = r && hm_report__topo(r) ? hm_topo__nr_nodes(hm_report__topo(r)) : 0;
 	u32 i;
 
 	if (!b)
@@ -83,10 +83,12 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 	b->nr_sockets = ns > 0 ? (ns > MAX_SOCKETS ? MAX_SOCKETS : ns) : 1;
 	b->nr_nodes = nn > 0 ? (nn > MAX_SOCKETS ? MAX_SOCKETS : nn) : 1;
 	if (r)
-		for (i = 0; i < r->futex.nr_tables; i++)
-			if (!r->futex.tables[i].kind && r->futex.tables[i].node >= 0 &&
-			    (u32)r->futex.tables[i].node + 1 > b->nr_nodes && r->futex.tables[i].node < MAX_SOCKETS)
-				b->nr_nodes = r->futex.tables[i].node + 1;
+		for (i = 0; i < hm_report__futex(r)->nr_tables; i++) {
+			const struct hm_futex_table *t = &hm_report__futex(r)->tables[i];
+
+			if (!t->kind && t->node >= 0 && (u32)t->node + 1 > b->nr_nodes && t->node < MAX_SOCKETS)
+				b->nr_nodes = t->node + 1;
+		}
 	b->xfer = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->xfer));
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
 	b->cont = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont));
@@ -279,7 +281,7 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	struct hm_symbol_info info;
 	struct hm_futex_loc loc;
 	const char *fn = NULL;
-	s32 lock_off = r->futex.layout.offset[HM_FUTEX_FIELD_LOCK];
+	s32 lock_off = hm_report__futex(r)->layout.offset[HM_FUTEX_FIELD_LOCK];
 	struct wait *w;
 	int cell;
 	u64 la;
@@ -288,17 +290,17 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	if (hm_sample__tp_field(s, "lock_addr", &la) || !la)
 		return 0;
 	b->contentions++;
-	if (lock_off < 0 || !hm_futex_model__resolve(&r->futex, la, &loc) || loc.field != HM_FUTEX_FIELD_LOCK)
+	if (lock_off < 0 || !hm_futex_model__resolve(hm_report__futex(r), la, &loc) || loc.field != HM_FUTEX_FIELD_LOCK)
 		return 0;
 	b->contentions_resolved++;
-	e = bucket_get(b, loc.table - r->futex.tables, loc.index);
+	e = bucket_get(b, loc.table - hm_report__futex(r)->tables, loc.index);
 	if (!e)
 		return -ENOMEM;
 	e->contended++;
 	cell = cont_cell(b, r, ms, loc.table);
 	if (cell >= 0)
 		b->cont[cell]++;
-	if (r->syms && !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+	if (hm_report__symbols(r) && !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
@@ -404,11 +406,11 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		site.where = HM_FUTEX_WHERE_BUCKET;
 		site.loc = ms->futex;
 	} else {
-		hm_futex_model__locate(&r->futex, s->addr, &site);
+		hm_futex_model__locate(hm_report__futex(r), s->addr, &site);
 	}
 	in_futex = site.where != HM_FUTEX_WHERE_NONE;
-	if (r->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
-	    !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+	if (hm_report__symbols(r) && (in_futex || s->addr >= 0xffff800000000000ull) &&
+	    !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
 	if (!in_futex) {
 		/* a kernel line touched by futex code, in no known table: by address only */
@@ -431,13 +433,13 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		return 0;
 	}
 	if (unknown_index) {
-		u32 bs = r->futex.layout.bucket_size ? r->futex.layout.bucket_size : 64;
+		u32 bs = hm_report__futex(r)->layout.bucket_size ? hm_report__futex(r)->layout.bucket_size : 64;
 
 		index = s->addr & ~(u64)(bs - 1);
-		field = hm_futex_layout__field(&r->futex.layout, s->addr & (bs - 1));
+		field = hm_futex_layout__field(&hm_report__futex(r)->layout, s->addr & (bs - 1));
 		b->unknown_index++;
 	} else {
-		table = site.loc.table - r->futex.tables;
+		table = site.loc.table - hm_report__futex(r)->tables;
 		index = site.loc.index;
 		field = site.loc.field;
 		kind = site.loc.table->kind;

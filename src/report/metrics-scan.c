@@ -14,6 +14,7 @@
 #include <hitmap/symbols.h>
 #include <hitmap/topo.h>
 #include "metrics.h"
+#include "counts.h"
 
 struct hm_mscan {
 	u32			top_lines;
@@ -88,7 +89,14 @@ struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *
 			return NULL;
 		}
 	}
-	return hm_macc__finish(s->acc);
+	{
+		struct hm_metrics *m = hm_macc__finish(s->acc);
+		char note[256];
+
+		if (m && hm_report__counting_note(r, note, sizeof(note)) > 0)
+			m->counting_note = strdup(note);	/* NULL on failure: no note */
+		return m;
+	}
 }
 
 void hm_mscan__delete(struct hm_mscan *s)

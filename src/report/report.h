@@ -128,6 +128,15 @@ struct hm_report {
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);
+/*
+ * What the views need of a report, for consumers outside report.c (the
+ * futex views read these, not the fields): its futex model, symbol
+ * resolver, maps and topology; NULL before the header is read.
+ */
+const struct hm_futex_model *hm_report__futex(const struct hm_report *r);
+struct hm_symbols *hm_report__symbols(const struct hm_report *r);
+struct hm_maps *hm_report__maps(const struct hm_report *r);
+const struct hm_topo *hm_report__topo(const struct hm_report *r);
 /* Read the whole file; returns 0 or a negative errno (message in the log). */
 int  hm_report__run(struct hm_report *r);
 void hm_report__delete(struct hm_report *r);
