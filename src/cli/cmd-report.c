@@ -264,7 +264,7 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (by) {
-		err = hm_buckets__render(r->buckets, r, view, fmt, perf_counters, stdout);
+		err = hm_report__render_futex(r, view, fmt, perf_counters, stdout);
 	} else if (fmt == HM_FMT_JSON) {
 		err = hm_render__json(r, &rd, stdout);
 	} else if (fmt == HM_FMT_LKP) {

@@ -587,6 +587,12 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 	return 0;
 }
 
+int hm_report__render_futex(const struct hm_report *r, enum hm_bucket_view view,
+			    enum hm_format fmt, bool perf_counters, FILE *f)
+{
+	return hm_buckets__render(hm_report__buckets(r), r, view, fmt, perf_counters, f);
+}
+
 int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 		       enum hm_bucket_view view, enum hm_format fmt, bool perf_counters, FILE *f)
 {

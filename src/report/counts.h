@@ -62,12 +62,7 @@ void hm_counts__csv(FILE *f, const struct hm_counts *c, bool perf);
  */
 void hm_counts__json(struct hm_json *j, const struct hm_counts *c, bool perf);
 
-/*
- * Where perf's counters and hitmap's categories differ on this file: one
- * line ("perf counts 590 remote HITMs again as remote DRAM: this CPU
- * encodes remote HITM as RAM|REM|HITM"), empty when they agree.
- */
-int  hm_report__counting_note(const struct hm_report *r, char *buf, size_t size);
+/* hm_report__counting_note (include/hitmap/report.h) is in counts.c. */
 /* The header line of a view: which counting it shows. */
 void hm_counts__text_counting(FILE *f, const struct hm_report *r, bool perf);
 void hm_counts__json_counting(struct hm_json *j, const struct hm_report *r, bool perf);

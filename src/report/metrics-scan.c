@@ -26,9 +26,9 @@ static int resolve_cb(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbo
 {
 	struct hm_mscan *s = priv;
 
-	if (!s->r || !s->r->syms)
+	if (!s->r || !hm_report__symbols(s->r))
 		return -ENOENT;
-	return hm_symbols__resolve(s->r->syms, s->r->maps, pid, cpumode, addr, info);
+	return hm_symbols__resolve(hm_report__symbols(s->r), hm_report__maps(s->r), pid, cpumode, addr, info);
 }
 
 /* The accumulator needs the report's context, known once its header is set up. */
@@ -37,14 +37,14 @@ static int mscan_setup(struct hm_mscan *s, const struct hm_report *r)
 	struct hm_macc_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.label = r->opts.input;
-	ctx.futex = r->futex.nr_tables ? &r->futex : NULL;
-	ctx.meta = r->meta;
+	ctx.label = hm_report__input(r);
+	ctx.futex = hm_report__futex(r)->nr_tables ? hm_report__futex(r) : NULL;
+	ctx.meta = hm_report__meta(r);
 	ctx.resolve = resolve_cb;
 	ctx.resolve_priv = s;
-	ctx.nr_sockets = r->topo ? hm_topo__nr_sockets(r->topo) : 0;
-	ctx.nr_nodes = r->topo ? hm_topo__nr_nodes(r->topo) : 0;
-	ctx.cacheline = r->opts.cacheline_size ? r->opts.cacheline_size : 64;
+	ctx.nr_sockets = hm_report__topo(r) ? hm_topo__nr_sockets(hm_report__topo(r)) : 0;
+	ctx.nr_nodes = hm_report__topo(r) ? hm_topo__nr_nodes(hm_report__topo(r)) : 0;
+	ctx.cacheline = hm_report__cacheline(r) ? hm_report__cacheline(r) : 64;
 	ctx.top_lines = s->top_lines;
 	s->r = r;
 	s->acc = hm_macc__new(&ctx);

@@ -278,26 +278,6 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	return r;
 }
 
-const struct hm_futex_model *hm_report__futex(const struct hm_report *r)
-{
-	return r ? &r->futex : NULL;
-}
-
-struct hm_symbols *hm_report__symbols(const struct hm_report *r)
-{
-	return r ? r->syms : NULL;
-}
-
-struct hm_maps *hm_report__maps(const struct hm_report *r)
-{
-	return r ? r->maps : NULL;
-}
-
-const struct hm_topo *hm_report__topo(const struct hm_report *r)
-{
-	return r ? r->topo : NULL;
-}
-
 void hm_report__delete(struct hm_report *r)
 {
 	if (!r)

@@ -3,7 +3,8 @@
 #define HITMAP_REPORT_PRIV_H
 
 /*
- * One pass over a perf.data file: read -> classify -> resolve -> aggregate.
+ * The report's insides (include/hitmap/report.h is its public, opaque API):
+ * one pass over a perf.data file: read -> classify -> resolve -> aggregate.
  * The renderers (text, JSON, CSV, LKP, HTML) then read the aggregates.
  *
  * Owners: report.c/lines.c/render-c2c.c (c2c), buckets.c (futex views),
@@ -15,10 +16,7 @@
 #include <hitmap/meta.h>
 #include <hitmap/futex.h>
 #include <hitmap/symbols.h>
-
-enum hm_format { HM_FMT_TEXT, HM_FMT_JSON, HM_FMT_CSV, HM_FMT_LKP, HM_FMT_HTML };
-
-enum hm_sort { HM_SORT_TOT, HM_SORT_RMT, HM_SORT_LCL, HM_SORT_PEER, HM_SORT_COST };
+#include <hitmap/report.h>	/* the public, opaque API */
 
 /* A sample after classification and resolution: what every aggregate sees. */
 struct hm_mem_sample {
@@ -50,36 +48,6 @@ struct hm_count_diff {
 	bool	remote[HM_CDIFF__MAX][HM_CAT__MAX];	/* perf's DRAM was remote */
 };
 
-struct hm_report;
-
-struct hm_report_opts {
-	const char	*input;
-	const char	*kallsyms;
-	const char	*symfs;
-	bool		no_source;
-	u32		cacheline_size;		/* 64 */
-	bool		want_lines;		/* build the shared cache-line table */
-	bool		want_buckets;		/* build the futex views */
-	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */
-	int		nr_futex_tables;
-	const char	**futex_tables;
-	const char	*kernel_release;	/* override the era: "6.16" ... */
-	/*
-	 * Called for every sample after classification and resolution, in
-	 * the report's single pass (diff metrics and HTML use it); a
-	 * negative return stops the run with that error.
-	 */
-	int		(*on_sample)(void *priv, const struct hm_report *r,
-				     const struct hm_mem_sample *ms);
-	void		*on_sample_priv;
-	/*
-	 * Progress of the pass, every few thousand records: bytes of the data
-	 * section read so far, of @total (0 when unknown: pipes).  The library
-	 * never prints; the CLI shows it (src/cli/progress.c).
-	 */
-	void		(*on_progress)(void *priv, u64 done, u64 total);
-	void		*on_progress_priv;
-};
 
 /* perf's "Global Shared Cache Line Event Information", by its labels (report.c). */
 struct hm_perf_shared {
@@ -127,22 +95,11 @@ struct hm_report {
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 };
 
-struct hm_report *hm_report__new(const struct hm_report_opts *opts);
-/*
- * What the views need of a report, for consumers outside report.c (the
- * futex views read these, not the fields): its futex model, symbol
- * resolver, maps and topology; NULL before the header is read.
- */
-const struct hm_futex_model *hm_report__futex(const struct hm_report *r);
-struct hm_symbols *hm_report__symbols(const struct hm_report *r);
-struct hm_maps *hm_report__maps(const struct hm_report *r);
-const struct hm_topo *hm_report__topo(const struct hm_report *r);
-/* Read the whole file; returns 0 or a negative errno (message in the log). */
-int  hm_report__run(struct hm_report *r);
-void hm_report__delete(struct hm_report *r);
+
+/* The futex views' aggregation of a report (report-access.c). */
+struct hm_buckets *hm_report__buckets(const struct hm_report *r);
 
 /* Futex views (buckets.c). */
-enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
 void hm_buckets__delete(struct hm_buckets *b);
 int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
