@@ -29,35 +29,33 @@ for sh in private shared; do
 	done
 	"$HITMAP" report -i "$f" --stats --json >"$TMP/$n.stats.json" 2>/dev/null
 	"$HITMAP" report -i "$f" --by bucket >"$TMP/$n.bucket.txt" 2>/dev/null
+	# one jq for all checks of this file: a line "ok NAME" or "bad NAME: WHY" per check
+	jq -n -r --arg n "$n" --slurpfile b "$TMP/$n.bucket.json" --slurpfile fv "$TMP/$n.field.json" \
+		--slurpfile s "$TMP/$n.socket.json" --slurpfile st "$TMP/$n.stats.json" --slurpfile t "$t" "$nz"'
+	def diffs($T; $R): [($T + $R | keys[]) as $x | select($T[$x] != $R[$x]) | "\($x): truth \($T[$x]) report \($R[$x] // "absent")"] | .[:2];
+	def line($name; $d): if $d == [] then "ok \($name)" else "bad \($name): \($d)" end;
 	# per bucket: categories, samples/loads/stores/locked, and per field of the bucket
-	d=$(jq -n -c --slurpfile r "$TMP/$n.bucket.json" --slurpfile t "$t" "$nz"'
+	line("--by bucket = truth (\($t[0].buckets | length) buckets)"; diffs(
 		([$t[0].buckets[] | {key: "\(.table):\(.node):\(.index)", value: {hitmap: (.hitmap | nz),
 		   counts: {samples: .c2c.nr_entries, loads: .c2c.load, stores: .c2c.store, locked: .c2c.locks},
 		   fields: ([.fields | to_entries[] | select(.value.nr_entries > 0) | {key, value: {samples: .value.nr_entries, loads: .value.load, stores: .value.store, locked: .value.locks}}] | from_entries)}}]
-		 | from_entries) as $T |
-		([$r[0].buckets[] | select(.table != "unknown") | {key: "\(.table):\(.node):\(.index)", value: {hitmap: (.hitmap | nz),
+		 | from_entries);
+		([$b[0].buckets[] | select(.table != "unknown") | {key: "\(.table):\(.node):\(.index)", value: {hitmap: (.hitmap | nz),
 		   counts: (.counts | {samples, loads, stores, locked}),
-		   fields: ([.fields[] | {key: .field, value: (.counts | {samples, loads, stores, locked})}] | from_entries)}}] | from_entries) as $R |
-		[($T + $R | keys[]) as $x | select($T[$x] != $R[$x]) | "\($x): truth \($T[$x]) report \($R[$x] // "absent")"] | .[:2]')
-	[ "$d" = "[]" ] && pass "report-truth $n: --by bucket = truth ($(jq '.buckets | length' "$t") buckets)" ||
-		fail "report-truth $n: --by bucket = truth" "$d"
+		   fields: ([.fields[] | {key: .field, value: (.counts | {samples, loads, stores, locked})}] | from_entries)}}] | from_entries))),
 	# per field over all buckets
-	d=$(jq -n -c --slurpfile r "$TMP/$n.field.json" --slurpfile t "$t" "$nz"'
-		([$t[0].fields | to_entries[] | select(.value.c2c.nr_entries > 0) | {key: .value.field, value: (.value.hitmap | nz)}] | from_entries) as $T |
-		([$r[0].fields[] | select(.table != "unknown")] | group_by(.field) |
-		 map({key: .[0].field, value: (map(.hitmap) | add_maps | nz)}) | from_entries) as $R |
-		[($T + $R | keys[]) as $x | select($T[$x] != $R[$x]) | "\($x): truth \($T[$x]) report \($R[$x])"]')
-	[ "$d" = "[]" ] && pass "report-truth $n: --by field = truth" || fail "report-truth $n: --by field = truth" "$d"
+	line("--by field = truth"; diffs(
+		([$t[0].fields | to_entries[] | select(.value.c2c.nr_entries > 0) | {key: .value.field, value: (.value.hitmap | nz)}] | from_entries);
+		([$fv[0].fields[] | select(.table != "unknown")] | group_by(.field) |
+		 map({key: .[0].field, value: (map(.hitmap) | add_maps | nz)}) | from_entries))),
 	# futex objects that are not buckets: the private hash header and the mm fields
-	d=$(jq -n -c --slurpfile r "$TMP/$n.bucket.json" --slurpfile t "$t" "$nz"'
+	line("objects (fph, mm) = truth"; diffs(
 		([$t[0].objects[] | select(.object == "fph" or .object == "mm") | {key: .object, value: (.hitmap | nz)}]
-		 | map(select(.value != {})) | from_entries) as $T |
-		([$r[0].objects[] | {o: (.object | split(".")[0]), h: .hitmap}] | group_by(.o) |
-		 map({key: .[0].o, value: (map(.h) | add_maps | nz)}) | from_entries) as $R |
-		[($T + $R | keys[]) as $x | select($T[$x] != $R[$x]) | "\($x): truth \($T[$x]) report \($R[$x])"]')
-	[ "$d" = "[]" ] && pass "report-truth $n: objects (fph, mm) = truth" || fail "report-truth $n: objects = truth" "$d"
-	# socket x node: all bucket samples, and each socket = the bucket rows' socket columns
-	d=$(jq -n -c --slurpfile s "$TMP/$n.socket.json" --slurpfile b "$TMP/$n.bucket.json" --slurpfile t "$t" "$nz"'
+		 | map(select(.value != {})) | from_entries);
+		([$b[0].objects[] | {o: (.object | split(".")[0]), h: .hitmap}] | group_by(.o) |
+		 map({key: .[0].o, value: (map(.h) | add_maps | nz)}) | from_entries))),
+	# socket x node: all bucket samples, and each socket = the socket columns of the bucket rows
+	line("--by socket = truth";
 		([$t[0].objects[] | select(.object == "bucket") | .hitmap | nz] | add // {}) as $T |
 		([$s[0].xfer[].hitmap] | add_maps | nz) as $X |
 		([$b[0].buckets[] | .hitmap] | add_maps | nz) as $A |
@@ -66,26 +64,32 @@ for sh in private shared; do
 		([$b[0].buckets[].sockets[] | {k: "\(.socket)", h: .hitmap}] | group_by(.k) | map({key: .[0].k, value: (map(.h) | add_maps | nz)}) | from_entries | with_entries(select(.value != {}))) as $BS |
 		(if $X != $A then ["socket x node total \($X) != bucket rows \($A)"] else [] end) +
 		(if $B != $T then ["bucket rows \($B) != truth \($T)"] else [] end) +
-		(if $S != $BS then ["per socket \($S) != bucket socket columns \($BS)"] else [] end)')
-	[ "$d" = "[]" ] && pass "report-truth $n: --by socket = truth" || fail "report-truth $n: --by socket = truth" "$d"
+		(if $S != $BS then ["per socket \($S) != bucket socket columns \($BS)"] else [] end)),
 	# per-socket totals of the file
-	d=$(jq -n -c --slurpfile r "$TMP/$n.stats.json" --slurpfile t "$t" "$nz"'
-		([$t[0].sockets[] | {key: "\(.socket)", value: (.hitmap | nz)}] | from_entries) as $T |
-		([$r[0].sockets[] | {key: "\(.socket)", value: (.hitmap | nz)}] | from_entries) as $R |
-		[($T + $R | keys[]) as $x | select($T[$x] != $R[$x]) | "socket \($x): truth \($T[$x]) report \($R[$x])"]')
-	[ "$d" = "[]" ] && pass "report-truth $n: per-socket totals = truth" || fail "report-truth $n: per-socket totals = truth" "$d"
+	line("per-socket totals = truth"; diffs(
+		([$t[0].sockets[] | {key: "\(.socket)", value: (.hitmap | nz)}] | from_entries);
+		([$st[0].sockets[] | {key: "\(.socket)", value: (.hitmap | nz)}] | from_entries))),
+	# perf remote DRAM, hitmap remote DRAM and the truth, over the buckets (for the double-count check)
+	"dram \([$b[0].buckets[].perf_c2c.rmt_dram] | add // 0) \([$b[0].buckets[].counts.dram_remote] | add // 0) \([$t[0].buckets[].hitmap.dram_remote // 0] | add // 0)",
+	# the JSON rows, for the text check
+	($b[0].buckets[] | .counts | "row \(.loads) \(.hitm_local) \(.hitm_xdie) \(.hitm_remote) \(.dram_local) \(.dram_remote) \(.stores)")
+	' >"$TMP/$n.checks" 2>"$TMP/$n.jqerr" || fail "report-truth $n: jq" "$(head -c 200 "$TMP/$n.jqerr")"
+	while read -r kind rest; do
+		case $kind in
+		ok) pass "report-truth $n: $rest" ;;
+		bad) fail "report-truth $n: ${rest%%: *}" "${rest#*: }" ;;
+		esac
+	done <"$TMP/$n.checks"
+	sed -n 's/^row //p' "$TMP/$n.checks" >"$TMP/$n.json.rows"
 	# the text shows the JSON's numbers, row for row
 	awk '/^TABLE /{on=1; next} on && NF == 0 {exit} on {print $4, $5, $6, $7, $8, $9, $10}' "$TMP/$n.bucket.txt" >"$TMP/$n.text.rows"
-	jq -r '.buckets[] | .counts | "\(.loads) \(.hitm_local) \(.hitm_xdie) \(.hitm_remote) \(.dram_local) \(.dram_remote) \(.stores)"' \
-		"$TMP/$n.bucket.json" >"$TMP/$n.json.rows"
 	if [ -s "$TMP/$n.json.rows" ] && cmp -s "$TMP/$n.text.rows" "$TMP/$n.json.rows"; then
 		pass "report-truth $n: text rows = JSON rows ($(wc -l <"$TMP/$n.json.rows"))"
 	else
 		fail "report-truth $n: text rows = JSON rows" "$(diff "$TMP/$n.text.rows" "$TMP/$n.json.rows" | head -n 3 | tr '\n' ' ')"
 	fi
 	# perf's counters double count here: hitmap's views do not, and the view says why
-	read -r prd hrd < <(jq -r '"\([.buckets[].perf_c2c.rmt_dram] | add // 0) \([.buckets[].counts.dram_remote] | add // 0)"' "$TMP/$n.bucket.json")
-	trd=$(jq '[.buckets[].hitmap.dram_remote // 0] | add // 0' "$t")
+	read -r prd hrd trd < <(sed -n 's/^dram //p' "$TMP/$n.checks")
 	if [ "$prd" -gt "$trd" ]; then
 		double_seen=$((double_seen + 1))
 		if [ "$hrd" = "$trd" ] && grep -q '^note: perf counts .* again as remote DRAM' "$TMP/$n.bucket.txt"; then
