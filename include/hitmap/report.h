@@ -56,6 +56,18 @@ struct hm_report_opts {
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);
+
+/*
+ * A view that aggregates on its own (a sink) gets every classified and
+ * resolved sample of the single pass, after the report's own aggregates
+ * and opts.on_sample, in the order the sinks were added; a negative return
+ * stops the run with that error.  Add sinks before hm_report__run; at most
+ * HM_REPORT_MAX_SINKS (-ENOSPC past that).
+ */
+#define HM_REPORT_MAX_SINKS 8
+typedef int (*hm_report_sample_fn)(void *priv, const struct hm_report *r,
+				   const struct hm_mem_sample *ms);
+int  hm_report__add_sink(struct hm_report *r, hm_report_sample_fn fn, void *priv);
 /* Read the whole file; returns 0 or a negative errno (message in the log). */
 int  hm_report__run(struct hm_report *r);
 void hm_report__delete(struct hm_report *r);

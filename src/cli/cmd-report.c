@@ -222,7 +222,6 @@ static int cmd_report(int argc, char **argv)
 			hm_cli__error("out of memory");
 			goto out;
 		}
-		hm_mscan__attach(mscan, &ro);
 		if (!strcmp(html, "-"))
 			fmt = HM_FMT_HTML;
 	}
@@ -233,6 +232,10 @@ static int cmd_report(int argc, char **argv)
 	r = hm_report__new(&ro);
 	if (!r) {
 		hm_cli__lib_error(-errno, ro.input);
+		goto out;
+	}
+	if (mscan && (err = hm_mscan__attach(mscan, r)) < 0) {
+		hm_cli__lib_error(err, ro.input);
 		goto out;
 	}
 	err = hm_report__run(r);

@@ -73,10 +73,9 @@ struct hm_mscan *hm_mscan__new(u32 top_lines)
 	return s;
 }
 
-void hm_mscan__attach(struct hm_mscan *s, struct hm_report_opts *opts)
+int hm_mscan__attach(struct hm_mscan *s, struct hm_report *r)
 {
-	opts->on_sample = on_sample;
-	opts->on_sample_priv = s;
+	return hm_report__add_sink(r, on_sample, s);
 }
 
 struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r)
@@ -120,12 +119,14 @@ struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_l
 		return NULL;
 	o.want_lines = false;
 	o.want_buckets = false;
-	hm_mscan__attach(s, &o);
 	r = hm_report__new(&o);
 	if (!r) {
 		err = -errno;
 		goto out;
 	}
+	err = hm_mscan__attach(s, r);
+	if (err < 0)
+		goto out;
 	err = hm_report__run(r);
 	if (err < 0)
 		goto out;

@@ -161,10 +161,11 @@ int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
 
 /*
  * Metrics of a whole file (metrics-scan.c), gathered in the report's own
- * single pass through its on_sample hook:
+ * single pass as one of its sinks (hm_report__add_sink):
  *
  *	struct hm_mscan *ms = hm_mscan__new(top_lines);
- *	hm_mscan__attach(ms, &report_opts);	// before hm_report__new
+ *	r = hm_report__new(&report_opts);
+ *	hm_mscan__attach(ms, r);		// before hm_report__run
  *	... hm_report__run(r) ...
  *	m = hm_mscan__finish(ms, r);		// owned by the caller
  *	hm_mscan__delete(ms);
@@ -174,7 +175,7 @@ int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
  */
 struct hm_mscan;
 struct hm_mscan *hm_mscan__new(u32 top_lines);
-void hm_mscan__attach(struct hm_mscan *s, struct hm_report_opts *opts);
+int  hm_mscan__attach(struct hm_mscan *s, struct hm_report *r);	/* 0 or -errno */
 struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r);
 void hm_mscan__delete(struct hm_mscan *s);
 struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines);

@@ -92,6 +92,8 @@ struct hm_report {
 	u64			*socket_cats;
 	int			nr_socket_cats;	/* sockets */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
+	int				nr_sinks;	/* hm_report__add_sink */
+	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 };
 
