@@ -36,7 +36,7 @@ Store No available memory level|st_na
 No Page Map Rejects|nomap
 Unable to parse data source|noparse'
 
-for cfg in "skx 6.16" "srf 6.16" "zen4 6.16" "altra 6.16" "skx 6.12 --shared"; do
+for cfg in "skx 6.16-rc4" "srf 6.16-rc4" "zen4 6.16-rc4" "altra 6.16-rc4" "skx 6.12 --shared"; do
 	set -- $cfg; pr=$1; k=$2; shift 2
 	p=$pr-$k${1:+-shared}
 	f=$TMP/$p.data; t=$TMP/$p.json
