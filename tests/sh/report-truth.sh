@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Ground truth for hitmap's own views: on simulated files (hitmap simulate
-# --truth) of every preset x kernel era x private/shared futexes, every
-# precise number of --by bucket (per bucket; samples, loads, stores, locked
-# per field of it), --by field,
-# the futex objects, --by socket and the per-socket totals equals the
-# simulator's truth; the text table shows the JSON's numbers; and where
+# --truth) of every preset (srf, skx, zen4, altra) x kernel era (6.12 one
+# global table, 6.16 and 6.17 private hash, 7.2) x private/shared futexes,
+# every precise number of --by bucket (per bucket; samples, loads, stores,
+# locked per field of it), --by field, the private hash header, --by socket
+# and the per-socket totals equals the simulator's truth; the text table shows the JSON's numbers; and where
 # perf's counters count one sample twice (Sierra Forest / Skylake-SP encode
 # a remote HITM as RAM|REM|HITM) hitmap's views do not, and say so.
 . tests/lib.sh
@@ -16,7 +16,7 @@ nz='def nz: with_entries(select(.value != 0));
     def add_maps: reduce .[] as $m ({}; . as $a | $m | to_entries | map({key, value: (.value + ($a[.key] // 0))}) | from_entries | . as $b | $a + $b);'
 double_seen=0
 for p in srf skx zen4 altra; do
-for k in 6.12 6.16 6.17 7.0; do
+for k in 6.12 6.16 6.17 7.2; do
 for sh in private shared; do
 	n=$p-$k-$sh
 	f=$TMP/$n.data; t=$TMP/$n.truth.json
@@ -48,12 +48,20 @@ for sh in private shared; do
 		([$t[0].fields | to_entries[] | select(.value.c2c.nr_entries > 0) | {key: .value.field, value: (.value.hitmap | nz)}] | from_entries);
 		([$fv[0].fields[] | select(.table != "unknown")] | group_by(.field) |
 		 map({key: .[0].field, value: (map(.hitmap) | add_maps | nz)}) | from_entries))),
-	# futex objects that are not buckets: the private hash header and the mm fields
-	line("objects (fph, mm) = truth"; diffs(
-		([$t[0].objects[] | select(.object == "fph" or .object == "mm") | {key: .object, value: (.hitmap | nz)}]
-		 | map(select(.value != {})) | from_entries);
-		([$b[0].objects[] | {o: (.object | split(".")[0]), h: .hitmap}] | group_by(.o) |
-		 map({key: .[0].o, value: (map(.h) | add_maps | nz)}) | from_entries))),
+	# futex memory that is not a bucket: the private hash header exactly; the mm_struct
+	# fields and kernel globals the futex code reads, as far as the file names them (mm.*
+	# objects) or the report sees futex code on them (rows of unknown index), never more
+	# than the truth has there.  (Page, folio and page-table lines of shared futex keys
+	# are not futex memory the report knows yet.)
+	line("objects (fph) = truth"; diffs(
+		([$t[0].objects[] | select(.object == "fph") | {key: "fph", value: (.hitmap | nz)}] | map(select(.value != {})) | from_entries);
+		([$b[0].objects[] | select(.object | startswith("fph")) | .hitmap] | add_maps | nz |
+		 if . == {} then {} else {fph: .} end))),
+	line("objects (mm, globals) within truth";
+		([$t[0].objects[] | select(.object == "mm" or .object == "global") | .hitmap] | add_maps | nz) as $T |
+		([$b[0].objects[] | select(.object | startswith("fph") | not) | .hitmap] +
+		 [$b[0].buckets[] | select(.table == "unknown") | .hitmap] | add_maps | nz) as $R |
+		[$R | to_entries[] | select(.value > ($T[.key] // 0)) | "\(.key): report \(.value) truth \($T[.key] // 0)"]),
 	# socket x node: all bucket samples, and each socket = the socket columns of the bucket rows
 	line("--by socket = truth";
 		([$t[0].objects[] | select(.object == "bucket") | .hitmap | nz] | add // {}) as $T |
