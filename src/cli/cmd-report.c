@@ -11,6 +11,8 @@
 #include "report/render-c2c.h"
 #include "report/metrics.h"
 #include "progress.h"
+#include "report-tui.h"
+#include "hints.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -43,6 +45,9 @@ static const char report_usage[] =
 "                         categories: each sample counted once)\n"
 "      --perf-counters    --by views: perf c2c's counters beside the categories\n"
 "      --cacheline N      cache-line size in bytes (default 64)\n"
+"      --tui              interactive browser (terminal only): lines, offsets, code,\n"
+"                         source, bucket/field/socket views; ? lists its keys\n"
+"      --stdio            text output even with --tui (perf's option)\n"
 "  -h, --help             this text\n"
 "\n"
 "See hitmap-report(1) for the columns and the vendor encodings.\n";
@@ -63,7 +68,7 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -83,9 +88,12 @@ static int cmd_report(int argc, char **argv)
 		{ "by",          required_argument, NULL, O_BY },
 		{ "perf-counters", no_argument,     NULL, O_PERFCNT },
 		{ "cacheline",   required_argument, NULL, O_CL },
+		{ "tui",         no_argument,       NULL, O_TUI },
+		{ "stdio",       no_argument,       NULL, O_STDIO },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool tui = false, stdio = false;
 	struct hm_report_opts ro;
 	struct hm_render_opts rd;
 	enum hm_format fmt = HM_FMT_TEXT;
@@ -109,6 +117,7 @@ static int cmd_report(int argc, char **argv)
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
+	rc = 2;		/* a bad option value is a usage error */
 	while ((c = getopt_long(argc, argv, "i:d:Nh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -196,6 +205,12 @@ static int cmd_report(int argc, char **argv)
 			}
 			ro.cacheline_size = (u32)v;
 			break;
+		case O_TUI:
+			tui = true;
+			break;
+		case O_STDIO:
+			stdio = true;
+			break;
 		case 'h':
 			hm_cli__usage(report_usage);
 			rc = 0;
@@ -211,10 +226,16 @@ static int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	rc = 1;
 	rd.stats_only = stats;
 	ro.futex_tables = tables;
 	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
 	ro.want_buckets = by;
+	tui = tui && !stdio && fmt == HM_FMT_TEXT && !stats && !by && !html;
+	if (tui && !hm_cli__tui_possible())
+		tui = false;	/* like perf: not a terminal, so text */
+	if (tui)
+		ro.want_lines = ro.want_buckets = true;
 	if (html) {
 		/* the page's metrics come from the same single pass */
 		mscan = hm_mscan__new(0);
@@ -266,6 +287,11 @@ static int cmd_report(int argc, char **argv)
 			}
 		}
 	}
+	if (tui) {
+		err = hm_cli__report_tui(r, &rd, ro.symfs);
+		rc = err < 0 ? 1 : 0;
+		goto out;
+	}
 	if (by) {
 		err = hm_report__render_futex(r, view, fmt, perf_counters, stdout);
 	} else if (fmt == HM_FMT_JSON) {
@@ -285,6 +311,8 @@ static int cmd_report(int argc, char **argv)
 		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
 		goto out;
 	}
+	if (fmt == HM_FMT_TEXT && !stats)
+		hm_cli__report_hints(r, ro.input, by ? (int)view : -1);
 	rc = 0;
 out:
 	hm_progress__delete(prog.p);

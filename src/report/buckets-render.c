@@ -180,6 +180,24 @@ static void render_objects_text(const struct hm_buckets *b, bool perf, FILE *f)
 	}
 }
 
+/* Memory columns mean something: not a contention-mode file (lock tracepoints only). */
+static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
+{
+	const struct hm_reader *rd = hm_report__reader(r);
+
+	if (b->futex_samples)
+		return true;
+	if (b->contentions)
+		return false;
+	for (int i = 0; rd && i < hm_reader__nr_evsels(rd); i++) {
+		const struct hm_evsel *e = hm_reader__evsel(rd, i);
+
+		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
+			return false;
+	}
+	return true;
+}
+
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
 {
 	u32 *o = sorted(b, b->nr, cmp_bucket), i, s;
@@ -192,6 +210,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	struct hm_json *j = NULL;
 	int node;
 	s32 pid;
+	/* columns the file's mode can fill: memory samples, or only lock contention */
+	bool mem = memory_mode(b, r);
 
 	if (!o)
 		return -ENOMEM;
@@ -226,22 +246,30 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, ",s%u_loads,s%u_hitm_local,s%u_hitm_xdie,s%u_hitm_remote,s%u_stores", s, s, s, s, s);
 		fprintf(f, ",hottest_field,functions,contended,wait_ns\n");
 	} else {
-		fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
-			" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
-			b->nr, b->futex_samples, b->resolved, b->objects, b->unknown_index);
-		if (b->contentions)
-			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables\n",
-				b->contentions, b->contentions_resolved);
+		if (mem)
+			fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
+				" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
+				b->nr, b->futex_samples, b->resolved, b->objects, b->unknown_index);
+		else
+			fprintf(f, "Futex hash buckets, contention mode (lock tracepoints, no memory samples): %u buckets contended\n",
+				b->nr);
+		if (b->contentions || !mem)
+			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
+				b->contentions, b->contentions_resolved,
+				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
 		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(hm_report__futex(r)->era), hm_report__futex(r)->layout.source);
-		hm_counts__text_counting(f, r, perf);
+		if (mem)
+			hm_counts__text_counting(f, r, perf);
 		fprintf(f, "\n%-14s %4s %8s", "TABLE", "NODE", "INDEX");
-		hm_counts__text_header(f, perf, false);
-		fprintf(f, " %10s", "COST");
-		if (b->contentions)
-			fprintf(f, " %9s %10s", "CONTENDED", "WAIT_US");
-		for (s = 0; s < b->nr_sockets; s++)
+		if (mem) {
+			hm_counts__text_header(f, perf, false);
+			fprintf(f, " %10s", "COST");
+		}
+		if (b->contentions || !mem)
+			fprintf(f, " %9s %10s %9s %10s", "CONTENDED", "WAIT_US", "AVG_US", "MAX_US");
+		for (s = 0; mem && s < b->nr_sockets; s++)
 			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");	/* HITM: local+xdie+remote */
-		fprintf(f, " | %-8s %s\n", "FIELD", "FUNCTIONS");
+		fprintf(f, " | %-8s %s\n", "FIELD", mem ? "FUNCTIONS" : "CALLERS");
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];
@@ -274,6 +302,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			hm_json__u64(j, "cost", e->cost);
 			hm_json__u64(j, "contended", e->contended);
 			hm_json__u64(j, "wait_ns", e->wait_ns);
+			hm_json__u64(j, "avg_wait_ns", e->waits ? e->wait_ns / e->waits : 0);
+			hm_json__u64(j, "max_wait_ns", e->wait_max_ns);
 			hm_json__arr_begin(j, "sockets");
 			for (s = 0; s < b->nr_sockets; s++) {
 				hm_json__obj_begin(j, NULL);
@@ -336,11 +366,14 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			else
 				snprintf(ib, sizeof(ib), "unknown");
 			fprintf(f, "%-14s %4s %8s", tname, nb, ib);
-			hm_counts__text(f, &e->st, perf, false);
-			fprintf(f, " %10" PRIu64, e->cost);
-			if (b->contentions)
-				fprintf(f, " %9" PRIu64 " %10.1f", e->contended, e->wait_ns / 1e3);
-			for (s = 0; s < b->nr_sockets; s++)
+			if (mem) {
+				hm_counts__text(f, &e->st, perf, false);
+				fprintf(f, " %10" PRIu64, e->cost);
+			}
+			if (b->contentions || !mem)
+				fprintf(f, " %9" PRIu64 " %10.1f %9.2f %10.1f", e->contended, e->wait_ns / 1e3,
+					e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3);
+			for (s = 0; mem && s < b->nr_sockets; s++)
 				fprintf(f, " |     %6u %6u %6u", e->sock[s].loads, hm_counts__hitm(&e->sock[s]), e->sock[s].stores);
 			fprintf(f, " | %-8s %s", hf >= 0 ? hm_futex_field__name(hf) : "-", funcs);
 			if (e->table < 0)
@@ -350,6 +383,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	}
 	if (j) {
 		hm_json__arr_end(j);
+		if (b->contentions)
+			hm_waits__render_json(b->callers, j, "callers");
 		hm_json__arr_begin(j, "objects");
 		for (i = 0; i < b->nr_objs; i++) {
 			hm_json__obj_begin(j, NULL);
@@ -371,6 +406,10 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		}
 	} else {
 		render_objects_text(b, perf, f);
+		if (b->contentions && hm_waits__render_text(b->callers, f) < 0) {
+			free(o);
+			return -ENOMEM;
+		}
 	}
 	free(o);
 	return 0;
@@ -440,6 +479,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 	struct hm_json *j = NULL;
 	u32 s, n, h;
 	bool matrix = b->nr_sockets <= 2;
+	bool mem = memory_mode(b, r);	/* contention mode alone: no memory tables */
 
 	if (fmt == HM_FMT_JSON) {
 		j = hm_json__new(f, true);
@@ -452,7 +492,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		fprintf(f, "socket,node");
 		hm_counts__csv_header(f, perf);
 		fputc('\n', f);
-	} else {
+	} else if (mem) {
 		fprintf(f, "Futex bucket accesses: requesting CPU socket x data home node\n");
 		hm_counts__text_counting(f, r, perf);
 		fprintf(f, "\n%-7s %-7s", "SOCKET", "NODE");
@@ -533,9 +573,9 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		if (fmt == HM_FMT_CSV)
 			fprintf(f, "\nsocket,table_node,contended,wait_ns\n");
 		else
-			fprintf(f, "\nFutex bucket lock contention (contention mode): requesting CPU socket x table node\n"
-				"(private hashes have no node of their own: \"private\")\n\n%-7s %-8s %10s %12s\n",
-				"SOCKET", "NODE", "CONTENDED", "WAIT_US");
+			fprintf(f, "%sFutex bucket lock contention (contention mode): requesting CPU socket x table node\n"
+				"(private hashes have no node of their own: \"private\")\n\n%-7s %-8s %10s %12s %10s\n",
+				mem ? "\n" : "", "SOCKET", "NODE", "CONTENDED", "WAIT_US", "AVG_US");
 		for (s = 0; s < b->nr_sockets; s++)
 			for (n = 0; n <= b->nr_nodes; n++) {
 				u32 c = s * (b->nr_nodes + 1) + n;
@@ -550,8 +590,8 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 				if (fmt == HM_FMT_CSV)
 					fprintf(f, "%u,%s,%" PRIu64 ",%" PRIu64 "\n", s, nb, b->cont[c], b->cont_wait[c]);
 				else
-					fprintf(f, "%-7u %-8s %10" PRIu64 " %12.1f\n", s, nb, b->cont[c],
-						b->cont_wait[c] / 1e3);
+					fprintf(f, "%-7u %-8s %10" PRIu64 " %12.1f %10.2f\n", s, nb, b->cont[c],
+						b->cont_wait[c] / 1e3, b->cont_wait[c] / 1e3 / b->cont[c]);
 			}
 	}
 	if (fmt == HM_FMT_CSV) {
@@ -567,6 +607,11 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 				fputc('\n', f);
 			}
 		}
+		return 0;
+	}
+	if (!mem) {
+		if (!b->contentions)
+			fprintf(f, "Futex bucket lock contention (contention mode): nothing contended while recording\n");
 		return 0;
 	}
 	if (!matrix) {

@@ -93,7 +93,8 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
 	b->cont = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont));
 	b->cont_wait = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont_wait));
-	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait) {
+	b->callers = hm_waits__new();
+	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait || !b->callers) {
 		hm_buckets__delete(b);
 		errno = ENOMEM;
 		return NULL;
@@ -120,6 +121,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->cont);
 	free(b->cont_wait);
 	free(b->waits);
+	hm_waits__delete(b->callers);
 	free(b);
 }
 
@@ -300,8 +302,16 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	cell = cont_cell(b, r, ms, loc.table);
 	if (cell >= 0)
 		b->cont[cell]++;
-	if (hm_report__symbols(r) && !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
-		fn = info.name;
+	char chain[256];
+	const char *caller = NULL;
+
+	/* the caller from the kernel call chain when recorded, else the IP's function */
+	if (hm_waits__caller(hm_report__symbols(r), hm_report__maps(r), s, chain, sizeof(chain)))
+		fn = caller = hm_waits__intern(b->callers, chain);
+	else if (hm_report__symbols(r) && !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
+		fn = info.name ? caller = hm_waits__intern(b->callers, info.name) : NULL;
+	if (caller)
+		hm_waits__begin(b->callers, caller);
 	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
 		return 0;
@@ -311,6 +321,7 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	w->bucket = (u32)(e - b->b);
 	w->cell = cell;
 	w->time = s->time;
+	w->caller = caller;
 	return 0;
 }
 
@@ -372,7 +383,13 @@ static void end_contention(struct hm_buckets *b, const struct hm_mem_sample *ms)
 	if (!w || w->bucket == UINT32_MAX)
 		return;
 	if (s->time >= w->time) {
-		b->b[w->bucket].wait_ns += s->time - w->time;
+		struct bk *e = &b->b[w->bucket];
+
+		e->wait_ns += s->time - w->time;
+		e->waits++;
+		if (s->time - w->time > e->wait_max_ns)
+			e->wait_max_ns = s->time - w->time;
+		hm_waits__end(b->callers, w->caller, s->time - w->time);
 		if (w->cell >= 0)
 			b->cont_wait[w->cell] += s->time - w->time;
 	}

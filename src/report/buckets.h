@@ -10,6 +10,7 @@
  */
 #include "report.h"
 #include "counts.h"
+#include "waits.h"
 
 #define MAX_SOCKETS	64
 #define MAX_FUNCS	4
@@ -28,6 +29,7 @@ struct wait {			/* open addressing by tid; tid 0 is free */
 	u32		bucket;		/* index in b->b */
 	s32		cell;		/* index in b->cont */
 	u64		time;
+	const char	*caller;	/* interned in b->callers, or NULL */
 };
 
 struct bk {
@@ -38,6 +40,7 @@ struct bk {
 	u64		cost;
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	u64		wait_ns;	/* contention_begin -> contention_end, summed */
+	u64		wait_max_ns, waits;	/* the longest, and ended waits */
 	struct bk_field	field[HM_FUTEX_FIELD__MAX];
 	struct hm_counts *sock;	/* nr_sockets */
 };
@@ -88,6 +91,7 @@ struct hm_buckets {
 	/* contention_begin on a bucket, per thread, until its contention_end */
 	u32		nr_waits, alloc_waits;
 	struct wait	*waits;
+	struct hm_waits	*callers;	/* contention mode: waits per caller (waits.c) */
 };
 
 

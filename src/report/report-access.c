@@ -46,3 +46,8 @@ struct hm_buckets *hm_report__buckets(const struct hm_report *r)
 {
 	return r ? r->buckets : NULL;
 }
+
+const struct hm_reader *hm_report__reader(const struct hm_report *r)
+{
+	return r ? r->reader : NULL;
+}
