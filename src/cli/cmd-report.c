@@ -43,7 +43,9 @@ static const char report_usage[] =
 "      --futex-table SPEC a futex hash table: global:NODE:ADDR:SLOTS or\n"
 "                         private:PID:ADDR:SLOTS (repeatable)\n"
 "      --kernel REL       kernel release for the futex model (default: the file's)\n"
-"      --by VIEW          futex views: bucket, field or socket\n"
+"      --by VIEW          futex views: bucket, field or socket (hitmap's precise\n"
+"                         categories: each sample counted once)\n"
+"      --perf-counters    --by views: perf c2c's counters beside the categories\n"
 "      --cacheline N      cache-line size in bytes (default 64)\n"
 "      --double-cl        group lines at twice the line size, like perf c2c --double-cl\n"
 "      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
@@ -71,7 +73,7 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_TUI, O_STDIO, O_COMPAT, O_DOUBLECL };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO, O_COMPAT, O_DOUBLECL };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -89,6 +91,7 @@ static int cmd_report(int argc, char **argv)
 		{ "futex-table", required_argument, NULL, O_FUTEX },
 		{ "kernel",      required_argument, NULL, O_KERNEL },
 		{ "by",          required_argument, NULL, O_BY },
+		{ "perf-counters", no_argument,     NULL, O_PERFCNT },
 		{ "cacheline",   required_argument, NULL, O_CL },
 		{ "double-cl",   no_argument,       NULL, O_DOUBLECL },
 		{ "perf-compat", required_argument, NULL, O_COMPAT },
@@ -102,7 +105,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_render_opts rd;
 	enum hm_format fmt = HM_FMT_TEXT;
 	enum hm_bucket_view view = HM_BY_BUCKET;
-	bool stats = false, by = false, double_cl = false;
+	bool stats = false, by = false, double_cl = false, perf_counters = false;
 	const char **tables = NULL;
 	struct hm_report *r = NULL;
 	struct hm_mscan *mscan = NULL;
@@ -198,6 +201,9 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_PERFCNT:
+			perf_counters = true;
+			break;
 		case O_CL:
 			if (parse_num("--cacheline", optarg, 8, 4096, &v) < 0)
 				goto out;
@@ -274,7 +280,6 @@ static int cmd_report(int argc, char **argv)
 			hm_cli__error("out of memory");
 			goto out;
 		}
-		hm_mscan__attach(mscan, &ro);
 		if (!strcmp(html, "-"))
 			fmt = HM_FMT_HTML;
 	}
@@ -285,6 +290,10 @@ static int cmd_report(int argc, char **argv)
 	r = hm_report__new(&ro);
 	if (!r) {
 		hm_cli__lib_error(-errno, ro.input);
+		goto out;
+	}
+	if (mscan && (err = hm_mscan__attach(mscan, r)) < 0) {
+		hm_cli__lib_error(err, ro.input);
 		goto out;
 	}
 	err = hm_report__run(r);
@@ -320,7 +329,7 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (by) {
-		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
+		err = hm_report__render_futex(r, view, fmt, perf_counters, stdout);
 	} else if (fmt == HM_FMT_JSON) {
 		err = hm_render__json(r, &rd, stdout);
 	} else if (fmt == HM_FMT_LKP) {

@@ -20,7 +20,7 @@
 /* Heat-map stats (per bucket x socket) and line-table stats. */
 static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local", "DRAM.remote" };
 #define NR_BSTATS 4
-static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "loads", "stores" };
+static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "total_loads", "stores" };
 #define NR_LSTATS 5
 static const char *const fstats[] = { "HITM.total", "stores", "loads", "HITM.local", "HITM.remote" };
 #define NR_FSTATS 5
@@ -562,7 +562,7 @@ static int view_init(struct view *w, int ns, u32 nsock, u32 nnode)
 int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 {
 	struct view w;
-	char *json = NULL, sub[512];
+	char *json = NULL, sub[1024];
 	size_t len = 0;
 	FILE *j;
 	u32 i;
@@ -607,8 +607,10 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, none of them memory samples (contention mode?): "
 			 "'hitmap report --by bucket' gives bucket lock contention and its callers", m->label, m->nr_samples);
 	else
-		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, %u shared lines, %u futex buckets touched",
-			 m->label, m->nr_samples, m->nr_lines, m->nr_buckets);
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, %u shared lines, %u futex buckets touched; "
+			 "counting: hitmap's precise categories (cache lines: perf c2c's counters)%s%s",
+			 m->label, m->nr_samples, m->nr_lines, m->nr_buckets,
+			 m->counting_note ? "; " : "", m->counting_note ? m->counting_note : "");
 	err = page(f, "hitmap report", sub, json, len);
 	free(json);
 	view_release(&w);

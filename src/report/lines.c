@@ -194,6 +194,13 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 
 	if (!ln)
 		return -ENOMEM;
+	if (!ln->first_addr) {
+		/* what names the line (names.c): its first access */
+		ln->first_addr = s->addr;
+		ln->first_ip = s->ip;
+		ln->first_pid = s->pid;
+		ln->first_cpumode = s->misc & 7;
+	}
 	hm_c2c_stats__sum(&ln->st, one);
 	if (hm_line__cat_slot(ms->cls.cat) >= 0)
 		ln->cat[hm_line__cat_slot(ms->cls.cat)]++;

@@ -55,6 +55,9 @@ struct hm_line {
 	u64			sockets;	/* accessor sockets (bit < 64) */
 	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
 	u64			last_phys;
+	u64			first_addr, first_ip;	/* the first access: what names the line */
+	u32			first_pid;
+	u8			first_cpumode;
 	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
 	u32			nr_pids;
 	u32			pid[HM_LINE_MAX_PIDS];

@@ -14,6 +14,7 @@
 #include <hitmap/symbols.h>
 #include <hitmap/topo.h>
 #include "metrics.h"
+#include "counts.h"
 
 struct hm_mscan {
 	u32			top_lines;
@@ -25,9 +26,9 @@ static int resolve_cb(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbo
 {
 	struct hm_mscan *s = priv;
 
-	if (!s->r || !s->r->syms)
+	if (!s->r || !hm_report__symbols(s->r))
 		return -ENOENT;
-	return hm_symbols__resolve(s->r->syms, s->r->maps, pid, cpumode, addr, info);
+	return hm_symbols__resolve(hm_report__symbols(s->r), hm_report__maps(s->r), pid, cpumode, addr, info);
 }
 
 /* The accumulator needs the report's context, known once its header is set up. */
@@ -36,14 +37,14 @@ static int mscan_setup(struct hm_mscan *s, const struct hm_report *r)
 	struct hm_macc_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.label = r->opts.input;
-	ctx.futex = r->futex.nr_tables ? &r->futex : NULL;
-	ctx.meta = r->meta;
+	ctx.label = hm_report__input(r);
+	ctx.futex = hm_report__futex(r)->nr_tables ? hm_report__futex(r) : NULL;
+	ctx.meta = hm_report__meta(r);
 	ctx.resolve = resolve_cb;
 	ctx.resolve_priv = s;
-	ctx.nr_sockets = r->topo ? hm_topo__nr_sockets(r->topo) : 0;
-	ctx.nr_nodes = r->topo ? hm_topo__nr_nodes(r->topo) : 0;
-	ctx.cacheline = r->opts.cacheline_size ? r->opts.cacheline_size : 64;
+	ctx.nr_sockets = hm_report__topo(r) ? hm_topo__nr_sockets(hm_report__topo(r)) : 0;
+	ctx.nr_nodes = hm_report__topo(r) ? hm_topo__nr_nodes(hm_report__topo(r)) : 0;
+	ctx.cacheline = hm_report__cacheline(r) ? hm_report__cacheline(r) : 64;
 	ctx.top_lines = s->top_lines;
 	s->r = r;
 	s->acc = hm_macc__new(&ctx);
@@ -72,10 +73,9 @@ struct hm_mscan *hm_mscan__new(u32 top_lines)
 	return s;
 }
 
-void hm_mscan__attach(struct hm_mscan *s, struct hm_report_opts *opts)
+int hm_mscan__attach(struct hm_mscan *s, struct hm_report *r)
 {
-	opts->on_sample = on_sample;
-	opts->on_sample_priv = s;
+	return hm_report__add_sink(r, on_sample, s);
 }
 
 struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r)
@@ -88,7 +88,14 @@ struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *
 			return NULL;
 		}
 	}
-	return hm_macc__finish(s->acc);
+	{
+		struct hm_metrics *m = hm_macc__finish(s->acc);
+		char note[256];
+
+		if (m && hm_report__counting_note(r, note, sizeof(note)) > 0)
+			m->counting_note = strdup(note);	/* NULL on failure: no note */
+		return m;
+	}
 }
 
 void hm_mscan__delete(struct hm_mscan *s)
@@ -112,12 +119,14 @@ struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_l
 		return NULL;
 	o.want_lines = false;
 	o.want_buckets = false;
-	hm_mscan__attach(s, &o);
 	r = hm_report__new(&o);
 	if (!r) {
 		err = -errno;
 		goto out;
 	}
+	err = hm_mscan__attach(s, r);
+	if (err < 0)
+		goto out;
 	err = hm_report__run(r);
 	if (err < 0)
 		goto out;

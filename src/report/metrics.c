@@ -15,10 +15,18 @@
 #include <hitmap/meta.h>
 #include <hitmap/symbols.h>
 #include "metrics.h"
+#include "render-c2c.h"
+#include "names.h"
+
+_Static_assert((int)HM_NAME_BUCKET == (int)HM_MATCH_BUCKET &&
+	       (int)HM_NAME_FUTEX_OBJECT == (int)HM_MATCH_FUTEX_OBJECT &&
+	       (int)HM_NAME_DATA_SYMBOL == (int)HM_MATCH_DATA_SYMBOL &&
+	       (int)HM_NAME_CODE == (int)HM_MATCH_CODE && (int)HM_NAME_ADDRESS == (int)HM_MATCH_ADDRESS,
+	       "names.h kinds are the diff's match kinds");
 
 static const char *const mstat_names[HM_MS__MAX] = {
 	"samples", "loads", "stores", "HITM.local", "HITM.remote", "HITM.total",
-	"HIT.remote", "DRAM.local", "DRAM.remote",
+	"HIT.remote", "DRAM.local", "DRAM.remote", "total_loads",
 };
 
 const char *hm_mstat__name(enum hm_mstat s)
@@ -38,6 +46,23 @@ double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s)
 	case HM_MS_HIT_REMOTE:	return st->rmt_hit;
 	case HM_MS_DRAM_LOCAL:	return st->lcl_dram;
 	case HM_MS_DRAM_REMOTE:	return st->rmt_dram;
+	case HM_MS_TOTAL_LOADS:	return hm_c2c_stats__total_loads(st);
+	default:		return 0;
+	}
+}
+
+double hm_mstat__get_counts(const struct hm_counts *c, enum hm_mstat s)
+{
+	switch (s) {
+	case HM_MS_SAMPLES:	return c->samples;
+	case HM_MS_LOADS:	return c->loads;
+	case HM_MS_STORES:	return c->stores;
+	case HM_MS_HITM_LOCAL:	return c->cat[HM_CAT_HITM_LOCAL] + c->cat[HM_CAT_HITM_XDIE];
+	case HM_MS_HITM_REMOTE:	return c->cat[HM_CAT_HITM_REMOTE];
+	case HM_MS_HITM_TOTAL:	return hm_counts__hitm(c);
+	case HM_MS_HIT_REMOTE:	return c->cat[HM_CAT_HIT_REMOTE];
+	case HM_MS_DRAM_LOCAL:	return c->cat[HM_CAT_DRAM_LOCAL];
+	case HM_MS_DRAM_REMOTE:	return c->cat[HM_CAT_DRAM_REMOTE];
 	default:		return 0;
 	}
 }
@@ -109,6 +134,7 @@ void hm_metrics__delete(struct hm_metrics *m)
 	free(m->socket);
 	free(m->node);
 	free(m->xfer);
+	free(m->counting_note);
 	free(m->workload);
 	free(m->label);
 	free(m);
@@ -195,183 +221,7 @@ int hm_metrics__set(struct hm_metrics *m, const char *key, double value,
 	return m->nr++;
 }
 
-/* ---------------------------------------------------------------- workload JSON */
-
-struct jscan {
-	const char *p, *end;
-	struct hm_metrics *m;
-	int n;
-	int depth;
-};
-
-static void js_ws(struct jscan *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-/* A JSON string into @buf (escapes kept simple: \x -> x); -1 on error. */
-static int js_string(struct jscan *j, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (j->p >= j->end || *j->p != '"')
-		return -1;
-	j->p++;
-	while (j->p < j->end && *j->p != '"') {
-		char c = *j->p++;
-
-		if (c == '\\' && j->p < j->end) {
-			c = *j->p++;
-			if (c == 'u') {
-				j->p += 4;
-				c = '?';
-			}
-		}
-		if (n + 1 < size)
-			buf[n++] = c;
-	}
-	if (j->p >= j->end)
-		return -1;
-	j->p++;
-	buf[n] = 0;
-	return 0;
-}
-
-static int js_value(struct jscan *j, const char *prefix);
-
-static int js_object(struct jscan *j, const char *prefix)
-{
-	char key[128], path[256];
-
-	j->p++;	/* { */
-	js_ws(j);
-	if (j->p < j->end && *j->p == '}') {
-		j->p++;
-		return 0;
-	}
-	for (;;) {
-		js_ws(j);
-		if (js_string(j, key, sizeof(key)))
-			return -1;
-		for (char *c = key; *c; c++)
-			if (*c == ' ' || *c == '\t')
-				*c = '_';
-		js_ws(j);
-		if (j->p >= j->end || *j->p != ':')
-			return -1;
-		j->p++;
-		js_ws(j);
-		snprintf(path, sizeof(path), "%s.%s", prefix, key);
-		if (js_value(j, path))
-			return -1;
-		js_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == '}') {
-			j->p++;
-			return 0;
-		}
-		return -1;
-	}
-}
-
-static int js_skip_array(struct jscan *j)
-{
-	int depth = 0;
-	bool str = false;
-
-	for (; j->p < j->end; j->p++) {
-		char c = *j->p;
-
-		if (str) {
-			if (c == '\\')
-				j->p++;
-			else if (c == '"')
-				str = false;
-			continue;
-		}
-		if (c == '"')
-			str = true;
-		else if (c == '[' || c == '{')
-			depth++;
-		else if (c == ']' || c == '}') {
-			if (--depth == 0) {
-				j->p++;
-				return 0;
-			}
-		}
-	}
-	return -1;
-}
-
-static int js_value(struct jscan *j, const char *prefix)
-{
-	char tmp[128];
-
-	if (++j->depth > 16)
-		return -1;
-	js_ws(j);
-	if (j->p >= j->end)
-		return -1;
-	if (*j->p == '{') {
-		int r = js_object(j, prefix);
-
-		j->depth--;
-		return r;
-	}
-	j->depth--;
-	if (*j->p == '[')
-		return js_skip_array(j);
-	if (*j->p == '"')
-		return js_string(j, tmp, sizeof(tmp));
-	if (*j->p == '-' || (*j->p >= '0' && *j->p <= '9')) {
-		size_t n = 0;
-		double v;
-		char *e;
-
-		while (j->p + n < j->end && n + 1 < sizeof(tmp) &&
-		       strchr("+-.eE0123456789", j->p[n])) {
-			tmp[n] = j->p[n];
-			n++;
-		}
-		tmp[n] = 0;
-		j->p += n;
-		v = strtod(tmp, &e);
-		if (e == tmp)
-			return -1;
-		/* "...samples", "...lost": counts, tested like hitmap.samples */
-		size_t pl = strlen(prefix);
-		bool count = (pl >= 7 && !strcmp(prefix + pl - 7, "samples")) ||
-			     (pl >= 4 && !strcmp(prefix + pl - 4, "lost"));
-
-		if (hm_metrics__set(j->m, prefix, v, HM_MG_WORKLOAD, HM_MATCH_WORKLOAD, count) < 0)
-			return -1;
-		j->n++;
-		return 0;
-	}
-	/* true / false / null */
-	while (j->p < j->end && *j->p >= 'a' && *j->p <= 'z')
-		j->p++;
-	return 0;
-}
-
-int hm_metrics__add_workload(struct hm_metrics *m, const char *json, size_t len)
-{
-	struct jscan j = { .p = json, .end = json + len, .m = m };
-
-	js_ws(&j);
-	if (j.p >= j.end || *j.p != '{')
-		return -EINVAL;
-	if (js_object(&j, "workload")) {
-		hm_warn("workload results (HM_META_WORKLOAD): not a JSON object near byte %td; ignored",
-			j.p - json);
-		return -EINVAL;
-	}
-	return j.n;
-}
+/* (workload JSON: metrics-workload.c) */
 
 /* ---------------------------------------------------------------- accumulator */
 
@@ -397,9 +247,9 @@ struct acc_line {
 struct acc_bucket {
 	const struct hm_futex_table *table;	/* NULL: empty */
 	u64	index;
-	struct hm_c2c_stats tot;
-	struct hm_c2c_stats field[HM_FUTEX_FIELD__MAX];
-	struct hm_c2c_stats *socket;
+	struct hm_counts tot;
+	struct hm_counts field[HM_FUTEX_FIELD__MAX];
+	struct hm_counts *socket;
 };
 
 #define MAX_SOCKETS 64
@@ -414,8 +264,8 @@ struct hm_macc {
 	struct hm_mem_cats	cats;
 	u32			nr_sockets, nr_nodes;
 	u32			sock_cap;	/* per-bucket socket arrays */
-	struct hm_c2c_stats	socket[MAX_SOCKETS];
-	struct hm_c2c_stats	node[MAX_NODES];
+	struct hm_counts	socket[MAX_SOCKETS];
+	struct hm_counts	node[MAX_NODES];
 	u64			xfer[MAX_SOCKETS * MAX_NODES];
 	struct acc_line		*lines;
 	u64			nr_lines, lines_size;
@@ -557,8 +407,8 @@ static struct acc_bucket *bucket_get(struct hm_macc *a, const struct hm_futex_ta
 	return &a->buckets[p];
 }
 
-static int socket_stats(struct hm_macc *a, struct hm_c2c_stats **arr, int socket,
-			const struct hm_c2c_stats *one)
+static int socket_stats(struct hm_macc *a, struct hm_counts **arr, int socket,
+			const struct hm_mem_sample *ms)
 {
 	if (socket < 0 || (u32)socket >= a->sock_cap)
 		return 0;
@@ -567,7 +417,7 @@ static int socket_stats(struct hm_macc *a, struct hm_c2c_stats **arr, int socket
 		if (!*arr)
 			return -ENOMEM;
 	}
-	hm_c2c_stats__sum(&(*arr)[socket], one);
+	hm_counts__add(&(*arr)[socket], ms);
 	return 0;
 }
 
@@ -578,25 +428,31 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 	struct acc_line *l;
 	u32 i;
 
-	memset(&one, 0, sizeof(one));
-	hm_c2c_stats__add_v(&one, ms->compat, s->data_src, s->addr, ms->mapped);
+	/* perf's counters of the sample: the report's, or decoded here (unit tests) */
+	if (ms->perf) {
+		one = *ms->perf;
+	} else {
+		memset(&one, 0, sizeof(one));
+		hm_c2c_stats__add_v(&one, ms->compat, s->data_src, s->addr, ms->mapped);
+	}
 	hm_c2c_stats__sum(&a->c2c, &one);
 	a->nr_samples++;
 	if (ms->cls.cat < HM_CAT__MAX)
 		a->cats.nr[ms->cls.cat]++;
 
 	if (ms->cpu_socket >= 0 && ms->cpu_socket < MAX_SOCKETS) {
-		hm_c2c_stats__sum(&a->socket[ms->cpu_socket], &one);
+		hm_counts__add(&a->socket[ms->cpu_socket], ms);
 		if ((u32)ms->cpu_socket >= a->nr_sockets)
 			a->nr_sockets = ms->cpu_socket + 1;
 	}
 	if (ms->data_node >= 0 && ms->data_node < MAX_NODES) {
-		hm_c2c_stats__sum(&a->node[ms->data_node], &one);
+		hm_counts__add(&a->node[ms->data_node], ms);
 		if ((u32)ms->data_node >= a->nr_nodes)
 			a->nr_nodes = ms->data_node + 1;
 		if (ms->cpu_socket >= 0 && ms->cpu_socket < MAX_SOCKETS)
 			a->xfer[ms->cpu_socket * MAX_NODES + ms->data_node] +=
-				one.lcl_hitm + one.rmt_hitm + one.rmt_hit + one.lcl_dram + one.rmt_dram;
+				ms->cls.hitm || ms->cls.cat == HM_CAT_HIT_REMOTE ||
+				ms->cls.cat == HM_CAT_DRAM_LOCAL || ms->cls.cat == HM_CAT_DRAM_REMOTE;
 	}
 
 	if (ms->futex.table) {
@@ -604,10 +460,10 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 
 		if (!b)
 			return -ENOMEM;
-		hm_c2c_stats__sum(&b->tot, &one);
+		hm_counts__add(&b->tot, ms);
 		if (ms->futex.field < HM_FUTEX_FIELD__MAX)
-			hm_c2c_stats__sum(&b->field[ms->futex.field], &one);
-		if (socket_stats(a, &b->socket, ms->cpu_socket, &one))
+			hm_counts__add(&b->field[ms->futex.field], ms);
+		if (socket_stats(a, &b->socket, ms->cpu_socket, ms))
 			return -ENOMEM;
 	}
 
@@ -638,28 +494,6 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 
 /* ---------------------------------------------------------------- finish */
 
-static void table_name(const struct hm_futex_model *fm, const struct hm_futex_table *t,
-		       char *buf, size_t size)
-{
-	u32 i, ord = 0, nr_priv = 0;
-
-	if (t->kind == 0) {
-		snprintf(buf, size, "global.node%d", t->node);
-		return;
-	}
-	/* private tables belong to a pid that differs from run to run: use the order */
-	for (i = 0; fm && i < fm->nr_tables; i++) {
-		if (fm->tables[i].kind != 1)
-			continue;
-		if (&fm->tables[i] == t)
-			ord = nr_priv;
-		nr_priv++;
-	}
-	if (nr_priv > 1)
-		snprintf(buf, size, "private.%u", ord);
-	else
-		snprintf(buf, size, "private");
-}
 
 static int set_stats(struct hm_metrics *m, const char *prefix, const struct hm_c2c_stats *st,
 		     const enum hm_mstat *which, int n, enum hm_metric_group g,
@@ -670,6 +504,25 @@ static int set_stats(struct hm_metrics *m, const char *prefix, const struct hm_c
 
 	for (i = 0; i < n; i++) {
 		double v = hm_mstat__get(st, which[i]);
+
+		if (!v && !keep_zero)
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", prefix, hm_mstat__name(which[i]));
+		if (hm_metrics__set(m, key, v, g, match, true) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int set_counts(struct hm_metrics *m, const char *prefix, const struct hm_counts *c,
+		      const enum hm_mstat *which, int n, enum hm_metric_group g,
+		      enum hm_metric_match match, bool keep_zero)
+{
+	char key[512];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double v = hm_mstat__get_counts(c, which[i]);
 
 		if (!v && !keep_zero)
 			continue;
@@ -696,7 +549,7 @@ static const enum hm_mstat field_stats[] = {
 	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
 };
 static const enum hm_mstat line_stats[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+	HM_MS_TOTAL_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
 };
 #define NR(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -729,67 +582,17 @@ static int cmp_code(const void *x, const void *y)
 	return a->count > b->count ? -1 : a->count < b->count;
 }
 
-static void sym_text(const struct hm_symbol_info *info, u64 off, bool with_src, char *buf, size_t size)
-{
-	int n = snprintf(buf, size, "%s+0x%" PRIx64, info->name, off);
 
-	if (with_src && info->file && n > 0 && (size_t)n < size) {
-		const char *base = strrchr(info->file, '/');
-
-		snprintf(buf + n, size - n, " (%s:%d)", base ? base + 1 : info->file, info->line);
-	}
-}
-
-/* Identity of a shared line: futex object, else data symbol, else the code. */
+/* Identity of a shared line (names.c): futex object, else data symbol, else the code. */
 static void line_identity(struct hm_macc *a, const struct acc_line *l, char *buf, size_t size, u8 *match)
 {
-	struct hm_symbol_info info;
-	const struct hm_futex_model *fm = a->ctx.futex;
-	struct hm_futex_site site;
-	u8 dmode = (l->first_addr >> 63) ? 1 : 2;	/* PERF_RECORD_MISC_KERNEL : _USER */
+	struct hm_namer n = { a->ctx.futex, a->ctx.resolve, a->ctx.resolve_priv };
+	struct hm_line_ref ref = {
+		.line = l->addr, .first_addr = l->first_addr, .pid = l->pid, .has_code = l->nr_code > 0,
+		.code_pid = l->code[0].pid, .code_cpumode = l->code[0].cpumode, .code_ip = l->code[0].ip,
+	};
 
-	if (fm && hm_futex_model__locate(fm, l->first_addr, &site) == 1) {
-		char tn[32];
-
-		if (site.where == HM_FUTEX_WHERE_BUCKET && site.loc.table) {
-			table_name(fm, site.loc.table, tn, sizeof(tn));
-			snprintf(buf, size, "futex.%s.bucket.%" PRIu64, tn, site.loc.index);
-			*match = HM_MATCH_BUCKET;
-			return;
-		}
-		if (site.where == HM_FUTEX_WHERE_FPH_HEADER && site.loc.table) {
-			table_name(fm, site.loc.table, tn, sizeof(tn));
-			snprintf(buf, size, "futex.%s.fph", tn);
-			*match = HM_MATCH_FUTEX_OBJECT;
-			return;
-		}
-		if (site.where == HM_FUTEX_WHERE_MM) {
-			snprintf(buf, size, "futex.mm");
-			*match = HM_MATCH_FUTEX_OBJECT;
-			return;
-		}
-	}
-	if (a->ctx.resolve && !a->ctx.resolve(a->ctx.resolve_priv, l->pid, dmode, l->first_addr, &info) &&
-	    info.name) {
-		char s[256];
-
-		sym_text(&info, info.offset - (l->first_addr - l->addr), false, s, sizeof(s));
-		snprintf(buf, size, "data:%s", s);
-		*match = HM_MATCH_DATA_SYMBOL;
-		return;
-	}
-	if (l->nr_code && a->ctx.resolve &&
-	    !a->ctx.resolve(a->ctx.resolve_priv, l->code[0].pid, l->code[0].cpumode, l->code[0].ip, &info) &&
-	    info.name) {
-		char s[256];
-
-		sym_text(&info, info.offset, false, s, sizeof(s));
-		snprintf(buf, size, "code:%s", s);
-		*match = HM_MATCH_CODE;
-		return;
-	}
-	snprintf(buf, size, "addr:0x%" PRIx64, l->addr);
-	*match = HM_MATCH_ADDRESS;
+	*match = (u8)hm_name__line(&n, &ref, buf, size);
 }
 
 static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
@@ -865,7 +668,7 @@ static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
 			if (a->ctx.resolve && !a->ctx.resolve(a->ctx.resolve_priv, l->code[k].pid,
 							      l->code[k].cpumode, l->code[k].ip, &info) &&
 			    info.name)
-				sym_text(&info, info.offset, true, where, sizeof(where));
+				hm_name__symbol(&info, info.offset, true, where, sizeof(where));
 			else
 				snprintf(where, sizeof(where), "0x%" PRIx64, l->code[k].ip);
 			o->code[o->nr_code].where = strdup(where);
@@ -886,10 +689,10 @@ static int cmp_bucket_hot(const void *x, const void *y)
 	const struct hm_mv_bucket *a = *(const struct hm_mv_bucket *const *)x;
 	const struct hm_mv_bucket *b = *(const struct hm_mv_bucket *const *)y;
 
-	if (a->tot.tot_hitm != b->tot.tot_hitm)
-		return a->tot.tot_hitm > b->tot.tot_hitm ? -1 : 1;
-	if (a->tot.nr_entries != b->tot.nr_entries)
-		return a->tot.nr_entries > b->tot.nr_entries ? -1 : 1;
+	if (hm_counts__hitm(&a->tot) != hm_counts__hitm(&b->tot))
+		return hm_counts__hitm(&a->tot) > hm_counts__hitm(&b->tot) ? -1 : 1;
+	if (a->tot.samples != b->tot.samples)
+		return a->tot.samples > b->tot.samples ? -1 : 1;
 	return cmp_bucket_view(a, b);
 }
 
@@ -898,7 +701,7 @@ static int cmp_bucket_hot(const void *x, const void *y)
 static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 {
 	const struct hm_futex_model *fm = a->ctx.futex;
-	struct hm_c2c_stats fields[2][HM_FUTEX_FIELD__MAX];
+	struct hm_counts fields[2][HM_FUTEX_FIELD__MAX];
 	bool has_field[2][HM_FUTEX_FIELD__MAX];
 	struct hm_mv_bucket **hot;
 	char key[256];
@@ -918,7 +721,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 		if (!b->table)
 			continue;
 		o = &m->buckets[m->nr_buckets++];
-		table_name(fm, b->table, o->table, sizeof(o->table));
+		hm_name__futex_table(fm, b->table, o->table, sizeof(o->table));
 		o->kind = b->table->kind;
 		o->node = b->table->node;
 		o->index = b->index;
@@ -934,26 +737,31 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 
 		kind = b->kind ? 1 : 0;
 		snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64, b->table, b->index);
-		if (set_stats(m, key, &b->tot, bucket_stats, NR(bucket_stats), HM_MG_BUCKET,
+		if (set_counts(m, key, &b->tot, bucket_stats, NR(bucket_stats), HM_MG_BUCKET,
 			      HM_MATCH_BUCKET, false))
 			return -ENOMEM;
 		for (s = 0; b->socket && s < m->nr_sockets && s < a->sock_cap; s++) {
 			snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64 ".socket.%u",
 				 b->table, b->index, s);
-			if (set_stats(m, key, &b->socket[s], socket_stats_set, NR(socket_stats_set),
+			if (set_counts(m, key, &b->socket[s], socket_stats_set, NR(socket_stats_set),
 				      HM_MG_BUCKET_SOCKET, HM_MATCH_BUCKET, false))
 				return -ENOMEM;
 		}
 		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
 			static const enum hm_mstat bf[] = { HM_MS_STORES, HM_MS_HITM_TOTAL };
 
-			if (!b->field[f].nr_entries)
+			if (!b->field[f].samples)
 				continue;
-			hm_c2c_stats__sum(&fields[kind][f], &b->field[f]);
+			fields[kind][f].samples += b->field[f].samples;
+			fields[kind][f].loads += b->field[f].loads;
+			fields[kind][f].stores += b->field[f].stores;
+			fields[kind][f].locked += b->field[f].locked;
+			for (int c = 0; c < HM_CAT__MAX; c++)
+				fields[kind][f].cat[c] += b->field[f].cat[c];
 			has_field[kind][f] = true;
 			snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64 ".%s", b->table, b->index,
 				 hm_futex_field__name(f));
-			if (set_stats(m, key, &b->field[f], bf, NR(bf), HM_MG_BUCKET_FIELD,
+			if (set_counts(m, key, &b->field[f], bf, NR(bf), HM_MG_BUCKET_FIELD,
 				      HM_MATCH_FIELD, false))
 				return -ENOMEM;
 		}
@@ -964,7 +772,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 				continue;
 			snprintf(key, sizeof(key), "futex.%s.field.%s", kind ? "private" : "global",
 				 hm_futex_field__name(f));
-			if (set_stats(m, key, &fields[kind][f], field_stats, NR(field_stats),
+			if (set_counts(m, key, &fields[kind][f], field_stats, NR(field_stats),
 				      HM_MG_FIELD, HM_MATCH_FIELD, true))
 				return -ENOMEM;
 		}
@@ -984,7 +792,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 			static const enum hm_mstat rs[] = { HM_MS_SAMPLES, HM_MS_HITM_TOTAL };
 
 			snprintf(key, sizeof(key), "futex.%s.hottest.%u", kind ? "private" : "global", k + 1);
-			if (set_stats(m, key, &hot[k]->tot, rs, NR(rs), HM_MG_RANK, HM_MATCH_RANK, true)) {
+			if (set_counts(m, key, &hot[k]->tot, rs, NR(rs), HM_MG_RANK, HM_MATCH_RANK, true)) {
 				free(hot);
 				return -ENOMEM;
 			}
@@ -1046,14 +854,14 @@ struct hm_metrics *hm_macc__finish(struct hm_macc *a)
 	for (s = 0; s < m->nr_sockets; s++) {
 		m->socket[s] = a->socket[s];
 		snprintf(key, sizeof(key), "socket.%u", s);
-		if (set_stats(m, key, &a->socket[s], all_stats, NR(all_stats), HM_MG_SOCKET,
+		if (set_counts(m, key, &a->socket[s], all_stats, NR(all_stats), HM_MG_SOCKET,
 			      HM_MATCH_NAME, true))
 			goto nomem;
 	}
 	for (n = 0; n < m->nr_nodes; n++) {
 		m->node[n] = a->node[n];
 		snprintf(key, sizeof(key), "node.%u", n);
-		if (set_stats(m, key, &a->node[n], all_stats, NR(all_stats), HM_MG_NODE,
+		if (set_counts(m, key, &a->node[n], all_stats, NR(all_stats), HM_MG_NODE,
 			      HM_MATCH_NAME, true))
 			goto nomem;
 	}

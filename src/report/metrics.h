@@ -25,15 +25,27 @@
 #include <hitmap/mem.h>
 #include <hitmap/futex.h>
 #include "report.h"
+#include "counts.h"
 #include "stats.h"
 
+/*
+ * The counters of a metric.  Totals named perf-c2c.* and the line metrics
+ * (the cache-line table's rows, perf's view) read perf's c2c counters
+ * (hm_mstat__get); sockets, nodes, buckets and fields read hitmap's precise
+ * categories (hm_mstat__get_counts: HITM.local = hitm_local + hitm_xdie,
+ * the same socket; HITM.remote = hitm_remote; DRAM.remote = DRAM of another
+ * socket), so that no sample counts twice.  TOTAL_LOADS is perf's Total
+ * Loads column of a line (LLC misses + hits, perf's quirks included).
+ */
 enum hm_mstat {
 	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE,
 	HM_MS_HITM_TOTAL, HM_MS_HIT_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
+	HM_MS_TOTAL_LOADS,
 	HM_MS__MAX
 };
 const char *hm_mstat__name(enum hm_mstat s);
 double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s);
+double hm_mstat__get_counts(const struct hm_counts *c, enum hm_mstat s);
 
 enum hm_metric_group {
 	HM_MG_C2C, HM_MG_CAT, HM_MG_SOCKET, HM_MG_NODE, HM_MG_XFER, HM_MG_BUCKET,
@@ -71,9 +83,9 @@ struct hm_mv_bucket {
 	char	table[24];	/* "global.node0", "private" */
 	s32	kind, node;
 	u64	index;
-	struct hm_c2c_stats tot;
-	struct hm_c2c_stats *socket;			/* nr_sockets */
-	struct hm_c2c_stats field[HM_FUTEX_FIELD__MAX];
+	struct hm_counts tot;
+	struct hm_counts *socket;			/* nr_sockets */
+	struct hm_counts field[HM_FUTEX_FIELD__MAX];
 };
 
 #define HM_MV_CODE 4
@@ -92,8 +104,8 @@ struct hm_metrics {
 	struct hm_c2c_stats	c2c;
 	struct hm_mem_cats	cats;
 	u32			nr_sockets, nr_nodes;
-	struct hm_c2c_stats	*socket;	/* nr_sockets */
-	struct hm_c2c_stats	*node;		/* nr_nodes */
+	struct hm_counts	*socket;	/* nr_sockets */
+	struct hm_counts	*node;		/* nr_nodes */
 	u64			*xfer;		/* [socket * nr_nodes + node] */
 	bool			has_layout;
 	struct hm_futex_layout	layout;
@@ -102,6 +114,7 @@ struct hm_metrics {
 	u32			nr_lines;
 	struct hm_mv_line	*lines;		/* shared lines, hottest first */
 	char			*workload;	/* HM_META_WORKLOAD text or NULL */
+	char			*counting_note;	/* where perf's counters differ (counts.h), or NULL */
 	u32			nr, alloc;
 	struct hm_metric	*m;
 	/* key -> metric index */
@@ -148,10 +161,11 @@ int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
 
 /*
  * Metrics of a whole file (metrics-scan.c), gathered in the report's own
- * single pass through its on_sample hook:
+ * single pass as one of its sinks (hm_report__add_sink):
  *
  *	struct hm_mscan *ms = hm_mscan__new(top_lines);
- *	hm_mscan__attach(ms, &report_opts);	// before hm_report__new
+ *	r = hm_report__new(&report_opts);
+ *	hm_mscan__attach(ms, r);		// before hm_report__run
  *	... hm_report__run(r) ...
  *	m = hm_mscan__finish(ms, r);		// owned by the caller
  *	hm_mscan__delete(ms);
@@ -161,7 +175,7 @@ int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
  */
 struct hm_mscan;
 struct hm_mscan *hm_mscan__new(u32 top_lines);
-void hm_mscan__attach(struct hm_mscan *s, struct hm_report_opts *opts);
+int  hm_mscan__attach(struct hm_mscan *s, struct hm_report *r);	/* 0 or -errno */
 struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r);
 void hm_mscan__delete(struct hm_mscan *s);
 struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines);

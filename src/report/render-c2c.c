@@ -11,6 +11,8 @@
 #include <string.h>
 #include <hitmap/json.h>
 #include "render-c2c.h"
+#include "counts.h"
+#include "names.h"
 #include "lines.h"
 
 #define RULE "=================================================\n"
@@ -206,6 +208,46 @@ static void sym_text(const struct hm_report *r, const struct hm_line_ip *ip, cha
 		snprintf(src, srcsz, "%s:%d", info.file, info.line);
 }
 
+static int name_resolve(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbol_info *info)
+{
+	const struct hm_report *r = priv;
+
+	if (!r->syms)
+		return -ENOENT;
+	return hm_symbols__resolve(r->syms, r->maps, pid, cpumode, addr, info);
+}
+
+static void namer_of(const struct hm_report *r, struct hm_namer *n)
+{
+	n->futex = r->futex.nr_tables ? &r->futex : NULL;
+	n->resolve = name_resolve;
+	n->priv = (void *)r;
+}
+
+/* What the line is (names.h): the same name as the HTML page and the diff give it. */
+static void line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t size)
+{
+	struct hm_namer n;
+	struct hm_line_ref ref = {
+		.line = ln->addr, .first_addr = ln->first_addr, .pid = ln->first_pid, .has_code = true,
+		.code_pid = ln->first_pid, .code_cpumode = ln->first_cpumode, .code_ip = ln->first_ip,
+	};
+
+	namer_of(r, &n);
+	hm_name__line(&n, &ref, buf, size);
+}
+
+/* What the byte at @off of the line is: field or symbol+offset, "-" when unknown. */
+static void off_name(const struct hm_report *r, const struct hm_line *ln, u32 off, char *buf, size_t size)
+{
+	struct hm_namer n;
+
+	namer_of(r, &n);
+	hm_name__offset(&n, ln->addr + off, ln->first_pid, buf, size);
+	if (!buf[0])
+		snprintf(buf, size, "-");
+}
+
 static const char *comm_of(const struct hm_report *r, u32 tid)
 {
 	const char *c = r->maps ? hm_maps__comm(r->maps, tid) : NULL;
@@ -265,12 +307,20 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			}
 
 	fprintf(f, "\n" RULE "           Shared Data Cache Line Table          \n" RULE);
-	fprintf(f, "# one row per virtual cache line, sorted on %s; %zu of %zu lines shown\n#\n",
+	fprintf(f, "# one row per virtual cache line, sorted on %s; %zu of %zu lines shown\n",
 		display_str[o->sort], n, hm_lines__count(r->lines));
-	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s\n",
+	fprintf(f, "# counting: perf c2c's counters (Loads: perf's Total Loads); XDie: hitmap's cross-die HITMs\n");
+	{
+		char note[256];
+
+		if (hm_report__counting_note(r, note, sizeof(note)) > 0)
+			fprintf(f, "# note: %s\n", note);
+	}
+	fprintf(f, "#\n");
+	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s %s\n",
 		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
 		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
-		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets");
+		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets", "Data");
 	for (size_t i = 0; i < n; i++) {
 		const struct hm_line *ln = v[i];
 		const struct hm_c2c_stats *s = &ln->st;
@@ -279,31 +329,38 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			   o->sort == HM_SORT_LCL ? pct(s->lcl_hitm, tot->lcl_hitm) :
 			   o->sort == HM_SORT_COST ? 0 : pct(s->tot_hitm, tot->tot_hitm);
 
+		char name[300];
+
 		if (o->sort == HM_SORT_COST)
 			m = pct(ln->cost, all_cost);
 		mask_list(ln->data_nodes, nodes, sizeof(nodes));
 		mask_list(ln->sockets, socks, sizeof(socks));
-		fprintf(f, "  %5zu %#18llx %5s %*u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s\n",
+		line_name(r, ln, name, sizeof(name));
+		fprintf(f, "  %5zu %#18llx %5s %*u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s %s\n",
 			i, (unsigned long long)ln->addr, nodes, paw, ln->pa_cnt, m, s->tot_hitm, s->lcl_hitm,
 			s->rmt_hitm, line_hitm_xdie(ln),
 			(unsigned long long)hm_c2c_stats__total_records(s),
 			(unsigned)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,
 			s->ld_llchit, s->lcl_hitm, s->rmt_hit, s->rmt_hitm, s->lcl_dram, s->rmt_dram,
 			ln->cost, s->load ? ln->w_load / s->load : 0.0,
-			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks);
+			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks, name);
 	}
 
 	fprintf(f, "\n" RULE "           Shared Cache Line Details             \n" RULE);
 	for (size_t i = 0; i < n; i++) {
 		const struct hm_line *ln = v[i];
+		char name[300];
 
 		mask_list(ln->sockets, socks, sizeof(socks));
+		line_name(r, ln, name, sizeof(name));
 		fprintf(f, "\n  ----------------------------------------------------------------------\n");
-		fprintf(f, "  %zu  %#llx  hitm %u (local %u, cross-die %u, remote %u)  stores %u  loads %u  cost %.0f  sockets %s  pids",
-			i, (unsigned long long)ln->addr,
-			hm_line__cat(ln, HM_CAT_HITM_LOCAL) + hm_line__cat(ln, HM_CAT_HITM_XDIE) + hm_line__cat(ln, HM_CAT_HITM_REMOTE),
-			hm_line__cat(ln, HM_CAT_HITM_LOCAL), hm_line__cat(ln, HM_CAT_HITM_XDIE), hm_line__cat(ln, HM_CAT_HITM_REMOTE),
-			ln->st.store, ln->st.load, ln->cost, socks);
+		/* the table's numbers (perf's counters), then hitmap's categories of the same samples */
+		fprintf(f, "  %zu  %#llx  %s  Tot Hitm %u (LclHitm %u, RmtHitm %u)  Loads %llu  Stores %u\n",
+			i, (unsigned long long)ln->addr, name, ln->st.tot_hitm, ln->st.lcl_hitm, ln->st.rmt_hitm,
+			(unsigned long long)hm_c2c_stats__total_loads(&ln->st), ln->st.store);
+		fprintf(f, "  hitmap: loads %u  hitm_local %u  hitm_xdie %u  hitm_remote %u  stores %u  cost %.0f  sockets %s  pids",
+			ln->st.load, hm_line__cat(ln, HM_CAT_HITM_LOCAL), hm_line__cat(ln, HM_CAT_HITM_XDIE),
+			hm_line__cat(ln, HM_CAT_HITM_REMOTE), ln->st.store, ln->cost, socks);
 		for (u32 p = 0; p < ln->nr_pids; p++)
 			fprintf(f, "%s%u", p ? "," : " ", ln->pid[p]);
 		fprintf(f, "%s\n", ln->nr_pids == HM_LINE_MAX_PIDS ? ",..." : "");
@@ -340,17 +397,18 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			}
 			fprintf(f, "\n");
 		}
-		fprintf(f, "  %6s %7s %7s %5s %7s %7s %7s %7s %18s %7s %7s  %-16s %s\n",
-			"Offset", "LclHitm", "RmtHitm", "XDie", "Stores", "Loads", "LdCyc", "HitmCyc",
+		fprintf(f, "  %6s %-20s %7s %7s %5s %7s %7s %7s %7s %18s %7s %7s  %-16s %s\n",
+			"Offset", "Data", "LclHitm", "RmtHitm", "XDie", "Stores", "Loads", "LdCyc", "HitmCyc",
 			"Code address", "Pid", "Tid", "Comm", "Symbol / source");
 		for (u32 k = 0; k < ln->nr_offs; k++) {
 			const struct hm_line_off *of = &ln->offs[k];
 
 			struct hm_line_ip ips[HM_LINE_MAX_IPS];
 			u32 nips = sorted_ips(of, ips);
-			char offs[16];
+			char offs[16], oname[200];
 
 			snprintf(offs, sizeof(offs), "0x%x", of->off);
+			off_name(r, ln, of->off, oname, sizeof(oname));
 			for (u32 j = 0; j < nips; j++) {
 				const struct hm_line_ip *ip = &ips[j];
 				char sym[160], src[160];
@@ -358,13 +416,13 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 
 				sym_text(r, ip, sym, sizeof(sym), src, sizeof(src), &dso);
 				if (!j)
-					fprintf(f, "  %6s %7u %7u %5u %7u %7u %7.0f %7.0f",
-						offs, of->lcl_hitm, of->rmt_hitm, of->hitm_xdie,
+					fprintf(f, "  %6s %-20s %7u %7u %5u %7u %7u %7.0f %7.0f",
+						offs, oname, of->lcl_hitm, of->rmt_hitm, of->hitm_xdie,
 						of->store, of->load,
 						of->n_load ? of->w_load / of->n_load : 0.0,
 						of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
 				else
-					fprintf(f, "  %6s %7s %7s %5s %7s %7s %7s %7s", "", "", "", "", "", "", "", "");
+					fprintf(f, "  %6s %-20s %7s %7s %5s %7s %7s %7s %7s", "", "", "", "", "", "", "", "", "");
 				fprintf(f, " %#18llx %7u %7u  %-16s %s %s %s\n", (unsigned long long)ip->ip,
 					ip->pid, ip->tid, comm_of(r, ip->tid), sym, dso, src);
 			}
@@ -443,6 +501,12 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 
 	hm_json__obj_begin(j, NULL);
 	hm_json__hex(j, "address", ln->addr);
+	{
+		char name[300];
+
+		line_name(r, ln, name, sizeof(name));
+		hm_json__str(j, "data", name);
+	}
 	mask_list(ln->data_nodes, buf, sizeof(buf));
 	hm_json__str(j, "data_nodes", buf);
 	hm_json__u64(j, "pa_cnt", ln->pa_cnt);
@@ -450,8 +514,8 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 	hm_json__u64(j, "lcl_hitm", ln->st.lcl_hitm);
 	hm_json__u64(j, "rmt_hitm", ln->st.rmt_hitm);
 	hm_json__u64(j, "stores", ln->st.store);
-	hm_json__u64(j, "loads", hm_c2c_stats__total_loads(&ln->st));
-	hm_json__u64(j, "load_ops", ln->st.load);
+	hm_json__u64(j, "total_loads", hm_c2c_stats__total_loads(&ln->st));	/* the table's Loads */
+	hm_json__u64(j, "loads", ln->st.load);					/* load samples */
 	hm_json__u64(j, "records", hm_c2c_stats__total_records(&ln->st));
 	hm_json__double(j, "cost", ln->cost);
 	hm_json__double(j, "mean_load_cycles", ln->st.load ? ln->w_load / ln->st.load : 0.0);
@@ -489,6 +553,12 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 
 		hm_json__obj_begin(j, NULL);
 		hm_json__u64(j, "offset", of->off);
+		{
+			char oname[200];
+
+			off_name(r, ln, of->off, oname, sizeof(oname));
+			hm_json__str(j, "data", oname);
+		}
 		hm_json__u64(j, "lcl_hitm", of->lcl_hitm);
 		hm_json__u64(j, "rmt_hitm", of->rmt_hitm);
 		hm_json__u64(j, "hitm_xdie", of->hitm_xdie);
@@ -555,6 +625,13 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	hm_json__u64(j, "merged", r->shared.merged);
 	hm_json__obj_end(j);
 	json_cats(j, "hitmap", r->cats.nr);
+	{
+		/* where perf_c2c and hitmap count the same samples differently, and why */
+		char note[256];
+
+		hm_json__str(j, "counting_note",
+			     hm_report__counting_note(r, note, sizeof(note)) > 0 ? note : NULL);
+	}
 	hm_json__arr_begin(j, "sockets");
 	for (int k = 0; k < r->nr_socket_cats; k++) {
 		hm_json__obj_begin(j, NULL);
@@ -601,22 +678,24 @@ int hm_render__csv(const struct hm_report *r, const struct hm_render_opts *o, FI
 		return -ENOMEM;
 	if (o->max_lines && n > (size_t)o->max_lines)
 		n = o->max_lines;
-	fprintf(f, "index,address,data_nodes,pa_cnt,hitm,lcl_hitm,rmt_hitm,hitm_xdie,records,loads,stores,"
+	fprintf(f, "index,address,data_nodes,pa_cnt,hitm,lcl_hitm,rmt_hitm,hitm_xdie,records,total_loads,stores,"
 		   "st_l1hit,st_l1miss,st_na,ld_fbhit,ld_l1hit,ld_l2hit,ld_llchit,rmt_hit,lcl_dram,rmt_dram,"
-		   "cost,mean_load_cycles,cpus,sockets,load_ops\n");
+		   "cost,mean_load_cycles,cpus,sockets,loads,data\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct hm_line *ln = v[i];
 		const struct hm_c2c_stats *s = &ln->st;
+		char name[300];
 
 		mask_list(ln->data_nodes, nodes, sizeof(nodes));
 		mask_list(ln->sockets, socks, sizeof(socks));
-		fprintf(f, "%zu,%#llx,\"%s\",%u,%u,%u,%u,%u,%llu,%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%.0f,%.1f,%d,\"%s\",%u\n",
+		line_name(r, ln, name, sizeof(name));
+		fprintf(f, "%zu,%#llx,\"%s\",%u,%u,%u,%u,%u,%llu,%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%.0f,%.1f,%d,\"%s\",%u,\"%s\"\n",
 			i, (unsigned long long)ln->addr, nodes, ln->pa_cnt, s->tot_hitm, s->lcl_hitm,
 			s->rmt_hitm, line_hitm_xdie(ln), (unsigned long long)hm_c2c_stats__total_records(s),
 			(unsigned long long)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit,
 			s->ld_l2hit, s->ld_llchit, s->rmt_hit, s->lcl_dram, s->rmt_dram, ln->cost,
 			s->load ? ln->w_load / s->load : 0.0,
-			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks, s->load);
+			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks, s->load, name);
 	}
 	free(v);
 	return ferror(f) ? -EIO : 0;

@@ -278,6 +278,18 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	return r;
 }
 
+int hm_report__add_sink(struct hm_report *r, hm_report_sample_fn fn, void *priv)
+{
+	if (!r || !fn)
+		return -EINVAL;
+	if (r->nr_sinks == HM_REPORT_MAX_SINKS)
+		return -ENOSPC;
+	r->sinks[r->nr_sinks].fn = fn;
+	r->sinks[r->nr_sinks].priv = priv;
+	r->nr_sinks++;
+	return 0;
+}
+
 void hm_report__delete(struct hm_report *r)
 {
 	if (!r)
@@ -390,7 +402,13 @@ static u64 al_addr(const struct hm_map *map, u64 addr)
 #define BATCH 256
 
 struct pending {
-	struct hm_sample	s;		/* copy; pointer fields are not used */
+	/*
+	 * A copy that owns what it points to: the RAW payload is copied into
+	 * the batch's arena (struct batch); the other pointer fields (read
+	 * values, call chain, branches) are cleared.  Nothing here points into
+	 * the reader's buffers, which the next hm_reader__next may reuse.
+	 */
+	struct hm_sample	s;
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
 	u64			kh;
@@ -433,13 +451,32 @@ struct hm_dsrc_cache {
 	struct {
 		u64			data_src;
 		u32			flags;		/* 1 valid, 2 daddr, 4 mapped */
+		u8			cdiff;		/* enum hm_cdiff, 0xff: agree */
 		struct hm_mem_class	cls;
 		struct hm_c2c_stats	one;
 	} e[DSRC_CACHE];
 };
 
-static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
-		     struct hm_c2c_stats *one, struct hm_mem_class *cls)
+static bool cat_dram(enum hm_mem_cat c)
+{
+	return c == HM_CAT_DRAM_LOCAL || c == HM_CAT_DRAM_REMOTE;
+}
+
+static u8 cdiff_of(const struct hm_c2c_stats *one, const struct hm_mem_class *cls)
+{
+	bool pdram = one->lcl_dram || one->rmt_dram;
+
+	if (pdram && !cat_dram(cls->cat))
+		return one->tot_hitm ? HM_CDIFF_ALSO_DRAM : HM_CDIFF_AS_DRAM;
+	if (one->tot_hitm && !cls->hitm)
+		return HM_CDIFF_AS_HITM;
+	if (!one->tot_hitm && cls->hitm)
+		return HM_CDIFF_NO_HITM;
+	return 0xff;
+}
+
+static u8 classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
+		   struct hm_c2c_stats *one, struct hm_mem_class *cls)
 {
 	struct hm_dsrc_cache *c = r->dsrc_cache;
 	u32 flags = 1 | (daddr ? 2 : 0) | (mapped ? 4 : 0);
@@ -451,11 +488,13 @@ static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
 		memset(&e->one, 0, sizeof(e->one));
 		hm_c2c_stats__add_v(&e->one, r->opts.perf_compat, data_src, daddr, mapped);
 		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
+		e->cdiff = cdiff_of(&e->one, &e->cls);
 		e->data_src = key;
 		e->flags = flags;
 	}
 	*one = e->one;
 	*cls = e->cls;
+	return e->cdiff;
 }
 
 static int process_sample(struct hm_report *r, const struct pending *p)
@@ -465,12 +504,18 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	struct hm_c2c_stats one;
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
 	int node_idx = -1, err;
+	u8 cd;
 
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
 	ms.compat = r->opts.perf_compat;
+	ms.perf = &one;
 	ms.mapped = p->dmap && p->imap;
-	classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
+	cd = classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
+	if (cd != 0xff && !r->cdiff.n[cd][ms.cls.cat]++) {
+		r->cdiff.data_src[cd][ms.cls.cat] = s->data_src;
+		r->cdiff.remote[cd][ms.cls.cat] = one.rmt_dram != 0;
+	}
 	hm_c2c_stats__sum(&r->c2c, &one);
 	r->cats.nr[ms.cls.cat]++;
 	r->nr_samples++;
@@ -504,8 +549,16 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		if (err < 0)
 			return err;
 	}
-	if (r->opts.on_sample)
-		return r->opts.on_sample(r->opts.on_sample_priv, r, &ms);
+	if (r->opts.on_sample) {
+		err = r->opts.on_sample(r->opts.on_sample_priv, r, &ms);
+		if (err < 0)
+			return err;
+	}
+	for (int i = 0; i < r->nr_sinks; i++) {
+		err = r->sinks[i].fn(r->sinks[i].priv, r, &ms);
+		if (err < 0)
+			return err;
+	}
 	return 0;
 }
 
@@ -649,13 +702,70 @@ static int setup_header(struct hm_report *r)
 	return 0;
 }
 
+/* The batch and the arena its samples' RAW payloads live in. */
+struct batch {
+	struct pending	*p;
+	int		n;
+	u8		*arena;
+	size_t		used, cap;
+};
+
+static int batch__flush(struct hm_report *r, struct batch *b)
+{
+	int err = b->n ? flush(r, b->p, b->n) : 0;
+
+	b->n = 0;
+	b->used = 0;
+	return err;
+}
+
+/* Queue a copy of @s that owns its RAW payload (flushing first when full). */
+static int batch__add(struct hm_report *r, struct batch *b, const struct hm_sample *s)
+{
+	struct hm_sample *c;
+	size_t need = (s->raw && s->raw_size) ? ((size_t)s->raw_size + 7) & ~(size_t)7 : 0;
+	int err;
+
+	if (b->n == BATCH || b->used + need > b->cap) {
+		err = batch__flush(r, b);
+		if (err < 0)
+			return err;
+	}
+	if (need > b->cap) {
+		/* empty now: growing moves nothing anyone points to */
+		u8 *a = realloc(b->arena, need);
+
+		if (!a)
+			return -ENOMEM;
+		b->arena = a;
+		b->cap = need;
+	}
+	c = &b->p[b->n++].s;
+	*c = *s;
+	c->read = NULL;
+	c->read_nr = 0;
+	c->callchain = NULL;
+	c->callchain_nr = 0;
+	c->branch = NULL;
+	c->branch_nr = 0;
+	if (need) {
+		memcpy(b->arena + b->used, s->raw, s->raw_size);
+		c->raw = b->arena + b->used;
+		b->used += need;
+	} else {
+		c->raw = NULL;
+		c->raw_size = 0;
+	}
+	return 0;
+}
+
 int hm_report__run(struct hm_report *r)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	struct hm_event ev;
-	struct pending *batch;
+	struct batch batch = { 0 };
 	u64 nr_records = 0;
-	int err, nb = 0;
+	int err;
 
 	r->reader = hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
@@ -684,9 +794,14 @@ int hm_report__run(struct hm_report *r)
 		if (err < 0)
 			return err;
 	}
-	batch = malloc(BATCH * sizeof(*batch));
-	if (!batch)
+	batch.p = malloc(BATCH * sizeof(*batch.p));
+	batch.cap = BATCH * 32;
+	batch.arena = malloc(batch.cap);
+	if (!batch.p || !batch.arena) {
+		free(batch.p);
+		free(batch.arena);
 		return -ENOMEM;
+	}
 	while ((err = hm_reader__next(r->reader, &ev)) > 0) {
 		if (r->opts.on_progress && (++nr_records & 4095) == 0)
 			r->opts.on_progress(r->opts.on_progress_priv,
@@ -694,12 +809,9 @@ int hm_report__run(struct hm_report *r)
 					    ev.file_offset - r->header->data_offset : 0,
 					    r->header->pipe ? 0 : r->header->data_size);
 		if (ev.type != PERF_RECORD_SAMPLE) {
-			if (nb) {
-				err = flush(r, batch, nb);
-				nb = 0;
-				if (err < 0)
-					break;
-			}
+			err = batch__flush(r, &batch);
+			if (err < 0)
+				break;
 			hm_maps__process(r->maps, &ev);
 			if (ev.type == PERF_RECORD_MMAP2) {
 				err = map_ids__note(r->map_ids, r->maps, &ev);
@@ -715,17 +827,14 @@ int hm_report__run(struct hm_report *r)
 			if (err < 0)
 				break;
 		}
-		batch[nb].s = ev.sample;
-		if (++nb == BATCH) {
-			err = flush(r, batch, nb);
-			nb = 0;
-			if (err < 0)
-				break;
-		}
+		err = batch__add(r, &batch, &ev.sample);
+		if (err < 0)
+			break;
 	}
-	if (err >= 0 && nb)
-		err = flush(r, batch, nb);
-	free(batch);
+	if (err >= 0)
+		err = batch__flush(r, &batch);
+	free(batch.p);
+	free(batch.arena);
 	if (r->opts.on_progress && !r->header->pipe)
 		r->opts.on_progress(r->opts.on_progress_priv, r->header->data_size,
 				    r->header->data_size);

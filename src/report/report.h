@@ -3,7 +3,8 @@
 #define HITMAP_REPORT_PRIV_H
 
 /*
- * One pass over a perf.data file: read -> classify -> resolve -> aggregate.
+ * The report's insides (include/hitmap/report.h is its public, opaque API):
+ * one pass over a perf.data file: read -> classify -> resolve -> aggregate.
  * The renderers (text, JSON, CSV, LKP, HTML) then read the aggregates.
  *
  * Owners: report.c/lines.c/render-c2c.c (c2c), buckets.c (futex views),
@@ -15,10 +16,7 @@
 #include <hitmap/meta.h>
 #include <hitmap/futex.h>
 #include <hitmap/symbols.h>
-
-enum hm_format { HM_FMT_TEXT, HM_FMT_JSON, HM_FMT_CSV, HM_FMT_LKP, HM_FMT_HTML };
-
-enum hm_sort { HM_SORT_TOT, HM_SORT_RMT, HM_SORT_LCL, HM_SORT_PEER, HM_SORT_COST };
+#include <hitmap/report.h>	/* the public, opaque API */
 
 /* A sample after classification and resolution: what every aggregate sees. */
 struct hm_mem_sample {
@@ -31,39 +29,26 @@ struct hm_mem_sample {
 	u64			line;		/* addr & ~(cacheline - 1) */
 	enum hm_perf_compat	compat;		/* whose c2c counters (opts.perf_compat) */
 	struct hm_futex_loc	futex;		/* futex.table NULL: not in a known table */
+	const struct hm_c2c_stats *perf;	/* perf's counters of this one sample */
 };
 
-struct hm_report;
-
-struct hm_report_opts {
-	const char	*input;
-	const char	*kallsyms;
-	const char	*symfs;
-	bool		no_source;
-	u32		cacheline_size;		/* 64 */
-	enum hm_perf_compat perf_compat;	/* perf's counters as this version computes them */
-	bool		want_lines;		/* build the shared cache-line table */
-	bool		want_buckets;		/* build the futex views */
-	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */
-	int		nr_futex_tables;
-	const char	**futex_tables;
-	const char	*kernel_release;	/* override the era: "6.16" ... */
-	/*
-	 * Called for every sample after classification and resolution, in
-	 * the report's single pass (diff metrics and HTML use it); a
-	 * negative return stops the run with that error.
-	 */
-	int		(*on_sample)(void *priv, const struct hm_report *r,
-				     const struct hm_mem_sample *ms);
-	void		*on_sample_priv;
-	/*
-	 * Progress of the pass, every few thousand records: bytes of the data
-	 * section read so far, of @total (0 when unknown: pipes).  The library
-	 * never prints; the CLI shows it (src/cli/progress.c).
-	 */
-	void		(*on_progress)(void *priv, u64 done, u64 total);
-	void		*on_progress_priv;
+/*
+ * Samples whose perf counters and hitmap category disagree, by kind and by
+ * hitmap category, with the first data_src of each (for the "why").
+ */
+enum hm_cdiff {
+	HM_CDIFF_ALSO_DRAM,	/* perf: HITM and DRAM at once */
+	HM_CDIFF_AS_DRAM,	/* perf: DRAM; hitmap: another source */
+	HM_CDIFF_AS_HITM,	/* perf: HITM; hitmap: not a HITM */
+	HM_CDIFF_NO_HITM,	/* hitmap: HITM; perf: none */
+	HM_CDIFF__MAX
 };
+struct hm_count_diff {
+	u64	n[HM_CDIFF__MAX][HM_CAT__MAX];
+	u64	data_src[HM_CDIFF__MAX][HM_CAT__MAX];
+	bool	remote[HM_CDIFF__MAX][HM_CAT__MAX];	/* perf's DRAM was remote */
+};
+
 
 /* perf's "Global Shared Cache Line Event Information", by its labels (report.c). */
 struct hm_perf_shared {
@@ -94,6 +79,7 @@ struct hm_report {
 	struct hm_symbols	*syms;
 	struct hm_c2c_stats	c2c;		/* perf-compatible totals */
 	struct hm_mem_cats	cats;		/* precise totals */
+	struct hm_count_diff	cdiff;		/* where perf's counters and the categories differ */
 	u64			nr_samples;
 	struct hm_lines		*lines;
 	struct hm_buckets	*buckets;
@@ -107,21 +93,24 @@ struct hm_report {
 	u64			*socket_cats;
 	int			nr_socket_cats;	/* sockets */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
+	int				nr_sinks;	/* hm_report__add_sink */
+	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 };
 
-struct hm_report *hm_report__new(const struct hm_report_opts *opts);
-/* Read the whole file; returns 0 or a negative errno (message in the log). */
-int  hm_report__run(struct hm_report *r);
-void hm_report__delete(struct hm_report *r);
+
+/* The futex views' aggregation of a report (report-access.c). */
+struct hm_buckets *hm_report__buckets(const struct hm_report *r);
+/* Its reader (the file's events), for the views that look at them. */
+const struct hm_reader *hm_report__reader(const struct hm_report *r);
 
 /* Futex views (buckets.c). */
-enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
 void hm_buckets__delete(struct hm_buckets *b);
 int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
+/* @perf_counters: perf's c2c counters beside hitmap's categories (--perf-counters). */
 int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
-			enum hm_bucket_view view, enum hm_format fmt, FILE *f);
+			enum hm_bucket_view view, enum hm_format fmt, bool perf_counters, FILE *f);
 
 
 #endif

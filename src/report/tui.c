@@ -119,7 +119,7 @@ static char *rd_view_text(struct hm_report *r, enum tui_view v, size_t *len)
 	if (v == TV_STATS)
 		err = hm_render__stats(r, &ro, f);
 	else if (r->buckets)
-		err = hm_buckets__render(r->buckets, r, bv[v], HM_FMT_TEXT, f);
+		err = hm_buckets__render(r->buckets, r, bv[v], HM_FMT_TEXT, false, f);
 	else
 		err = fputs("no futex views: the report ran without them\n", f) < 0 ? -EIO : 0;
 	if (fclose(f) || err < 0) {

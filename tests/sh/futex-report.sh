@@ -20,14 +20,15 @@ pass "report --by bucket --json"
 # every expected bucket: same counts, in total and per socket
 cmp_buckets() { # REPORT.json
 	jq -e --slurpfile exp "$TMP/exp.json" '
+	  def pc: {samples: .counts.samples, loads: .counts.loads, lcl_hitm: .counts.hitm_local, rmt_hitm: .counts.hitm_remote, lcl_dram: .counts.dram_local, rmt_dram: .counts.dram_remote, stores: .counts.stores};
 	  def key: [.table, (.node // -1), (.pid // -1), .index];
 	  (.buckets | map({key: (key | tostring), value: .}) | from_entries) as $got
 	  | [$exp[0].buckets[] | . as $e | $got[(key | tostring)] as $g
 	     | $g != null and
 	       ([ "samples","loads","lcl_hitm","rmt_hitm","lcl_dram","rmt_dram","stores" ]
-	        | all(. as $s | $g.stats[$s] == $e[$s])) and
+	        | all(. as $s | ($g | pc)[$s] == $e[$s])) and
 	       ([0,1] | all(. as $i | ([ "samples","loads","lcl_hitm","rmt_hitm","stores" ]
-	        | all(. as $s | $g.sockets[$i].stats[$s] == $e.sockets[$i][$s]))))]
+	        | all(. as $s | ($g.sockets[$i] | pc)[$s] == $e.sockets[$i][$s]))))]
 	  | all and length == ($exp[0].buckets | length)' "$1" >/dev/null
 }
 check "by bucket: exact counts for 12 buckets (3 tables, 2 sockets)" cmp_buckets "$TMP/b.json"
@@ -35,17 +36,18 @@ check "by bucket: no other bucket rows" jq -e '.buckets | length == 12' "$TMP/b.
 check "by bucket: >= 99% of futex-hash samples resolved to bucket+field" \
 	jq -e --slurpfile exp "$TMP/exp.json" '.summary.resolved * 100 >= $exp[0].bucket_samples * 99' "$TMP/b.json"
 check "by bucket: private hash header named (fph.*), not dropped" \
-	jq -e --slurpfile exp "$TMP/exp.json" '[.objects[] | select(.object | startswith("fph.")) | .stats.samples] | add == $exp[0].fph.samples' "$TMP/b.json"
+	jq -e --slurpfile exp "$TMP/exp.json" '[.objects[] | select(.object | startswith("fph.")) | .counts.samples] | add == $exp[0].fph.samples' "$TMP/b.json"
 check "by bucket: tables from the file's metadata" jq -e '[.tables[].provenance] == ["hm-futex-gen","hm-futex-gen","hm-futex-gen"]' "$TMP/b.json"
 
 # --by field: sum over access x function per (table, field)
 "$HITMAP" report -i "$TMP/f.data" --by field --json >"$TMP/f.json" 2>"$TMP/f.err" || fail "report --by field" "$(head -3 "$TMP/f.err")"
 check "by field: exact counts per table x field" jq -e --slurpfile exp "$TMP/exp.json" '
+  def pc: {samples: .counts.samples, loads: .counts.loads, lcl_hitm: .counts.hitm_local, rmt_hitm: .counts.hitm_remote, lcl_dram: .counts.dram_local, rmt_dram: .counts.dram_remote, stores: .counts.stores};
   (.fields | group_by([.table, .field]) | map({key: "\(.[0].table)/\(.[0].field)",
-      value: {samples: (map(.stats.samples) | add), loads: (map(.stats.loads) | add),
-              lcl_hitm: (map(.stats.lcl_hitm) | add), rmt_hitm: (map(.stats.rmt_hitm) | add),
-              lcl_dram: (map(.stats.lcl_dram) | add), rmt_dram: (map(.stats.rmt_dram) | add),
-              stores: (map(.stats.stores) | add)}}) | from_entries) as $got
+      value: {samples: (map(pc.samples) | add), loads: (map(pc.loads) | add),
+              lcl_hitm: (map(pc.lcl_hitm) | add), rmt_hitm: (map(pc.rmt_hitm) | add),
+              lcl_dram: (map(pc.lcl_dram) | add), rmt_dram: (map(pc.rmt_dram) | add),
+              stores: (map(pc.stores) | add)}}) | from_entries) as $got
   | [$exp[0].fields[] | . as $e | "\(.table)/\(.field)" as $k
      | if $e.samples == 0 then $got[$k] == null
        else ($got[$k] != null and ([ "samples","loads","lcl_hitm","rmt_hitm","lcl_dram","rmt_dram","stores" ]
@@ -55,9 +57,9 @@ check "by field: access kinds" jq -e '[.fields[].access] | unique == ["load","st
 # --by socket: requesting socket x home node; HITM matrix
 "$HITMAP" report -i "$TMP/f.data" --by socket --json >"$TMP/s.json" 2>"$TMP/s.err" || fail "report --by socket" "$(head -3 "$TMP/s.err")"
 check "by socket: cells add up to the bucket samples" \
-	jq -e --slurpfile exp "$TMP/exp.json" '[.xfer[].stats.samples] | add == $exp[0].bucket_samples' "$TMP/s.json"
+	jq -e --slurpfile exp "$TMP/exp.json" '[.xfer[].counts.samples] | add == $exp[0].bucket_samples' "$TMP/s.json"
 check "by socket: home node from the tables/physical addresses" \
-	jq -e --slurpfile exp "$TMP/exp.json" '([.xfer[] | select(.node == 0) | .stats.samples] | add) ==
+	jq -e --slurpfile exp "$TMP/exp.json" '([.xfer[] | select(.node == 0) | .counts.samples] | add) ==
 	  ([$exp[0].buckets[] | select(.table == "global" and .node == 0) | .samples] | add)' "$TMP/s.json"
 check "by socket: 2x2 HITM matrix holds every HITM" \
 	jq -e --slurpfile exp "$TMP/exp.json" '(.hitm_matrix | flatten | add) == ([$exp[0].buckets[] | .lcl_hitm + .rmt_hitm] | add)' "$TMP/s.json"
@@ -89,7 +91,7 @@ check "no tables: every resolved bucket is the generator's, same counts" jq -e -
 check "no tables: the private hash (4 lines, too few to place) stays unknown, by address" jq -e --slurpfile exp "$TMP/exp2.json" '
   (.buckets | map({key: .addr, value: .}) | from_entries) as $got
   | [$exp[0].buckets[] | select(.table == "private") | . as $e | $got[$e.line] as $g
-     | $g != null and $g.table == "unknown" and $g.index == null and $g.stats.samples == $e.samples] | all' "$TMP/u.json"
+     | $g != null and $g.table == "unknown" and $g.index == null and $g.counts.samples == $e.samples] | all' "$TMP/u.json"
 check "functions named (kallsyms in the file)" jq -e '[.buckets[].fields[].functions[].name] | unique | (index("futex_q_lock") != null)' "$TMP/b.json"
 
 # perf c2c on the same file: per-line totals of every bucket line

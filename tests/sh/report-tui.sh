@@ -58,7 +58,8 @@ if wait_for '^Line 0x' 5; then
 	grep -q "^Line $addr:" "$TMP/screen" && pass tui-enter-opens-line ||
 		fail tui-enter-opens-line "$(head -1 "$TMP/screen")"
 	got=$(awk '/^ *0x[0-9a-f]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ / { print $1, $2, $3; exit }' "$TMP/screen")
-	want_off=$(awk '/Shared Cache Line Details/ { d = 1 } d && /^ +0x[0-9a-f]+ +[0-9]+ +[0-9]+ / { print $1, $2, $3; exit }' "$TMP/stdio")
+	# --stdio offset rows: Offset, Data (what the byte is), LclHitm, RmtHitm, ...
+	want_off=$(awk '/Shared Cache Line Details/ { d = 1 } d && /^ +0x[0-9a-f]+ +[^ ]+ +[0-9]+ +[0-9]+ +[0-9]+ / { print $1, $3, $4; exit }' "$TMP/stdio")
 	[ -n "$got" ] && [ "$got" = "$want_off" ] && pass tui-offsets-equal-stdio ||
 		fail tui-offsets-equal-stdio "tui '$got', --stdio '$want_off'"
 	grep -Eq '0x[0-9a-f]+ +[0-9]+  [a-z_]+\+0x' "$TMP/screen" && pass tui-code-symbols ||

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Ground truth: on simulated files, hitmap report --stats --json (perf_c2c and the
-# precise "hitmap" member), --by bucket and --by field equal the simulator's truth.
+# precise "hitmap" member), --by bucket and --by field (perf's counters, --perf-counters)
+# equal the simulator's truth; tests/sh/report-truth.sh checks their precise counts.
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip sim-report "no $HITMAP; build first"; done_tests; }
 command -v jq >/dev/null || { skip sim-report "jq is not installed"; done_tests; }
@@ -28,25 +29,25 @@ for cfg in "skx 6.16-rc4" "zen4 6.17" "altra 6.18" "srf 6.16-rc4" "skx 6.12" "sk
 	else
 		fail sim-report-$n-hitmap-categories-equal-truth "$d"
 	fi
-	"$HITMAP" report -i "$f" --by bucket --json >"$TMP/$n.b.json" 2>"$TMP/$n.err" ||
+	"$HITMAP" report -i "$f" --by bucket --perf-counters --json >"$TMP/$n.b.json" 2>"$TMP/$n.err" ||
 		{ fail sim-report-$n-by-bucket "$(tail -n 2 "$TMP/$n.err")"; continue; }
 	d=$(jq -n -c --slurpfile r "$TMP/$n.b.json" --slurpfile t "$t" "$conv"'
 		([$t[0].buckets[] | {key: "\(.table):\(.node):\(.index)", value: {stats: (.c2c | st), fields: (.fields | map_values(st))}}] | from_entries) as $T |
-		([$r[0].buckets[] | select(.table != "unknown") | {key: "\(.table):\(.node):\(.index)", value: {stats, fields: ([.fields[] | {key: .field, value: .stats}] | from_entries)}}] | from_entries) as $R |
+		([$r[0].buckets[] | select(.table != "unknown") | {key: "\(.table):\(.node):\(.index)", value: {stats: (.perf_c2c | st), fields: ([.fields[] | {key: .field, value: (.perf_c2c | st)}] | from_entries)}}] | from_entries) as $R |
 		[($T | keys[]) as $k | select($T[$k] != $R[$k]) | "\($k): truth \($T[$k].stats) report \($R[$k].stats // "absent")"] +
 		[($R | keys[]) as $k | select($T[$k] == null) | "\($k): only in the report"] | .[:3]')
 	nb=$(jq '.buckets | length' "$t")
-	u=$(jq '[.buckets[] | select(.table == "unknown") | .stats.samples] | add // 0' "$TMP/$n.b.json")
+	u=$(jq '[.buckets[] | select(.table == "unknown") | .counts.samples] | add // 0' "$TMP/$n.b.json")
 	# the report files samples of futex functions outside every known table under "unknown"
 	# (here: the mm_struct's futex_phash line, which the file's metadata does not name)
 	[ "$u" = 0 ] || echo "# NOTE $n: $u samples the report lists as an unknown bucket (not buckets in the model)"
 	echo "# $n: $nb buckets with samples, $(jq .samples.total "$t") samples, hottest HITM field $(jq -r .hottest_hitm_field "$t")"
 	[ "$d" = "[]" ] && [ "$nb" -gt 0 ] && pass sim-report-$n-by-bucket-equal-truth || fail sim-report-$n-by-bucket-equal-truth "$d"
-	"$HITMAP" report -i "$f" --by field --json >"$TMP/$n.f.json" 2>"$TMP/$n.err" ||
+	"$HITMAP" report -i "$f" --by field --perf-counters --json >"$TMP/$n.f.json" 2>"$TMP/$n.err" ||
 		{ fail sim-report-$n-by-field "$(tail -n 2 "$TMP/$n.err")"; continue; }
 	d=$(jq -n -c --slurpfile r "$TMP/$n.f.json" --slurpfile t "$t" "$conv"'
 		([$t[0].fields[] | {key: .field, value: (.c2c | st)}] | from_entries) as $T |
-		([$r[0].fields[] | select(.table != "unknown") | {f: .field, s: .stats}] | group_by(.f) |
+		([$r[0].fields[] | select(.table != "unknown") | {f: .field, s: (.perf_c2c | st)}] | group_by(.f) |
 		 map({key: .[0].f, value: (reduce .[].s as $s ({}; . as $a | $s | to_entries | map({key, value: (.value + ($a[.key] // 0))}) | from_entries))})
 		 | from_entries) as $R |
 		[($T + $R | keys[]) as $k | select($T[$k] != $R[$k]) | "\($k): truth \($T[$k]) report \($R[$k])"]')

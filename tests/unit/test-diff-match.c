@@ -73,6 +73,7 @@ static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, e
 	s.misc = 2;
 	ms.s = &s;
 	ms.mapped = true;
+	hm_mem__classify(HM_VENDOR_INTEL, s.data_src, addr, &ms.cls);
 	ms.cpu_socket = socket;
 	ms.cpu_node = socket;
 	ms.data_node = 0;

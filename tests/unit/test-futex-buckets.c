@@ -32,6 +32,7 @@ static int add(struct hm_buckets *b, struct hm_report *r, int n, u64 addr, u64 d
 {
 	struct hm_sample s;
 	struct hm_mem_sample ms;
+	struct hm_c2c_stats one;
 	int i, err = 0;
 
 	for (i = 0; i < n && !err; i++) {
@@ -45,6 +46,9 @@ static int add(struct hm_buckets *b, struct hm_report *r, int n, u64 addr, u64 d
 		s.misc = PERF_RECORD_MISC_KERNEL;
 		ms.s = &s;
 		hm_mem__classify(HM_VENDOR_INTEL, dsrc, addr, &ms.cls);
+		memset(&one, 0, sizeof(one));
+		hm_c2c_stats__add(&one, dsrc, addr, true);
+		ms.perf = &one;
 		ms.mapped = true;
 		ms.cpu_socket = socket;
 		ms.cpu_node = socket;
@@ -64,7 +68,7 @@ static char *render(struct hm_buckets *b, struct hm_report *r, enum hm_bucket_vi
 
 	if (!f)
 		return NULL;
-	if (hm_buckets__render(b, r, v, fmt, f)) {
+	if (hm_buckets__render(b, r, v, fmt, false, f)) {
 		fclose(f);
 		free(buf);
 		return NULL;
@@ -144,30 +148,30 @@ int main(void)
 	add(b, &r, 3, 0xffff888400000044ull, LD_RHITM, 1, 10);
 
 	out = render(b, &r, HM_BY_BUCKET, HM_FMT_CSV);
-	HAS("csv header", out, "table,node,pid,index,addr,samples,loads,lcl_hitm,rmt_hitm,lcl_dram,rmt_dram,stores,cost,s0_loads");
-	HAS("bucket global/0/3", out, "global,0,,3,0xffff8881009980c0,11,7,5,2,0,0,4,1100,5,5,0,4,2,0,2,0,waiters,\"futex_q_lock(7)\"");
-	HAS("bucket global/1/7", out, "global,1,,7,0xffff8882009981c0,4,4,0,0,1,3,0,750,3,0,0,0,1,0,0,0,priv,");
-	HAS("bucket private/100/2", out, "private,,100,2,0xffff88815ece90c0,2,0,0,0,0,0,2,0,0,0,0,0,0,0,0,2,chain,");
-	HAS("fph header object", out, "object:fph.state,,100,,0xffff88815ece9000,6,6,6,0,0,0,0,300");
+	HAS("csv header", out, "table,node,pid,index,addr,samples,loads,hitm_local,hitm_xdie,hitm_remote,dram_local,dram_remote,stores,cost,s0_loads");
+	HAS("bucket global/0/3", out, "global,0,,3,0xffff8881009980c0,11,7,5,0,2,0,0,4,1100,5,5,0,0,4,2,0,0,2,0,waiters,\"futex_q_lock(7)\"");
+	HAS("bucket global/1/7", out, "global,1,,7,0xffff8882009981c0,4,4,0,0,0,1,3,0,750,3,0,0,0,0,1,0,0,0,0,priv,");
+	HAS("bucket private/100/2", out, "private,,100,2,0xffff88815ece90c0,2,0,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,2,chain,");
+	HAS("fph header object", out, "object:fph.state,,100,,0xffff88815ece9000,6,6,6,0,0,0,0,0,300");
 	CHECK("no row for non-futex memory", out && !strstr(out, "0xffff888300000000"));
-	HAS("unknown index row", out, "unknown,,,,0xffff888400000040,3,3,0,3,0,0,0,30,0,0,0,0,3,0,3,0,lock,\"futex_q_lock(3)\"");
+	HAS("unknown index row", out, "unknown,,,,0xffff888400000040,3,3,0,0,3,0,0,0,30,0,0,0,0,0,3,0,0,3,0,lock,\"futex_q_lock(3)\"");
 	/* hottest first: the HITM bucket leads */
 	CHECK("sorted by HITM", out && strstr(out, "global,0,,3,") < strstr(out, "global,1,,7,"));
 	free(out);
 
 	out = render(b, &r, HM_BY_FIELD, HM_FMT_CSV);
-	HAS("field waiters load", out, "global,waiters,load,\"futex_q_lock\",7,7,5,2,0,0,0,1100");
-	HAS("field lock atomic", out, "global,lock,atomic,\"futex_q_lock\",4,0,0,0,0,0,4,0");
-	HAS("field priv load", out, "global,priv,load,\"futex_q_lock\",4,4,0,0,1,3,0,750");
-	HAS("field chain store", out, "private,chain,store,\"futex_q_lock\",2,0,0,0,0,0,2,0");
+	HAS("field waiters load", out, "global,waiters,load,\"futex_q_lock\",7,7,5,0,2,0,0,0,1100");
+	HAS("field lock atomic", out, "global,lock,atomic,\"futex_q_lock\",4,0,0,0,0,0,0,4,0");
+	HAS("field priv load", out, "global,priv,load,\"futex_q_lock\",4,4,0,0,0,1,3,0,750");
+	HAS("field chain store", out, "private,chain,store,\"futex_q_lock\",2,0,0,0,0,0,0,2,0");
 	free(out);
 
 	out = render(b, &r, HM_BY_SOCKET, HM_FMT_CSV);
-	HAS("socket 0 node 0", out, "0,0,9,5,5,0,0,0,4");
-	HAS("socket 1 node 0", out, "1,0,2,2,0,2,0,0,0");
-	HAS("socket 0 node 1", out, "0,1,3,3,0,0,0,3,0");
-	HAS("socket 1 node 1", out, "1,1,1,1,0,0,1,0,0");
-	HAS("socket 1 private and unknown: node unknown", out, "1,,5,3,0,3,0,0,2");
+	HAS("socket 0 node 0", out, "0,0,9,5,5,0,0,0,0,4");
+	HAS("socket 1 node 0", out, "1,0,2,2,0,0,2,0,0,0");
+	HAS("socket 0 node 1", out, "0,1,3,3,0,0,0,0,3,0");
+	HAS("socket 1 node 1", out, "1,1,1,1,0,0,0,1,0,0");
+	HAS("socket 1 private and unknown: node unknown", out, "1,,5,3,0,0,3,0,0,2");
 	HAS("hitm matrix holder 0", out, "\n0,5,5\n");
 	HAS("hitm matrix holder 1", out, "\n1,0,0\n");
 	free(out);

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_REPORT_H
+#define HITMAP_REPORT_H
+
+/*
+ * hitmap report as a library: one streaming pass over a perf.data file
+ * (read -> classify -> resolve -> aggregate), then views of the aggregates.
+ * struct hm_report is opaque: consumers use the functions below; the
+ * report's own renderers live in src/report/ (README, Architecture).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <hitmap/perf_data.h>
+#include <hitmap/futex.h>
+#include <hitmap/symbols.h>
+#include <hitmap/topo.h>
+#include <hitmap/meta.h>
+#include <hitmap/mem.h>
+
+enum hm_format { HM_FMT_TEXT, HM_FMT_JSON, HM_FMT_CSV, HM_FMT_LKP, HM_FMT_HTML };
+
+enum hm_sort { HM_SORT_TOT, HM_SORT_RMT, HM_SORT_LCL, HM_SORT_PEER, HM_SORT_COST };
+
+/* The futex views (--by). */
+enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
+
+struct hm_report;
+struct hm_mem_sample;	/* one classified, resolved sample (src/report/report.h) */
+
+struct hm_report_opts {
+	const char	*input;
+	const char	*kallsyms;
+	const char	*symfs;
+	bool		no_source;
+	u32		cacheline_size;		/* 64 */
+	enum hm_perf_compat perf_compat;	/* perf's counters as this version computes them */
+	bool		want_lines;		/* build the shared cache-line table */
+	bool		want_buckets;		/* build the futex views */
+	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */
+	int		nr_futex_tables;
+	const char	**futex_tables;
+	const char	*kernel_release;	/* override the era: "6.16" ... */
+	/*
+	 * Called for every sample after classification and resolution, in
+	 * the report's single pass (diff metrics and HTML use it); a
+	 * negative return stops the run with that error.
+	 */
+	int		(*on_sample)(void *priv, const struct hm_report *r,
+				     const struct hm_mem_sample *ms);
+	void		*on_sample_priv;
+	/*
+	 * Progress of the pass, every few thousand records: bytes of the data
+	 * section read so far, of @total (0 when unknown: pipes).  The library
+	 * never prints; the CLI shows it (src/cli/progress.c).
+	 */
+	void		(*on_progress)(void *priv, u64 done, u64 total);
+	void		*on_progress_priv;
+};
+
+struct hm_report *hm_report__new(const struct hm_report_opts *opts);
+
+/*
+ * A view that aggregates on its own (a sink) gets every classified and
+ * resolved sample of the single pass, after the report's own aggregates
+ * and opts.on_sample, in the order the sinks were added; a negative return
+ * stops the run with that error.  Add sinks before hm_report__run; at most
+ * HM_REPORT_MAX_SINKS (-ENOSPC past that).
+ */
+#define HM_REPORT_MAX_SINKS 8
+typedef int (*hm_report_sample_fn)(void *priv, const struct hm_report *r,
+				   const struct hm_mem_sample *ms);
+int  hm_report__add_sink(struct hm_report *r, hm_report_sample_fn fn, void *priv);
+/* Read the whole file; returns 0 or a negative errno (message in the log). */
+int  hm_report__run(struct hm_report *r);
+void hm_report__delete(struct hm_report *r);
+
+/*
+ * What views and hooks need of a report (NULL before its header is read):
+ * the input's name, its cache-line size, futex model, symbol resolver,
+ * maps, topology and hitmap metadata.
+ */
+const char *hm_report__input(const struct hm_report *r);
+u32 hm_report__cacheline(const struct hm_report *r);
+const struct hm_futex_model *hm_report__futex(const struct hm_report *r);
+struct hm_symbols *hm_report__symbols(const struct hm_report *r);
+struct hm_maps *hm_report__maps(const struct hm_report *r);
+const struct hm_topo *hm_report__topo(const struct hm_report *r);
+const struct hm_meta *hm_report__meta(const struct hm_report *r);
+
+/*
+ * Where perf's c2c counters and hitmap's categories count this file's
+ * samples differently, in one line ("perf counts 590 remote HITMs again as
+ * remote DRAM: this CPU encodes them as RAM|REM|HITM"); returns its length,
+ * 0 (and "") when they agree.
+ */
+int  hm_report__counting_note(const struct hm_report *r, char *buf, size_t size);
+
+/*
+ * The futex views (--by bucket|field|socket; the report was made with
+ * want_buckets): hitmap's precise categories, with @perf_counters perf's
+ * counters beside them.  0 or a negative errno.
+ */
+int  hm_report__render_futex(const struct hm_report *r, enum hm_bucket_view view,
+			     enum hm_format fmt, bool perf_counters, FILE *f);
+
+#endif

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Rendering of the futex views (--by bucket, --by field, --by socket) from
+ * the aggregation buckets.c builds: text, JSON and CSV.  The columns are
+ * hitmap's precise categories (counts.h); --perf-counters adds perf's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/json.h>
+#include <hitmap/log.h>
+#include "buckets.h"
+
+#define acc_names hm_bk_acc_names
+
+/* ------------------------------------------------------------ rendering */
+
+static const struct hm_buckets *sort_ctx;
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const struct bk *x = &sort_ctx->b[*(const u32 *)a], *y = &sort_ctx->b[*(const u32 *)b];
+
+	if (hm_counts__hitm(&x->st) != hm_counts__hitm(&y->st))
+		return hm_counts__hitm(&x->st) > hm_counts__hitm(&y->st) ? -1 : 1;
+	if (x->st.samples != y->st.samples)
+		return x->st.samples > y->st.samples ? -1 : 1;
+	if (x->contended != y->contended)
+		return x->contended > y->contended ? -1 : 1;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int cmp_frow(const void *a, const void *b)
+{
+	const struct frow *x = &sort_ctx->frows[*(const u32 *)a], *y = &sort_ctx->frows[*(const u32 *)b];
+	int c;
+
+	if (hm_counts__hitm(&x->st) != hm_counts__hitm(&y->st))
+		return hm_counts__hitm(&x->st) > hm_counts__hitm(&y->st) ? -1 : 1;
+	if (x->st.samples != y->st.samples)
+		return x->st.samples > y->st.samples ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->field != y->field)
+		return x->field - y->field;
+	if (x->acc != y->acc)
+		return x->acc - y->acc;
+	c = strcmp(x->func, y->func);
+	return c;
+}
+
+static u32 *sorted(const struct hm_buckets *b, u32 n, int (*cmp)(const void *, const void *))
+{
+	u32 *o = malloc((n ? n : 1) * sizeof(*o)), i;
+
+	if (!o)
+		return NULL;
+	for (i = 0; i < n; i++)
+		o[i] = i;
+	sort_ctx = b;
+	qsort(o, n, sizeof(*o), cmp);
+	return o;
+}
+
+static const char *kind_name(u8 kind)
+{
+	return kind == 0 ? "global" : kind == 1 ? "private" : "unknown";
+}
+
+static void table_name(const struct hm_report *r, const struct bk *e, char *buf, size_t size,
+		       int *node, s32 *pid)
+{
+	*node = -1;
+	*pid = -1;
+	if (e->table < 0) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	const struct hm_futex_table *t = &hm_report__futex(r)->tables[e->table];
+
+	if (t->kind) {
+		*pid = t->pid;
+		snprintf(buf, size, "private:%d", t->pid);
+	} else {
+		*node = t->node;
+		snprintf(buf, size, "global");
+	}
+}
+
+static int hottest_field(const struct bk *e)
+{
+	int f, best = -1;
+
+	if (!e->st.samples && e->contended)
+		return HM_FUTEX_FIELD_LOCK;	/* contention mode: the lock is all there is */
+	for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+		u32 h = hm_counts__hitm(&e->field[f].st), hb;
+
+		if (!e->field[f].st.samples)
+			continue;
+		hb = best < 0 ? 0 : hm_counts__hitm(&e->field[best].st);
+		if (best < 0 || h > hb || (h == hb && e->field[f].st.samples > e->field[best].st.samples))
+			best = f;
+	}
+	return best;
+}
+
+static void sort_funcs(struct bk_field *f)
+{
+	int i, k;
+
+	for (i = 1; i < MAX_FUNCS && f->func[i].name; i++)
+		for (k = i; k > 0 && (f->func[k].n > f->func[k - 1].n ||
+			(f->func[k].n == f->func[k - 1].n && strcmp(f->func[k].name, f->func[k - 1].name) < 0)); k--) {
+			struct bk_func t = f->func[k];
+
+			f->func[k] = f->func[k - 1];
+			f->func[k - 1] = t;
+		}
+}
+
+static void funcs_text(const struct bk_field *f, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < MAX_FUNCS && f->func[i].name && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%s(%" PRIu64 ")", i ? "," : "", f->func[i].name, f->func[i].n);
+	if (f->other_funcs && len < size)
+		snprintf(buf + len, size - len, ",+%" PRIu64, f->other_funcs);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+
+static void json_summary(struct hm_json *j, const struct hm_buckets *b)
+{
+	hm_json__obj_begin(j, "summary");
+	hm_json__u64(j, "futex_samples", b->futex_samples);
+	hm_json__u64(j, "resolved", b->resolved);
+	hm_json__u64(j, "unknown_index", b->unknown_index);
+	hm_json__u64(j, "other_objects", b->objects);
+	hm_json__u64(j, "contentions", b->contentions);
+	hm_json__u64(j, "contentions_on_buckets", b->contentions_resolved);
+	hm_json__double(j, "resolved_fraction", b->futex_samples ?
+			(double)(b->resolved + b->objects) / b->futex_samples : 1.0);
+	hm_json__obj_end(j);
+}
+
+static void render_objects_text(const struct hm_buckets *b, bool perf, FILE *f)
+{
+	u32 i;
+
+	if (!b->nr_objs)
+		return;
+	fprintf(f, "\nOther futex memory (not buckets)\n");
+	fprintf(f, "%-28s %7s %-18s", "OBJECT", "PID", "LINE");
+	hm_counts__text_header(f, perf, false);
+	fprintf(f, " %10s\n", "COST");
+	for (i = 0; i < b->nr_objs; i++) {
+		const struct obj *o = &b->objs[i];
+
+		fprintf(f, "%-28s %7d 0x%-16" PRIx64, o->name, o->pid, o->addr);
+		hm_counts__text(f, &o->st, perf, false);
+		fprintf(f, " %10" PRIu64 "\n", o->cost);
+	}
+}
+
+/* Memory columns mean something: not a contention-mode file (lock tracepoints only). */
+static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
+{
+	const struct hm_reader *rd = hm_report__reader(r);
+
+	if (b->futex_samples)
+		return true;
+	if (b->contentions)
+		return false;
+	for (int i = 0; rd && i < hm_reader__nr_evsels(rd); i++) {
+		const struct hm_evsel *e = hm_reader__evsel(rd, i);
+
+		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
+			return false;
+	}
+	return true;
+}
+
+static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
+{
+	u32 *o = sorted(b, b->nr, cmp_bucket), i, s;
+
+	/* function lists, most samples first (the only state rendering changes) */
+	for (i = 0; i < b->nr; i++)
+		for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++)
+			sort_funcs(&((struct hm_buckets *)b)->b[i].field[fl]);
+	char tname[32], funcs[256];
+	struct hm_json *j = NULL;
+	int node;
+	s32 pid;
+	/* columns the file's mode can fill: memory samples, or only lock contention */
+	bool mem = memory_mode(b, r);
+
+	if (!o)
+		return -ENOMEM;
+	if (fmt == HM_FMT_JSON) {
+		j = hm_json__new(f, true);
+		hm_json__obj_begin(j, NULL);
+		hm_json__str(j, "view", "bucket");
+		hm_counts__json_counting(j, r, perf);
+		hm_json__str(j, "era", hm_futex_era__name(hm_report__futex(r)->era));
+		hm_json__str(j, "layout", hm_report__futex(r)->layout.source);
+		hm_json__str(j, "geometry", hm_report__futex(r)->geometry[0] ?
+			     hm_report__futex(r)->geometry : "none");
+		hm_json__u64(j, "sockets", b->nr_sockets);
+		json_summary(j, b);
+		hm_json__arr_begin(j, "tables");
+		for (i = 0; i < hm_report__futex(r)->nr_tables; i++) {
+			const struct hm_futex_table *t = &hm_report__futex(r)->tables[i];
+
+			hm_json__obj_begin(j, NULL);
+			hm_json__str(j, "kind", t->kind ? "private" : "global");
+			hm_json__s64(j, t->kind ? "pid" : "node", t->kind ? t->pid : t->node);
+			hm_json__hex(j, "base", t->base);
+			hm_json__u64(j, "slots", t->slots);
+			hm_json__str(j, "provenance", t->provenance);
+			hm_json__obj_end(j);
+		}
+		hm_json__arr_end(j);
+		hm_json__arr_begin(j, "buckets");
+	} else if (fmt == HM_FMT_CSV) {
+		fprintf(f, "table,node,pid,index,addr");
+		hm_counts__csv_header(f, perf);
+		fprintf(f, ",cost");
+		for (s = 0; s < b->nr_sockets; s++)
+			fprintf(f, ",s%u_loads,s%u_hitm_local,s%u_hitm_xdie,s%u_hitm_remote,s%u_stores", s, s, s, s, s);
+		fprintf(f, ",hottest_field,functions,contended,wait_ns\n");
+	} else {
+		if (mem)
+			fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
+				" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
+				b->nr, b->futex_samples, b->resolved, b->objects, b->unknown_index);
+		else
+			fprintf(f, "Futex hash buckets, contention mode (lock tracepoints, no memory samples): %u buckets contended\n",
+				b->nr);
+		if (b->contentions || !mem)
+			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
+				b->contentions, b->contentions_resolved,
+				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
+		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(hm_report__futex(r)->era), hm_report__futex(r)->layout.source);
+		fprintf(f, "tables: %s\n", hm_report__futex(r)->geometry[0] ?
+			hm_report__futex(r)->geometry : "none");
+		if (mem)
+			hm_counts__text_counting(f, r, perf);
+		if (b->nr) {	/* no empty table: the "tables:" line says why */
+			fprintf(f, "\n%-14s %4s %8s", "TABLE", "NODE", "INDEX");
+			if (mem) {
+				hm_counts__text_header(f, perf, false);
+				fprintf(f, " %10s", "COST");
+			}
+			if (b->contentions || !mem)
+				fprintf(f, " %9s %10s %9s %10s", "CONTENDED", "WAIT_US", "AVG_US", "MAX_US");
+			for (s = 0; mem && s < b->nr_sockets; s++)
+				fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");	/* HITM: local+xdie+remote */
+			fprintf(f, " | %-8s %s\n", "FIELD", mem ? "FUNCTIONS" : "CALLERS");
+		}
+	}
+	for (i = 0; i < b->nr; i++) {
+		const struct bk *e = &b->b[o[i]];
+		int hf = hottest_field(e);
+		u64 addr = 0;
+
+		table_name(r, e, tname, sizeof(tname), &node, &pid);
+		if (e->table >= 0)
+			addr = hm_report__futex(r)->tables[e->table].base + e->index * (hm_report__futex(r)->layout.bucket_size ? hm_report__futex(r)->layout.bucket_size : 64);
+		else
+			addr = e->index;
+		funcs[0] = 0;
+		if (hf >= 0)
+			funcs_text(&e->field[hf], funcs, sizeof(funcs));
+		if (j) {
+			hm_json__obj_begin(j, NULL);
+			hm_json__str(j, "table", e->table < 0 ? "unknown" : pid >= 0 ? "private" : "global");
+			if (node >= 0)
+				hm_json__s64(j, "node", node);
+			else
+				hm_json__str(j, "node", NULL);
+			if (pid >= 0)
+				hm_json__s64(j, "pid", pid);
+			if (e->table >= 0)
+				hm_json__u64(j, "index", e->index);
+			else
+				hm_json__str(j, "index", NULL);	/* unknown, never a guess */
+			hm_json__hex(j, "addr", addr);
+			hm_counts__json(j, &e->st, perf);
+			hm_json__u64(j, "cost", e->cost);
+			hm_json__u64(j, "contended", e->contended);
+			hm_json__u64(j, "wait_ns", e->wait_ns);
+			hm_json__u64(j, "avg_wait_ns", e->waits ? e->wait_ns / e->waits : 0);
+			hm_json__u64(j, "max_wait_ns", e->wait_max_ns);
+			hm_json__arr_begin(j, "sockets");
+			for (s = 0; s < b->nr_sockets; s++) {
+				hm_json__obj_begin(j, NULL);
+				hm_json__u64(j, "socket", s);
+				hm_counts__json(j, &e->sock[s], perf);
+				hm_json__obj_end(j);
+			}
+			hm_json__arr_end(j);
+			hm_json__str(j, "hottest_field", hf >= 0 ? hm_futex_field__name(hf) : NULL);
+			hm_json__arr_begin(j, "fields");
+			for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++) {
+				const struct bk_field *bf = &e->field[fl];
+
+				if (!bf->st.samples)
+					continue;
+				hm_json__obj_begin(j, NULL);
+				hm_json__str(j, "field", hm_futex_field__name(fl));
+				hm_counts__json(j, &bf->st, perf);
+				hm_json__arr_begin(j, "functions");
+				for (int k = 0; k < MAX_FUNCS && bf->func[k].name; k++) {
+					hm_json__obj_begin(j, NULL);
+					hm_json__str(j, "name", bf->func[k].name);
+					hm_json__u64(j, "samples", bf->func[k].n);
+					hm_json__obj_end(j);
+				}
+				hm_json__arr_end(j);
+				if (bf->other_funcs)
+					hm_json__u64(j, "other_function_samples", bf->other_funcs);
+				hm_json__obj_end(j);
+			}
+			hm_json__arr_end(j);
+			hm_json__obj_end(j);
+		} else if (fmt == HM_FMT_CSV) {
+			fprintf(f, "%s,", e->table < 0 ? "unknown" : pid >= 0 ? "private" : "global");
+			if (node >= 0)
+				fprintf(f, "%d", node);
+			fprintf(f, ",");
+			if (pid >= 0)
+				fprintf(f, "%d", pid);
+			fprintf(f, ",");
+			if (e->table >= 0)
+				fprintf(f, "%" PRIu64, e->index);
+			fprintf(f, ",0x%" PRIx64, addr);
+			hm_counts__csv(f, &e->st, perf);
+			fprintf(f, ",%" PRIu64, e->cost);
+			for (s = 0; s < b->nr_sockets; s++)
+				fprintf(f, ",%u,%u,%u,%u,%u", e->sock[s].loads, e->sock[s].cat[HM_CAT_HITM_LOCAL],
+					e->sock[s].cat[HM_CAT_HITM_XDIE], e->sock[s].cat[HM_CAT_HITM_REMOTE],
+					e->sock[s].stores);
+			fprintf(f, ",%s,", hf >= 0 ? hm_futex_field__name(hf) : "");
+			csv_str(f, funcs);
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 "\n", e->contended, e->wait_ns);
+		} else {
+			char nb[12] = "-", ib[24];
+
+			if (node >= 0)
+				snprintf(nb, sizeof(nb), "%d", node);
+			if (e->table >= 0)
+				snprintf(ib, sizeof(ib), "%" PRIu64, e->index);
+			else
+				snprintf(ib, sizeof(ib), "unknown");
+			fprintf(f, "%-14s %4s %8s", tname, nb, ib);
+			if (mem) {
+				hm_counts__text(f, &e->st, perf, false);
+				fprintf(f, " %10" PRIu64, e->cost);
+			}
+			if (b->contentions || !mem)
+				fprintf(f, " %9" PRIu64 " %10.1f %9.2f %10.1f", e->contended, e->wait_ns / 1e3,
+					e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3);
+			for (s = 0; mem && s < b->nr_sockets; s++)
+				fprintf(f, " |     %6u %6u %6u", e->sock[s].loads, hm_counts__hitm(&e->sock[s]), e->sock[s].stores);
+			fprintf(f, " | %-8s %s", hf >= 0 ? hm_futex_field__name(hf) : "-", funcs);
+			if (e->table < 0)
+				fprintf(f, "  (line 0x%" PRIx64 ": table unknown)", addr);
+			fputc('\n', f);
+		}
+	}
+	if (j) {
+		hm_json__arr_end(j);
+		if (b->contentions)
+			hm_waits__render_json(b->callers, j, "callers");
+		hm_json__arr_begin(j, "objects");
+		for (i = 0; i < b->nr_objs; i++) {
+			hm_json__obj_begin(j, NULL);
+			hm_json__str(j, "object", b->objs[i].name);
+			hm_json__s64(j, "pid", b->objs[i].pid);
+			hm_json__hex(j, "line", b->objs[i].addr);
+			hm_counts__json(j, &b->objs[i].st, perf);
+			hm_json__u64(j, "cost", b->objs[i].cost);
+			hm_json__obj_end(j);
+		}
+		hm_json__arr_end(j);
+		hm_json__obj_end(j);
+		hm_json__delete(j);
+	} else if (fmt == HM_FMT_CSV) {
+		for (i = 0; i < b->nr_objs; i++) {
+			fprintf(f, "object:%s,,%d,,0x%" PRIx64, b->objs[i].name, b->objs[i].pid, b->objs[i].addr);
+			hm_counts__csv(f, &b->objs[i].st, perf);
+			fprintf(f, ",%" PRIu64 "\n", b->objs[i].cost);
+		}
+	} else {
+		render_objects_text(b, perf, f);
+		if (b->contentions && hm_waits__render_text(b->callers, f) < 0) {
+			free(o);
+			return -ENOMEM;
+		}
+	}
+	free(o);
+	return 0;
+}
+
+static int render_field(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
+{
+	u32 *o = sorted(b, b->nr_frows, cmp_frow), i;
+	struct hm_json *j = NULL;
+
+	if (!o)
+		return -ENOMEM;
+	if (fmt == HM_FMT_JSON) {
+		j = hm_json__new(f, true);
+		hm_json__obj_begin(j, NULL);
+		hm_json__str(j, "view", "field");
+		hm_counts__json_counting(j, r, perf);
+		json_summary(j, b);
+		hm_json__arr_begin(j, "fields");
+	} else if (fmt == HM_FMT_CSV) {
+		fprintf(f, "table,field,access,function");
+		hm_counts__csv_header(f, perf);
+		fprintf(f, ",cost\n");
+	} else {
+		fprintf(f, "Futex bucket fields x access x function (%" PRIu64 " bucket samples)\n", b->resolved + b->unknown_index);
+		hm_counts__text_counting(f, r, perf);
+		fprintf(f, "\n%-8s %-8s %-7s", "TABLE", "FIELD", "ACCESS");
+		hm_counts__text_header(f, perf, true);
+		fprintf(f, " %10s  %s\n", "COST", "FUNCTION");
+	}
+	for (i = 0; i < b->nr_frows; i++) {
+		const struct frow *x = &b->frows[o[i]];
+
+		if (j) {
+			hm_json__obj_begin(j, NULL);
+			hm_json__str(j, "table", kind_name(x->kind));
+			hm_json__str(j, "field", hm_futex_field__name(x->field));
+			hm_json__str(j, "access", acc_names[x->acc]);
+			hm_json__str(j, "function", x->func);
+			hm_counts__json(j, &x->st, perf);
+			hm_json__u64(j, "cost", x->cost);
+			hm_json__obj_end(j);
+		} else if (fmt == HM_FMT_CSV) {
+			fprintf(f, "%s,%s,%s,", kind_name(x->kind), hm_futex_field__name(x->field), acc_names[x->acc]);
+			csv_str(f, x->func);
+			hm_counts__csv(f, &x->st, perf);
+			fprintf(f, ",%" PRIu64 "\n", x->cost);
+		} else {
+			fprintf(f, "%-8s %-8s %-7s", kind_name(x->kind), hm_futex_field__name(x->field), acc_names[x->acc]);
+			hm_counts__text(f, &x->st, perf, true);
+			fprintf(f, " %10" PRIu64 "  %s\n", x->cost, x->func);
+		}
+	}
+	if (j) {
+		hm_json__arr_end(j);
+		hm_json__obj_end(j);
+		hm_json__delete(j);
+	} else if (fmt != HM_FMT_CSV) {
+		render_objects_text(b, perf, f);
+	}
+	free(o);
+	return 0;
+}
+
+static int render_socket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
+{
+	struct hm_json *j = NULL;
+	u32 s, n, h;
+	bool matrix = b->nr_sockets <= 2;
+	bool mem = memory_mode(b, r);	/* contention mode alone: no memory tables */
+
+	if (fmt == HM_FMT_JSON) {
+		j = hm_json__new(f, true);
+		hm_json__obj_begin(j, NULL);
+		hm_json__str(j, "view", "socket");
+		hm_counts__json_counting(j, r, perf);
+		json_summary(j, b);
+		hm_json__arr_begin(j, "xfer");
+	} else if (fmt == HM_FMT_CSV) {
+		fprintf(f, "socket,node");
+		hm_counts__csv_header(f, perf);
+		fputc('\n', f);
+	} else if (mem) {
+		fprintf(f, "Futex bucket accesses: requesting CPU socket x data home node\n");
+		hm_counts__text_counting(f, r, perf);
+		fprintf(f, "\n%-7s %-7s", "SOCKET", "NODE");
+		hm_counts__text_header(f, perf, true);
+		fputc('\n', f);
+	}
+	for (s = 0; s < b->nr_sockets; s++) {
+		for (n = 0; n <= b->nr_nodes; n++) {
+			const struct hm_counts *x = &b->xfer[s * (b->nr_nodes + 1) + n];
+			char nb[16];
+
+			if (!x->samples)
+				continue;
+			if (n)
+				snprintf(nb, sizeof(nb), "%u", n - 1);
+			else
+				snprintf(nb, sizeof(nb), "unknown");
+			if (j) {
+				hm_json__obj_begin(j, NULL);
+				hm_json__u64(j, "socket", s);
+				if (n)
+					hm_json__u64(j, "node", n - 1);
+				else
+					hm_json__str(j, "node", NULL);
+				hm_counts__json(j, x, perf);
+				hm_json__obj_end(j);
+			} else if (fmt == HM_FMT_CSV) {
+				fprintf(f, "%u,%s", s, n ? nb : "");
+				hm_counts__csv(f, x, perf);
+				fputc('\n', f);
+			} else {
+				fprintf(f, "%-7u %-7s", s, nb);
+				hm_counts__text(f, x, perf, true);
+				fputc('\n', f);
+			}
+		}
+	}
+	if (j) {
+		hm_json__arr_end(j);
+		if (b->contentions) {
+			hm_json__arr_begin(j, "contention");
+			for (s = 0; s < b->nr_sockets; s++)
+				for (n = 0; n <= b->nr_nodes; n++) {
+					u32 c = s * (b->nr_nodes + 1) + n;
+
+					if (!b->cont[c])
+						continue;
+					hm_json__obj_begin(j, NULL);
+					hm_json__u64(j, "socket", s);
+					if (n)
+						hm_json__u64(j, "node", n - 1);
+					else
+						hm_json__str(j, "node", NULL);
+					hm_json__u64(j, "contended", b->cont[c]);
+					hm_json__u64(j, "wait_ns", b->cont_wait[c]);
+					hm_json__obj_end(j);
+				}
+			hm_json__arr_end(j);
+		}
+		if (matrix) {
+			hm_json__arr_begin(j, "hitm_matrix");	/* [holder][requester] */
+			for (h = 0; h < b->nr_sockets; h++) {
+				hm_json__arr_begin(j, NULL);
+				for (s = 0; s < b->nr_sockets; s++)
+					hm_json__u64(j, NULL, b->hitm[h * b->nr_sockets + s]);
+				hm_json__arr_end(j);
+			}
+			hm_json__arr_end(j);
+		} else {
+			hm_json__str(j, "hitm_matrix", NULL);
+			hm_json__u64(j, "rmt_hitm_unknown_holder", b->hitm_unknown);
+		}
+		hm_json__obj_end(j);
+		hm_json__delete(j);
+		return 0;
+	}
+	if (b->contentions) {
+		if (fmt == HM_FMT_CSV)
+			fprintf(f, "\nsocket,table_node,contended,wait_ns\n");
+		else
+			fprintf(f, "%sFutex bucket lock contention (contention mode): requesting CPU socket x table node\n"
+				"(private hashes have no node of their own: \"private\")\n\n%-7s %-8s %10s %12s %10s\n",
+				mem ? "\n" : "", "SOCKET", "NODE", "CONTENDED", "WAIT_US", "AVG_US");
+		for (s = 0; s < b->nr_sockets; s++)
+			for (n = 0; n <= b->nr_nodes; n++) {
+				u32 c = s * (b->nr_nodes + 1) + n;
+				char nb[16];
+
+				if (!b->cont[c])
+					continue;
+				if (n)
+					snprintf(nb, sizeof(nb), "%u", n - 1);
+				else
+					snprintf(nb, sizeof(nb), "%s", fmt == HM_FMT_CSV ? "" : "private");
+				if (fmt == HM_FMT_CSV)
+					fprintf(f, "%u,%s,%" PRIu64 ",%" PRIu64 "\n", s, nb, b->cont[c], b->cont_wait[c]);
+				else
+					fprintf(f, "%-7u %-8s %10" PRIu64 " %12.1f %10.2f\n", s, nb, b->cont[c],
+						b->cont_wait[c] / 1e3, b->cont_wait[c] / 1e3 / b->cont[c]);
+			}
+	}
+	if (fmt == HM_FMT_CSV) {
+		if (matrix) {
+			fprintf(f, "\nholder_socket");
+			for (s = 0; s < b->nr_sockets; s++)
+				fprintf(f, ",to_s%u", s);
+			fputc('\n', f);
+			for (h = 0; h < b->nr_sockets; h++) {
+				fprintf(f, "%u", h);
+				for (s = 0; s < b->nr_sockets; s++)
+					fprintf(f, ",%" PRIu64, b->hitm[h * b->nr_sockets + s]);
+				fputc('\n', f);
+			}
+		}
+		return 0;
+	}
+	if (!mem) {
+		if (!b->contentions)
+			fprintf(f, "Futex bucket lock contention (contention mode): nothing contended while recording\n");
+		return 0;
+	}
+	if (!matrix) {
+		fprintf(f, "\nSocket-to-socket HITM matrix: not shown; with %u sockets a remote HITM does not say which socket held the line (%" PRIu64 " remote HITMs)\n",
+			b->nr_sockets, b->hitm_unknown);
+		return 0;
+	}
+	fprintf(f, "\nHITM: socket holding the modified line (rows) -> requesting socket (columns)\n%-8s", "");
+	for (s = 0; s < b->nr_sockets; s++)
+		fprintf(f, " %8s%u", "S", s);
+	fputc('\n', f);
+	for (h = 0; h < b->nr_sockets; h++) {
+		fprintf(f, "S%-7u", h);
+		for (s = 0; s < b->nr_sockets; s++)
+			fprintf(f, " %9" PRIu64, b->hitm[h * b->nr_sockets + s]);
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+int hm_report__render_futex(const struct hm_report *r, enum hm_bucket_view view,
+			    enum hm_format fmt, bool perf_counters, FILE *f)
+{
+	return hm_buckets__render(hm_report__buckets(r), r, view, fmt, perf_counters, f);
+}
+
+int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
+		       enum hm_bucket_view view, enum hm_format fmt, bool perf_counters, FILE *f)
+{
+	if (!b || !r || !f)
+		return -EINVAL;
+	if (fmt != HM_FMT_TEXT && fmt != HM_FMT_JSON && fmt != HM_FMT_CSV) {
+		hm_err("--by bucket/field/socket: output format not supported; use text, --json or --csv");
+		return -EINVAL;
+	}
+	switch (view) {
+	case HM_BY_BUCKET: return render_bucket(b, r, fmt, perf_counters, f);
+	case HM_BY_FIELD:  return render_field(b, r, fmt, perf_counters, f);
+	case HM_BY_SOCKET: return render_socket(b, r, fmt, perf_counters, f);
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_REPORT_BUCKETS_H
+#define HITMAP_REPORT_BUCKETS_H
+
+/*
+ * The futex views' aggregation (buckets.c fills it, buckets-render.c
+ * renders it): buckets, other futex objects, field rows, socket x node.
+ * Every row holds struct hm_counts: hitmap's precise categories and perf's
+ * counters of the same samples.
+ */
+#include "report.h"
+#include "counts.h"
+#include "waits.h"
+
+#define MAX_SOCKETS	64
+#define MAX_FUNCS	4
+#define HASH_BITS	16
+
+struct bk_func { const char *name; u64 n; };
+
+struct bk_field {
+	struct hm_counts st;
+	struct bk_func	func[MAX_FUNCS];
+	u64		other_funcs;
+};
+
+struct wait {			/* open addressing by tid; tid 0 is free */
+	u32		tid;
+	u32		bucket;		/* index in b->b */
+	s32		cell;		/* index in b->cont */
+	u64		time;
+	const char	*caller;	/* interned in b->callers, or NULL */
+};
+
+struct bk {
+	u32		next;		/* hash chain, index + 1 */
+	s32		table;		/* index in the model, -1: index unknown */
+	u64		index;		/* bucket index, or line address when table -1 */
+	struct hm_counts st;
+	u64		cost;
+	u64		contended;	/* lock:contention_begin on this bucket's lock */
+	u64		wait_ns;	/* contention_begin -> contention_end, summed */
+	u64		wait_max_ns, waits;	/* the longest, and ended waits */
+	struct bk_field	field[HM_FUTEX_FIELD__MAX];
+	struct hm_counts *sock;	/* nr_sockets */
+};
+
+struct obj {			/* fph header / mm fields */
+	char		name[32];
+	s32		pid;
+	u64		addr;		/* the object's line */
+	struct hm_counts st;
+	u64		cost;
+};
+
+enum { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC__MAX };
+extern const char *const hm_bk_acc_names[ACC__MAX];
+
+struct frow {
+	u32		next;
+	u8		kind;		/* table kind: 0 global, 1 private, 2 unknown */
+	u8		field;
+	u8		acc;
+	const char	*func;
+	struct hm_counts st;
+	u64		cost;
+};
+
+struct hm_buckets {
+	u32		nr_sockets, nr_nodes;
+	u32		nr, alloc;
+	struct bk	*b;
+	u32		head[1u << HASH_BITS];
+	u32		nr_objs, alloc_objs;
+	struct obj	*objs;
+	u32		nr_frows, alloc_frows;
+	struct frow	*frows;
+	u32		fhead[1u << HASH_BITS];
+	/* strings, with a cache keyed by the resolver's (stable) pointers */
+	struct { const char *key, *name; } name_cache[256];
+	char		**names;
+	u32		nr_names, alloc_names;
+	/* socket x node, and holder socket x requesting socket HITM */
+	struct hm_counts *xfer;	/* [socket * (nodes+1) + node+1]; node -1 at 0 */
+	u64		*hitm;		/* [holder * nr_sockets + requester] */
+	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
+	u64		futex_samples, resolved, unknown_index, objects;
+	u64		contentions, contentions_resolved;	/* contention mode */
+	/* contention mode: requesting socket x table node ([s * (nodes+1) + node+1]) */
+	u64		*cont, *cont_wait;
+	/* contention_begin on a bucket, per thread, until its contention_end */
+	u32		nr_waits, alloc_waits;
+	struct wait	*waits;
+	struct hm_waits	*callers;	/* contention mode: waits per caller (waits.c) */
+};
+
+
+#endif

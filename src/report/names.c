@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Names of cache lines and of the bytes in them (names.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "names.h"
+
+void hm_name__futex_table(const struct hm_futex_model *fm, const struct hm_futex_table *t,
+			  char *buf, size_t size)
+{
+	u32 i, ord = 0, nr_priv = 0;
+
+	if (t->kind == 0) {
+		snprintf(buf, size, "global.node%d", t->node);
+		return;
+	}
+	/* private tables belong to a pid that differs from run to run: use the order */
+	for (i = 0; fm && i < fm->nr_tables; i++) {
+		if (fm->tables[i].kind != 1)
+			continue;
+		if (&fm->tables[i] == t)
+			ord = nr_priv;
+		nr_priv++;
+	}
+	if (nr_priv > 1)
+		snprintf(buf, size, "private.%u", ord);
+	else
+		snprintf(buf, size, "private");
+}
+
+void hm_name__symbol(const struct hm_symbol_info *info, u64 off, bool with_src, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s+0x%" PRIx64, info->name, off);
+
+	if (with_src && info->file && n > 0 && (size_t)n < size) {
+		const char *base = strrchr(info->file, '/');
+
+		snprintf(buf + n, size - n, " (%s:%d)", base ? base + 1 : info->file, info->line);
+	}
+}
+
+enum hm_name_kind hm_name__line(const struct hm_namer *n, const struct hm_line_ref *l,
+				char *buf, size_t size)
+{
+	struct hm_symbol_info info;
+	struct hm_futex_site site;
+	u8 dmode = (l->first_addr >> 63) ? 1 : 2;	/* PERF_RECORD_MISC_KERNEL : _USER */
+	char s[256], tn[32];
+
+	if (n->futex && hm_futex_model__locate(n->futex, l->first_addr, &site) == 1) {
+		if (site.where == HM_FUTEX_WHERE_BUCKET && site.loc.table) {
+			hm_name__futex_table(n->futex, site.loc.table, tn, sizeof(tn));
+			snprintf(buf, size, "futex.%s.bucket.%" PRIu64, tn, site.loc.index);
+			return HM_NAME_BUCKET;
+		}
+		if (site.where == HM_FUTEX_WHERE_FPH_HEADER && site.loc.table) {
+			hm_name__futex_table(n->futex, site.loc.table, tn, sizeof(tn));
+			snprintf(buf, size, "futex.%s.fph", tn);
+			return HM_NAME_FUTEX_OBJECT;
+		}
+		if (site.where == HM_FUTEX_WHERE_MM) {
+			snprintf(buf, size, "futex.mm");
+			return HM_NAME_FUTEX_OBJECT;
+		}
+	}
+	if (n->resolve && !n->resolve(n->priv, l->pid, dmode, l->first_addr, &info) && info.name) {
+		hm_name__symbol(&info, info.offset - (l->first_addr - l->line), false, s, sizeof(s));
+		snprintf(buf, size, "data:%s", s);
+		return HM_NAME_DATA_SYMBOL;
+	}
+	if (l->has_code && n->resolve &&
+	    !n->resolve(n->priv, l->code_pid, l->code_cpumode, l->code_ip, &info) && info.name) {
+		hm_name__symbol(&info, info.offset, false, s, sizeof(s));
+		snprintf(buf, size, "code:%s", s);
+		return HM_NAME_CODE;
+	}
+	snprintf(buf, size, "addr:0x%" PRIx64, l->line);
+	return HM_NAME_ADDRESS;
+}
+
+void hm_name__offset(const struct hm_namer *n, u64 addr, u32 pid, char *buf, size_t size)
+{
+	struct hm_symbol_info info;
+	struct hm_futex_site site;
+
+	buf[0] = 0;
+	if (n->futex && hm_futex_model__locate(n->futex, addr, &site) == 1) {
+		const char *nm = site.where == HM_FUTEX_WHERE_BUCKET ? hm_futex_loc__name(&site.loc) : site.name;
+
+		if (nm) {
+			snprintf(buf, size, "%s", nm);
+			return;
+		}
+	}
+	if (n->resolve && !n->resolve(n->priv, pid, (addr >> 63) ? 1 : 2, addr, &info) && info.name)
+		hm_name__symbol(&info, info.offset, false, buf, size);
+}
