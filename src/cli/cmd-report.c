@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "report/report.h"
 #include "report/render-c2c.h"
+#include "report/pareto.h"
 #include "report/metrics.h"
 #include "progress.h"
 
@@ -30,8 +31,15 @@ static const char report_usage[] =
 "                         (\"-\": standard output, instead of the text report)\n"
 "  -d, --display KEY      sort lines on tot (default), rmt, lcl, peer HITM/peer counts,\n"
 "                         or cost (sum of sample weights)\n"
-"  -N, --node-info        per-node breakdown of each line (like perf c2c -N)\n"
+"  -N, --node-info        per-node breakdown of each line (like perf c2c -N;\n"
+"                         -NN: the CPUs of each node)\n"
 "      --show-all         no 0.1% display filter\n"
+"      --stdio            perf c2c report --stdio's layout: its Shared Data Cache\n"
+"                         Line Table and Shared Cache Line Distribution Pareto\n"
+"  -c, --coalesce LIST    Pareto rows per offset and LIST of tid, pid, iaddr, dso\n"
+"                         (default iaddr; implies --stdio)\n"
+"      --full-symbols     Pareto symbols and sources not cut at 30 columns\n"
+"                         (implies --stdio)\n"
 "      --max-lines N      at most N lines in the table\n"
 "      --kallsyms FILE    kernel symbols from FILE (default: the file's, or this system's)\n"
 "      --symfs DIR        look for user ELF files under DIR\n"
@@ -61,7 +69,7 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_STDIO, O_FULLSYM };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -72,6 +80,9 @@ static int cmd_report(int argc, char **argv)
 		{ "display",     required_argument, NULL, 'd' },
 		{ "node-info",   no_argument,       NULL, 'N' },
 		{ "show-all",    no_argument,       NULL, O_SHOWALL },
+		{ "stdio",       no_argument,       NULL, O_STDIO },
+		{ "coalesce",    required_argument, NULL, 'c' },
+		{ "full-symbols", no_argument,      NULL, O_FULLSYM },
 		{ "max-lines",   required_argument, NULL, O_MAX },
 		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
 		{ "symfs",       required_argument, NULL, O_SYMFS },
@@ -94,19 +105,24 @@ static int cmd_report(int argc, char **argv)
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL;
-	char label[320];
+	bool perf_layout = false;
+	struct hm_pareto_opts popts;
+	struct hm_pareto_render prd;
+	char label[320], grouping[64], bad[32];
 	int c, err = 0, rc = 1;
 	long v;
 
 	memset(&ro, 0, sizeof(ro));
 	memset(&rd, 0, sizeof(rd));
+	memset(&prd, 0, sizeof(prd));
 	ro.input = "perf.data";
 	ro.cacheline_size = 64;
+	hm_pareto_opts__parse(&popts, "iaddr", bad, sizeof(bad));
 	tables = calloc(argc, sizeof(*tables));
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:Nh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:Nc:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			ro.input = optarg;
@@ -147,6 +163,22 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case O_SHOWALL:
 			rd.show_all = true;
+			break;
+		case O_STDIO:
+			perf_layout = true;
+			break;
+		case 'c':
+			if (hm_pareto_opts__parse(&popts, optarg, bad, sizeof(bad)) < 0) {
+				hm_cli__error("-c %s: unrecognized sort token '%s'; use tid, pid, iaddr or dso",
+					      optarg, bad);
+				rc = 2;
+				goto out;
+			}
+			perf_layout = true;
+			break;
+		case O_FULLSYM:
+			prd.full_symbols = true;
+			perf_layout = true;
 			break;
 		case O_MAX:
 			if (parse_num("--max-lines", optarg, 0, 1L << 30, &v) < 0)
@@ -206,8 +238,22 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	rd.stats_only = stats;
+	if (rd.node_info > 2)
+		rd.node_info = 2;	/* like perf */
+	if (fmt != HM_FMT_TEXT || by)
+		perf_layout = false;	/* --stdio is the text report's layout */
+	if (perf_layout) {
+		hm_pareto_opts__grouping(&popts, grouping, sizeof(grouping));
+		rd.grouping = grouping;
+		prd.sort = rd.sort;
+		prd.node_info = rd.node_info;
+		prd.show_all = rd.show_all;
+		prd.no_source = ro.no_source;
+		if (!stats)
+			ro.pareto = &popts;
+	}
 	ro.futex_tables = tables;
-	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
+	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP && !perf_layout;
 	ro.want_buckets = by;
 	if (html) {
 		/* the page's metrics come from the same single pass */
@@ -269,7 +315,9 @@ static int cmd_report(int argc, char **argv)
 		err = hm_html__render_metrics(metrics, stdout);
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
-		if (!err && !stats)
+		if (!err && !stats && perf_layout)
+			err = hm_pareto__render(r->pareto, r, &prd, stdout);
+		else if (!err && !stats)
 			err = hm_render__lines_text(r, &rd, stdout);
 	}
 	if (fflush(stdout) || err < 0) {

@@ -33,6 +33,8 @@ struct hm_mem_sample {
 };
 
 struct hm_report;
+struct hm_pareto_opts;
+struct hm_pareto;
 
 struct hm_report_opts {
 	const char	*input;
@@ -61,6 +63,8 @@ struct hm_report_opts {
 	 */
 	void		(*on_progress)(void *priv, u64 done, u64 total);
 	void		*on_progress_priv;
+	/* perf c2c's line x offset x code address aggregation (pareto.c), NULL: none */
+	const struct hm_pareto_opts *pareto;
 };
 
 /* perf's "Global Shared Cache Line Event Information", by its labels (report.c). */
@@ -106,6 +110,7 @@ struct hm_report {
 	int			nr_socket_cats;	/* sockets */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
+	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);
