@@ -105,7 +105,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL;
-	bool perf_layout = false;
+	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd;
 	char label[320], grouping[64], bad[32];
@@ -143,6 +143,7 @@ static int cmd_report(int argc, char **argv)
 			html = optarg;
 			break;
 		case 'd':
+			display_given = true;
 			if (!strcmp(optarg, "tot"))
 				rd.sort = HM_SORT_TOT;
 			else if (!strcmp(optarg, "rmt"))
@@ -302,6 +303,12 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 		}
+	}
+	if (perf_layout && !display_given && r->header && r->header->arch &&
+	    (!strncmp(r->header->arch, "aarch64", 7) || !strncmp(r->header->arch, "arm64", 5))) {
+		/* perf's default on arm64, which has no HITM: peer */
+		rd.sort = HM_SORT_PEER;
+		prd.sort = HM_SORT_PEER;
 	}
 	if (by) {
 		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
