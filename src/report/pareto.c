@@ -61,6 +61,17 @@ void hm_pareto_opts__grouping(const struct hm_pareto_opts *o, char *buf, size_t 
 
 /* ---------------------------------------------------------- aggregation */
 
+/*
+ * Open addressing; a slot keeps the entry's index and the high half of its
+ * hash, so a probe that does not match rarely touches the entry itself.
+ * Tables and arrays are hm_big (huge pages once large): the lookups are
+ * random over far more memory than the caches hold.
+ */
+struct slot {
+	u32	idx;		/* index + 1, 0 empty */
+	u32	tag;		/* hash >> 32 */
+};
+
 struct hm_pareto {
 	struct hm_pareto_opts	o;
 	u64			cl_mask;
@@ -70,12 +81,12 @@ struct hm_pareto {
 
 	struct hm_pareto_line	*line;
 	size_t			nr_lines, alloc_lines;
-	u32			*lslot;		/* line index + 1, 0 empty */
+	struct slot		*lslot;
 	size_t			nr_lslots;
 
 	struct hm_pareto_row	*row;
 	size_t			nr_rows, alloc_rows;
-	u32			*rslot;
+	struct slot		*rslot;
 	size_t			nr_rslots;
 
 	struct hm_arena		arena;		/* rows' CPU bitmaps and node counters */
@@ -191,8 +202,8 @@ struct hm_pareto *hm_pareto__new(const struct hm_pareto_opts *o, u32 cacheline_s
 	pa->by_ip = hm_pareto_opts__has(o, HM_PARETO_IADDR);
 	pa->by_dso = hm_pareto_opts__has(o, HM_PARETO_DSO);
 	pa->nr_lslots = pa->nr_rslots = 1024;
-	pa->lslot = calloc(pa->nr_lslots, sizeof(u32));
-	pa->rslot = calloc(pa->nr_rslots, sizeof(u32));
+	pa->lslot = hm_big__alloc(pa->nr_lslots * sizeof(struct slot));
+	pa->rslot = hm_big__alloc(pa->nr_rslots * sizeof(struct slot));
 	if (!pa->lslot || !pa->rslot) {
 		hm_pareto__delete(pa);
 		errno = ENOMEM;
@@ -206,76 +217,82 @@ void hm_pareto__delete(struct hm_pareto *pa)
 	if (!pa)
 		return;
 	hm_arena__release(&pa->arena);
-	free(pa->line);
-	free(pa->row);
-	free(pa->lslot);
-	free(pa->rslot);
+	hm_big__free(pa->line, pa->alloc_lines * sizeof(*pa->line));
+	hm_big__free(pa->row, pa->alloc_rows * sizeof(*pa->row));
+	hm_big__free(pa->lslot, pa->nr_lslots * sizeof(struct slot));
+	hm_big__free(pa->rslot, pa->nr_rslots * sizeof(struct slot));
 	free(pa);
 }
 
-static int lines_grow(struct hm_pareto *pa)
+/* Double a table: its entries' hashes are recomputed by @hash_of. */
+static int slots_grow(struct slot **slots, size_t *nr_slots, size_t nr, const void *base,
+		      size_t stride, u64 (*hash_of)(const struct hm_pareto *, const void *),
+		      const struct hm_pareto *pa)
 {
-	size_t ns = pa->nr_lslots * 2, mask = ns - 1;
-	u32 *s = calloc(ns, sizeof(u32));
+	size_t ns = *nr_slots * 2, mask = ns - 1;
+	struct slot *s = hm_big__alloc(ns * sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
-	for (size_t i = 0; i < pa->nr_lines; i++) {
-		size_t h = line_hash(&pa->line[i].k) & mask;
+	for (size_t i = 0; i < nr; i++) {
+		u64 x = hash_of(pa, (const char *)base + i * stride);
+		size_t h = x & mask;
 
-		while (s[h])
+		while (s[h].idx)
 			h = (h + 1) & mask;
-		s[h] = (u32)i + 1;
+		s[h].idx = (u32)i + 1;
+		s[h].tag = (u32)(x >> 32);
 	}
-	free(pa->lslot);
-	pa->lslot = s;
-	pa->nr_lslots = ns;
+	hm_big__free(*slots, *nr_slots * sizeof(**slots));
+	*slots = s;
+	*nr_slots = ns;
 	return 0;
 }
 
-static int rows_grow(struct hm_pareto *pa)
+static u64 line_hash_of(const struct hm_pareto *pa, const void *e)
 {
-	size_t ns = pa->nr_rslots * 2, mask = ns - 1;
-	u32 *s = calloc(ns, sizeof(u32));
+	return line_hash(&((const struct hm_pareto_line *)e)->k);
+}
 
-	if (!s)
+static u64 row_hash_of_v(const struct hm_pareto *pa, const void *e)
+{
+	return row_hash_of(pa, e);
+}
+
+/* Grow a dense array by doubling (hm_big: mremap, no copy). */
+static int array_grow(void **p, size_t *alloc, size_t elem, size_t first)
+{
+	size_t na = *alloc ? *alloc * 2 : first;
+	void *q = hm_big__realloc(*p, *alloc * elem, na * elem);
+
+	if (!q)
 		return -ENOMEM;
-	for (size_t i = 0; i < pa->nr_rows; i++) {
-		size_t h = row_hash_of(pa, &pa->row[i]) & mask;
-
-		while (s[h])
-			h = (h + 1) & mask;
-		s[h] = (u32)i + 1;
-	}
-	free(pa->rslot);
-	pa->rslot = s;
-	pa->nr_rslots = ns;
+	*p = q;
+	*alloc = na;
 	return 0;
 }
 
 static struct hm_pareto_line *find_line(struct hm_pareto *pa, const struct hm_pareto_key *k,
 					u64 addr, u32 *idx)
 {
-	size_t mask = pa->nr_lslots - 1, h = line_hash(k) & mask;
+	u64 x = line_hash(k);
+	size_t mask = pa->nr_lslots - 1, h = x & mask;
+	u32 tag = (u32)(x >> 32);
 	struct hm_pareto_line *ln;
 
-	while (pa->lslot[h]) {
-		ln = &pa->line[pa->lslot[h] - 1];
-		if (line_eq(&ln->k, k)) {
-			*idx = pa->lslot[h] - 1;
-			return ln;
+	while (pa->lslot[h].idx) {
+		if (pa->lslot[h].tag == tag) {
+			ln = &pa->line[pa->lslot[h].idx - 1];
+			if (line_eq(&ln->k, k)) {
+				*idx = pa->lslot[h].idx - 1;
+				return ln;
+			}
 		}
 		h = (h + 1) & mask;
 	}
-	if (pa->nr_lines == pa->alloc_lines) {
-		size_t na = pa->alloc_lines ? pa->alloc_lines * 2 : 256;
-		struct hm_pareto_line *nl = realloc(pa->line, na * sizeof(*nl));
-
-		if (!nl)
-			return NULL;
-		pa->line = nl;
-		pa->alloc_lines = na;
-	}
+	if (pa->nr_lines == pa->alloc_lines &&
+	    array_grow((void **)&pa->line, &pa->alloc_lines, sizeof(*pa->line), 1024) < 0)
+		return NULL;
 	if (pa->nr_lines >= 0xffffffffu)
 		return NULL;
 	*idx = (u32)pa->nr_lines;
@@ -283,8 +300,11 @@ static struct hm_pareto_line *find_line(struct hm_pareto *pa, const struct hm_pa
 	memset(ln, 0, sizeof(*ln));
 	ln->k = *k;
 	ln->addr = addr & pa->cl_mask;
-	pa->lslot[h] = (u32)++pa->nr_lines;
-	if (pa->nr_lines * 2 > pa->nr_lslots && lines_grow(pa) < 0)
+	pa->lslot[h].idx = (u32)++pa->nr_lines;
+	pa->lslot[h].tag = tag;
+	if (pa->nr_lines * 2 > pa->nr_lslots &&
+	    slots_grow(&pa->lslot, &pa->nr_lslots, pa->nr_lines, pa->line, sizeof(*pa->line),
+		       line_hash_of, pa) < 0)
 		return NULL;
 	return &pa->line[*idx];
 }
@@ -293,25 +313,23 @@ static struct hm_pareto_row *find_row(struct hm_pareto *pa, const struct row_key
 				      const struct hm_sample *s, const struct hm_map *imap,
 				      const char *dso)
 {
-	size_t mask = pa->nr_rslots - 1, h = row_hash(k) & mask;
+	u64 x = row_hash(k);
+	size_t mask = pa->nr_rslots - 1, h = x & mask;
+	u32 tag = (u32)(x >> 32);
 	struct hm_pareto_row *rw;
 	size_t cpu_words = ((size_t)pa->nr_cpus + 63) / 64;
 
-	while (pa->rslot[h]) {
-		rw = &pa->row[pa->rslot[h] - 1];
-		if (row_eq(pa, rw, k))
-			return rw;
+	while (pa->rslot[h].idx) {
+		if (pa->rslot[h].tag == tag) {
+			rw = &pa->row[pa->rslot[h].idx - 1];
+			if (row_eq(pa, rw, k))
+				return rw;
+		}
 		h = (h + 1) & mask;
 	}
-	if (pa->nr_rows == pa->alloc_rows) {
-		size_t na = pa->alloc_rows ? pa->alloc_rows * 2 : 1024;
-		struct hm_pareto_row *nr = realloc(pa->row, na * sizeof(*nr));
-
-		if (!nr)
-			return NULL;
-		pa->row = nr;
-		pa->alloc_rows = na;
-	}
+	if (pa->nr_rows == pa->alloc_rows &&
+	    array_grow((void **)&pa->row, &pa->alloc_rows, sizeof(*pa->row), 4096) < 0)
+		return NULL;
 	if (pa->nr_rows >= 0xffffffffu)
 		return NULL;
 	rw = &pa->row[pa->nr_rows];
@@ -332,8 +350,11 @@ static struct hm_pareto_row *find_row(struct hm_pareto *pa, const struct row_key
 	if (pa->nr_nodes)
 		rw->node = (struct hm_pareto_node *)(rw->cpus + cpu_words);
 	pa->line[k->line].nr_rows++;
-	pa->rslot[h] = (u32)++pa->nr_rows;
-	if (pa->nr_rows * 2 > pa->nr_rslots && rows_grow(pa) < 0)
+	pa->rslot[h].idx = (u32)++pa->nr_rows;
+	pa->rslot[h].tag = tag;
+	if (pa->nr_rows * 2 > pa->nr_rslots &&
+	    slots_grow(&pa->rslot, &pa->nr_rslots, pa->nr_rows, pa->row, sizeof(*pa->row),
+		       row_hash_of_v, pa) < 0)
 		return NULL;
 	return &pa->row[pa->nr_rows - 1];
 }
@@ -472,5 +493,5 @@ size_t hm_pareto__bytes(const struct hm_pareto *pa)
 {
 	return pa->arena.bytes + pa->alloc_lines * sizeof(*pa->line) +
 	       pa->alloc_rows * sizeof(*pa->row) +
-	       (pa->nr_lslots + pa->nr_rslots) * sizeof(u32);
+	       (pa->nr_lslots + pa->nr_rslots) * sizeof(struct slot);
 }
