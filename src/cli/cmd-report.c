@@ -40,6 +40,8 @@ static const char report_usage[] =
 "                         (default iaddr; implies --stdio)\n"
 "      --full-symbols     Pareto symbols and sources not cut at 30 columns\n"
 "                         (implies --stdio)\n"
+"  -g, --call-graph MODE  accepted for perf's command lines; hitmap prints no\n"
+"                         call chains (as perf does with 'none')\n"
 "      --max-lines N      at most N lines in the table\n"
 "      --kallsyms FILE    kernel symbols from FILE (default: the file's, or this system's)\n"
 "      --symfs DIR        look for user ELF files under DIR\n"
@@ -83,6 +85,7 @@ static int cmd_report(int argc, char **argv)
 		{ "stdio",       no_argument,       NULL, O_STDIO },
 		{ "coalesce",    required_argument, NULL, 'c' },
 		{ "full-symbols", no_argument,      NULL, O_FULLSYM },
+		{ "call-graph",  required_argument, NULL, 'g' },
 		{ "max-lines",   required_argument, NULL, O_MAX },
 		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
 		{ "symfs",       required_argument, NULL, O_SYMFS },
@@ -122,7 +125,7 @@ static int cmd_report(int argc, char **argv)
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:Nc:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:Nc:g:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			ro.input = optarg;
@@ -176,6 +179,12 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 			perf_layout = true;
+			break;
+		case 'g':
+			/* perf prints call chains under the Pareto rows unless 'none' */
+			if (strncmp(optarg, "none", 4))
+				hm_warn("--call-graph %s: hitmap prints no call chains; the Pareto "
+					"is perf's with --call-graph none", optarg);
 			break;
 		case O_FULLSYM:
 			prd.full_symbols = true;

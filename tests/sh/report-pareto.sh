@@ -123,7 +123,7 @@ else
 	same "$P61" sim-skx "$TMP/skx.data" -NN -c pid,iaddr
 	same "$P61" sim-skx "$TMP/skx.data" -N -c tid,pid,iaddr,dso
 	same "$P61" sim-skx "$TMP/skx.data" -d rmt --show-all --full-symbols
-	same "$P61" sim-zen4 "$TMP/zen4.data" -d lcl -N -c tid
+	same "$P61" sim-zen4 "$TMP/zen4.data" -d lcl -N -c tid --call-graph none
 	same "$P61" sim-altra "$TMP/altra.data" -NN
 	for v in 6.12 7.3; do
 		pv=$(perf_for $v)
