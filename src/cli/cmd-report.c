@@ -111,7 +111,7 @@ static int cmd_report(int argc, char **argv)
 	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd;
-	char label[320], grouping[64], bad[32];
+	char label[320], grouping[80], bad[32];
 	int c, err = 0, rc = 1;
 	long v;
 

@@ -19,6 +19,7 @@ int hm_pareto_opts__parse(struct hm_pareto_opts *o, const char *text, char *bad,
 	const char *p = text;
 
 	memset(o, 0, sizeof(*o));
+	snprintf(o->text, sizeof(o->text), "%s", text);
 	while (*p) {
 		size_t n = strcspn(p, ", ");
 		int f = -1;
@@ -53,10 +54,7 @@ bool hm_pareto_opts__has(const struct hm_pareto_opts *o, enum hm_pareto_field f)
 
 void hm_pareto_opts__grouping(const struct hm_pareto_opts *o, char *buf, size_t size)
 {
-	size_t len = (size_t)snprintf(buf, size, "offset");
-
-	for (int i = 0; i < o->nr_fields && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, ",%s", field_name[o->field[i]]);
+	snprintf(buf, size, "offset,%s", o->text);
 }
 
 /* ---------------------------------------------------------- aggregation */

@@ -28,6 +28,7 @@ enum hm_pareto_field { HM_PARETO_TID, HM_PARETO_PID, HM_PARETO_IADDR, HM_PARETO_
 struct hm_pareto_opts {
 	int			nr_fields;
 	enum hm_pareto_field	field[HM_PARETO_MAX_FIELDS];
+	char			text[64];	/* as given, for the grouping line */
 };
 
 /*
@@ -36,7 +37,7 @@ struct hm_pareto_opts {
  */
 int  hm_pareto_opts__parse(struct hm_pareto_opts *o, const char *text, char *bad, size_t bad_size);
 bool hm_pareto_opts__has(const struct hm_pareto_opts *o, enum hm_pareto_field f);
-/* "offset,iaddr": perf's "Cacheline data grouping" text. */
+/* "offset,<-c as given>": perf's "Cacheline data grouping" text. */
 void hm_pareto_opts__grouping(const struct hm_pareto_opts *o, char *buf, size_t size);
 
 /* perf's level-1 key, from the report's resolution of the sample. */
