@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perf c2c's line x offset x code address aggregation; see pareto.h. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
@@ -88,6 +90,12 @@ struct hm_pareto {
 	size_t			nr_rslots;
 
 	struct hm_arena		arena;		/* rows' CPU bitmaps and node counters */
+
+	/* code maps' short names, by map (few distinct maps) */
+	struct { const struct hm_map *map; char *name; } *dn;
+	size_t			nr_dn, nr_dn_slots;
+	const struct hm_map	*last_map;
+	const char		*last_name;
 };
 
 static inline u64 mix64(u64 x)
@@ -111,18 +119,38 @@ static u64 str_hash(const char *s)
 	return h | 1;
 }
 
-/* perf compares code DSOs by their short name: the file's base name. */
-static const char *short_name(const struct hm_map *m)
+/*
+ * perf's short name of a code object (dsos.c dso__set_basename, kmod_path):
+ * "[name]" of a kernel module path with '-' as '_', "[JIT] tid N" of
+ * /tmp/perf-N.map, the bracketed names as they are, else the base name.
+ */
+static char *short_name_new(const struct hm_map *m)
 {
-	const char *n, *b;
+	const char *n = m->filename, *b;
+	char buf[300];
+	int tid;
 
-	if (!m || !m->filename)
-		return NULL;
-	n = m->filename;
 	if (n[0] == '[')
-		return n;
+		return strdup(n);
 	b = strrchr(n, '/');
-	return b && b[1] ? b + 1 : n;
+	b = b && b[1] ? b + 1 : n;
+	if (m->type == HM_MAP_MODULE) {
+		size_t k = strcspn(b, ".");
+
+		if (k > sizeof(buf) - 3)
+			k = sizeof(buf) - 3;
+		buf[0] = '[';
+		for (size_t i = 0; i < k; i++)
+			buf[i + 1] = b[i] == '-' ? '_' : b[i];
+		buf[k + 1] = ']';
+		buf[k + 2] = '\0';
+		return strdup(buf);
+	}
+	if (sscanf(n, "/tmp/perf-%d.map", &tid) == 1) {
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", tid);
+		return strdup(buf);
+	}
+	return strdup(b);
 }
 
 static u64 line_hash(const struct hm_pareto_key *k)
@@ -183,6 +211,53 @@ static u64 row_hash_of(const struct hm_pareto *pa, const struct hm_pareto_row *r
 	return row_hash(&k);
 }
 
+static size_t ptr_hash(const void *p)
+{
+	return (size_t)mix64((u64)(uintptr_t)p);
+}
+
+static const char *short_name(struct hm_pareto *pa, const struct hm_map *m)
+{
+	size_t h, mask;
+
+	if (!m || !m->filename)
+		return NULL;
+	if (m == pa->last_map)
+		return pa->last_name;
+	if ((pa->nr_dn + 1) * 2 > pa->nr_dn_slots) {
+		size_t ns = pa->nr_dn_slots ? pa->nr_dn_slots * 2 : 64;
+		__typeof__(pa->dn) nd = calloc(ns, sizeof(*nd));
+
+		if (!nd)
+			return NULL;
+		for (size_t i = 0; i < pa->nr_dn_slots; i++) {
+			if (!pa->dn[i].map)
+				continue;
+			h = ptr_hash(pa->dn[i].map) & (ns - 1);
+			while (nd[h].map)
+				h = (h + 1) & (ns - 1);
+			nd[h] = pa->dn[i];
+		}
+		free(pa->dn);
+		pa->dn = nd;
+		pa->nr_dn_slots = ns;
+	}
+	mask = pa->nr_dn_slots - 1;
+	h = ptr_hash(m) & mask;
+	while (pa->dn[h].map && pa->dn[h].map != m)
+		h = (h + 1) & mask;
+	if (!pa->dn[h].map) {
+		pa->dn[h].name = short_name_new(m);
+		if (!pa->dn[h].name)
+			return NULL;
+		pa->dn[h].map = m;
+		pa->nr_dn++;
+	}
+	pa->last_map = m;
+	pa->last_name = pa->dn[h].name;
+	return pa->last_name;
+}
+
 struct hm_pareto *hm_pareto__new(const struct hm_pareto_opts *o, u32 cacheline_size,
 				 int nr_cpus, int nr_nodes, const int *cpu_node_idx)
 {
@@ -214,6 +289,9 @@ void hm_pareto__delete(struct hm_pareto *pa)
 {
 	if (!pa)
 		return;
+	for (size_t i = 0; i < pa->nr_dn_slots; i++)
+		free(pa->dn[i].name);
+	free(pa->dn);
 	hm_arena__release(&pa->arena);
 	hm_big__free(pa->line, pa->alloc_lines * sizeof(*pa->line));
 	hm_big__free(pa->row, pa->alloc_rows * sizeof(*pa->row));
@@ -388,11 +466,13 @@ int hm_pareto__add(struct hm_pareto *pa, const struct hm_pareto_key *k,
 	struct hm_pareto_line *ln;
 	struct hm_pareto_row *rw;
 	struct row_key rk;
-	const char *dso = short_name(imap);
+	const char *dso = short_name(pa, imap);
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
 	u32 cpu = has_cpu ? s->cpu : 0, li;
 	int node;
 
+	if (imap && imap->filename && !dso)
+		return -ENOMEM;
 	ln = find_line(pa, k, s->addr, &li);
 	if (!ln)
 		return -ENOMEM;

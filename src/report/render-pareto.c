@@ -19,12 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pareto.h"
+#include "render-cols.h"
 
 #define RULE "=================================================\n"
 #define DASHES "  ----------------------------------------------------------------------\n"
 #define SYMBOL_WIDTH 30
-/* perf's row buffer: the columns' width + 3 + 1, plus its color overhead (28 x 8) */
-#define ROW_SLACK (3 + 1 + 28 * 8)
 
 /* --------------------------------------------------------- small helpers */
 
@@ -42,31 +41,6 @@ static int popcount(const u64 *v, int bits)
 	return n;
 }
 
-/* bitmap_scnprintf(): "0-1,3" of the set bits below @nbits */
-static size_t bits_list(const u64 *v, int nbits, char *buf, size_t size)
-{
-	size_t len = 0;
-	int b = 0;
-
-	buf[0] = '\0';
-	while (b < nbits) {
-		int a;
-
-		if (!((v[b / 64] >> (b % 64)) & 1)) {
-			b++;
-			continue;
-		}
-		a = b;
-		while (b + 1 < nbits && ((v[(b + 1) / 64] >> ((b + 1) % 64)) & 1))
-			b++;
-		if (len < size)
-			len += (size_t)snprintf(buf + len, size - len, a == b ? "%s%d" : "%s%d-%d",
-						len ? "," : "", a, b);
-		b++;
-	}
-	return len < size ? len : size - 1;
-}
-
 /* perf's nodestr: the data nodes, or "N/A" */
 static void node_str(u64 nodes, int nr_nodes, char *buf, size_t size)
 {
@@ -77,26 +51,7 @@ static void node_str(u64 nodes, int nr_nodes, char *buf, size_t size)
 	if (!nodes)
 		snprintf(buf, size, "N/A");
 	else
-		bits_list(&nodes, nr_nodes, buf, size);
-}
-
-/* perf's fill_line(): @text centred in dashes over @len */
-static void fill_line(const char *text, int len, char *buf, size_t size)
-{
-	int i, j, olen = (int)strlen(text);
-
-	if ((size_t)len + 1 > size)
-		len = (int)size - 1;
-	memset(buf, 0, size);
-	j = len / 2 - olen / 2;
-	for (i = 0; i < j - 1; i++)
-		buf[i] = '-';
-	buf[i++] = ' ';
-	memcpy(buf + i, text, (size_t)olen);
-	i += olen;
-	buf[i++] = ' ';
-	for (; i < len; i++)
-		buf[i] = '-';
+		hm_cols__bits_list(&nodes, nr_nodes, buf, size);
 }
 
 static double metric(const struct hm_c2c_stats *s, double cost, enum hm_sort d)
@@ -124,109 +79,6 @@ enum col_id {
 	C_MEAN_RMT_PEER, C_MEAN_LCL_PEER, C_MEAN_LOAD, C_CPUCNT, C_SYMBOL, C_DSO, C_SRCLINE,
 	C_NODE,
 };
-
-struct col {
-	enum col_id	id;
-	int		width;
-	const char	*h0;		/* first header line, NULL: blank */
-	int		span;		/* columns after this one its h0 covers */
-	const char	*h1;
-};
-
-#define MAX_COLS 32
-
-struct layout {
-	struct col	c[MAX_COLS];
-	int		n;
-};
-
-static void add(struct layout *l, enum col_id id, int width, const char *h0, int span, const char *h1)
-{
-	if (l->n < MAX_COLS)
-		l->c[l->n++] = (struct col){ id, width, h0, span, h1 };
-}
-
-/* perf's header: two lines (the first spans), the dots, "#" */
-static void print_header(const struct layout *l, FILE *f)
-{
-	for (int line = 0; line < 2; line++) {
-		int span = 0;
-
-		fputs("# ", f);
-		for (int i = 0; i < l->n; i++) {
-			const char *t = line ? l->c[i].h1 : l->c[i].h0;
-
-			if (span) {
-				span--;
-				continue;
-			}
-			if (i)
-				fputs("  ", f);
-			fprintf(f, "%*s", l->c[i].width, t ? t : "");
-			if (!line)
-				span = l->c[i].span;
-		}
-		fputs("\n", f);
-	}
-	fputs("# ", f);
-	for (int i = 0; i < l->n; i++) {
-		if (i)
-			fputs("  ", f);
-		for (int k = 0; k < l->c[i].width; k++)
-			fputc('.', f);
-	}
-	fputs("\n#\n", f);
-}
-
-/* A row under construction: each cell after "  ", padded unless last, capped like perf. */
-struct rowbuf {
-	char	*b;
-	size_t	len, cap;
-};
-
-static void cell(struct rowbuf *rb, const struct col *c, bool last, const char *text)
-{
-	size_t n = strlen(text);
-
-	if (rb->len + 2 + n + (size_t)c->width + 1 > rb->cap) {
-		size_t nc = (rb->cap ? rb->cap : 256) * 2 + n + (size_t)c->width;
-		char *nb = realloc(rb->b, nc);
-
-		if (!nb)
-			return;
-		rb->b = nb;
-		rb->cap = nc;
-	}
-	memcpy(rb->b + rb->len, "  ", 2);
-	rb->len += 2;
-	memcpy(rb->b + rb->len, text, n);
-	rb->len += n;
-	if (!last && (int)n < c->width) {
-		memset(rb->b + rb->len, ' ', (size_t)c->width - n);
-		rb->len += (size_t)c->width - n;
-	}
-	rb->b[rb->len] = '\0';
-}
-
-static size_t layout_width(const struct layout *l)
-{
-	size_t w = 0;
-
-	for (int i = 0; i < l->n; i++)
-		w += (size_t)l->c[i].width + (i ? 2 : 0);
-	return w;
-}
-
-static void row_flush(struct rowbuf *rb, const struct layout *l, FILE *f)
-{
-	size_t max = layout_width(l) + ROW_SLACK - 1;
-
-	if (rb->b)
-		fprintf(f, "%.*s\n", (int)(rb->len < max ? rb->len : max), rb->b);
-	rb->len = 0;
-	if (rb->b)
-		rb->b[0] = '\0';
-}
 
 /* --------------------------------------------------------- render state */
 
@@ -310,9 +162,6 @@ static void resolve_row(const struct ctx *x, struct rrow *rr)
 
 /* ------------------------------------------------------------- sorting */
 
-static const struct ctx *sort_ctx;
-static enum hm_sort sort_d;
-
 static int key_cmp_line(const struct hm_pareto_line *a, const struct hm_pareto_line *b)
 {
 	/* perf's sort__dcacheline_cmp order, as its tree lists it */
@@ -329,11 +178,12 @@ static int key_cmp_line(const struct hm_pareto_line *a, const struct hm_pareto_l
 	return 0;
 }
 
-static int line_cmp(const void *pa_, const void *pb_)
+static int line_cmp(const void *pa_, const void *pb_, void *arg)
 {
 	const struct hm_pareto_line *a = *(const struct hm_pareto_line *const *)pa_;
 	const struct hm_pareto_line *b = *(const struct hm_pareto_line *const *)pb_;
-	double ma = metric(&a->st, a->cost, sort_d), mb = metric(&b->st, b->cost, sort_d);
+	enum hm_sort d = ((const struct ctx *)arg)->o->sort;
+	double ma = metric(&a->st, a->cost, d), mb = metric(&b->st, b->cost, d);
 
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
@@ -348,16 +198,16 @@ static int dso_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static int row_cmp(const void *pa_, const void *pb_)
+static int row_cmp(const void *pa_, const void *pb_, void *arg)
 {
 	const struct hm_pareto_row *a = ((const struct rrow *)pa_)->r;
 	const struct hm_pareto_row *b = ((const struct rrow *)pb_)->r;
-	const struct hm_pareto_opts *co = sort_ctx->co;
+	const struct hm_pareto_opts *co = ((const struct ctx *)arg)->co;
 	int c;
 
 	if (a->off != b->off)
 		return a->off < b->off ? -1 : 1;
-	switch (sort_d) {
+	switch (((const struct ctx *)arg)->o->sort) {
 	case HM_SORT_RMT:
 		if (a->st.rmt_hitm != b->st.rmt_hitm)
 			return a->st.rmt_hitm > b->st.rmt_hitm ? -1 : 1;
@@ -421,7 +271,7 @@ static bool row_valid(const struct hm_pareto_row *w, enum hm_sort d)
 
 /* ------------------------------------------------------------ the table */
 
-static void layout_table(struct layout *l, bool peer, enum hm_sort d)
+static void layout_table(struct hm_cols *l, bool peer, enum hm_sort d)
 {
 	static char cl_h0[64];
 	static const char *const snoop_h0[] = {
@@ -434,37 +284,37 @@ static void layout_table(struct layout *l, bool peer, enum hm_sort d)
 	};
 
 	/* perf widens only the offset's Node column, never this one */
-	fill_line("Cacheline", 18 + 4 + 6 + 4, cl_h0, sizeof(cl_h0));
+	hm_cols__fill_line("Cacheline", 18 + 4 + 6 + 4, cl_h0, sizeof(cl_h0));
 	l->n = 0;
-	add(l, C_IDX, 5, NULL, 0, "Index");
-	add(l, C_DCACHELINE, 18, cl_h0, 2, "Address");
-	add(l, C_DNODE, 4, NULL, 0, "Node");
-	add(l, C_PACNT, 6, NULL, 0, "PA cnt");
-	add(l, C_PCT_SNOOP, 7, snoop_h0[d], 0, snoop_h1[d]);
+	hm_cols__add(l, C_IDX, 5, NULL, 0, "Index");
+	hm_cols__add(l, C_DCACHELINE, 18, cl_h0, 2, "Address");
+	hm_cols__add(l, C_DNODE, 4, NULL, 0, "Node");
+	hm_cols__add(l, C_PACNT, 6, NULL, 0, "PA cnt");
+	hm_cols__add(l, C_PCT_SNOOP, 7, snoop_h0[d], 0, snoop_h1[d]);
 	if (peer) {
-		add(l, C_TOT_PEER, 7, "------- Load Peer -------", 2, "Total");
-		add(l, C_LCL_PEER, 7, NULL, 0, "Local");
-		add(l, C_RMT_PEER, 7, NULL, 0, "Remote");
+		hm_cols__add(l, C_TOT_PEER, 7, "------- Load Peer -------", 2, "Total");
+		hm_cols__add(l, C_LCL_PEER, 7, NULL, 0, "Local");
+		hm_cols__add(l, C_RMT_PEER, 7, NULL, 0, "Remote");
 	} else {
-		add(l, C_TOT_HITM, 7, "------- Load Hitm -------", 2, "Total");
-		add(l, C_LCL_HITM, 7, NULL, 0, "LclHitm");
-		add(l, C_RMT_HITM, 7, NULL, 0, "RmtHitm");
+		hm_cols__add(l, C_TOT_HITM, 7, "------- Load Hitm -------", 2, "Total");
+		hm_cols__add(l, C_LCL_HITM, 7, NULL, 0, "LclHitm");
+		hm_cols__add(l, C_RMT_HITM, 7, NULL, 0, "RmtHitm");
 	}
-	add(l, C_TOT_RECS, 7, "Total", 0, "records");
-	add(l, C_TOT_LOADS, 7, "Total", 0, "Loads");
-	add(l, C_TOT_STORES, 7, "Total", 0, "Stores");
-	add(l, C_ST_L1HIT, 7, "--------- Stores --------", 2, "L1Hit");
-	add(l, C_ST_L1MISS, 7, NULL, 0, "L1Miss");
-	add(l, C_ST_NA, 7, NULL, 0, "N/A");
-	add(l, C_LD_FBHIT, 7, "----- Core Load Hit -----", 2, "FB");
-	add(l, C_LD_L1HIT, 7, NULL, 0, "L1");
-	add(l, C_LD_L2HIT, 7, NULL, 0, "L2");
-	add(l, C_LD_LCLHIT, 8, "- LLC Load Hit --", 1, "LclHit");
-	add(l, C_LCL_HITM, 7, NULL, 0, "LclHitm");
-	add(l, C_LD_RMTHIT, 8, "- RMT Load Hit --", 1, "RmtHit");
-	add(l, C_RMT_HITM, 7, NULL, 0, "RmtHitm");
-	add(l, C_DRAM_LCL, 8, "--- Load Dram ----", 1, "Lcl");
-	add(l, C_DRAM_RMT, 8, NULL, 0, "Rmt");
+	hm_cols__add(l, C_TOT_RECS, 7, "Total", 0, "records");
+	hm_cols__add(l, C_TOT_LOADS, 7, "Total", 0, "Loads");
+	hm_cols__add(l, C_TOT_STORES, 7, "Total", 0, "Stores");
+	hm_cols__add(l, C_ST_L1HIT, 7, "--------- Stores --------", 2, "L1Hit");
+	hm_cols__add(l, C_ST_L1MISS, 7, NULL, 0, "L1Miss");
+	hm_cols__add(l, C_ST_NA, 7, NULL, 0, "N/A");
+	hm_cols__add(l, C_LD_FBHIT, 7, "----- Core Load Hit -----", 2, "FB");
+	hm_cols__add(l, C_LD_L1HIT, 7, NULL, 0, "L1");
+	hm_cols__add(l, C_LD_L2HIT, 7, NULL, 0, "L2");
+	hm_cols__add(l, C_LD_LCLHIT, 8, "- LLC Load Hit --", 1, "LclHit");
+	hm_cols__add(l, C_LCL_HITM, 7, NULL, 0, "LclHitm");
+	hm_cols__add(l, C_LD_RMTHIT, 8, "- RMT Load Hit --", 1, "RmtHit");
+	hm_cols__add(l, C_RMT_HITM, 7, NULL, 0, "RmtHitm");
+	hm_cols__add(l, C_DRAM_LCL, 8, "--- Load Dram ----", 1, "Lcl");
+	hm_cols__add(l, C_DRAM_RMT, 8, NULL, 0, "Rmt");
 }
 
 static u64 llc_misses(const struct hm_c2c_stats *s)
@@ -522,16 +372,16 @@ static void pct_cell(double p, int w, char *t, size_t ts)
 	snprintf(t, ts, "%*s", w, buf);
 }
 
-static void print_table(const struct ctx *x, struct hm_pareto_line **v, size_t n,
+static int print_table(const struct ctx *x, struct hm_pareto_line **v, size_t n,
 			const struct hm_c2c_stats *all, double all_cost, FILE *f)
 {
-	struct layout l;
-	struct rowbuf rb = { 0 };
+	struct hm_cols l;
+	struct hm_row rb = { 0 };
 	char t[512], ns[256];
 	u32 tot = 0;
 
 	layout_table(&l, x->peer, x->o->sort);
-	print_header(&l, f);
+	hm_cols__print_header(&l, f);
 	switch (x->o->sort) {
 	case HM_SORT_RMT:	tot = all->rmt_hitm; break;
 	case HM_SORT_LCL:	tot = all->lcl_hitm; break;
@@ -542,11 +392,11 @@ static void print_table(const struct ctx *x, struct hm_pareto_line **v, size_t n
 		const struct hm_pareto_line *ln = v[i];
 
 		for (int c = 0; c < l.n; c++) {
-			const struct col *cl = &l.c[c];
+			const struct hm_col *cl = &l.c[c];
 			bool last = c == l.n - 1;
 
 			if (stat_cell(cl->id, &ln->st, cl->width, t, sizeof(t))) {
-				cell(&rb, cl, last, t);
+				hm_row__cell(&rb, cl, last, t);
 				continue;
 			}
 			switch (cl->id) {
@@ -576,11 +426,16 @@ static void print_table(const struct ctx *x, struct hm_pareto_line **v, size_t n
 				t[0] = '\0';
 				break;
 			}
-			cell(&rb, cl, last, t);
+			hm_row__cell(&rb, cl, last, t);
 		}
-		row_flush(&rb, &l, f);
+		hm_row__flush(&rb, &l, f);
 	}
-	free(rb.b);
+	if (rb.err) {
+		hm_row__release(&rb);
+		return -ENOMEM;
+	}
+	hm_row__release(&rb);
+	return 0;
 }
 
 /* ----------------------------------------------------------- the Pareto */
@@ -589,7 +444,7 @@ struct widths {
 	int	sym, dso, thread, src;
 };
 
-static void layout_pareto(const struct ctx *x, const struct widths *w, struct layout *l,
+static void layout_pareto(const struct ctx *x, const struct widths *w, struct hm_cols *l,
 			  char *off_h0, size_t off_h0_size)
 {
 	const struct hm_pareto_opts *co = x->co;
@@ -601,45 +456,45 @@ static void layout_pareto(const struct ctx *x, const struct widths *w, struct la
 	const char *nh = x->o->node_info == 1 && x->peer ? "Node{cpus %peers %stores}" :
 			 node_h[x->o->node_info > 2 ? 2 : x->o->node_info];
 
-	fill_line("Data address", 18 + x->onode_w + 6 + 4, off_h0, off_h0_size);
+	hm_cols__fill_line("Data address", 18 + x->onode_w + 6 + 4, off_h0, off_h0_size);
 	l->n = 0;
-	add(l, C_NUM_EMPTY, 5, NULL, 0, "Num");
+	hm_cols__add(l, C_NUM_EMPTY, 5, NULL, 0, "Num");
 	if (x->peer) {
-		add(l, C_P_RMT_PEER, 7, "-- Peer Snoop --", 1, "Rmt");
-		add(l, C_P_LCL_PEER, 7, NULL, 0, "Lcl");
+		hm_cols__add(l, C_P_RMT_PEER, 7, "-- Peer Snoop --", 1, "Rmt");
+		hm_cols__add(l, C_P_LCL_PEER, 7, NULL, 0, "Lcl");
 	} else {
-		add(l, C_P_RMT_HITM, 7, "----- HITM -----", 1, "RmtHitm");
-		add(l, C_P_LCL_HITM, 7, NULL, 0, "LclHitm");
+		hm_cols__add(l, C_P_RMT_HITM, 7, "----- HITM -----", 1, "RmtHitm");
+		hm_cols__add(l, C_P_LCL_HITM, 7, NULL, 0, "LclHitm");
 	}
-	add(l, C_P_ST_L1HIT, 7, "------- Store Refs ------", 2, "L1 Hit");
-	add(l, C_P_ST_L1MISS, 7, NULL, 0, "L1 Miss");
-	add(l, C_P_ST_NA, 7, NULL, 0, "N/A");
-	add(l, C_OFFSET, 18, off_h0, 2, "Offset");
-	add(l, C_ONODE, x->onode_w, NULL, 0, "Node");
-	add(l, C_PACNT, 6, NULL, 0, "PA cnt");
+	hm_cols__add(l, C_P_ST_L1HIT, 7, "------- Store Refs ------", 2, "L1 Hit");
+	hm_cols__add(l, C_P_ST_L1MISS, 7, NULL, 0, "L1 Miss");
+	hm_cols__add(l, C_P_ST_NA, 7, NULL, 0, "N/A");
+	hm_cols__add(l, C_OFFSET, 18, off_h0, 2, "Offset");
+	hm_cols__add(l, C_ONODE, x->onode_w, NULL, 0, "Node");
+	hm_cols__add(l, C_PACNT, 6, NULL, 0, "PA cnt");
 	if (hm_pareto_opts__has(co, HM_PARETO_PID))
-		add(l, C_PID, 7, NULL, 0, "Pid");
+		hm_cols__add(l, C_PID, 7, NULL, 0, "Pid");
 	if (hm_pareto_opts__has(co, HM_PARETO_TID))
-		add(l, C_TID, w->thread, NULL, 0, "Tid");
+		hm_cols__add(l, C_TID, w->thread, NULL, 0, "Tid");
 	if (iaddr)
-		add(l, C_IADDR, 18, NULL, 0, "Code address");
+		hm_cols__add(l, C_IADDR, 18, NULL, 0, "Code address");
 	if (x->peer) {
-		add(l, C_MEAN_RMT_PEER, 8, "---------- cycles ----------", 2, "rmt peer");
-		add(l, C_MEAN_LCL_PEER, 8, NULL, 0, "lcl peer");
+		hm_cols__add(l, C_MEAN_RMT_PEER, 8, "---------- cycles ----------", 2, "rmt peer");
+		hm_cols__add(l, C_MEAN_LCL_PEER, 8, NULL, 0, "lcl peer");
 	} else {
-		add(l, C_MEAN_RMT, 8, "---------- cycles ----------", 2, "rmt hitm");
-		add(l, C_MEAN_LCL, 8, NULL, 0, "lcl hitm");
+		hm_cols__add(l, C_MEAN_RMT, 8, "---------- cycles ----------", 2, "rmt hitm");
+		hm_cols__add(l, C_MEAN_LCL, 8, NULL, 0, "lcl hitm");
 	}
-	add(l, C_MEAN_LOAD, 8, NULL, 0, "load");
-	add(l, C_TOT_RECS, 7, "Total", 0, "records");
-	add(l, C_CPUCNT, 8, "cpu", 0, "cnt");
+	hm_cols__add(l, C_MEAN_LOAD, 8, NULL, 0, "load");
+	hm_cols__add(l, C_TOT_RECS, 7, "Total", 0, "records");
+	hm_cols__add(l, C_CPUCNT, 8, "cpu", 0, "cnt");
 	if (iaddr)
-		add(l, C_SYMBOL, w->sym, NULL, 0, "Symbol");
+		hm_cols__add(l, C_SYMBOL, w->sym, NULL, 0, "Symbol");
 	if (iaddr || hm_pareto_opts__has(co, HM_PARETO_DSO))
-		add(l, C_DSO, w->dso, "Shared", 0, "Object");
+		hm_cols__add(l, C_DSO, w->dso, "Shared", 0, "Object");
 	if (src)
-		add(l, C_SRCLINE, w->src, NULL, 0, "Source:Line");
-	add(l, C_NODE, 4, NULL, 0, nh);
+		hm_cols__add(l, C_SRCLINE, w->src, NULL, 0, "Source:Line");
+	hm_cols__add(l, C_NODE, 4, NULL, 0, nh);
 }
 
 /* perf's HISTC widths of one line's rows (every row, shown or not). */
@@ -672,8 +527,8 @@ static void line_widths(const struct ctx *x, const struct rrow *rr, size_t n, st
 	w->thread = comm ? comm + 8 : 0;
 }
 
-static void node_cell(const struct ctx *x, const struct hm_pareto_row *w, struct rowbuf *rb,
-		      const struct col *cl)
+static void node_cell(const struct ctx *x, const struct hm_pareto_row *w, struct hm_row *rb,
+		      const struct hm_col *cl)
 {
 	char buf[4096], list[1024];
 	size_t len = 0;
@@ -727,7 +582,7 @@ static void node_cell(const struct ctx *x, const struct hm_pareto_row *w, struct
 			break;
 		}
 		default:
-			bits_list(set, words * 64, list, sizeof(list));
+			hm_cols__bits_list(set, words * 64, list, sizeof(list));
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%2d{%s}", nd, list);
 			break;
 		}
@@ -735,7 +590,7 @@ static void node_cell(const struct ctx *x, const struct hm_pareto_row *w, struct
 			len = sizeof(buf) - 1;
 		first = false;
 	}
-	cell(rb, cl, true, buf);
+	hm_row__cell(rb, cl, true, buf);
 }
 
 static void mean_cell(const struct hm_pareto_mean *m, int w, char *t, size_t ts)
@@ -746,19 +601,19 @@ static void mean_cell(const struct hm_pareto_mean *m, int w, char *t, size_t ts)
 	snprintf(t, ts, "%*s", w, buf);
 }
 
-static void print_row(const struct ctx *x, const struct layout *l, const struct widths *wd,
-		      const struct rrow *rr, const struct hm_c2c_stats *lt, struct rowbuf *rb, FILE *f)
+static void print_row(const struct ctx *x, const struct hm_cols *l, const struct widths *wd,
+		      const struct rrow *rr, const struct hm_c2c_stats *lt, struct hm_row *rb, FILE *f)
 {
 	const struct hm_pareto_row *w = rr->r;
 	char t[512], ns[256];
 
 	for (int c = 0; c < l->n; c++) {
-		const struct col *cl = &l->c[c];
+		const struct hm_col *cl = &l->c[c];
 		bool last = c == l->n - 1;
 
 		if (cl->id == C_TOT_RECS) {
 			stat_cell(cl->id, &w->st, cl->width, t, sizeof(t));
-			cell(rb, cl, last, t);
+			hm_row__cell(rb, cl, last, t);
 			continue;
 		}
 		switch (cl->id) {
@@ -856,9 +711,9 @@ static void print_row(const struct ctx *x, const struct layout *l, const struct 
 			t[0] = '\0';
 			break;
 		}
-		cell(rb, cl, last, t);
+		hm_row__cell(rb, cl, last, t);
 	}
-	row_flush(rb, l, f);
+	hm_row__flush(rb, l, f);
 }
 
 static int print_pareto(const struct ctx *x, struct hm_pareto_line **v, size_t n, FILE *f)
@@ -867,7 +722,7 @@ static int print_pareto(const struct ctx *x, struct hm_pareto_line **v, size_t n
 	size_t nr_lines = hm_pareto__nr_lines(pa), nr_rows = hm_pareto__nr_rows(pa);
 	size_t *first = NULL, *fill = NULL, *order = NULL;
 	struct rrow *rr = NULL;
-	struct rowbuf rb = { 0 };
+	struct hm_row rb = { 0 };
 	char off_h0[128];
 	bool header = false;
 	int err = -ENOMEM;
@@ -893,7 +748,7 @@ static int print_pareto(const struct ctx *x, struct hm_pareto_line **v, size_t n
 		const struct hm_pareto_line *ln = v[i];
 		size_t li = (size_t)(ln - hm_pareto__line(pa, 0)), nr = first[li + 1] - first[li];
 		struct rrow *nrr = realloc(rr, (nr ? nr : 1) * sizeof(*rr));
-		struct layout l;
+		struct hm_cols l;
 		struct widths wd;
 		char t[64];
 
@@ -906,12 +761,10 @@ static int print_pareto(const struct ctx *x, struct hm_pareto_line **v, size_t n
 			resolve_row(x, &rr[k]);
 		}
 		line_widths(x, rr, nr, &wd);
-		sort_ctx = x;
-		sort_d = x->o->sort;
-		qsort(rr, nr, sizeof(*rr), row_cmp);
+		qsort_r(rr, nr, sizeof(*rr), row_cmp, (void *)x);
 		layout_pareto(x, &wd, &l, off_h0, sizeof(off_h0));
 		if (!header) {
-			print_header(&l, f);
+			hm_cols__print_header(&l, f);
 			header = true;
 		} else {
 			fputs("\n", f);
@@ -931,9 +784,9 @@ static int print_pareto(const struct ctx *x, struct hm_pareto_line **v, size_t n
 			if (row_valid(rr[k].r, x->o->sort))
 				print_row(x, &l, &wd, &rr[k], &ln->st, &rb, f);
 	}
-	err = 0;
+	err = rb.err ? -ENOMEM : 0;
 out:
-	free(rb.b);
+	hm_row__release(&rb);
 	free(rr);
 	free(first);
 	free(fill);
@@ -980,8 +833,7 @@ int hm_pareto__render(const struct hm_pareto *pa, const struct hm_report *r,
 		v[i] = (struct hm_pareto_line *)ln;
 	}
 	shared_m = o->sort == HM_SORT_COST ? all_cost : metric(&shared, 0, o->sort);
-	sort_d = o->sort;
-	qsort(v, nr, sizeof(*v), line_cmp);
+	qsort_r(v, nr, sizeof(*v), line_cmp, &x);
 	/* perf's he__display(): at least 0.1% of the shared lines' metric */
 	for (size_t i = 0; i < nr; i++) {
 		double m = metric(&v[i]->st, v[i]->cost, o->sort);
@@ -1012,9 +864,11 @@ int hm_pareto__render(const struct hm_pareto *pa, const struct hm_report *r,
 	}
 
 	fprintf(f, "\n" RULE "           Shared Data Cache Line Table          \n" RULE "#\n");
-	print_table(&x, v, n, &all, all_cost, f);
-	fprintf(f, "\n" RULE "      Shared Cache Line Distribution Pareto      \n" RULE "#\n");
-	err = print_pareto(&x, v, n, f);
+	err = print_table(&x, v, n, &all, all_cost, f);
+	if (!err) {
+		fprintf(f, "\n" RULE "      Shared Cache Line Distribution Pareto      \n" RULE "#\n");
+		err = print_pareto(&x, v, n, f);
+	}
 	free(v);
 	if (err < 0)
 		return err;
