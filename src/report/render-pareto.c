@@ -807,6 +807,8 @@ int hm_pareto__render(const struct hm_pareto *pa, const struct hm_report *r,
 	char ns[256];
 	int err;
 
+	if (!pa)
+		return -EINVAL;
 	memset(&x, 0, sizeof(x));
 	x.pa = pa;
 	x.r = r;
