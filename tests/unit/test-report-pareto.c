@@ -25,7 +25,8 @@ static struct hm_sample smp(u32 pid, u32 tid, u32 cpu, u64 ip, u64 addr, u64 wei
 	return s;
 }
 
-static int add(struct hm_pareto *pa, const struct hm_sample *s, bool hitm, bool store, int data_node)
+static int add_map(struct hm_pareto *pa, const struct hm_sample *s, bool hitm, bool store,
+		   int data_node, const struct hm_map *imap)
 {
 	struct hm_pareto_key k = { .line = s->addr & ~63ULL, .cpumode = PERF_RECORD_MISC_USER };
 	struct hm_mem_sample ms = { .s = s, .data_node = data_node };
@@ -42,7 +43,12 @@ static int add(struct hm_pareto *pa, const struct hm_sample *s, bool hitm, bool 
 		else
 			one.ld_l1hit = 1;
 	}
-	return hm_pareto__add(pa, &k, &ms, &one, NULL);
+	return hm_pareto__add(pa, &k, &ms, &one, imap);
+}
+
+static int add(struct hm_pareto *pa, const struct hm_sample *s, bool hitm, bool store, int data_node)
+{
+	return add_map(pa, s, hitm, store, data_node, NULL);
 }
 
 int main(void)
@@ -120,6 +126,32 @@ int main(void)
 	err |= add(pa, &s, true, false, -1);
 	CHECK("-c pid: two rows", !err && hm_pareto__nr_rows(pa) == 2);
 	hm_pareto__delete(pa);
+
+	/* -c dso: perf's short names of code objects */
+	{
+		static const struct { const char *file; u8 type; const char *name; } dsos[] = {
+			{ "/usr/lib/x86_64-linux-gnu/libc.so.6", HM_MAP_USER, "libc.so.6" },
+			{ "/lib/modules/6.1.0/kernel/fs/xfs-ext.ko.xz", HM_MAP_MODULE, "[xfs_ext]" },
+			{ "[kernel.kallsyms]", HM_MAP_VMLINUX, "[kernel.kallsyms]" },
+			{ "/tmp/perf-4242.map", HM_MAP_USER, "[JIT] tid 4242" },
+			{ "//anon", HM_MAP_USER, "anon" },
+		};
+		struct hm_map maps[5];
+
+		hm_pareto_opts__parse(&o, "dso", bad, sizeof(bad));
+		pa = hm_pareto__new(&o, 64, 4, 2, cpu_node);
+		for (int i = 0; i < 5; i++) {
+			memset(&maps[i], 0, sizeof(maps[i]));
+			maps[i].filename = (char *)dsos[i].file;
+			maps[i].type = dsos[i].type;
+			s = smp(10, 11, 0, 0x1000 + i, 0x7000, 1, 0);
+			err |= add_map(pa, &s, true, false, -1, &maps[i]);
+		}
+		CHECK("-c dso: five rows", !err && pa && hm_pareto__nr_rows(pa) == 5);
+		for (int i = 0; pa && i < 5 && i < (int)hm_pareto__nr_rows(pa); i++)
+			CHECK_STR(dsos[i].file, hm_pareto__row(pa, i)->dso, dsos[i].name);
+		hm_pareto__delete(pa);
+	}
 	hm_pareto__delete(NULL);
 	TAP_DONE();
 }
