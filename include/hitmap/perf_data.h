@@ -399,6 +399,14 @@ int hm_writer__write(struct hm_writer *w, const void *rec, size_t size);
 /* Whether hm_writer__write takes @rec (in swap mode: its layout is known). */
 bool hm_writer__swappable(const struct hm_writer *w, const void *rec, size_t size);
 
+/*
+ * An AUXTRACE record (48 bytes, native) and the @n bytes of AUX data that
+ * follow it (its size field; a multiple of 8).  With compression they go
+ * beside the compressed stream, as perf writes them.
+ */
+int hm_writer__write_auxtrace(struct hm_writer *w, const void *rec, size_t size,
+			      const void *payload, u64 n);
+
 /* Encode and write a SAMPLE of evsel @idx from the fields its sample_type selects. */
 int hm_writer__write_sample(struct hm_writer *w, int idx, const struct hm_sample *s);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
@@ -13,27 +14,38 @@
 
 static const char usage_text[] =
 "usage: hitmap simulate [--preset NAME] [--sockets N] [--cores N] [--smt N]\n"
-"                       [--kernel 6.12|6.16|6.17|6.18|7.0] [--threads N] [--futexes N]\n"
-"                       [--shared] [--slots N] [--placement compact|spread]\n"
+"                       [--kernel 6.12|6.16-rc4|6.16|6.17|6.18|7.2|7.3] [--threads N]\n"
+"                       [--futexes N] [--shared [--thp]] [-b|--slots N] [--global-slots N]\n"
+"                       [--pad-field F] [--drop-field F] [--placement compact|spread]\n"
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
 "                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
 "                       [--kallsyms FILE] [--trace N] [--json]\n"
-"       hitmap simulate [common options] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
+"       hitmap simulate [common options] [--runs N] --compare \"OPTIONS A\" \"OPTIONS B\"\n"
 "       hitmap simulate --list-presets\n"
+"       hitmap simulate [--kernel K] [--shared] [what-if options] --accesses\n"
 "\n"
 "Runs perf bench futex hash on a modelled multi-socket machine, through the\n"
 "kernel's memory accesses of each futex operation for the kernel era chosen,\n"
 "with a cache-coherence model (MESIF Intel, MOESI AMD, MESI Arm), and writes a\n"
 "perf.data that perf c2c and hitmap report read, plus the ground truth.\n"
 "\n"
-"  --preset NAME       srf (default), skx, zen4, altra\n"
+"  --preset NAME       srf (default), skx, zen4, altra, host (this machine)\n"
 "  --sockets/--cores/--smt N   reshape the machine (cores per socket)\n"
-"  --kernel K          6.12 (one global table), 6.16 (private hash, rcuref\n"
-"                      users), 6.17 and 6.18 (per-CPU references), 7.0 (no priv)\n"
+"  --kernel K          6.12 (one global table), 6.16-rc4 (private hash, rcuref\n"
+"                      users; the default), 6.16 (final: private hash compiled out),\n"
+"                      6.17 and 6.18 (per-CPU references), 7.2 (a734d9fca84e: no\n"
+"                      priv), 7.3 (current 7.x: runtime constants)\n"
 "  --threads N         worker threads (default: one per CPU)\n"
 "  --futexes N         futexes per thread (1024)\n"
-"  --shared            shared futexes (global hash, folio refcount)\n"
-"  --slots N           private hash slots (default: the kernel's auto size)\n"
+"  --shared            shared futexes (perf bench -S: global hash, GUP-fast folio\n"
+"                      reference on the futex word's page)\n"
+"  --thp               the futex arrays sit in a transparent huge page (one folio)\n"
+"  -b, --slots N       private hash slots, as perf bench futex hash -b (0: the global\n"
+"                      hash; default: the kernel's auto size)\n"
+"  --global-slots N    what-if: global table size per node (default: the kernel's)\n"
+"  --pad-field F       what-if: bucket field F (waiters lock chain priv) on its own\n"
+"                      cache line\n"
+"  --drop-field F      what-if: bucket field F (priv, chain) and its accesses removed\n"
 "  --placement P       compact: thread i on CPU i (perf bench); spread: sockets alternate\n"
 "  --ops N             total futex operations (default: two passes over the futexes)\n"
 "  --seconds S         simulated seconds instead\n"
@@ -49,6 +61,11 @@ static const char usage_text[] =
 "  --trace N           print the first N memory accesses: CPU, function, field,\n"
 "                      line state before -> after, source and cycles\n"
 "  --json              print the run's results as JSON\n"
+"  --spe-samples       Arm presets: write PERF_RECORD_SAMPLEs, not SPE AUX data\n"
+"  --accesses          list the memory accesses of one FUTEX_WAIT and one FUTEX_WAKE\n"
+"                      of this kernel, layout and futex kind, and exit\n"
+"  --runs N            with --compare: N runs per side (seeds S..S+N-1), LKP's mean\n"
+"                      and %stddev\n"
 "  --compare A B       run twice, with options A and then B on top of the others,\n"
 "                      and explain what changed and why\n"
 "\n"
@@ -58,10 +75,13 @@ enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
 	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
+	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES, OPT_RUNS,
+	OPT_SPE_SAMPLES,
 };
 
 static const struct option long_opts[] = {
 	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "spe-samples", no_argument, NULL, OPT_SPE_SAMPLES },
 	{ "sockets", required_argument, NULL, OPT_SOCKETS },
 	{ "cores", required_argument, NULL, OPT_CORES },
 	{ "smt", required_argument, NULL, OPT_SMT },
@@ -70,6 +90,11 @@ static const struct option long_opts[] = {
 	{ "futexes", required_argument, NULL, OPT_FUTEXES },
 	{ "shared", no_argument, NULL, OPT_SHARED },
 	{ "slots", required_argument, NULL, OPT_SLOTS },
+	{ "buckets", required_argument, NULL, OPT_SLOTS },
+	{ "thp", no_argument, NULL, OPT_THP },
+	{ "global-slots", required_argument, NULL, OPT_GLOBAL_SLOTS },
+	{ "pad-field", required_argument, NULL, OPT_PAD },
+	{ "drop-field", required_argument, NULL, OPT_DROP },
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "ops", required_argument, NULL, OPT_OPS },
 	{ "seconds", required_argument, NULL, OPT_SECONDS },
@@ -83,6 +108,8 @@ static const struct option long_opts[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "list-presets", no_argument, NULL, OPT_LIST },
+	{ "accesses", no_argument, NULL, OPT_ACCESSES },
+	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,7 +117,8 @@ static const struct option long_opts[] = {
 struct cli {
 	struct hm_sim_opts o;
 	const char	*lat[64];
-	bool		json, compare, list;
+	bool		json, compare, list, accesses;
+	u32		runs;
 	const char	*kallsyms;
 	char		cmdline[1024];
 };
@@ -118,7 +146,7 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 
 	optind = 0;	/* GNU: reinitialize, the compared option strings are parsed again */
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:", long_opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:b:", long_opts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_PRESET:
 			c->o.preset = optarg;
@@ -139,6 +167,12 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.smt = (u32)v;
 			break;
 		case OPT_KERNEL:
+			if (!hm_sim_kernel__find(optarg)) {
+				char names[256];
+
+				hm_sim_kernel__names(names, sizeof(names));
+				return hm_cli__error("--kernel %s: not a modelled kernel; use one of %s", optarg, names);
+			}
 			c->o.kernel = optarg;
 			break;
 		case OPT_THREADS:
@@ -155,10 +189,36 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.shared = true;
 			break;
 		case OPT_SLOTS:
+		case 'b':
 			if (parse_u64("slots", optarg, 1ULL << 30, &v))
 				return 1;
 			c->o.slots = v;
+			c->o.slots_set = true;
 			break;
+		case OPT_THP:
+			c->o.thp = true;
+			break;
+		case OPT_GLOBAL_SLOTS:
+			if (parse_u64("global-slots", optarg, 1ULL << 24, &v))
+				return 1;
+			c->o.global_slots = v;
+			break;
+		case OPT_PAD:
+		case OPT_DROP: {
+			int f;
+
+			for (f = 0; f < HM_FUTEX_FIELD_PAD; f++)
+				if (!strcmp(optarg, hm_futex_field__name(f)))
+					break;
+			if (f == HM_FUTEX_FIELD_PAD)
+				return hm_cli__error("--%s %s: not a bucket field; use waiters, lock, chain or priv",
+						     ch == OPT_PAD ? "pad-field" : "drop-field", optarg);
+			if (ch == OPT_PAD)
+				c->o.pad_field = f;
+			else
+				c->o.drop_field = f;
+			break;
+		}
 		case OPT_PLACEMENT:
 			if (!strcmp(optarg, "compact"))
 				c->o.placement = HM_PLACE_COMPACT;
@@ -215,11 +275,22 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 				return 1;
 			c->o.trace = v;
 			break;
+		case OPT_SPE_SAMPLES:
+			c->o.spe_samples = true;
+			break;
 		case OPT_JSON:
 			c->json = true;
 			break;
 		case OPT_LIST:
 			c->list = true;
+			break;
+		case OPT_ACCESSES:
+			c->accesses = true;
+			break;
+		case OPT_RUNS:
+			if (parse_u64("runs", optarg, 100, &v) || !v)
+				return v ? 1 : hm_cli__error("--runs 0: at least one run per side");
+			c->runs = (u32)v;
 			break;
 		case OPT_HELP:
 			hm_cli__usage(usage_text);
@@ -292,13 +363,23 @@ static void print_text(const struct hm_sim *s)
 	printf("machine   %s: %u socket(s) x %u cores x %u SMT = %u CPUs, %u LLC domain(s)/socket, %s\n",
 	       m->name, m->sockets, m->cores, m->smt, m->nr_cpus, m->llcs,
 	       m->proto == HM_PROTO_MESIF ? "MESIF" : m->proto == HM_PROTO_MOESI ? "MOESI" : "MESI");
-	printf("kernel    %s (%s): %s hash, %llu slots%s\n", s->release, hm_futex_era__name(s->era),
+	printf("kernel    %s (%s, %s): %s hash, %llu slots%s\n", s->kmod->name, s->release, s->kmod->what,
 	       s->lay.fph ? "private" : "global",
 	       (unsigned long long)(s->lay.fph ? s->lay.fph_slots : s->lay.table_slots),
 	       s->lay.fph ? "" : s->lay.nr_tables > 1 ? " per node" : "");
-	printf("workload  %u threads x %u %s futexes, %s placement\n", s->nr_threads, s->o.futexes,
+	printf("workload  %u threads x %u %s futexes, %s placement%s\n", s->nr_threads, s->o.futexes,
 	       s->o.shared ? "shared" : "private",
-	       s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+	       s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact", s->o.thp ? ", THP heap" : "");
+	if (s->o.shared && s->o.slots_set)
+		printf("note      -b/--slots sets the private hash (prctl); shared futexes hash into the global table\n");
+	if (strncmp(s->fm.layout.source, "what-if", 7) == 0)
+		printf("what-if   bucket %u bytes:%s%s%s%s, global table %llu slots per node\n",
+		       s->fm.layout.bucket_size,
+		       s->o.pad_field >= 0 ? " padded " : "",
+		       s->o.pad_field >= 0 ? hm_futex_field__name(s->o.pad_field) : "",
+		       s->o.drop_field >= 0 ? " dropped " : "",
+		       s->o.drop_field >= 0 ? hm_futex_field__name(s->o.drop_field) : "",
+		       (unsigned long long)s->fm.global_slots);
 	printf("ran       %llu ops, %llu memory accesses, %.3f ms simulated, %.0f ops/s per thread\n",
 	       (unsigned long long)s->res.ops, (unsigned long long)s->res.accesses,
 	       (double)s->res.cycles_max / m->ghz / 1e6, s->res.ops_per_sec_thread);
@@ -326,6 +407,7 @@ static void print_json(const struct hm_sim *s)
 	hm_json__obj_begin(j, NULL);
 	hm_json__str(j, "preset", s->m.name);
 	hm_json__u64(j, "cpus", s->m.nr_cpus);
+	hm_json__str(j, "kernel", s->kmod->name);
 	hm_json__str(j, "release", s->release);
 	hm_json__str(j, "era", hm_futex_era__name(s->era));
 	hm_json__str(j, "hash", s->lay.fph ? "private" : "global");
@@ -347,173 +429,37 @@ static void print_json(const struct hm_sim *s)
 	hm_json__delete(j);
 }
 
+/* --accesses: the kernel path of one wait and one wake, as the run would make them. */
+static int print_accesses(struct cli *c)
+{
+	struct hm_sim *s;
+	struct hm_sim_tmpl t;
+	int op;
+	u32 i;
+
+	c->o.output = NULL;
+	c->o.truth = NULL;
+	s = hm_sim__new(&c->o);
+	if (!s)
+		return hm_cli__lib_error(-errno, "simulate");
+	printf("# kernel %s (%s): %s\n# %s futexes, %s hash, bucket %u bytes (%s)\n", s->kmod->name,
+	       s->release, s->kmod->what, s->o.shared ? "shared" : "private",
+	       s->lay.fph ? "private" : "global", s->fm.layout.bucket_size, s->fm.layout.source);
+	for (op = HM_SIM_OP_WAIT; op <= HM_SIM_OP_WAKE; op++) {
+		hm_sim__template(s, (enum hm_sim_op)op, &t);
+		printf("%s:\n", op == HM_SIM_OP_WAIT ? "futex_wait (value mismatch: -EAGAIN)"
+						      : "futex_wake (no waiter)");
+		printf("  %-2s  %-24s %-44s %-5s %s\n", "#", "function", "access", "kind", "offset");
+		for (i = 0; i < t.n; i++)
+			printf("  %2u  %-24s %-44s %-5s %s+%u\n", i + 1, hm_sim_ksym__name(t.st[i].ksym),
+			       t.st[i].what, hm_sim_acc__name(t.st[i].acc), hm_obj__name(t.st[i].obj),
+			       t.st[i].off);
+	}
+	hm_sim__delete(s);
+	return 0;
+}
+
 /* ------------------------------------------------------------ compare */
-
-static u64 hitm_of(const struct hm_sim *s, int obj, int field, bool remote_only)
-{
-	u64 n = hm_truth__pop(s->truth, obj, field, HM_SRC_HITM_REMOTE);
-
-	if (!remote_only)
-		n += hm_truth__pop(s->truth, obj, field, HM_SRC_HITM_LOCAL) +
-		     hm_truth__pop(s->truth, obj, field, HM_SRC_HITM_XDIE);
-	return n;
-}
-
-static double per_kop(u64 n, u64 ops)
-{
-	return ops ? 1000.0 * (double)n / (double)ops : 0;
-}
-
-static void row(const char *what, double a, double b, const char *unit)
-{
-	char d[32];
-
-	if (a == 0 && b == 0)
-		return;
-	if (a == 0)
-		snprintf(d, sizeof(d), "new");
-	else
-		snprintf(d, sizeof(d), "%+.0f%%", 100.0 * (b - a) / a);
-	printf("  %-34s %14.1f %14.1f  %8s  %s\n", what, a, b, d, unit);
-}
-
-static bool big_drop(double a, double b)
-{
-	return a > 1 && b < a * 0.2;
-}
-
-static bool big_rise(double a, double b)
-{
-	return b > 1 && b > a * 5 + 1;
-}
-
-static int field_hottest(const struct hm_sim *s)
-{
-	int f, best = -1;
-	u64 bn = 0;
-
-	for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
-		u64 n = hitm_of(s, -1, f, false);
-
-		if (n > bn) {
-			bn = n;
-			best = f;
-		}
-	}
-	return best;
-}
-
-static void explain(const struct hm_sim *a, const struct hm_sim *b)
-{
-	double fa = per_kop(hitm_of(a, HM_OBJ_FPH, -1, false), a->res.ops);
-	double fb = per_kop(hitm_of(b, HM_OBJ_FPH, -1, false), b->res.ops);
-	double pa = per_kop(hitm_of(a, -1, HM_FUTEX_FIELD_PRIV, false), a->res.ops);
-	double pb = per_kop(hitm_of(b, -1, HM_FUTEX_FIELD_PRIV, false), b->res.ops);
-	double ra = per_kop(a->res.src[HM_SRC_HITM_REMOTE], a->res.ops);
-	double rb = per_kop(b->res.src[HM_SRC_HITM_REMOTE], b->res.ops);
-	double da = per_kop(a->res.src[HM_SRC_DRAM_REMOTE], a->res.ops);
-	double db = per_kop(b->res.src[HM_SRC_DRAM_REMOTE], b->res.ops);
-	int ha = field_hottest(a), hb = field_hottest(b);
-	int n = 0;
-
-	printf("\nwhy:\n");
-	if (big_drop(fa, fb) || big_rise(fa, fb)) {
-		const struct hm_sim *hot = fa > fb ? a : b, *cold = fa > fb ? b : a;
-
-		printf("- %s: the private hash header (struct futex_private_hash) %s.\n",
-		       fa > fb ? "B" : "A", "no longer bounces between CPUs");
-		if (hot->era == HM_FUTEX_ERA_6_16 && cold->era != HM_FUTEX_ERA_6_16)
-			printf("  On 6.16 every futex operation takes and drops a reference with rcuref_get()/\n"
-			       "  rcuref_put(): two atomic read-modify-writes of fph->users, one cache line that\n"
-			       "  every thread of the process writes, so each operation finds it modified in\n"
-			       "  another CPU's cache (HITM; remote HITM when that CPU is on the other socket).\n"
-			       "  6.17 (56180dd20c19) counts references per CPU (futex_ref_get: this_cpu_inc),\n"
-			       "  so the fph line is only read and stays shared in every cache.\n");
-		else if (!cold->lay.fph)
-			printf("  Without a private hash there is no fph line at all: the futexes hash into the\n"
-			       "  global table(s).\n");
-		n++;
-	}
-	if (big_drop(pa, pb) || big_rise(pa, pb)) {
-		const struct hm_sim *gone = pa > pb ? b : a;
-
-		printf("- HITM on the bucket's priv field %s in %s (%.1f -> %.1f per 1000 ops).\n",
-		       pa > pb ? "disappears" : "appears", "B", pa, pb);
-		printf("  6.16-6.18 read hb->priv first in every operation (futex_hash), right after\n"
-		       "  another CPU wrote the same line (waiters, lock), so that load takes the HITM.\n");
-		if (gone->era == HM_FUTEX_ERA_7)
-			printf("  %s has no priv in struct futex_hash_bucket (a734d9fca84e removed it), so\n"
-			       "  the first touch of the line is the waiters increment, which takes the HITM.\n",
-			       gone->release);
-		else if (gone->era == HM_FUTEX_ERA_PRE_6_16)
-			printf("  %s has no priv: it came with the private hash in 6.16; the first touch of\n"
-			       "  the line is the waiters increment.\n", gone->release);
-		n++;
-	}
-	if (ha != hb && ha >= 0 && hb >= 0) {
-		printf("- The hottest HITM field of the bucket moves from %s to %s.\n",
-		       hm_futex_field__name(ha), hm_futex_field__name(hb));
-		n++;
-	}
-	if ((ra < 0.01 && rb > 0.01) || (rb < 0.01 && ra > 0.01) || (da < 0.01 && db > 0.01) ||
-	    (db < 0.01 && da > 0.01)) {
-		const struct hm_sim *two = ra + da > rb + db ? a : b;
-
-		const struct hm_sim *one = two == a ? b : a;
-
-		printf("- %s shows remote HITM (%.1f vs %.1f per 1000 ops) and remote DRAM (%.1f vs %.1f).\n",
-		       two == a ? "A" : "B", ra, rb, da, db);
-		if (a->m.sockets != b->m.sockets)
-			printf("  With %u sockets a line last written by a CPU of the other socket has to cross\n"
-			       "  the socket link (remote HITM), and memory homed on the other node is remote\n"
-			       "  DRAM; on one socket every transfer stays inside one LLC.\n", two->m.sockets);
-		else if (a->o.placement != b->o.placement)
-			printf("  %s placement keeps all %u threads on one socket (compact is what perf bench\n"
-			       "  does: thread i on CPU i), so no line has to cross the socket link; %s\n"
-			       "  placement puts threads on both sockets, so lines written on one socket are\n"
-			       "  read on the other (remote HITM), and the other socket reads memory homed on\n"
-			       "  node 0 (remote DRAM).\n",
-			       one->o.placement == HM_PLACE_COMPACT ? "Compact" : "Spread", one->nr_threads,
-			       two->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
-		else
-			printf("  Threads on both sockets now share lines: a line written on one socket and\n"
-			       "  read on the other is a remote HITM.\n");
-		n++;
-	} else if (big_rise(ra, rb) || big_drop(ra, rb)) {
-		printf("- Remote HITM %s (%.1f -> %.1f per 1000 ops).\n", rb > ra ? "rises" : "falls", ra, rb);
-		if (a->o.placement != b->o.placement)
-			printf("  Compact placement fills one socket before the other (perf bench pins thread i\n"
-			       "  to CPU i), spread alternates sockets: shared lines written by threads of both\n"
-			       "  sockets cross the socket link more often.\n");
-		else if (a->lay.fph_slots != b->lay.fph_slots || !a->lay.fph != !b->lay.fph)
-			printf("  The number of buckets changed: fewer buckets for the same futexes means more\n"
-			       "  threads per bucket line, so more lines are written on one socket and read on\n"
-			       "  the other.\n");
-		n++;
-	}
-	if (a->lay.fph_slots != b->lay.fph_slots || !a->lay.fph != !b->lay.fph) {
-		printf("- Buckets: A uses %s (%llu slots), B uses %s (%llu slots) for %u x %u futexes.\n",
-		       a->lay.fph ? "a private hash" : "the global hash",
-		       (unsigned long long)(a->lay.fph ? a->lay.fph_slots : a->lay.table_slots * a->lay.nr_tables),
-		       b->lay.fph ? "a private hash" : "the global hash",
-		       (unsigned long long)(b->lay.fph ? b->lay.fph_slots : b->lay.table_slots * b->lay.nr_tables),
-		       b->nr_threads, b->o.futexes);
-		n++;
-	}
-	{
-		double oa = a->res.ops_per_sec_thread, ob = b->res.ops_per_sec_thread;
-
-		if (oa > 0 && fabs(ob - oa) / oa > 0.05) {
-			printf("- Throughput per thread %s by %.0f%%: %s.\n", ob > oa ? "rises" : "falls",
-			       100.0 * fabs(ob - oa) / oa,
-			       "each HITM or remote access stalls the operation for hundreds of cycles "
-			       "(see the latency table in hitmap-simulate(1))");
-			n++;
-		}
-	}
-	if (!n)
-		printf("- Nothing in the coherence traffic changed by more than the thresholds.\n");
-}
 
 static int run_compare(struct cli *base, const char *sa, const char *sb)
 {
@@ -521,7 +467,18 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 	struct hm_sim *sim[2] = { NULL, NULL };
 	struct cli c[2];
 	char *copies[2] = { NULL, NULL };
-	int i, k, ret = 1;
+	char tmp[256];
+	const char *td = getenv("TMPDIR");
+	struct hm_sim_rates *rates[2] = { NULL, NULL };
+	u32 runs = base->runs ? base->runs : 1, r;
+	int i, k, fd, ret = 1;
+
+	snprintf(tmp, sizeof(tmp), "%s/hitmap-compare.XXXXXX", td && *td ? td : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return hm_cli__error("%s: cannot create a scratch file for the samples: %s; set TMPDIR",
+				     tmp, strerror(errno));
+	close(fd);
 
 	for (i = 0; i < 2; i++) {
 		char *copy = copies[i] = strdup(spec[i]), *tok, *save = NULL;
@@ -539,9 +496,11 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 		c[i].o.output = NULL;
 		c[i].o.truth = NULL;
 		c[i].o.want_truth = true;
+		c[i].o.count_steps = true;
 		if (parse(&c[i], ac, av, false))
 			goto out;
-		c[i].o.output = NULL;
+		/* the samples (perf c2c's counts) go to a scratch file */
+		c[i].o.output = tmp;
 		c[i].o.truth = NULL;
 		sim[i] = hm_sim__new(&c[i].o);
 		if (!sim[i]) {
@@ -549,45 +508,49 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 			goto out;
 		}
 		k = hm_sim__run(sim[i]);
+		unlink(tmp);
 		if (k) {
 			ret = hm_cli__lib_error(k, spec[i]);
 			goto out;
 		}
-	}
-	printf("A: %s\n   %s, %s, %s hash, %u threads\n", sa, sim[0]->m.name, sim[0]->release,
-	       sim[0]->lay.fph ? "private" : "global", sim[0]->nr_threads);
-	printf("B: %s\n   %s, %s, %s hash, %u threads\n\n", sb, sim[1]->m.name, sim[1]->release,
-	       sim[1]->lay.fph ? "private" : "global", sim[1]->nr_threads);
-	printf("  %-34s %14s %14s  %8s\n", "", "A", "B", "change");
-	row("ops/s per thread", sim[0]->res.ops_per_sec_thread, sim[1]->res.ops_per_sec_thread, "");
-	for (k = 0; k < HM_SRC__MAX; k++) {
-		char what[64];
+		rates[i] = calloc(runs, sizeof(*rates[i]));
+		if (!rates[i]) {
+			ret = hm_cli__error("out of memory");
+			goto out;
+		}
+		hm_sim__rates(sim[i], &rates[i][0]);
+		/* --runs N: the same configuration with the next seeds, for LKP's %stddev */
+		for (r = 1; r < runs; r++) {
+			struct hm_sim_opts o = c[i].o;
+			struct hm_sim *x;
 
-		snprintf(what, sizeof(what), "loads from %s", hm_src__name(k));
-		row(what, per_kop(sim[0]->res.src[k], sim[0]->res.ops),
-		    per_kop(sim[1]->res.src[k], sim[1]->res.ops), "per 1000 ops");
+			o.seed += r;
+			x = hm_sim__new(&o);
+			if (!x) {
+				ret = hm_cli__lib_error(-errno, spec[i]);
+				goto out;
+			}
+			k = hm_sim__run(x);
+			unlink(tmp);
+			if (!k)
+				hm_sim__rates(x, &rates[i][r]);
+			hm_sim__delete(x);
+			if (k) {
+				ret = hm_cli__lib_error(k, spec[i]);
+				goto out;
+			}
+		}
 	}
-	for (k = 0; k < HM_OBJ__MAX; k++) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "HITM on %s", hm_obj__name(k));
-		row(what, per_kop(hitm_of(sim[0], k, -1, false), sim[0]->res.ops),
-		    per_kop(hitm_of(sim[1], k, -1, false), sim[1]->res.ops), "per 1000 ops");
-	}
-	for (k = 0; k < HM_FUTEX_FIELD__MAX; k++) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "HITM on bucket.%s", hm_futex_field__name(k));
-		row(what, per_kop(hitm_of(sim[0], -1, k, false), sim[0]->res.ops),
-		    per_kop(hitm_of(sim[1], -1, k, false), sim[1]->res.ops), "per 1000 ops");
-	}
-	explain(sim[0], sim[1]);
+	hm_sim__compare(stdout, sim[0], sim[1], sa, sb, rates[0], runs, rates[1], runs);
 	ret = 0;
 out:
 	hm_sim__delete(sim[0]);
 	hm_sim__delete(sim[1]);
 	free(copies[0]);
 	free(copies[1]);
+	free(rates[0]);
+	free(rates[1]);
+	unlink(tmp);
 	return ret;
 }
 
@@ -642,6 +605,8 @@ static int cmd_simulate(int argc, char **argv)
 	}
 	if (optind < argc)
 		return hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
+	if (c.accesses)
+		return print_accesses(&c);
 	make_cmdline(&c, argc, argv);
 	c.o.trace_fn = trace_line;
 	if (c.o.trace)

@@ -25,6 +25,7 @@
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include "reader-int.h"
+#include "spe.h"
 
 #define WINDOW		(1u << 20)
 #define ORDER_MAX_BYTES	(4u << 20)
@@ -79,6 +80,9 @@ struct hm_reader {
 	int			qcur;		/* accumulating queue; the other is ready */
 	size_t			ready_pos;
 	u64			next_flush, max_ts, seq;
+	struct hm_spe		*spe;		/* Arm SPE AUX data: decoded into samples */
+	int			spe_idx;	/* its synthesized evsel */
+	u8			time_conv[64];	/* the last TIME_CONV, for SPE set up later */
 };
 
 /* ------------------------------------------------------------------ util */
@@ -905,6 +909,7 @@ void hm_reader__delete(struct hm_reader *r)
 	hm_zstream__delete(r->z);
 	free(r->scratch);
 	free(r->tmp);
+	hm_spe__delete(r->spe);
 	for (int i = 0; i < 2; i++) {
 		free(r->q[i].arena);
 		free(r->q[i].ents);
@@ -930,6 +935,9 @@ static struct hm_evsel *rec_evsel(struct hm_reader *r, u32 type, const u8 *rec, 
 	if (!r->nr_ev)
 		return NULL;
 	first = r->ev[0];
+	if (r->spe && type == PERF_RECORD_SAMPLE && size >= 16 &&
+	    hm_ld64(rec + 8) == HM_SPE_SYNTH_ID)
+		return r->ev[r->nr_ev - 1 < r->spe_idx ? 0 : r->spe_idx];
 	if (r->nr_ev == 1)
 		return first;
 	if (type == PERF_RECORD_SAMPLE) {
@@ -1299,6 +1307,52 @@ static int ingest_event_update(struct hm_reader *r, const u8 *rec, u32 size)
 	return 0;
 }
 
+/* An AUXTRACE payload of @n bytes is about to be kept in r->tmp (Arm SPE). */
+static int aux_keep(struct hm_reader *r, u64 n, u64 off)
+{
+	if (n > HM_MAX_SECTION)
+		return fail(r, -EINVAL, off, "AUXTRACE payload of %" PRIu64 " bytes is larger than "
+			    "%llu MiB; the file is corrupt", n, HM_MAX_SECTION >> 20);
+	free(r->tmp);
+	r->tmp = malloc(n ? n : 1);
+	if (!r->tmp)
+		return fail(r, -ENOMEM, off, "out of memory");
+	return 0;
+}
+
+/* AUXTRACE_INFO of Arm SPE: set up the decoder and its synthesized "memory" event. */
+static int spe_start(struct hm_reader *r, const u8 *nat, u32 size, u64 off)
+{
+	bool timeless = true;
+	u64 id = HM_SPE_SYNTH_ID;
+	const struct perf_event_attr *a;
+	struct hm_evsel *e;
+
+	if (r->spe || size < 16 || hm_ld32(nat + 8) != HM_AUXTRACE_ARM_SPE)
+		return 0;
+	for (int i = 0; i < r->nr_ev; i++)
+		if (r->ev[i]->attr.sample_type & PERF_SAMPLE_TIME)
+			timeless = false;
+	r->spe = hm_spe__new(nat, size, r->h.cpuid, timeless, r->path, off);
+	if (!r->spe) {
+		r->err = errno == ENOMEM ? -ENOMEM : -EINVAL;
+		r->done = true;
+		return r->err;
+	}
+	a = hm_spe__attr(r->spe);
+	e = hm_reader__add_evsel(r, (const u8 *)a, a->size, &id, 1, false);
+	if (!e)
+		return fail(r, -ENOMEM, off, "out of memory");
+	e->attr = *a;	/* native, whatever the file's byte order */
+	e->needs_swap = false;
+	e->id_pos = hm_sample__id_pos(a->sample_type);
+	e->is_pos = hm_sample__is_pos(a->sample_type);
+	e->name = strdup("memory");
+	r->spe_idx = e->idx;
+	hm_spe__sideband(r->spe, r->time_conv, hm_ld16(r->time_conv + 6));
+	return 0;
+}
+
 /* Side effects of one record.  @raw in file byte order, @nat native. */
 static int ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 size, u64 off,
 		  bool compressed)
@@ -1310,7 +1364,19 @@ static int ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 size, u
 		r->st.nr[type]++;
 	if (!hm_record__name(type))
 		r->st.nr_unknown++;
+	if (r->spe)
+		hm_spe__sideband(r->spe, nat, size);
+	else if (type == HM_RECORD_TIME_CONV && size <= sizeof(r->time_conv))
+		memcpy(r->time_conv, nat, size);
 	switch (type) {
+	case HM_RECORD_AUXTRACE_INFO:
+		return spe_start(r, nat, size, off);
+	case HM_RECORD_AUXTRACE:
+		if (r->spe && size >= 16 &&
+		    hm_spe__auxtrace(r->spe, nat, size, r->tmp, hm_ld64(nat + 8), off + size))
+			return fail(r, -EINVAL, off, "the Arm SPE data of this AUXTRACE record "
+				    "cannot be decoded");
+		break;
 	case PERF_RECORD_LOST:
 		if (size >= 24)
 			r->st.lost += hm_ld64(nat + 16);
@@ -1482,7 +1548,9 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 					if (c != p)
 						memcpy(c, p, sz);
 					*rec = c;
-					while (n) {
+					if (r->spe && aux_keep(r, n, zoff))
+						return r->err;
+					for (u64 done = 0; n;) {
 						size_t step = n > 65536 ? 65536 : n;
 
 						ret = hm_zstream__ensure(r->z, step, &p, &avail);
@@ -1493,9 +1561,16 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 							if (!step)
 								break;
 						}
+						if (r->spe)
+							memcpy(r->tmp + done, p, step);
+						done += step;
 						hm_zstream__consume(r->z, step);
 						n -= step;
 					}
+					if (r->spe && n)
+						return fail(r, -EINVAL, zoff, "(decompressed stream) AUXTRACE "
+							    "payload cut off %" PRIu64 " bytes short; the file "
+							    "is truncated", n);
 				}
 				return 1;
 			}
@@ -1573,7 +1648,13 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 				memcpy(c, p, sz);
 				*rec = c;
 			}
-			ret = win_skip(r, n);
+			if (r->spe) {
+				if (aux_keep(r, n, roff))
+					return r->err;
+				ret = win_read_payload(r, n) ? 0 : 1;
+			} else {
+				ret = win_skip(r, n);
+			}
 			if (ret < 0)
 				return fail(r, ret, roff, "read error: %s", strerror(-ret));
 			if (!ret)
@@ -1750,6 +1831,8 @@ int hm_reader__next(struct hm_reader *r, struct hm_event *ev)
 			rq->n = rq->alen = 0;
 			r->ready_pos = 0;
 		}
+		if (r->spe && hm_spe__next(r->spe, &nat, &size, &off))
+			goto have;	/* a sample decoded from Arm SPE AUX data */
 		if (r->done)
 			return r->err;
 		ret = next_raw(r, &raw, &size, &off, &compressed);
@@ -1771,6 +1854,7 @@ int hm_reader__next(struct hm_reader *r, struct hm_event *ev)
 		ret = ingest(r, raw, nat, size, off, compressed);
 		if (ret)
 			return ret;
+have:
 		/* ingest may have reused the scratch copy (never for kernel records) */
 		if (r->ordered && r->nr_ev && !r->ev[0]->attr.sample_id_all)
 			r->ordered = false;	/* perf falls back to unordered too */

@@ -428,6 +428,8 @@ int hm_writer__set_header(struct hm_writer *w, const struct hm_header *h)
 		nb[feat] = b;
 	}
 	for (feat = 0; feat < HM_FEAT_BITS; feat++) {
+		if (feat == HM_FEAT_AUXTRACE && !nb[feat])
+			continue;	/* the index the AUXTRACE records made */
 		fwbuf_free(w->feat[feat]);
 		w->feat[feat] = nb[feat];
 	}
@@ -902,6 +904,18 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 		for (o = 8; o + 8 <= end; o += 8)
 			sw64_at(p, o, end);
 		break;
+	case HM_RECORD_AUXTRACE_INFO:	/* u32 type, reserved; u64 priv[] */
+		sw32_at(p, 8, end);
+		sw32_at(p, 12, end);
+		for (o = 16; o + 8 <= end; o += 8)
+			sw64_at(p, o, end);
+		break;
+	case HM_RECORD_AUXTRACE:	/* size, offset, reference; u32 idx, tid, cpu, reserved */
+		for (o = 8; o < 32; o += 8)
+			sw64_at(p, o, end);
+		for (o = 32; o < 48; o += 4)
+			sw32_at(p, o, end);
+		break;
 	case HM_RECORD_TIME_CONV:
 		/* shift, mult, zero[, cycles, mask]; the u8 caps after them stay */
 		for (o = 8; o + 8 <= end && o < 48; o += 8)
@@ -1015,6 +1029,63 @@ noswap:
 	err = wput(w, rec, size);
 	if (!err && !w->zc)
 		w->data_size += size;
+	return err;
+}
+
+int hm_writer__write_auxtrace(struct hm_writer *w, const void *rec, size_t size,
+			      const void *payload, u64 n)
+{
+	const struct perf_event_header *h = rec;
+	u8 tmp[64];
+	int err = begin(w);
+
+	if (err)
+		return err;
+	if (!rec || size != 48 || h->size != 48 || h->type != HM_RECORD_AUXTRACE ||
+	    (n && !payload)) {
+		hm_err("%s: an AUXTRACE record is 48 bytes followed by its payload", w->path);
+		return -EINVAL;
+	}
+	if (w->swap) {
+		memcpy(tmp, rec, size);
+		swap_known(w, tmp, (u32)size);
+		rec = tmp;
+	}
+	if (!w->pipe) {
+		/* the AUXTRACE feature: u64 nr, then {file offset, record size} per record */
+		struct hm_fwbuf *b = w->feat[HM_FEAT_AUXTRACE];
+		u64 nr;
+
+		if (w->zc && wflush(w))
+			return w->err;
+		if (!b) {
+			b = calloc(1, sizeof(*b));
+			if (!b)
+				return -ENOMEM;
+			hm_fwbuf__init(b);
+			b->swap = w->swap;
+			hm_fwbuf__put_u64(b, 0);
+			w->feat[HM_FEAT_AUXTRACE] = b;
+		}
+		hm_fwbuf__put_u64(b, w->data_offset + w->data_size);
+		hm_fwbuf__put_u64(b, size);	/* the record header's size, as perf */
+		if (b->err)
+			return b->err;
+		nr = (b->len - 8) / 16;
+		if (w->swap)
+			nr = bswap_64(nr);
+		memcpy(b->p, &nr, 8);
+	}
+	/* perf writes AUX data beside the compressed stream, never into it */
+	if (w->zc) {
+		err = write_plain(w, rec, size);
+		return err || !n ? err : write_plain(w, payload, n);
+	}
+	err = wput(w, rec, size);
+	if (!err && n)
+		err = wput(w, payload, n);
+	if (!err)
+		w->data_size += size + n;
 	return err;
 }
 

@@ -443,6 +443,18 @@ static int plan_spe(const struct hm_pmu_plan_opts *o, const char *root, const ch
 		e->attr.exclude_user = 1;
 	e->expect_precise = 0;
 	snprintf(p->desc, sizeof(p->desc), "Arm SPE (%s, min_interval %d)", pmu, interval);
+	{
+		char buf[64];
+
+		p->spe_min_interval = (u32)interval;
+		if (!read_str(root, pmu, "caps/event_filter", buf, sizeof(buf)))
+			p->spe_ev_filter = strtoull(buf, NULL, 0);
+		/* /sys/devices/system/cpu/cpu0/regs/identification/midr_el1 */
+		if (!read_str(root, "../../../devices/system/cpu/cpu0/regs/identification",
+			      "midr_el1", buf, sizeof(buf)))
+			p->spe_midr = strtoull(buf, NULL, 16);
+		p->aux_bytes = 4u << 20;
+	}
 	finish(p, o, true, "dummy:u");
 	return 0;
 }

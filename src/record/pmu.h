@@ -36,6 +36,11 @@ struct hm_pmu_plan {
 	struct hm_plan_event	ev[HM_PLAN_MAX];
 	char			desc[160];	/* "Intel sapphire_rapids: cpu mem-loads-aux group + mem-stores" */
 	char			why[256];	/* when nr == 0: what is missing */
+	/* Arm SPE: what AUXTRACE_INFO (metadata v2) and the AUX ring need */
+	u64			spe_midr;	/* cpu0's MIDR_EL1; 0: unknown */
+	u64			spe_ev_filter;	/* caps/event_filter; 0: not exported */
+	u32			spe_min_interval; /* caps/min_interval */
+	u32			aux_bytes;	/* AUX ring per CPU (perf: 4 MiB as root) */
 };
 
 struct hm_pmu_plan_opts {

@@ -130,7 +130,7 @@ static const struct preset presets[] = {
 	},
 };
 
-const char *const hm_machine_presets[] = { "srf", "skx", "zen4", "altra", NULL };
+const char *const hm_machine_presets[] = { "srf", "skx", "zen4", "altra", "host", NULL };
 
 const char *hm_machine__preset_desc(const char *name)
 {
@@ -139,6 +139,8 @@ const char *hm_machine__preset_desc(const char *name)
 	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name))
 			return presets[i].desc;
+	if (!strcmp(name, "host"))
+		return "this machine: topology from sysfs, the vendor's latencies, the syscall cost measured";
 	return NULL;
 }
 
@@ -147,11 +149,13 @@ int hm_machine__preset(struct hm_machine *m, const char *name)
 	const struct preset *p = NULL;
 	size_t i;
 
+	if (!strcmp(name, "host"))
+		return hm_machine__host(m);
 	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name))
 			p = &presets[i];
 	if (!p) {
-		hm_err("--preset %s: unknown machine; use one of srf, skx, zen4, altra", name);
+		hm_err("--preset %s: unknown machine; use one of srf, skx, zen4, altra, host", name);
 		return -EINVAL;
 	}
 	memset(m, 0, sizeof(*m));

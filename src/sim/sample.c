@@ -23,6 +23,7 @@
 #include <string.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
+#include "sim/spe-out.h"
 
 #define P(a, b)		PERF_MEM_S(a, b)
 #define OP_LH		(P(OP, LOAD) | P(LVL, HIT))
@@ -266,6 +267,7 @@ struct hm_sampler {
 	u64			since_round;
 	struct hm_header	h;
 	struct hm_meta		*meta;
+	struct hm_sim_spe	*spe;		/* Arm: samples as SPE AUX data */
 };
 
 static int add_events(struct hm_sampler *sp)
@@ -371,6 +373,17 @@ struct hm_sampler *hm_sampler__new(struct hm_sim *s, const char *path)
 	err = add_events(sp);
 	if (err)
 		goto fail;
+	if (s->m.pmu == HM_PMU_ARM_SPE && !s->o.spe_samples) {
+		sp->spe = hm_sim_spe__new(sp->w, &s->m, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					  PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+					  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+					  PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR |
+					  PERF_SAMPLE_WEIGHT);
+		if (!sp->spe) {
+			err = -errno;
+			goto fail;
+		}
+	}
 	err = side_records(sp);
 	if (err)
 		goto fail;
@@ -419,6 +432,7 @@ void hm_sampler__delete(struct hm_sampler *sp)
 	if (!sp)
 		return;
 	hm_writer__delete(sp->w);
+	hm_sim_spe__delete(sp->spe);
 	hm_meta__delete(sp->meta);
 	header_release(&sp->h);
 	free(sp);
@@ -483,6 +497,14 @@ int hm_sampler__write(struct hm_sampler *sp, const struct hm_sample_in *in,
 	*data_src = hm_sim__data_src(pmu, in->acc, in->store_part, in->r->src, in->r->l1_hit,
 				     in->locked);
 	*cat = hm_sim__category(pmu, !load, in->r->src, in->r->l1_hit);
+	if (sp->spe) {
+		err = hm_sim_spe__write(sp->spe, in, s->pid, 1000000000000ULL + in->time,
+					hm_sim__paddr(s, in->addr),
+					load ? in->r->weight : s->m.lat[HM_LAT_STORE], data_src);
+		if (!err)
+			sp->nr_samples++;
+		return err ? err : 1;
+	}
 	err = write_one(sp, ev, in, *data_src);
 	return err ? err : 1;
 }
@@ -642,7 +664,9 @@ int hm_sampler__close(struct hm_sampler *sp)
 	int err;
 
 	sp->s->res.samples = sp->nr_samples;
-	err = hm_writer__write_finished_round(sp->w);
+	err = hm_sim_spe__flush(sp->spe);
+	if (!err)
+		err = hm_writer__write_finished_round(sp->w);
 	if (!err)
 		err = fill_header(sp);
 	if (!err)

@@ -9,7 +9,8 @@
  *
  *   machine.c    sockets, cores, SMT, LLC domains, latency table, presets
  *   coherence.c  per-line directory (open addressing) + private L1/L2 slots
- *   workload.c   futex hash workload: addresses, per-era access templates, run loop
+ *   kpath.c      the modelled kernels and their accesses per futex operation
+ *   workload.c   futex hash workload: addresses, layout, run loop
  *   sample.c     sampling (ldlat, period) and the vendor's data_src encoding
  *   truth.c      ground truth: counts per line, bucket, field, socket, category
  *
@@ -87,6 +88,8 @@ struct hm_machine {
 
 /* Fill @m with preset @name ("srf", "skx", "zen4", "n1", "1s-srf"...); -EINVAL when unknown. */
 int  hm_machine__preset(struct hm_machine *m, const char *name);
+/* "host": this machine from sysfs, the vendor preset's latencies, the syscall cost measured (host.c). */
+int  hm_machine__host(struct hm_machine *m);
 /* Names of the presets, NULL-terminated. */
 extern const char *const hm_machine_presets[];
 const char *hm_machine__preset_desc(const char *name);
@@ -215,34 +218,50 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
 /* What one access touched, for the ground truth. */
 enum hm_obj {
 	HM_OBJ_BUCKET, HM_OBJ_FPH, HM_OBJ_MM, HM_OBJ_PCPU, HM_OBJ_UWORD, HM_OBJ_PAGE,
-	HM_OBJ_GLOBAL, HM_OBJ__MAX
+	HM_OBJ_GLOBAL,
+	HM_OBJ_FOLIO,	/* the folio's head struct page (refcount, mapping); PAGE for a 4 KiB page */
+	HM_OBJ_PT,	/* the page-table entry GUP-fast reads (PTE, or PMD of a THP) */
+	HM_OBJ__MAX
 };
 const char *hm_obj__name(enum hm_obj o);
 
 struct hm_truth;
 struct hm_sim;
 
+#define HM_SIM_MAX_STEPS 32
+
 /* Population: every simulated access, by true source (loads and RMW load parts). */
 struct hm_pop {
 	u64	load[HM_SRC__MAX];
+	/* per template step; [HM_SIM_MAX_STEPS]: the lock slowpath's spins */
+	u64	step[HM_SIM_MAX_STEPS + 1][HM_SRC__MAX];
 	u64	obj[HM_OBJ__MAX][HM_SRC__MAX];
 	u64	field[HM_FUTEX_FIELD__MAX + 1][HM_SRC__MAX];	/* [MAX]: not a bucket */
 	u64	store, rmw;
 };
 
-static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field)
+static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field, u32 step,
+				 bool steps)
 {
 	if (acc == 1 /* HM_ACC_STORE */) {
 		p->store++;
 		return;
 	}
 	p->rmw += acc == 2;
+	if (steps)
+		p->step[step][src]++;
 	p->load[src]++;
 	p->obj[obj][src]++;
 	p->field[field][src]++;
 }
 
 struct hm_truth *hm_truth__new(const struct hm_sim *s);
+/*
+ * Sample counts: perf c2c's counters (from the data_src written, decoded as
+ * perf does) and hitmap's precise categories, for object @obj (-1: all).
+ */
+void hm_truth__counts(const struct hm_truth *t, int obj, struct hm_c2c_stats *c2c,
+		      u32 cat[HM_CAT__MAX]);
 void hm_truth__delete(struct hm_truth *t);
 /* Population counts: loads (and RMW load parts) by object/field and source. */
 u64  hm_truth__pop(const struct hm_truth *t, int obj, int field, enum hm_src src);
@@ -286,6 +305,94 @@ u64  hm_sim__data_src(enum hm_sim_pmu pmu, enum hm_acc a, bool store_part, u8 sr
 /* The precise category a faithful decoder assigns to that encoding. */
 enum hm_mem_cat hm_sim__category(enum hm_sim_pmu pmu, bool store_part, u8 src, bool l1_hit);
 
+/* ------------------------------------------------------------ kernels */
+
+enum hm_sim_ref { HM_SIM_REF_NONE, HM_SIM_REF_RCUREF, HM_SIM_REF_PERCPU };
+
+/* One modelled kernel: the code paths of its futex hash (kpath.c). */
+struct hm_sim_kernel {
+	const char	*name;		/* --kernel NAME */
+	const char	*release;	/* utsname release written to the file */
+	const char	*what;
+	enum hm_futex_era era;		/* bucket/fph/mm layouts */
+	bool		private_hash;	/* CONFIG_FUTEX_PRIVATE_HASH compiled in */
+	bool		priv_loads;	/* futex_hash/futex_hash_put read hb->priv */
+	enum hm_sim_ref	ref;		/* private hash reference counting */
+	bool		unlock_first;	/* futex_q_unlock: unlock, then waiters dec (6.12) */
+	bool		per_node;	/* one global table per node */
+	bool		runtime_const;	/* hash mask/shift/queues as runtime constants */
+	bool		mm_seq;		/* MMSHARED keys: mm->futex.unique_id */
+};
+extern const struct hm_sim_kernel hm_sim_kernels[];
+extern const u32 hm_sim_nr_kernels;
+/* NULL when @name is not a modelled kernel. */
+const struct hm_sim_kernel *hm_sim_kernel__find(const char *name);
+/* "6.12, 6.16-rc4, ..." */
+void hm_sim_kernel__names(char *buf, size_t n);
+s32 hm_sim__mm_unique_id(const struct hm_sim_kernel *k);
+/* The mm's futex fields of kernels with mm->futex unique ids (moved 8 bytes up). */
+void hm_sim__mm_layout(const struct hm_sim_kernel *k, struct hm_futex_mm_layout *l);
+#define HM_SIM_MM_PGD	120	/* offsetof(struct mm_struct, pgd), 6.18.44 BTF; assumed for all */
+
+enum hm_sim_ksym {
+	HM_K_DO_FUTEX, HM_K_FUTEX_WAIT, HM_K___FUTEX_WAIT, HM_K_FUTEX_WAIT_SETUP, HM_K_GET_FUTEX_KEY,
+	HM_K_FUTEX_HASH, HM_K___FUTEX_HASH, HM_K_FUTEX_PRIVATE_HASH_GET, HM_K_FUTEX_PRIVATE_HASH_PUT,
+	HM_K_FUTEX_REF_GET, HM_K_FUTEX_REF_PUT, HM_K_FUTEX_HASH_PUT, HM_K_FUTEX_Q_LOCK,
+	HM_K_FUTEX_Q_UNLOCK, HM_K_RAW_SPIN_LOCK, HM_K_QSPIN_SLOWPATH, HM_K_TRY_GRAB_FOLIO_FAST,
+	HM_K_GUP_FAST_PTE_RANGE, HM_K_GUP_FAST_PMD_LEAF, HM_K_FUTEX_WAKE, HM_K__MAX
+};
+#define HM_SIM_KTEXT		0xffffffff81000000ULL
+#define HM_SIM_KMAP_LEN		0x7e000000ULL		/* length of the kernel MMAP2 (sample.c) */
+#define HM_SIM_KDATA_FUTEX	0xffffffff83260900ULL	/* __futex_data, as on the 6.18 build (futex.md 2.10) */
+const char *hm_sim_ksym__name(int k);
+u64 hm_sim_ksym__addr(int k);
+const char *hm_sim_ksym__at(u64 ip);
+int hm_sim__ksyms_text(char **out, size_t *out_len);
+const char *hm_sim_acc__name(int a);
+
+enum hm_sim_step_kind { HM_STEP_PLAIN, HM_STEP_LOCK, HM_STEP_UNLOCK };
+enum hm_sim_op { HM_SIM_OP_WAIT, HM_SIM_OP_WAKE };
+
+/* One memory access of the kernel's code path. */
+struct hm_sim_step {
+	u8		obj;		/* enum hm_obj */
+	u8		acc;		/* enum hm_acc */
+	u8		kind;		/* enum hm_sim_step_kind */
+	u8		locked;
+	u16		off;		/* in the object */
+	u8		ksym;		/* enum hm_sim_ksym: the function */
+	u8		field;		/* bucket field, HM_FUTEX_FIELD__MAX otherwise */
+	u16		ipoff;
+	u32		line;		/* singleton objects */
+	const char	*what;		/* "hb->priv", "fph->users", "folio->_refcount", ... */
+};
+
+struct hm_sim_tmpl {
+	struct hm_sim_step	st[HM_SIM_MAX_STEPS];
+	u32			n;
+};
+
+/* What decides the accesses: the kernel, the layouts, the futex kind. */
+struct hm_sim_tctx {
+	const struct hm_sim_kernel	*k;
+	const struct hm_futex_layout	*bl;
+	const struct hm_futex_fph_layout *fl;
+	const struct hm_futex_mm_layout	*ml;
+	bool				shared;
+	bool				private_hash;	/* the futexes hash into a private hash */
+	bool				thp;		/* the futex words sit in a THP */
+	s32				mm_unique_id;	/* offset, -1 */
+};
+struct hm_sim_layouts {
+	struct hm_futex_layout		bl;
+	struct hm_futex_fph_layout	fl;
+	struct hm_futex_mm_layout	ml;
+};
+void hm_sim__build_template(const struct hm_sim_tctx *c, enum hm_sim_op op, struct hm_sim_tmpl *t);
+/* Context of kernel @name with the era's default layouts; -EINVAL for an unknown name. */
+int  hm_sim_tctx__defaults(struct hm_sim_tctx *c, struct hm_sim_layouts *l, const char *name,
+			   bool shared, bool private_hash_used);
+
 /* ------------------------------------------------------------ workload */
 
 enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD };
@@ -293,16 +400,22 @@ enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD };
 struct hm_sim_opts {
 	const char	*preset;
 	u32		sockets, cores, smt;	/* 0: the preset's */
-	const char	*kernel;		/* "6.12", "6.16", "6.17", "6.18", "7.0" */
+	const char	*kernel;		/* a name of hm_sim_kernels[] */
 	u32		threads;		/* 0: one per CPU */
 	u32		futexes;		/* per thread (1024) */
 	bool		shared;
+	bool		thp;			/* the heap of futex words is a THP */
+	bool		slots_set;		/* --slots given (0: the global hash, like -b 0) */
 	u64		slots;			/* private hash slots, 0: the kernel's default */
+	u64		global_slots;		/* what-if: global table size (per node), 0: the kernel's */
+	int		pad_field;		/* what-if: field on its own cache line, -1 none */
+	int		drop_field;		/* what-if: field (and its accesses) removed, -1 none */
 	enum hm_sim_placement placement;
 	u64		ops;			/* total futex ops, 0: use seconds */
 	double		seconds;		/* simulated time */
 	u64		seed;
 	u32		ldlat;
+	bool		spe_samples;		/* Arm: SAMPLE records, not SPE AUX data */
 	u32		period;
 	int		nr_latency;
 	const char	**latency;		/* "name=cycles" */
@@ -310,6 +423,7 @@ struct hm_sim_opts {
 	const char	*truth;			/* JSON; NULL: none */
 	const char	*cmdline;		/* stored in the header */
 	bool		want_truth;		/* keep the truth in memory without a file */
+	bool		count_steps;		/* population per template step (--compare) */
 	/* teaching: describe the first @trace accesses, one line each, to @trace_fn */
 	u64		trace;
 	void		(*trace_fn)(void *ctx, const char *line);
@@ -340,6 +454,7 @@ struct hm_sim_layout {
 	u64	heap, heap_phys;	/* user heap and its physical base (node 0) */
 	u64	heap_len;
 	u64	vmemmap;
+	u64	pt_phys;		/* page-table pages of the heap */
 	u32	nr_tables;
 	u64	table_base[8], table_phys[8], table_slots;
 	bool	table_vmalloc;		/* pre-6.16 hashdist: pages interleaved */
@@ -361,7 +476,9 @@ struct hm_sim {
 	bool			fm_init;
 	struct hm_futex_kernel	kern;
 	enum hm_futex_era	era;
+	const struct hm_sim_kernel *kmod;
 	const char		*release;
+	struct hm_sim_tmpl	tp;		/* the wait template of the run */
 	u32			pid;
 	u32			nr_threads;
 	struct hm_sim_thread	*th;
@@ -372,6 +489,9 @@ struct hm_sim {
 	int16_t			*bucket_table;
 	u64			*bucket_index;
 	u32			*page_line;
+	u32			*folio_line;
+	u32			*pt_line;
+	u32			*bucket_line2;	/* bucket_size > 64: the second line */
 	/* per CPU */
 	u32			*pcpu_line;
 	u32			*ld_left, *st_left;	/* sampling counters */
@@ -394,6 +514,36 @@ u64 hm_sim__ksym(const char *name);
 u64 hm_sim__phys(const struct hm_sim *s, u32 node, u64 off);
 /* Physical address the model gives virtual address @va. */
 u64 hm_sim__paddr(const struct hm_sim *s, u64 va);
+/* layout.c: where objects live, and every futex's bucket and lines */
+u32 hm_sim__node_of(const struct hm_sim *s, u64 phys);
+int hm_sim__make_layout(struct hm_sim *s);
+int hm_sim__hash_futexes(struct hm_sim *s);
+int hm_sim__register_tables(struct hm_sim *s);
+u64 hm_sim__pt_addr(const struct hm_sim *s, u64 va);
+u64 hm_sim__page_addr(const struct hm_sim *s, u64 pa, bool head);
+u64 hm_sim__pcpu_addr(const struct hm_sim *s, u32 cpu);
+/*
+ * --compare: A and B side by side in LKP's layout (perf-c2c.* and precise
+ * counts), the accesses that account for the change, and why; written to @f.
+ * Both runs need their truth (sample counts) and population.
+ */
+/* One run's LKP metrics as rates per simulated ms (ops: per-thread ops/s). */
+#define HM_SIM_LKP_METRICS 6
+struct hm_sim_rates {
+	double	ms, ops;
+	double	c2c[HM_SIM_LKP_METRICS];	/* perf c2c sample counts per ms ([0] unused) */
+	double	pop[HM_SIM_LKP_METRICS];	/* every access by true source, per ms */
+};
+void hm_sim__rates(const struct hm_sim *s, struct hm_sim_rates *r);
+/*
+ * @ra/@rb: the rates of @na/@nb runs per side (other seeds), for LKP's mean
+ * and %stddev; NULL/0: @a and @b alone.  The rest comes from @a and @b.
+ */
+void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,
+		     const char *sb, const struct hm_sim_rates *ra, u32 na,
+		     const struct hm_sim_rates *rb, u32 nb);
+/* The accesses of one operation @op of this run's kernel, layout and futexes. */
+void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_tmpl *t);
 #define HM_SIM_PAGE_OFFSET	0xffff888000000000ULL
 #define HM_SIM_VMALLOC		0xffffc90000000000ULL
 #define HM_SIM_VMEMMAP		0xffffea0000000000ULL

@@ -167,6 +167,17 @@ u64 hm_truth__pop(const struct hm_truth *t, int obj, int field, enum hm_src src)
 	return p->load[src];
 }
 
+void hm_truth__counts(const struct hm_truth *t, int obj, struct hm_c2c_stats *c2c,
+		      u32 cat[HM_CAT__MAX])
+{
+	const struct tcount *c = obj >= 0 && obj < HM_OBJ__MAX ? &t->obj[obj] : &t->total;
+
+	if (c2c)
+		*c2c = c->c2c;
+	if (cat)
+		memcpy(cat, c->cat, sizeof(c->cat));
+}
+
 u64 hm_truth__samples(const struct hm_truth *t)
 {
 	return t->nr_samples;
@@ -356,6 +367,9 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 	hm_json__str(j, "hash", s->lay.fph ? "private" : "global");
 	hm_json__u64(j, "slots", s->lay.fph ? s->lay.fph_slots : s->lay.table_slots);
 	hm_json__str(j, "placement", s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+	hm_json__bool(j, "thp", s->o.thp);
+	hm_json__u64(j, "bucket_size", s->fm.layout.bucket_size);
+	hm_json__str(j, "layout", s->fm.layout.source);
 	hm_json__u64(j, "seed", s->o.seed);
 	hm_json__u64(j, "ldlat", s->o.ldlat);
 	hm_json__u64(j, "period", s->o.period);

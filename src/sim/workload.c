@@ -3,15 +3,7 @@
  * The futex hash workload (perf bench futex hash: every thread FUTEX_WAITs on
  * each of its futexes with a value that does not match, so each operation
  * takes and drops the bucket lock and returns EAGAIN), run through the
- * kernel's memory accesses per operation for each kernel era
- * (shared/docs/notes/futex.md section 4 and 4.1):
- *
- *   pre-6.16  one global table; waiters inc, lock, user word, unlock, waiters dec
- *   6.16      private hash: mm->futex_phash, fph->hash_mask, hb->priv, rcuref_get
- *             (atomic RMW of fph->users on every op) ... hb->priv, rcuref_put
- *   6.17/6.18 per-CPU references: fph->state, fph->mm, mm->futex_ref read,
- *             this_cpu_inc/dec; hb->priv still read twice
- *   7.x       no priv in the bucket
+ * kernel's memory accesses per operation of the kernel chosen (kpath.c).
  *
  * Threads are scheduled by simulated time, one memory access at a time, so
  * accesses of different CPUs interleave the way their latencies allow.
@@ -24,347 +16,19 @@
 #include <hitmap/log.h>
 #include "sim/sim.h"
 
-/* ---------------------------------------------------------------- ksyms */
+#define KTEXT_BASE	HM_SIM_KTEXT
+#define KMAP_LEN	HM_SIM_KMAP_LEN
+#define KDATA_FUTEX	HM_SIM_KDATA_FUTEX
 
-enum ksym_id {
-	K_DO_FUTEX, K_FUTEX_WAIT, K___FUTEX_WAIT, K_FUTEX_WAIT_SETUP, K_GET_FUTEX_KEY,
-	K_FUTEX_HASH, K___FUTEX_HASH, K_FUTEX_PRIVATE_HASH_GET, K_FUTEX_PRIVATE_HASH_PUT,
-	K_FUTEX_REF_GET, K_FUTEX_REF_PUT, K_FUTEX_HASH_PUT, K_FUTEX_Q_LOCK, K_FUTEX_Q_UNLOCK,
-	K_RAW_SPIN_LOCK, K_QSPIN_SLOWPATH, K_TRY_GRAB_FOLIO_FAST, K__MAX
-};
-
-static const struct { const char *name; u32 size; } ksyms[K__MAX] = {
-	[K_DO_FUTEX]		   = { "do_futex", 0x1a0 },
-	[K_FUTEX_WAIT]		   = { "futex_wait", 0x120 },
-	[K___FUTEX_WAIT]	   = { "__futex_wait", 0x150 },
-	[K_FUTEX_WAIT_SETUP]	   = { "futex_wait_setup", 0x1e0 },
-	[K_GET_FUTEX_KEY]	   = { "get_futex_key", 0x3c0 },
-	[K_FUTEX_HASH]		   = { "futex_hash", 0xd0 },
-	[K___FUTEX_HASH]	   = { "__futex_hash", 0x130 },
-	[K_FUTEX_PRIVATE_HASH_GET] = { "futex_private_hash_get", 0x60 },
-	[K_FUTEX_PRIVATE_HASH_PUT] = { "futex_private_hash_put", 0x70 },
-	[K_FUTEX_REF_GET]	   = { "futex_ref_get", 0x60 },
-	[K_FUTEX_REF_PUT]	   = { "futex_ref_put", 0x70 },
-	[K_FUTEX_HASH_PUT]	   = { "futex_hash_put", 0x40 },
-	[K_FUTEX_Q_LOCK]	   = { "futex_q_lock", 0x70 },
-	[K_FUTEX_Q_UNLOCK]	   = { "futex_q_unlock", 0x40 },
-	[K_RAW_SPIN_LOCK]	   = { "_raw_spin_lock", 0x30 },
-	[K_QSPIN_SLOWPATH]	   = { "native_queued_spin_lock_slowpath", 0x2c0 },
-	[K_TRY_GRAB_FOLIO_FAST]	   = { "try_grab_folio_fast", 0x180 },
-};
-
-#define KTEXT_BASE	0xffffffff81000000ULL
-#define KMAP_LEN	0x7e000000ULL		/* length of the kernel MMAP2 (sample.c) */
-#define KTEXT_FUTEX	0xffffffff811c4000ULL	/* kernel/futex/ lives about here */
-#define KDATA_FUTEX	0xffffffff83260900ULL	/* __futex_data, as on the 6.18 build (futex.md 2.10) */
-
-static u64 ksym_addr[K__MAX];
-
-static void ksyms_layout(void)
-{
-	u64 a = KTEXT_FUTEX;
-	int i;
-
-	if (ksym_addr[0])
-		return;
-	for (i = 0; i < K__MAX; i++) {
-		ksym_addr[i] = a;
-		a += (ksyms[i].size + 0x3f) & ~0x3fULL;
-	}
-}
-
-u64 hm_sim__ksym(const char *name)
-{
-	int i;
-
-	ksyms_layout();
-	for (i = 0; i < K__MAX; i++)
-		if (!strcmp(ksyms[i].name, name))
-			return ksym_addr[i];
-	if (!strcmp(name, "__futex_data"))
-		return KDATA_FUTEX;
-	if (!strcmp(name, "_text"))
-		return KTEXT_BASE;
-	return 0;
-}
+static u64 ksym_addr[HM_K__MAX];	/* hm_sim_ksym__addr(), cached for the run loop */
 
 static int build_ksyms(struct hm_sim *s)
 {
-	size_t cap = 4096, len = 0;
-	char *t = malloc(cap);
-	int i;
-
-	if (!t)
-		return -ENOMEM;
-	ksyms_layout();
-	len += snprintf(t + len, cap - len, "%016llx T _text\n", (unsigned long long)KTEXT_BASE);
-	for (i = 0; i < K__MAX; i++)
-		len += snprintf(t + len, cap - len, "%016llx %c %s\n",
-				(unsigned long long)ksym_addr[i],
-				i == K___FUTEX_HASH || i == K_FUTEX_REF_GET || i == K_FUTEX_REF_PUT ? 't' : 'T',
-				ksyms[i].name);
-	len += snprintf(t + len, cap - len, "%016llx d __futex_data\n",
-			(unsigned long long)KDATA_FUTEX);
-	s->ksyms = t;
-	s->ksyms_len = len;
-	return 0;
+	return hm_sim__ksyms_text(&s->ksyms, &s->ksyms_len);
 }
 
-/* ------------------------------------------------------------ templates */
-
-enum step_kind { ST_PLAIN, ST_LOCK, ST_UNLOCK };
-
-struct step {
-	u8	obj;		/* enum hm_obj */
-	u8	acc;		/* enum hm_acc */
-	u8	kind;
-	u8	locked;
-	u16	off;
-	u8	ksym;
-	u16	ipoff;
-	u8	field;		/* bucket field, HM_FUTEX_FIELD__MAX otherwise */
-	u32	line;		/* singleton objects */
-};
-
-#define MAX_STEPS 32
-
-struct tmpl {
-	struct step	st[MAX_STEPS];
-	u32		n;
-};
-
-static void add(struct tmpl *t, enum hm_obj obj, enum hm_acc acc, u32 off, enum ksym_id k,
-		u32 ipoff, bool locked, enum step_kind kind)
-{
-	struct step *s = &t->st[t->n++];
-
-	s->obj = obj;
-	s->acc = acc;
-	s->off = (u16)off;
-	s->ksym = (u8)k;
-	s->ipoff = (u16)ipoff;
-	s->locked = locked;
-	s->kind = kind;
-	s->line = UINT32_MAX;
-}
-
-static bool use_private_hash(const struct hm_sim *s)
-{
-	return s->lay.fph != 0;
-}
-
-static void build_template(const struct hm_sim *s, struct tmpl *t)
-{
-	const struct hm_futex_layout *bl = &s->fm.layout;
-	const struct hm_futex_mm_layout *ml = &s->fm.mm;
-	const struct hm_futex_fph_layout *fl = &s->fm.fph;
-	u32 w = bl->offset[HM_FUTEX_FIELD_WAITERS], lk = bl->offset[HM_FUTEX_FIELD_LOCK];
-	bool priv = bl->offset[HM_FUTEX_FIELD_PRIV] >= 0;
-	u32 pv = priv ? (u32)bl->offset[HM_FUTEX_FIELD_PRIV] : 0;
-	enum hm_futex_era e = s->era;
-
-	t->n = 0;
-	if (s->o.shared) {
-		/* get_futex_key: GUP-fast takes a folio reference, folio_put drops it */
-		add(t, HM_OBJ_PAGE, HM_ACC_LOAD, 0, K_TRY_GRAB_FOLIO_FAST, 0x1c, false, ST_PLAIN);
-		add(t, HM_OBJ_PAGE, HM_ACC_RMW, 52, K_TRY_GRAB_FOLIO_FAST, 0x48, true, ST_PLAIN);
-		add(t, HM_OBJ_PAGE, HM_ACC_LOAD, 24, K_GET_FUTEX_KEY, 0x10a, false, ST_PLAIN);
-		add(t, HM_OBJ_PAGE, HM_ACC_RMW, 52, K_GET_FUTEX_KEY, 0x16e, true, ST_PLAIN);
-	}
-	if (use_private_hash(s)) {
-		add(t, HM_OBJ_MM, HM_ACC_LOAD, ml->offset[HM_FUTEX_MM_futex_phash], K___FUTEX_HASH, 0x19, false, ST_PLAIN);
-		add(t, HM_OBJ_FPH, HM_ACC_LOAD, fl->hash_mask, K___FUTEX_HASH, 0x22, false, ST_PLAIN);
-	} else if (e != HM_FUTEX_ERA_7) {
-		add(t, HM_OBJ_GLOBAL, HM_ACC_LOAD, e == HM_FUTEX_ERA_PRE_6_16 ? 0 : 16,
-		    e == HM_FUTEX_ERA_PRE_6_16 ? K_FUTEX_HASH : K___FUTEX_HASH, 0x3a, false, ST_PLAIN);
-	}
-	if (priv)
-		add(t, HM_OBJ_BUCKET, HM_ACC_LOAD, pv, K_FUTEX_HASH, 0x32, false, ST_PLAIN);
-	if (use_private_hash(s)) {
-		if (e == HM_FUTEX_ERA_6_16) {
-			add(t, HM_OBJ_FPH, HM_ACC_LOAD, fl->immutable, K_FUTEX_PRIVATE_HASH_GET, 0x9, false, ST_PLAIN);
-			add(t, HM_OBJ_FPH, HM_ACC_RMW, fl->users, K_FUTEX_PRIVATE_HASH_GET, 0x14, true, ST_PLAIN);
-		} else {
-			add(t, HM_OBJ_FPH, HM_ACC_LOAD, fl->users, K_FUTEX_REF_GET, 0xb, false, ST_PLAIN);
-			add(t, HM_OBJ_FPH, HM_ACC_LOAD, fl->mm, K_FUTEX_REF_GET, 0x12, false, ST_PLAIN);
-			add(t, HM_OBJ_MM, HM_ACC_LOAD, ml->offset[HM_FUTEX_MM_futex_ref], K_FUTEX_REF_GET, 0x16, false, ST_PLAIN);
-			add(t, HM_OBJ_PCPU, HM_ACC_RMW, 0, K_FUTEX_REF_GET, 0x1d, false, ST_PLAIN);
-		}
-	}
-	/* futex_q_lock: waiters inc (+ smp_mb), then the bucket lock */
-	add(t, HM_OBJ_BUCKET, HM_ACC_RMW, w, K_FUTEX_Q_LOCK, 0x1d, true, ST_PLAIN);
-	add(t, HM_OBJ_BUCKET, HM_ACC_RMW, lk, K_RAW_SPIN_LOCK, 0x9, true, ST_LOCK);
-	/* futex_get_value_locked: the user word, from kernel code */
-	add(t, HM_OBJ_UWORD, HM_ACC_LOAD, 0, K_FUTEX_WAIT_SETUP, 0x8a, false, ST_PLAIN);
-	if (e == HM_FUTEX_ERA_PRE_6_16) {
-		/* 6.12: spin_unlock, then waiters dec */
-		add(t, HM_OBJ_BUCKET, HM_ACC_STORE, lk, K_FUTEX_Q_UNLOCK, 0x8, false, ST_UNLOCK);
-		add(t, HM_OBJ_BUCKET, HM_ACC_RMW, w, K_FUTEX_Q_UNLOCK, 0xd, true, ST_PLAIN);
-	} else {
-		/* 6.16+: "Decrease the waiter count before the unlock operation" */
-		add(t, HM_OBJ_BUCKET, HM_ACC_RMW, w, K_FUTEX_Q_UNLOCK, 0x9, true, ST_PLAIN);
-		add(t, HM_OBJ_BUCKET, HM_ACC_STORE, lk, K_FUTEX_Q_UNLOCK, 0x12, false, ST_UNLOCK);
-	}
-	if (priv)
-		add(t, HM_OBJ_BUCKET, HM_ACC_LOAD, pv, K_FUTEX_HASH_PUT, 0x8, false, ST_PLAIN);
-	if (use_private_hash(s)) {
-		if (e == HM_FUTEX_ERA_6_16) {
-			add(t, HM_OBJ_FPH, HM_ACC_RMW, fl->users, K_FUTEX_PRIVATE_HASH_PUT, 0x11, true, ST_PLAIN);
-		} else {
-			add(t, HM_OBJ_FPH, HM_ACC_LOAD, fl->users, K_FUTEX_REF_PUT, 0xb, false, ST_PLAIN);
-			add(t, HM_OBJ_FPH, HM_ACC_LOAD, fl->mm, K_FUTEX_REF_PUT, 0x12, false, ST_PLAIN);
-			add(t, HM_OBJ_MM, HM_ACC_LOAD, ml->offset[HM_FUTEX_MM_futex_ref], K_FUTEX_REF_PUT, 0x16, false, ST_PLAIN);
-			add(t, HM_OBJ_PCPU, HM_ACC_RMW, 0, K_FUTEX_REF_PUT, 0x1d, false, ST_PLAIN);
-		}
-	}
-}
-
-/* ------------------------------------------------------------- layout */
-
-const char *hm_obj__name(enum hm_obj o)
-{
-	static const char *const n[HM_OBJ__MAX] = {
-		"bucket", "fph", "mm", "pcpu", "uword", "page", "global",
-	};
-	return (unsigned)o < HM_OBJ__MAX ? n[o] : "?";
-}
-
-u64 hm_sim__phys(const struct hm_sim *s, u32 node, u64 off)
-{
-	return (u64)node * s->m.node_mem + off;
-}
-
-static u32 phys_node(const struct hm_sim *s, u64 phys)
-{
-	u32 n = (u32)(phys / s->m.node_mem);
-
-	return n < s->m.sockets ? n : 0;
-}
-
-/* Node-local bump allocator for physical memory, naturally aligned. */
-struct palloc {
-	u64 next[16];
-};
-
-static u64 palloc(struct hm_sim *s, struct palloc *p, u32 node, u64 size, u64 align)
-{
-	u64 a;
-
-	if (!p->next[node])
-		p->next[node] = hm_sim__phys(s, node, 0x40000000ULL);	/* 1 GiB into the node */
-	a = (p->next[node] + align - 1) & ~(align - 1);
-	p->next[node] = a + size;
-	return a;
-}
-
-static u64 pow2_at_least(u64 v)
-{
-	u64 r = 1;
-
-	while (r < v)
-		r <<= 1;
-	return r;
-}
-
-static u64 virt_to_phys_dm(u64 va)
-{
-	return va - HM_SIM_PAGE_OFFSET;
-}
-
-/* Physical address of @va, for PERF_SAMPLE_PHYS_ADDR. */
-static u64 sim_phys(const struct hm_sim *s, u64 va)
-{
-	const struct hm_sim_layout *L = &s->lay;
-
-	if (va >= L->heap && va < L->heap + L->heap_len)
-		return L->heap_phys + (va - L->heap);
-	if (va >= KTEXT_BASE)
-		return va - 0xffffffff80000000ULL;
-	if (L->table_vmalloc && va >= L->table_base[0] && va < L->table_base[0] + L->table_slots * 64) {
-		u64 off = va - L->table_base[0], page = off >> 12;
-		u32 node = (u32)(page % s->m.sockets);
-
-		return L->table_phys[node] + ((page / s->m.sockets) << 12) + (off & 4095);
-	}
-	if (va >= HM_SIM_VMEMMAP)
-		return 0x7f000000ULL + (va - HM_SIM_VMEMMAP);	/* vmemmap backing, node 0 */
-	if (va >= HM_SIM_PAGE_OFFSET && va < HM_SIM_VMALLOC)
-		return virt_to_phys_dm(va);
-	return 0;
-}
-
-static int make_layout(struct hm_sim *s)
-{
-	struct hm_sim_layout *L = &s->lay;
-	struct palloc pa;
-	u32 n, i;
-	u64 arr_stride = (u64)s->o.futexes * 4 + 16;
-	u64 slots = 0;
-
-	memset(&pa, 0, sizeof(pa));
-	memset(L, 0, sizeof(*L));
-	/* mm_struct from its kmem_cache on node 0 (the main thread runs there) */
-	L->mm_phys = palloc(s, &pa, 0, 2048, 2048);
-	L->mm = HM_SIM_PAGE_OFFSET + L->mm_phys;
-	L->futex_data = KDATA_FUTEX;
-	/* global tables */
-	L->table_slots = s->fm.global_slots;
-	if (s->era == HM_FUTEX_ERA_PRE_6_16) {
-		L->nr_tables = 1;
-		if (s->m.sockets > 1) {
-			/* alloc_large_system_hash with hashdist: vmalloc, pages spread over nodes */
-			L->table_vmalloc = true;
-			L->table_base[0] = HM_SIM_VMALLOC + 0x1c000000ULL;
-			for (n = 0; n < s->m.sockets; n++)
-				L->table_phys[n] = palloc(s, &pa, n, L->table_slots * 64 / s->m.sockets + 4096, 4096);
-		} else {
-			L->table_phys[0] = palloc(s, &pa, 0, L->table_slots * 64, pow2_at_least(L->table_slots * 64));
-			L->table_base[0] = HM_SIM_PAGE_OFFSET + L->table_phys[0];
-		}
-	} else {
-		L->nr_tables = s->m.sockets;
-		for (n = 0; n < s->m.sockets; n++) {
-			/* alloc_pages_exact_nid: linear, on node n */
-			L->table_phys[n] = palloc(s, &pa, n, L->table_slots * 64, pow2_at_least(L->table_slots * 64));
-			L->table_base[n] = HM_SIM_PAGE_OFFSET + L->table_phys[n];
-		}
-	}
-	/* private hash */
-	if (s->era != HM_FUTEX_ERA_PRE_6_16 && !s->o.shared && s->kern.private_hash) {
-		slots = s->o.slots ? s->o.slots
-				   : hm_futex__private_slots(s->era, s->nr_threads, s->m.nr_cpus,
-							     s->fm.global_slots);
-	}
-	if (slots) {
-		u64 size = 64 + 64 * slots;
-		/* kvzalloc: kmalloc size classes up to 8 KiB, pages (naturally aligned) above */
-		u64 al = size <= 8192 ? pow2_at_least(size) : pow2_at_least((size + 4095) & ~4095ULL);
-
-		L->fph_slots = slots;
-		L->fph_phys = palloc(s, &pa, 0, size, al);
-		L->fph = HM_SIM_PAGE_OFFSET + L->fph_phys;
-	}
-	/* per-CPU units, on each CPU's node */
-	L->pcpu_stride = 0x10000;	/* per-CPU units at 256 MiB into the node, below the bump area */
-	L->pcpu_off = 0x2b3e0;
-	/* user heap: calloc'ed arrays of futexes, 16-byte chunk headers, node 0 pages */
-	L->heap = 0x55d4c8a1b000ULL;
-	L->heap_len = 0x2a0 + arr_stride * s->nr_threads + 4096;
-	L->heap_phys = palloc(s, &pa, 0, (L->heap_len + 4095) & ~4095ULL, 4096);
-	for (i = 0; i < s->nr_threads; i++)
-		s->th[i].arr = L->heap + 0x2a0 + 0x10 + i * arr_stride;
-	L->vmemmap = HM_SIM_VMEMMAP;
-	return 0;
-}
-
-static u64 pcpu_addr(const struct hm_sim *s, u32 cpu)
-{
-	/* unit of @cpu inside its node's first chunk */
-	u32 node = s->m.cpu_socket[cpu];
-	u64 base = hm_sim__phys(s, node, 0x10000000ULL) + (u64)cpu * s->lay.pcpu_stride;
-
-	return HM_SIM_PAGE_OFFSET + base + s->lay.pcpu_off;
-}
+#define sim_phys	hm_sim__paddr
+#define phys_node	hm_sim__node_of
 
 /* ------------------------------------------------------------- setup */
 
@@ -372,27 +36,14 @@ void hm_sim_opts__init(struct hm_sim_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->preset = "srf";
-	o->kernel = "6.16";
+	o->kernel = "6.16-rc4";
 	o->futexes = 1024;
 	o->seed = 1;
 	o->ldlat = 30;
 	o->period = 1000;
 	o->placement = HM_PLACE_COMPACT;
-}
-
-static const char *release_for(const char *k)
-{
-	if (!strcmp(k, "6.12"))
-		return "6.12.40";
-	if (!strcmp(k, "6.16"))
-		return "6.16.0-rc4";	/* the private hash with rcuref (disabled again in rc5) */
-	if (!strcmp(k, "6.17"))
-		return "6.17.0";
-	if (!strcmp(k, "6.18"))
-		return "6.18.0";
-	if (!strcmp(k, "7.0") || !strcmp(k, "7"))
-		return "7.0.0";
-	return k;
+	o->pad_field = -1;
+	o->drop_field = -1;
 }
 
 static u64 splitmix(u64 *x)
@@ -432,102 +83,45 @@ static int place_threads(struct hm_sim *s)
 	return 0;
 }
 
-static int hash_futexes(struct hm_sim *s)
+/* What-if layouts: a field on its own line, a field removed, another table size. */
+static int apply_whatif(struct hm_sim *s)
 {
-	const struct hm_sim_layout *L = &s->lay;
-	u64 nf = (u64)s->nr_threads * s->o.futexes, k;
-	u32 i, j;
+	struct hm_futex_layout *l = &s->fm.layout;
+	const struct hm_sim_opts *o = &s->o;
 
-	s->bucket = calloc(nf, sizeof(u64));
-	s->fut = calloc(nf, sizeof(*s->fut));
-	s->bucket_table = calloc(nf, sizeof(int16_t));
-	s->bucket_index = calloc(nf, sizeof(u64));
-	s->page_line = calloc(nf, sizeof(u32));
-	s->pcpu_line = calloc(s->m.nr_cpus, sizeof(u32));
-	if (!s->bucket || !s->fut || !s->bucket_table || !s->bucket_index ||
-	    !s->page_line || !s->pcpu_line)
-		return -ENOMEM;
-	for (i = 0; i < s->nr_threads; i++) {
-		for (j = 0; j < s->o.futexes; j++) {
-			u64 ua = s->th[i].arr + 4ULL * j, idx, b;
-			struct hm_futex_key key;
-			u32 node = 0;
-					int16_t table;
-
-			k = (u64)i * s->o.futexes + j;
-			if (s->o.shared)
-				hm_futex_key__shared_anon(&key, s->fm.mm_seq ? 0x4d2ULL : L->mm, ua);
-			else
-				hm_futex_key__private(&key, L->mm, ua);
-			if (L->fph) {
-				idx = hm_futex__hash_private(&key, L->fph_slots);
-				b = L->fph + s->fm.fph.queues + 64 * idx;
-				table = (int16_t)L->nr_tables;	/* the private table comes after the global ones */
-			} else {
-				hm_futex__hash_global(&s->fm, &key, &node, &idx);
-				if (node >= L->nr_tables)
-					node = 0;
-				b = L->table_base[node] + 64 * idx;
-				table = (int16_t)node;
-			}
-			s->bucket[k] = b;
-			s->bucket_table[k] = table;
-			s->bucket_index[k] = idx;
-			s->fut[k].bucket_line = hm_coh__line(s->coh, b, phys_node(s, sim_phys(s, b)));
-			s->fut[k].uword_line = hm_coh__line(s->coh, ua, phys_node(s, sim_phys(s, ua)));
-			if (s->o.shared) {
-				u64 pfn = sim_phys(s, ua) >> 12;
-
-				s->page_line[k] = hm_coh__line(s->coh, L->vmemmap + pfn * 64, 0);
-			}
-			if (s->fut[k].bucket_line == UINT32_MAX || s->fut[k].uword_line == UINT32_MAX ||
-			    (s->o.shared && s->page_line[k] == UINT32_MAX))
-				return -ENOMEM;
+	if (o->global_slots)
+		s->fm.global_slots = o->global_slots;
+	if (o->drop_field >= 0) {
+		if (o->drop_field == HM_FUTEX_FIELD_WAITERS || o->drop_field == HM_FUTEX_FIELD_LOCK ||
+		    o->drop_field >= HM_FUTEX_FIELD_PAD) {
+			hm_err("--drop-field %s: the wait path cannot work without it; drop priv or chain",
+			       hm_futex_field__name(o->drop_field));
+			return -EINVAL;
 		}
+		if (l->offset[o->drop_field] < 0) {
+			hm_err("--drop-field %s: kernel %s has no such field in struct futex_hash_bucket",
+			       hm_futex_field__name(o->drop_field), s->kmod->name);
+			return -EINVAL;
+		}
+		l->offset[o->drop_field] = -1;
 	}
-	for (i = 0; i < s->m.nr_cpus; i++) {
-		u64 a = pcpu_addr(s, i);
-
-		s->pcpu_line[i] = hm_coh__line(s->coh, a, s->m.cpu_socket[i]);
-		if (s->pcpu_line[i] == UINT32_MAX)
-			return -ENOMEM;
+	if (o->pad_field >= 0) {
+		if (o->pad_field >= HM_FUTEX_FIELD_PAD || l->offset[o->pad_field] < 0) {
+			hm_err("--pad-field %s: kernel %s has no such field in struct futex_hash_bucket",
+			       hm_futex_field__name(o->pad_field), s->kmod->name);
+			return -EINVAL;
+		}
+		if (o->pad_field == o->drop_field) {
+			hm_err("--pad-field and --drop-field name the same field");
+			return -EINVAL;
+		}
+		/* ____cacheline_aligned_in_smp: the bucket grows to two lines, the field alone in the second */
+		l->offset[o->pad_field] = 64;
+		l->bucket_size = 128;
+		s->fm.fph.queues = 128;
 	}
-	return 0;
-}
-
-static int register_tables(struct hm_sim *s)
-{
-	const struct hm_sim_layout *L = &s->lay;
-	struct hm_futex_table t;
-	u32 n;
-	int err;
-
-	for (n = 0; n < L->nr_tables; n++) {
-		memset(&t, 0, sizeof(t));
-		t.kind = 0;
-		t.node = (s32)n;
-		t.pid = -1;
-		t.base = L->table_base[n];
-		t.slots = L->table_slots;
-		snprintf(t.provenance, sizeof(t.provenance), "simulate");
-		err = hm_futex_model__add_table(&s->fm, &t);
-		if (err)
-			return err;
-	}
-	if (L->fph) {
-		memset(&t, 0, sizeof(t));
-		t.kind = 1;
-		t.node = -1;
-		t.pid = (s32)s->pid;
-		t.base = L->fph + s->fm.fph.queues;
-		t.slots = L->fph_slots;
-		snprintf(t.provenance, sizeof(t.provenance), "simulate");
-		err = hm_futex_model__add_table(&s->fm, &t);
-		if (err)
-			return err;
-	}
-	if (s->era != HM_FUTEX_ERA_PRE_6_16)
-		return hm_futex_model__add_mm(&s->fm, (s32)s->pid, L->mm);
+	if (o->pad_field >= 0 || o->drop_field >= 0 || o->global_slots)
+		snprintf(l->source, sizeof(l->source), "what-if:%s", s->kmod->name);
 	return 0;
 }
 
@@ -539,13 +133,22 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 	if (!s)
 		goto fail_errno;
 	s->o = *o;
-	s->release = release_for(o->kernel);
-	if (hm_futex_kernel__parse(s->release, &s->kern)) {
-		hm_err("--kernel %s: not a kernel release; use 6.12, 6.16, 6.17, 6.18 or 7.0", o->kernel);
+	s->kmod = hm_sim_kernel__find(o->kernel);
+	if (!s->kmod) {
+		char names[256];
+
+		hm_sim_kernel__names(names, sizeof(names));
+		hm_err("--kernel %s: not a modelled kernel; use one of %s", o->kernel ? o->kernel : "(none)",
+		       names);
 		err = -EINVAL;
 		goto fail;
 	}
-	s->era = s->kern.era;
+	s->release = s->kmod->release;
+	if (hm_futex_kernel__parse(s->release, &s->kern)) {
+		err = -EINVAL;
+		goto fail;
+	}
+	s->era = s->kmod->era;
 	err = hm_machine__preset(&s->m, o->preset ? o->preset : "srf");
 	if (err)
 		goto fail;
@@ -568,9 +171,16 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 		err = -EINVAL;
 		goto fail;
 	}
-	if (o->slots && (s->era == HM_FUTEX_ERA_PRE_6_16 || o->shared || !s->kern.private_hash)) {
-		hm_err("--slots: kernel %s has no private hash for these futexes; use --kernel 6.16 or later without --shared",
-		       o->kernel);
+	if ((o->slots || o->slots_set) && !s->kmod->private_hash) {
+		/* perf bench -b: prctl(PR_FUTEX_HASH, SET_SLOTS) fails, and perf bench exits */
+		hm_err("--slots %llu: kernel %s has no private hash (prctl PR_FUTEX_HASH fails); use --kernel 6.16-rc4, 6.17 or later",
+		       (unsigned long long)o->slots, o->kernel);
+		err = -EINVAL;
+		goto fail;
+	}
+	if (o->global_slots && (o->global_slots < 4 || (o->global_slots & (o->global_slots - 1)) ||
+				o->global_slots > (1ULL << 24))) {
+		hm_err("--global-slots %llu: a power of two 4..16777216", (unsigned long long)o->global_slots);
 		err = -EINVAL;
 		goto fail;
 	}
@@ -596,11 +206,15 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 	err = hm_futex_model__set_machine(&s->fm, s->m.nr_cpus, s->m.sockets);
 	if (err)
 		goto fail;
-	place_threads(s);
-	err = make_layout(s);
+	hm_sim__mm_layout(s->kmod, &s->fm.mm);
+	err = apply_whatif(s);
 	if (err)
 		goto fail;
-	err = register_tables(s);
+	place_threads(s);
+	err = hm_sim__make_layout(s);
+	if (err)
+		goto fail;
+	err = hm_sim__register_tables(s);
 	if (err)
 		goto fail;
 	s->coh = hm_coh__new(&s->m, s->nr_threads * (o->futexes / 8 + 8) + 1024);
@@ -608,7 +222,7 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 		err = -ENOMEM;
 		goto fail;
 	}
-	err = hash_futexes(s);
+	err = hm_sim__hash_futexes(s);
 	if (err)
 		goto fail;
 	err = build_ksyms(s);
@@ -642,6 +256,9 @@ void hm_sim__delete(struct hm_sim *s)
 	free(s->bucket_table);
 	free(s->bucket_index);
 	free(s->page_line);
+	free(s->folio_line);
+	free(s->pt_line);
+	free(s->bucket_line2);
 	free(s->pcpu_line);
 	free(s->ksyms);
 	free(s);
@@ -681,34 +298,38 @@ static inline void tour_set(struct tour *t, u32 i, u64 v)
 #define TID_BITS 12
 
 static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
-			   const struct step *st)
+			   const struct hm_sim_step *st)
 {
 	switch (st->obj) {
 	case HM_OBJ_BUCKET:	return s->bucket[k] + st->off;
 	case HM_OBJ_FPH:	return s->lay.fph + st->off;
 	case HM_OBJ_MM:		return s->lay.mm + st->off;
-	case HM_OBJ_PCPU:	return pcpu_addr(s, t->cpu);
+	case HM_OBJ_PCPU:	return hm_sim__pcpu_addr(s, t->cpu);
 	case HM_OBJ_UWORD:	return t->arr + 4ULL * t->j;
-	case HM_OBJ_PAGE:	return s->lay.vmemmap + (sim_phys(s, t->arr + 4ULL * t->j) >> 12) * 64 + st->off;
+	case HM_OBJ_PAGE:	return hm_sim__page_addr(s, sim_phys(s, t->arr + 4ULL * t->j), false) + st->off;
+	case HM_OBJ_FOLIO:	return hm_sim__page_addr(s, sim_phys(s, t->arr + 4ULL * t->j), true) + st->off;
+	case HM_OBJ_PT:		return hm_sim__pt_addr(s, t->arr + 4ULL * t->j);
 	case HM_OBJ_GLOBAL:	return s->lay.futex_data + st->off;
 	}
 	return 0;
 }
 
 static inline u32 obj_line(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
-			   const struct step *st)
+			   const struct hm_sim_step *st)
 {
 	switch (st->obj) {
-	case HM_OBJ_BUCKET:	return s->fut[k].bucket_line;
+	case HM_OBJ_BUCKET:	return st->off < 64 ? s->fut[k].bucket_line : s->bucket_line2[k];
 	case HM_OBJ_UWORD:	return s->fut[k].uword_line;
 	case HM_OBJ_PAGE:	return s->page_line[k];
+	case HM_OBJ_FOLIO:	return s->folio_line[k];
+	case HM_OBJ_PT:		return s->pt_line[k];
 	case HM_OBJ_PCPU:	return s->pcpu_line[t->cpu];
 	default:		return st->line;
 	}
 }
 
 static __attribute__((noinline)) int emit(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
-					   const struct step *st, u64 ip,
+					   const struct hm_sim_step *st, u64 ip,
 					   const struct hm_coh_result *r, bool store_part, u32 line)
 {
 	struct hm_sample_in in;
@@ -769,26 +390,22 @@ static void line_state(const struct hm_coh *c, u32 id, char *b, size_t n)
 
 static const char *const acc_names[] = { "load", "store", "rmw" };
 
-static void trace_one(struct hm_sim *s, const struct hm_sim_thread *t, u64 k, const struct step *st,
+static void trace_one(struct hm_sim *s, const struct hm_sim_thread *t, u64 k, const struct hm_sim_step *st,
 		      u64 ip, u32 line, const char *before, const struct hm_coh_result *r)
 {
 	char after[32], what[48], buf[320];
 	const char *fn = "?";
 	int i;
 
-	for (i = 0; i < K__MAX; i++)
-		if (ip >= ksym_addr[i] && ip < ksym_addr[i] + ksyms[i].size)
-			fn = ksyms[i].name;
+	if (hm_sim_ksym__at(ip))
+		fn = hm_sim_ksym__at(ip);
+	(void)i;
 	line_state(s->coh, line, after, sizeof(after));
 	if (st->obj == HM_OBJ_BUCKET)
 		snprintf(what, sizeof(what), "bucket[%llu].%s", (unsigned long long)s->bucket_index[k],
 			 hm_futex_field__name(st->field));
-	else if (st->obj == HM_OBJ_FPH)
-		snprintf(what, sizeof(what), "fph+%u", st->off);
-	else if (st->obj == HM_OBJ_MM)
-		snprintf(what, sizeof(what), "mm+%u", st->off);
 	else
-		snprintf(what, sizeof(what), "%s", hm_obj__name(st->obj));
+		snprintf(what, sizeof(what), "%s", st->what ? st->what : hm_obj__name(st->obj));
 	snprintf(buf, sizeof(buf),
 		 "%10.1f ns  cpu %3u (socket %u, core %3u)  %-24s %-5s %-18s line 0x%llx %-9s -> %-9s %-11s %5u cycles",
 		 (double)t->time / s->m.ghz, t->cpu, t->socket, t->core, fn, acc_names[st->acc], what,
@@ -828,7 +445,7 @@ static inline bool sample_due(struct hm_sim *s, u32 cpu, enum hm_acc a, bool sto
 }
 
 static inline int account(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
-			  const struct step *st, u64 ip, const struct hm_coh_result *r, u32 line)
+			  const struct hm_sim_step *st, u64 ip, const struct hm_coh_result *r, u32 line)
 {
 	int err = 0;
 
@@ -884,14 +501,25 @@ static __attribute__((noinline)) u64 cal_run(struct hm_sim *s, struct cal *c, u6
 	return next;
 }
 
-u64 hm_sim__paddr(const struct hm_sim *s, u64 va)
+void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_tmpl *t)
 {
-	return sim_phys(s, va);
+	struct hm_sim_tctx c;
+
+	memset(&c, 0, sizeof(c));
+	c.k = s->kmod;
+	c.bl = &s->fm.layout;
+	c.fl = &s->fm.fph;
+	c.ml = &s->fm.mm;
+	c.shared = s->o.shared;
+	c.private_hash = s->lay.fph != 0;
+	c.thp = s->o.thp;
+	c.mm_unique_id = hm_sim__mm_unique_id(s->kmod);
+	hm_sim__build_template(&c, op, t);
 }
 
 int hm_sim__run(struct hm_sim *s)
 {
-	struct tmpl tp;
+	struct hm_sim_tmpl tp;
 	struct tour h = { 0 };
 	u64 end_cycles = UINT64_MAX, target_ops = s->o.ops, total_ops = 0, rng = s->o.seed;
 	u64 traced = 0;
@@ -904,19 +532,20 @@ int hm_sim__run(struct hm_sim *s)
 	 */
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
+	const bool steps = s->o.count_steps;
 	char before[32];
 	u32 i, n;
 	int err = 0;
 	struct timespec t0, t1;
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	build_template(s, &tp);
+	for (i = 0; i < HM_K__MAX; i++)
+		ksym_addr[i] = hm_sim_ksym__addr((int)i);
+	hm_sim__template(s, HM_SIM_OP_WAIT, &tp);
 	for (n = 0; n < tp.n; n++) {
-		struct step *st = &tp.st[n];
+		struct hm_sim_step *st = &tp.st[n];
 		u64 a = 0;
 
-		st->field = st->obj == HM_OBJ_BUCKET ? hm_futex_layout__field(&s->fm.layout, st->off)
-						     : HM_FUTEX_FIELD__MAX;
 		if (st->obj == HM_OBJ_FPH)
 			a = s->lay.fph + st->off;
 		else if (st->obj == HM_OBJ_MM)
@@ -929,6 +558,7 @@ int hm_sim__run(struct hm_sim *s)
 				return -ENOMEM;
 		}
 	}
+	s->tp = tp;
 	if (s->o.output) {
 		u64 srng = s->o.seed ^ 0x5eed5eed5eedULL;
 
@@ -980,7 +610,7 @@ int hm_sim__run(struct hm_sim *s)
 		u32 ti = (u32)(h.k[1] & ((1u << TID_BITS) - 1));
 		struct hm_sim_thread *t = &s->th[ti];
 		u64 k = (u64)ti * s->o.futexes + t->j;
-		const struct step *st = &tp.st[t->step];
+		const struct hm_sim_step *st = &tp.st[t->step];
 		struct hm_coh_result r;
 		u32 line = obj_line(s, t, k, st);
 		u64 ip = ksym_addr[st->ksym] + st->ipoff;
@@ -993,16 +623,16 @@ int hm_sim__run(struct hm_sim *s)
 			tour_set(&h, ti, UINT64_MAX);
 			continue;
 		}
-		if (st->kind == ST_LOCK) {
+		if (st->kind == HM_STEP_LOCK) {
 			u16 *lk = &s->coh->lock[line];
 
 			if (*lk && *lk != ti + 1) {
 				/* contended: queued_spin_lock_slowpath spins reading the lock word */
 				enum hm_acc a = t->spins ? HM_ACC_LOAD : HM_ACC_RMW;
-				struct step sp = *st;
+				struct hm_sim_step sp = *st;
 
 				if (t->spins) {
-					sp.ksym = K_QSPIN_SLOWPATH;
+					sp.ksym = HM_K_QSPIN_SLOWPATH;
 					sp.ipoff = 0x6c;
 					sp.locked = false;
 				}
@@ -1019,7 +649,8 @@ int hm_sim__run(struct hm_sim *s)
 					if (err)
 						break;
 				}
-				hm_pop__count(&s->pop, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK);
+				hm_pop__count(&s->pop, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK, HM_SIM_MAX_STEPS,
+					      steps);
 				s->res.src[r.src]++;
 				s->res.spins++;
 				t->spins++;
@@ -1029,7 +660,7 @@ int hm_sim__run(struct hm_sim *s)
 			}
 			*lk = (u16)(ti + 1);
 			if (t->spins) {
-				ip = ksym_addr[K_QSPIN_SLOWPATH] + 0x1a4;
+				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + 0x1a4;
 				t->spins = 0;
 			}
 		}
@@ -1040,14 +671,14 @@ int hm_sim__run(struct hm_sim *s)
 			traced++;
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
-		if (st->kind == ST_UNLOCK)
+		if (st->kind == HM_STEP_UNLOCK)
 			s->coh->lock[line] = 0;
 		if (s->sp) {
 			err = account(s, t, k, st, ip, &r, line);
 			if (err)
 				break;
 		}
-		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field);
+		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step, steps);
 		if (st->acc == HM_ACC_LOAD)
 			s->res.src[r.src]++;
 		else if (st->acc == HM_ACC_RMW) {
@@ -1080,7 +711,7 @@ int hm_sim__run(struct hm_sim *s)
 		t->time += cost;
 		{
 			/* warm the host caches for this thread's next access */
-			const struct step *nx = &tp.st[t->step];
+			const struct hm_sim_step *nx = &tp.st[t->step];
 			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, nx);
 
 			hm_coh__prefetch(s->coh, t->cpu, nl);

@@ -10,7 +10,7 @@ T=${BENCH_TMP:-/tmp}/bench-sim.$$
 mkdir -p "$T"
 OPS=${SIM_BENCH_OPS:-2000000}
 min=
-for k in 6.12 6.16 6.17 7.0; do
+for k in 6.12 6.16-rc4 6.17 7.3; do
 	out=$("$HITMAP" simulate --preset srf --kernel $k --ops "$OPS" -o "$T/sim.data" --json 2>&1) || {
 		echo "bench-sim: simulate --kernel $k failed: $out"; rm -rf "$T"; exit 1; }
 	rate=$(printf '%s\n' "$out" | sed -n 's/.*"accesses_per_sec": *\([0-9.e+]*\).*/\1/p')

@@ -24,7 +24,7 @@ sim() {
 	fi
 }
 for s in 1 2 3; do
-	sim --kernel 6.16 --seed $s -o "$TMP/k616-$s.data"
+	sim --kernel 6.16-rc4 --seed $s -o "$TMP/k616-$s.data"
 	sim --kernel 6.17 --seed $((s + 10)) -o "$TMP/k617-$s.data"
 	sim --kernel 6.17 --seed $((s + 20)) -o "$TMP/k617b-$s.data"
 done

@@ -3,7 +3,7 @@
 # hitmap simulate: the same seed gives the same perf.data and truth, byte for byte.
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip sim-determinism "no $HITMAP; build first"; done_tests; }
-args="--preset skx --cores 6 --smt 2 --kernel 6.16 --futexes 64 --ops 20000 --period 20"
+args="--preset skx --cores 6 --smt 2 --kernel 6.16-rc4 --futexes 64 --ops 20000 --period 20"
 mkdir -p "$TMP/a" "$TMP/b" "$TMP/c"
 ( cd "$TMP/a" && "$HITMAP" simulate $args --seed 7 -o sim.data --truth sim.json >out 2>&1 ) &&
 ( cd "$TMP/b" && "$HITMAP" simulate $args --seed 7 -o sim.data --truth sim.json >out 2>&1 ) &&
@@ -26,4 +26,9 @@ for p in zen4 altra srf; do
 	"$HITMAP" simulate --preset $p --cores 8 --futexes 32 --ops 5000 --period 10 -o "$TMP/$p.2" >/dev/null 2>&1
 	check sim-determinism-$p cmp "$TMP/$p.1" "$TMP/$p.2"
 done
+# shared futexes in a THP, a what-if layout, the 7.3 path
+w="--preset srf --cores 8 --futexes 32 --ops 5000 --period 10 --kernel 7.3 --shared --thp --pad-field waiters"
+"$HITMAP" simulate $w -o "$TMP/w.1" >/dev/null 2>&1
+"$HITMAP" simulate $w -o "$TMP/w.2" >/dev/null 2>&1
+check sim-determinism-shared-thp-whatif cmp "$TMP/w.1" "$TMP/w.2"
 done_tests

@@ -36,10 +36,12 @@ Store No available memory level|st_na
 No Page Map Rejects|nomap
 Unable to parse data source|noparse'
 
-for cfg in "skx 6.16" "srf 6.16" "zen4 6.16" "altra 6.16" "skx 6.12 --shared"; do
+for cfg in "skx 6.16-rc4" "srf 6.16-rc4" "zen4 6.16-rc4" "altra 6.16-rc4" "skx 6.12 --shared"; do
 	set -- $cfg; pr=$1; k=$2; shift 2
 	p=$pr-$k${1:+-shared}
 	f=$TMP/$p.data; t=$TMP/$p.json
+	# perf 6.1 reads no SPE metadata v2: Arm as plain samples here (spe-oracle.sh: SPE AUX, perf 7.3)
+	[ $pr = altra ] && set -- "$@" --spe-samples
 	"$HITMAP" simulate --preset $pr --cores 8 --kernel $k "$@" --futexes 128 --ops 20000 --period 25 \
 		-o "$f" --truth "$t" --kallsyms "$TMP/$p.ksyms" >"$TMP/$p.out" 2>&1 ||
 		{ fail sim-perf-$p-simulate "$(tail -n 2 "$TMP/$p.out")"; continue; }

@@ -10,7 +10,7 @@ command -v jq >/dev/null || { skip sim-report "jq is not installed"; done_tests;
 # truth bucket/field stats in the report's shape
 conv='def st: {samples: .nr_entries, loads: .load, lcl_hitm, rmt_hitm, tot_hitm, lcl_dram, rmt_dram, stores: .store, locked: .locks};'
 
-for cfg in "skx 6.16" "zen4 6.17" "altra 6.18" "srf 6.16" "skx 6.12" "skx 7.0" "skx 6.17 --shared"; do
+for cfg in "skx 6.16-rc4" "zen4 6.17" "altra 6.18" "srf 6.16-rc4" "skx 6.12" "skx 7.2" "skx 6.17 --shared"; do
 	set -- $cfg; p=$1; k=$2; shift 2
 	n="$p-$k${1:+-shared}"
 	f=$TMP/$n.data; t=$TMP/$n.json
