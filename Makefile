@@ -6,7 +6,7 @@ O       ?= build
 CC      ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS      := libtraceevent libtracefs libdw libelf libzstd libbpf
+PKGS      := libtraceevent libtracefs libdw libelf libzstd libbpf ncursesw
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 

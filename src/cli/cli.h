@@ -23,6 +23,8 @@ void hm_command__register(struct hm_command *cmd);
 
 /* Print "hitmap: <msg>" to stderr; returns 1 (the exit status to use). */
 int hm_cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a usage error (bad option or value); returns 2. */
+int hm_cli__usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Report a library failure: the library's last message, else strerror(-err). */
 int hm_cli__lib_error(int err, const char *what);
 /* Print a man-style --help text for @cmd from its man page name. */

@@ -165,7 +165,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "futex-hash") && strcmp(argv[1], "futex/hash") &&
 	    strcmp(argv[1], "hash"))
-		return hm_cli__error("bench: '%s' is not a benchmark; fix: hitmap bench futex-hash", argv[1]);
+		return hm_cli__usage_error("bench: '%s' is not a benchmark; fix: hitmap bench futex-hash", argv[1]);
 	hm_futex_hash_opts__init(&o);
 	ret = hm_cli__parse_futex_hash(argc - 1, argv + 1, &o, &silent, &json);
 	if (ret == 1) {
@@ -173,7 +173,7 @@ static int cmd_bench(int argc, char **argv)
 		return 0;
 	}
 	if (ret < 0)
-		return 1;
+		return 2;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

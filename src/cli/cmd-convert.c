@@ -92,21 +92,21 @@ static int cmd_convert(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return hm_cli__error("convert: unexpected argument '%s'; give the input with -i and the output with -o",
+		return hm_cli__usage_error("convert: unexpected argument '%s'; give the input with -i and the output with -o",
 				     argv[optind]);
 	if (!in || !out)
-		return hm_cli__error("convert: %s missing; use -i IN -o OUT ('-' for stdin/stdout)",
+		return hm_cli__usage_error("convert: %s missing; use -i IN -o OUT ('-' for stdin/stdout)",
 				     !in ? "input (-i)" : "output (-o)");
 	if (zset) {
 		char *end;
 		long l = level ? strtol(level, &end, 10) : 1;
 
 		if (level && (*end || l < 1 || l > 22))
-			return hm_cli__error("convert: -z %s: not a zstd level; use 1..22", level);
+			return hm_cli__usage_error("convert: -z %s: not a zstd level; use 1..22", level);
 		o.comp_level = (int)l;
 	}
 	if (c2 && !zset)
-		return hm_cli__error("convert: --compressed2 needs -z; add -z [LEVEL]");
+		return hm_cli__usage_error("convert: --compressed2 needs -z; add -z [LEVEL]");
 	o.compressed2 = c2;
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))

@@ -28,7 +28,7 @@ static const char diff_usage[] =
 "      --html FILE        also write a self-contained HTML page to FILE\n"
 "      --all              every row (default: perf-c2c.*, workload and significant rows)\n"
 "      --alpha A          family-wise significance level (default 0.05)\n"
-"      --min-change PCT   changes below PCT %% are never significant (default 0)\n"
+"      --min-change PCT   changes below PCT % are never significant (default 0)\n"
 "      --lines N          line rows for the N hottest lines of each run (default 20)\n"
 "      --base-label S, --new-label S   column labels (default: the first file of each side)\n"
 "      --metrics          print each file's metric set as JSON (no comparison)\n"
@@ -112,6 +112,7 @@ static int cmd_diff(int argc, char **argv)
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
+	rc = 2;		/* a bad option value is a usage error */
 	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_JSON:	fmt = HM_FMT_JSON; break;
@@ -148,6 +149,7 @@ static int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
+	rc = 1;
 	ro.nr_futex_tables = nr_tables;
 	ro.futex_tables = tables;
 	/* files: getopt moved the operands before "--" to argv[optind..sep) */

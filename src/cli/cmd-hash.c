@@ -265,43 +265,43 @@ static int cmd_hash(int argc, char **argv)
 		case O_KERNEL: kernel = optarg; break;
 		case O_THIS: this_machine = true; break;
 		case O_CPUS:
-			if (num("--cpus", optarg, 10, &cpus)) return 1;
-			if (!cpus || cpus > 65536) return hm_cli__error("--cpus %s: give 1..65536", optarg);
+			if (num("--cpus", optarg, 10, &cpus)) return 2;
+			if (!cpus || cpus > 65536) return hm_cli__usage_error("--cpus %s: give 1..65536", optarg);
 			break;
 		case O_NODES:
-			if (num("--nodes", optarg, 10, &nodes)) return 1;
-			if (!nodes || nodes > 4096) return hm_cli__error("--nodes %s: give 1..4096", optarg);
+			if (num("--nodes", optarg, 10, &nodes)) return 2;
+			if (!nodes || nodes > 4096) return hm_cli__usage_error("--nodes %s: give 1..4096", optarg);
 			break;
 		case O_GSLOTS:
-			if (num("--global-slots", optarg, 0, &gslots) || pow2("--global-slots", gslots, false)) return 1;
+			if (num("--global-slots", optarg, 0, &gslots) || pow2("--global-slots", gslots, false)) return 2;
 			break;
 		case O_SLOTS:
-			if (num("--slots", optarg, 0, &slots) || pow2("--slots", slots, true)) return 1;
-			if (slots == 1) return hm_cli__error("--slots 1: the kernel refuses 1 (EINVAL); give 0 or 2, 4, 8...");
+			if (num("--slots", optarg, 0, &slots) || pow2("--slots", slots, true)) return 2;
+			if (slots == 1) return hm_cli__usage_error("--slots 1: the kernel refuses 1 (EINVAL); give 0 or 2, 4, 8...");
 			slots_set = true;
 			break;
 		case O_PRIVATE: shared = false; priv_set = true; break;
 		case O_SHARED: shared = true; break;
-		case O_MM: if (num("--mm", optarg, 16, &mm)) return 1; have_mm = true; break;
-		case O_MMSEQ: if (num("--mm-seq", optarg, 0, &mmseq)) return 1; have_seq = true; break;
-		case O_ISEQ: if (num("--inode-seq", optarg, 0, &iseq)) return 1; have_iseq = true; shared = true; break;
-		case O_PGOFF: if (num("--pgoff", optarg, 0, &pgoff)) return 1; have_pgoff = true; break;
+		case O_MM: if (num("--mm", optarg, 16, &mm)) return 2; have_mm = true; break;
+		case O_MMSEQ: if (num("--mm-seq", optarg, 0, &mmseq)) return 2; have_seq = true; break;
+		case O_ISEQ: if (num("--inode-seq", optarg, 0, &iseq)) return 2; have_iseq = true; shared = true; break;
+		case O_PGOFF: if (num("--pgoff", optarg, 0, &pgoff)) return 2; have_pgoff = true; break;
 		case O_VERIFY: verify = true; break;
 		case O_COUNT:
-			if (num("--count", optarg, 10, &v)) return 1;
-			if (!v || v > 100000) return hm_cli__error("--count %s: give 1..100000", optarg);
+			if (num("--count", optarg, 10, &v)) return 2;
+			if (!v || v > 100000) return hm_cli__usage_error("--count %s: give 1..100000", optarg);
 			vo.nr_addrs = v;
 			break;
 		case O_BPF: vo.bpf_obj = optarg; break;
 		case O_BYCONT: vo.by_contention = true; break;
 		case O_JSON: json = true; break;
 		case O_PROBE:
-			if (num("--probe", optarg, 10, &probe)) return 1;
-			if (!probe || probe > 3600) return hm_cli__error("--probe %s: give 1..3600 seconds", optarg);
+			if (num("--probe", optarg, 10, &probe)) return 2;
+			if (!probe || probe > 3600) return hm_cli__usage_error("--probe %s: give 1..3600 seconds", optarg);
 			break;
 		case O_PID:
-			if (num("--pid", optarg, 10, &pid)) return 1;
-			if (!pid || pid > INT32_MAX) return hm_cli__error("--pid %s: not a process id", optarg);
+			if (num("--pid", optarg, 10, &pid)) return 2;
+			if (!pid || pid > INT32_MAX) return hm_cli__usage_error("--pid %s: not a process id", optarg);
 			break;
 		default:
 			fputs(usage_text, stderr);
@@ -310,12 +310,12 @@ static int cmd_hash(int argc, char **argv)
 	}
 	if (probe) {
 		if (optind < argc || verify)
-			return hm_cli__error("--probe takes no addresses and no --verify");
+			return hm_cli__usage_error("--probe takes no addresses and no --verify");
 		return do_probe(vo.bpf_obj, probe, pid, json);
 	}
 	if (verify) {
 		if (optind < argc)
-			return hm_cli__error("--verify picks its own addresses; drop '%s'", argv[optind]);
+			return hm_cli__usage_error("--verify picks its own addresses; drop '%s'", argv[optind]);
 		vo.slots = slots_set ? slots : 16;
 		vo.do_private = !shared || priv_set;
 		vo.do_shared = shared || !priv_set;
@@ -323,19 +323,19 @@ static int cmd_hash(int argc, char **argv)
 			vo.do_private = false;
 		return do_verify(&vo, json);
 	}
-	if (optind >= argc)
-		return hm_cli__error("no futex address given; e.g. 'hitmap hash --kernel 6.18 0x7f0000001000'");
+	if (optind >= argc && !this_machine)
+		return hm_cli__usage_error("no futex address given; e.g. 'hitmap hash --kernel 6.18 0x7f0000001000'");
 	if (kernel && this_machine)
-		return hm_cli__error("--kernel and --this-machine exclude each other; give one");
+		return hm_cli__usage_error("--kernel and --this-machine exclude each other; give one");
 	if (have_iseq != have_pgoff)
-		return hm_cli__error("--inode-seq and --pgoff go together: a file futex's key is (inode seq, page index)");
+		return hm_cli__usage_error("--inode-seq and --pgoff go together: a file futex's key is (inode seq, page index)");
 	for (i = optind; i < argc; i++) {	/* all addresses valid before any output */
 		u64 a;
 
 		if (num("ADDR", argv[i], 16, &a))
-			return 1;
+			return 2;
 		if (a & 3)
-			return hm_cli__error("ADDR %s: a futex is 4-byte aligned (the kernel returns EINVAL)", argv[i]);
+			return hm_cli__usage_error("ADDR %s: a futex is 4-byte aligned (the kernel returns EINVAL)", argv[i]);
 	}
 	struct hm_futex_kernel kr;
 	struct utsname un;
@@ -348,7 +348,7 @@ static int cmd_hash(int argc, char **argv)
 			kr.private_hash = true;
 	} else {
 		if (hm_futex_kernel__parse(kernel ? kernel : "6.18", &kr))
-			return hm_cli__error("--kernel '%s': expected a release like 6.12.117, 6.16 or 7.3", kernel);
+			return hm_cli__usage_error("--kernel '%s': expected a release like 6.12.117, 6.16 or 7.3", kernel);
 		hm_futex_model__init(&m, kr.era);
 		m.mm_seq = kr.mm_seq;
 		m.word_first = kr.word_first;
@@ -388,7 +388,9 @@ static int cmd_hash(int argc, char **argv)
 		for (int f = 0; f < HM_FUTEX_FIELD_PAD; f++)
 			if (m.layout.offset[f] >= 0)
 				printf(" %s+%d", hm_futex_field__name(f), m.layout.offset[f]);
-		printf("\n%-18s %-8s %-5s %-8s %-10s %s\n", "ADDR", "TABLE", "NODE", "INDEX", "HASH", "NOTE");
+		printf("\n");
+		if (optind < argc)
+			printf("%-18s %-8s %-5s %-8s %-10s %s\n", "ADDR", "TABLE", "NODE", "INDEX", "HASH", "NOTE");
 	}
 	for (i = optind; i < argc; i++) {
 		struct hm_futex_key k;

@@ -436,7 +436,7 @@ static int cmd_header(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return hm_cli__error("header: unexpected argument '%s'; see 'hitmap header --help'",
+		return hm_cli__usage_error("header: unexpected argument '%s'; see 'hitmap header --help'",
 				     argv[optind]);
 	r = hm_reader__new(input, &ro);
 	if (!r)

@@ -73,12 +73,31 @@ static void workload_done(const struct hm_futex_hash *fh, void *ctx)
 	hm_futex_hash__print_result(fh, stdout, silent);
 }
 
-static void print_plan(const struct hm_pmu_plan *p)
+/* What contention mode opens (record.c's add_contention_events). */
+static void print_contention_plan(bool futex_syscalls)
+{
+	static const char *const tps[] = { "lock:contention_begin", "lock:contention_end",
+					   "syscalls:sys_enter_futex" };
+	int i;
+
+	for (i = 0; i < (futex_syscalls ? 3 : 2); i++)
+		printf("%-48s type %u (tracepoint) period 1 sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|%sRAW%s\n",
+		       tps[i], PERF_TYPE_TRACEPOINT, i ? "" : "CALLCHAIN|",
+		       i ? "" : " exclude_callchain_user sample_max_stack 16");
+	printf("%-48s type %u config 0x%x period 1 sample_type IDENTIFIER|IP|TID|TIME|CPU tracking\n",
+	       "dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+}
+
+static void print_plan(const struct hm_pmu_plan *p, bool futex_syscalls)
 {
 	int i;
 
 	if (!p->nr) {
-		printf("no memory-sampling PMU: %s\nmode: contention\n", p->why);
+		if (p->mode == HM_MODE_CONTENTION && !p->why[0])
+			printf("mode: contention (lock tracepoints, every event)\n");
+		else
+			printf("no memory-sampling PMU: %s\nmode: contention\n", p->why);
+		print_contention_plan(futex_syscalls);
 		return;
 	}
 	printf("mode: %s (%s)\n", hm_rec_mode__name(p->mode), p->desc);
@@ -238,7 +257,7 @@ static int cmd_record(int argc, char **argv)
 			const char *name = argv[i][10] == '=' ? argv[i] + 11 : (i + 1 < argc ? argv[i + 1] : "");
 
 			if (strcmp(name, "futex-hash"))
-				return hm_cli__error("--workload '%s': unknown; fix: --workload futex-hash", name);
+				return hm_cli__usage_error("--workload '%s': unknown; fix: --workload futex-hash", name);
 			o.workload = true;
 			rec_argc = i;
 			i += argv[i][10] == '=' ? 1 : 2;
@@ -248,7 +267,7 @@ static int cmd_record(int argc, char **argv)
 				return 0;
 			}
 			if (err < 0)
-				return 1;
+				return 2;
 			break;
 		}
 	}
@@ -261,7 +280,7 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case OPT_MODE:
 			if (hm_rec_mode__parse(optarg, &o.mode))
-				return hm_cli__error("--mode '%s': unknown; fix: auto, pebs, ibs, spe or contention", optarg);
+				return hm_cli__usage_error("--mode '%s': unknown; fix: auto, pebs, ibs, spe or contention", optarg);
 			break;
 		case 'l':
 			o.ldlat = (int)parse_num("-l", optarg, 0, &bad);
@@ -294,7 +313,7 @@ static int cmd_record(int argc, char **argv)
 		case 'm':
 			o.mmap_pages = (int)parse_num("-m", optarg, 1, &bad);
 			if (!bad && (o.mmap_pages & (o.mmap_pages - 1)))
-				return hm_cli__error("-m %d: not a power of two; fix: -m 256, 512, 1024 ...", o.mmap_pages);
+				return hm_cli__usage_error("-m %d: not a power of two; fix: -m 256, 512, 1024 ...", o.mmap_pages);
 			break;
 		case OPT_PLAN:
 			plan_only = true;
@@ -313,18 +332,18 @@ static int cmd_record(int argc, char **argv)
 			hm_cli__usage(record_usage);
 			return 0;
 		default:
-			return hm_cli__error("record: bad option; 'hitmap record --help' lists them");
+			return hm_cli__usage_error("record: bad option; 'hitmap record --help' lists them");
 		}
 		if (bad)
-			return 1;
+			return 2;
 	}
 	if (optind < rec_argc) {
 		if (o.workload)
-			return hm_cli__error("record: a command and --workload exclude each other; fix: give one");
+			return hm_cli__usage_error("record: a command and --workload exclude each other; fix: give one");
 		o.argv = argv + optind;
 	}
 	if (o.user_only && o.kernel_only)
-		return hm_cli__error("-u and -k exclude each other; fix: give one");
+		return hm_cli__usage_error("-u and -k exclude each other; fix: give one");
 
 	if (plan_only) {
 		struct hm_pmu_plan plan;
@@ -337,11 +356,11 @@ static int cmd_record(int argc, char **argv)
 		err = hm_pmu__plan(&po, &plan);
 		if (err)
 			return hm_cli__lib_error(err, "record --plan");
-		print_plan(&plan);
+		print_plan(&plan, o.futex_syscalls);
 		return 0;
 	}
 	if (o.sysfs_root)
-		return hm_cli__error("--sysfs-root only plans (--plan); fix: add --plan");
+		return hm_cli__usage_error("--sysfs-root only plans (--plan); fix: add --plan");
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

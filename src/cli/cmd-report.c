@@ -12,6 +12,8 @@
 #include "report/pareto.h"
 #include "report/metrics.h"
 #include "progress.h"
+#include "report-tui.h"
+#include "hints.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -34,12 +36,13 @@ static const char report_usage[] =
 "  -N, --node-info        per-node breakdown of each line (like perf c2c -N;\n"
 "                         -NN: the CPUs of each node)\n"
 "      --show-all         no 0.1% display filter\n"
-"      --stdio            perf c2c report --stdio's layout: its Shared Data Cache\n"
+"      --stdio            text output even with --tui (perf's option)\n"
+"      --pareto           perf c2c report --stdio's layout: its Shared Data Cache\n"
 "                         Line Table and Shared Cache Line Distribution Pareto\n"
 "  -c, --coalesce LIST    Pareto rows per offset and LIST of tid, pid, iaddr, dso\n"
-"                         (default iaddr; implies --stdio)\n"
+"                         (default iaddr; implies --pareto)\n"
 "      --full-symbols     Pareto symbols and sources not cut at 30 columns\n"
-"                         (implies --stdio)\n"
+"                         (implies --pareto)\n"
 "  -g, --call-graph MODE  accepted for perf's command lines; hitmap prints no\n"
 "                         call chains (as perf does with 'none')\n"
 "      --max-lines N      at most N lines in the table\n"
@@ -51,6 +54,8 @@ static const char report_usage[] =
 "      --kernel REL       kernel release for the futex model (default: the file's)\n"
 "      --by VIEW          futex views: bucket, field or socket\n"
 "      --cacheline N      cache-line size in bytes (default 64)\n"
+"      --tui              interactive browser (terminal only): lines, offsets, code,\n"
+"                         source, bucket/field/socket views; ? lists its keys\n"
 "  -h, --help             this text\n"
 "\n"
 "See hitmap-report(1) for the columns and the vendor encodings.\n";
@@ -71,7 +76,7 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_STDIO, O_FULLSYM };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_TUI, O_STDIO, O_FULLSYM, O_PARETO };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -83,6 +88,7 @@ static int cmd_report(int argc, char **argv)
 		{ "node-info",   no_argument,       NULL, 'N' },
 		{ "show-all",    no_argument,       NULL, O_SHOWALL },
 		{ "stdio",       no_argument,       NULL, O_STDIO },
+		{ "pareto",      no_argument,       NULL, O_PARETO },
 		{ "coalesce",    required_argument, NULL, 'c' },
 		{ "full-symbols", no_argument,      NULL, O_FULLSYM },
 		{ "call-graph",  required_argument, NULL, 'g' },
@@ -94,9 +100,11 @@ static int cmd_report(int argc, char **argv)
 		{ "kernel",      required_argument, NULL, O_KERNEL },
 		{ "by",          required_argument, NULL, O_BY },
 		{ "cacheline",   required_argument, NULL, O_CL },
+		{ "tui",         no_argument,       NULL, O_TUI },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool tui = false, stdio = false;
 	struct hm_report_opts ro;
 	struct hm_render_opts rd;
 	enum hm_format fmt = HM_FMT_TEXT;
@@ -125,6 +133,7 @@ static int cmd_report(int argc, char **argv)
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
+	rc = 2;		/* a bad option value is a usage error */
 	while ((c = getopt_long(argc, argv, "i:d:Nc:g:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -169,7 +178,11 @@ static int cmd_report(int argc, char **argv)
 			rd.show_all = true;
 			break;
 		case O_STDIO:
-			perf_layout = true;
+			stdio = true;
+			break;
+		case O_PARETO:
+			/* text, never the TUI, in perf c2c report --stdio's layout */
+			perf_layout = stdio = true;
 			break;
 		case 'c':
 			if (hm_pareto_opts__parse(&popts, optarg, bad, sizeof(bad)) < 0) {
@@ -178,7 +191,7 @@ static int cmd_report(int argc, char **argv)
 				rc = 2;
 				goto out;
 			}
-			perf_layout = true;
+			perf_layout = stdio = true;
 			break;
 		case 'g':
 			/* perf prints call chains under the Pareto rows unless 'none' */
@@ -188,7 +201,7 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case O_FULLSYM:
 			prd.full_symbols = true;
-			perf_layout = true;
+			perf_layout = stdio = true;
 			break;
 		case O_MAX:
 			if (parse_num("--max-lines", optarg, 0, 1L << 30, &v) < 0)
@@ -232,6 +245,9 @@ static int cmd_report(int argc, char **argv)
 			}
 			ro.cacheline_size = (u32)v;
 			break;
+		case O_TUI:
+			tui = true;
+			break;
 		case 'h':
 			hm_cli__usage(report_usage);
 			rc = 0;
@@ -247,11 +263,12 @@ static int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	rc = 1;
 	rd.stats_only = stats;
 	if (rd.node_info > 2)
 		rd.node_info = 2;	/* like perf */
 	if (fmt != HM_FMT_TEXT || by)
-		perf_layout = false;	/* --stdio is the text report's layout */
+		perf_layout = false;	/* --pareto is the text report's layout */
 	if (perf_layout) {
 		hm_pareto_opts__grouping(&popts, grouping, sizeof(grouping));
 		rd.grouping = grouping;
@@ -265,6 +282,11 @@ static int cmd_report(int argc, char **argv)
 	ro.futex_tables = tables;
 	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP && !perf_layout;
 	ro.want_buckets = by;
+	tui = tui && !stdio && fmt == HM_FMT_TEXT && !stats && !by && !html;
+	if (tui && !hm_cli__tui_possible())
+		tui = false;	/* like perf: not a terminal, so text */
+	if (tui)
+		ro.want_lines = ro.want_buckets = true;
 	if (html) {
 		/* the page's metrics come from the same single pass */
 		mscan = hm_mscan__new(0);
@@ -319,6 +341,11 @@ static int cmd_report(int argc, char **argv)
 		rd.sort = HM_SORT_PEER;
 		prd.sort = HM_SORT_PEER;
 	}
+	if (tui) {
+		err = hm_cli__report_tui(r, &rd, ro.symfs);
+		rc = err < 0 ? 1 : 0;
+		goto out;
+	}
 	if (by) {
 		err = hm_buckets__render(r->buckets, r, view, fmt, stdout);
 	} else if (fmt == HM_FMT_JSON) {
@@ -340,6 +367,8 @@ static int cmd_report(int argc, char **argv)
 		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
 		goto out;
 	}
+	if (fmt == HM_FMT_TEXT && !stats)
+		hm_cli__report_hints(r, ro.input, by ? (int)view : -1);
 	rc = 0;
 out:
 	hm_progress__delete(prog.p);

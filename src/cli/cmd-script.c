@@ -743,7 +743,7 @@ static int cmd_script(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		rc = hm_cli__error("script: unexpected argument '%s'; see 'hitmap script --help'",
+		rc = hm_cli__usage_error("script: unexpected argument '%s'; see 'hitmap script --help'",
 				   argv[optind]);
 		goto out;
 	}

@@ -16,7 +16,7 @@ static const char usage_text[] =
 "usage: hitmap simulate [--preset NAME] [--sockets N] [--cores N] [--smt N]\n"
 "                       [--kernel 6.12|6.16-rc4|6.16|6.17|6.18|7.2|7.3] [--threads N]\n"
 "                       [--futexes N] [--shared [--thp]] [-b|--slots N] [--global-slots N]\n"
-"                       [--pad-field F] [--drop-field F] [--placement compact|spread]\n"
+"                       [--pad-field F] [--drop-field F] [--placement perf|compact|spread]\n"
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
 "                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
 "                       [--kallsyms FILE] [--trace N] [--json]\n"
@@ -46,7 +46,8 @@ static const char usage_text[] =
 "  --pad-field F       what-if: bucket field F (waiters lock chain priv) on its own\n"
 "                      cache line\n"
 "  --drop-field F      what-if: bucket field F (priv, chain) and its accesses removed\n"
-"  --placement P       compact: thread i on CPU i (perf bench); spread: sockets alternate\n"
+"  --placement P       perf (default): thread i on CPU i, as perf bench; compact: fill\n"
+"                      a socket before the next; spread: sockets alternate\n"
 "  --ops N             total futex operations (default: two passes over the futexes)\n"
 "  --seconds S         simulated seconds instead\n"
 "  --seed S            seed (same seed, same file, byte for byte)\n"
@@ -220,12 +221,14 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			break;
 		}
 		case OPT_PLACEMENT:
-			if (!strcmp(optarg, "compact"))
+			if (!strcmp(optarg, "perf"))
+				c->o.placement = HM_PLACE_PERF;
+			else if (!strcmp(optarg, "compact"))
 				c->o.placement = HM_PLACE_COMPACT;
 			else if (!strcmp(optarg, "spread"))
 				c->o.placement = HM_PLACE_SPREAD;
 			else
-				return hm_cli__error("--placement %s: use compact or spread", optarg);
+				return hm_cli__error("--placement %s: use perf, compact or spread", optarg);
 			break;
 		case OPT_OPS:
 			if (parse_u64("ops", optarg, 1ULL << 40, &v))
@@ -369,7 +372,8 @@ static void print_text(const struct hm_sim *s)
 	       s->lay.fph ? "" : s->lay.nr_tables > 1 ? " per node" : "");
 	printf("workload  %u threads x %u %s futexes, %s placement%s\n", s->nr_threads, s->o.futexes,
 	       s->o.shared ? "shared" : "private",
-	       s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact", s->o.thp ? ", THP heap" : "");
+	       s->o.placement == HM_PLACE_SPREAD ? "spread" :
+	       s->o.placement == HM_PLACE_PERF ? "perf" : "compact", s->o.thp ? ", THP heap" : "");
 	if (s->o.shared && s->o.slots_set)
 		printf("note      -b/--slots sets the private hash (prctl); shared futexes hash into the global table\n");
 	if (strncmp(s->fm.layout.source, "what-if", 7) == 0)
@@ -497,8 +501,10 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 		c[i].o.truth = NULL;
 		c[i].o.want_truth = true;
 		c[i].o.count_steps = true;
-		if (parse(&c[i], ac, av, false))
+		if (parse(&c[i], ac, av, false)) {
+			ret = 2;
 			goto out;
+		}
 		/* the samples (perf c2c's counts) go to a scratch file */
 		c[i].o.output = tmp;
 		c[i].o.truth = NULL;
@@ -574,7 +580,7 @@ static int cmd_simulate(int argc, char **argv)
 		if (!strcmp(argv[i], "--compare")) {
 			if (i + 2 >= argc) {
 				free(av);
-				return hm_cli__error("--compare takes two quoted option strings, e.g. --compare \"--kernel 6.16\" \"--kernel 6.17\"");
+				return hm_cli__usage_error("--compare takes two quoted option strings, e.g. --compare \"--kernel 6.16\" \"--kernel 6.17\"");
 			}
 			cmp[0] = argv[i + 1];
 			cmp[1] = argv[i + 2];
@@ -586,11 +592,11 @@ static int cmd_simulate(int argc, char **argv)
 	}
 	if (parse(&c, ac, av, true)) {
 		free(av);
-		return 1;
+		return 2;	/* usage error */
 	}
 	if (c.compare) {
 		if (optind < ac) {
-			err = hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", av[optind]);
+			err = hm_cli__usage_error("unexpected argument '%s'; see 'hitmap simulate --help'", av[optind]);
 			free(av);
 			return err;
 		}
@@ -604,7 +610,7 @@ static int cmd_simulate(int argc, char **argv)
 		return 0;
 	}
 	if (optind < argc)
-		return hm_cli__error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
+		return hm_cli__usage_error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
 	if (c.accesses)
 		return print_accesses(&c);
 	make_cmdline(&c, argc, argv);

@@ -51,7 +51,7 @@ static int cmd_stat(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return hm_cli__error("stat: unexpected argument '%s'; see 'hitmap stat --help'",
+		return hm_cli__usage_error("stat: unexpected argument '%s'; see 'hitmap stat --help'",
 				     argv[optind]);
 	r = hm_reader__new(input, &ro);
 	if (!r)

@@ -38,6 +38,18 @@ int hm_cli__error(const char *fmt, ...)
 	return 1;
 }
 
+int hm_cli__usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hitmap: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
 int hm_cli__lib_error(int err, const char *what)
 {
 	const char *msg = hm_log__last_error();
@@ -73,7 +85,56 @@ static void usage(FILE *f)
 		   "hash bucket, its field, the socket and the instruction.\n\ncommands:\n");
 	for (c = commands; c; c = c->next)
 		fprintf(f, "  %-12s %s\n", c->name, c->summary);
-	fprintf(f, "\n'hitmap <command> --help' and 'man hitmap-<command>' tell more.\n");
+	fprintf(f, "\n'hitmap <command> --help' and 'hitmap help <command>' (its man page) tell more.\n");
+}
+
+/*
+ * The man page of @cmd ("" for hitmap(1)) from the build tree or the install
+ * tree, located relative to the binary: <bindir>/../man/hitmap-CMD.1 (build/),
+ * <bindir>/../share/man/man1/hitmap-CMD.1 (make install).  Falls back to
+ * man(1)'s own search.  Does not return on success.
+ */
+static int show_man(const char *cmd)
+{
+	static const char *const rel[] = { "/../man/", "/../share/man/man1/", "/man/" };
+	char exe[4096], path[4352], page[128];
+	ssize_t n;
+	size_t i;
+
+	snprintf(page, sizeof(page), "hitmap%s%s", *cmd ? "-" : "", cmd);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			snprintf(path, sizeof(path), "%s%s%s.1", exe, rel[i], page);
+			if (access(path, R_OK) == 0) {
+				fflush(stdout);
+				execlp("man", "man", "-l", path, (char *)NULL);
+				hm_cli__error("man -l %s: %s; install man-db or read the file", path,
+					      strerror(errno));
+				return 1;
+			}
+		}
+	}
+	fflush(stdout);
+	execlp("man", "man", page, (char *)NULL);
+	hm_cli__error("no man page %s.1 beside the binary and man(1) failed: %s", page, strerror(errno));
+	return 1;
+}
+
+static struct hm_command *find_command(const char *name)
+{
+	struct hm_command *c;
+
+	for (c = commands; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -86,17 +147,27 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		if (!find_command(argv[2]))
+			return hm_cli__usage_error("help %s: not a hitmap command; 'hitmap --help' lists them",
+						   argv[2]);
+		return show_man(argv[2]);
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--man"))
+		return show_man("");
 	if (!strcmp(argv[1], "--version")) {
 		printf("hitmap %s\n", HITMAP_VERSION);
 		return 0;
 	}
-	for (c = commands; c; c = c->next)
-		if (!strcmp(c->name, argv[1]))
-			return c->run(argc - 1, argv + 1);
+	c = find_command(argv[1]);
+	if (c && argc > 2 && !strcmp(argv[2], "--man"))
+		return show_man(c->name);
+	if (c)
+		return c->run(argc - 1, argv + 1);
 	hm_cli__error("'%s' is not a hitmap command; 'hitmap --help' lists them", argv[1]);
 	return 2;
 }

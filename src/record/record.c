@@ -257,6 +257,11 @@ static void parse_sample(u64 st, const struct perf_event_header *h, struct sampl
 		v->cpu = (u32)NEXT();
 	if (st & PERF_SAMPLE_PERIOD)
 		(void)NEXT();
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		u64 nr = NEXT();
+
+		p = nr <= (u64)(end - p) ? p + nr : end + 1;
+	}
 	if (st & PERF_SAMPLE_RAW) {
 		if ((const u8 *)p + 4 <= (const u8 *)end) {
 			v->raw_size = *(const u32 *)p;
@@ -321,6 +326,12 @@ static void account(struct session *s, const struct perf_event_header *h)
 	idx = evsel_of_id(s, v.id);
 	if (idx < 0)
 		return;
+	/* contention_begin alone carries a call chain: its own layout */
+	if (s->ev[idx].attr.sample_type != s->ev[0].attr.sample_type) {
+		parse_sample(s->ev[idx].attr.sample_type, h, &v);
+		if (!v.ok)
+			return;
+	}
 	tk.tid = v.tid ? v.tid : 0xffffffff;
 	if (idx == s->ev_begin) {
 		struct lockent lk = { 0 }, *l;
@@ -1006,6 +1017,12 @@ static void add_contention_events(struct session *s, bool system_wide, bool per_
 		hm_pevsel__init(e, PERF_TYPE_TRACEPOINT, s->ct.tp[i].id, name);
 		e->attr.sample_period = 1;
 		e->attr.sample_type = st;
+		if (i == HM_TP_BEGIN) {
+			/* the kernel call chain names who waits: futex_q_lock <- futex_wait_setup ... */
+			e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			e->attr.exclude_callchain_user = 1;
+			e->attr.sample_max_stack = 16;
+		}
 		e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		e->attr.inherit = !system_wide;
 		e->attr.disabled = system_wide || per_task_exec;

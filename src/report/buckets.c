@@ -26,6 +26,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "report.h"
+#include "report/waits.h"
 
 #define MAX_SOCKETS	64
 #define MAX_FUNCS	4
@@ -44,6 +45,7 @@ struct wait {			/* open addressing by tid; tid 0 is free */
 	u32		bucket;		/* index in b->b */
 	s32		cell;		/* index in b->cont */
 	u64		time;
+	const char	*caller;	/* interned in b->callers, or NULL */
 };
 
 struct bk {
@@ -54,6 +56,7 @@ struct bk {
 	u64		cost;
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	u64		wait_ns;	/* contention_begin -> contention_end, summed */
+	u64		wait_max_ns, waits;	/* the longest, and ended waits */
 	struct bk_field	field[HM_FUTEX_FIELD__MAX];
 	struct hm_c2c_stats *sock;	/* nr_sockets */
 };
@@ -104,6 +107,7 @@ struct hm_buckets {
 	/* contention_begin on a bucket, per thread, until its contention_end */
 	u32		nr_waits, alloc_waits;
 	struct wait	*waits;
+	struct hm_waits	*callers;	/* contention mode: waits per caller (waits.c) */
 };
 
 static u32 hash64(u64 v)
@@ -166,7 +170,8 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
 	b->cont = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont));
 	b->cont_wait = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont_wait));
-	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait) {
+	b->callers = hm_waits__new();
+	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait || !b->callers) {
 		hm_buckets__delete(b);
 		errno = ENOMEM;
 		return NULL;
@@ -193,6 +198,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->cont);
 	free(b->cont_wait);
 	free(b->waits);
+	hm_waits__delete(b->callers);
 	free(b);
 }
 
@@ -373,8 +379,16 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	cell = cont_cell(b, r, ms, loc.table);
 	if (cell >= 0)
 		b->cont[cell]++;
-	if (r->syms && !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
-		fn = info.name;
+	char chain[256];
+	const char *caller = NULL;
+
+	/* the caller from the kernel call chain when recorded, else the IP's function */
+	if (hm_waits__caller(r->syms, r->maps, s, chain, sizeof(chain)))
+		fn = caller = hm_waits__intern(b->callers, chain);
+	else if (r->syms && !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
+		fn = info.name ? caller = hm_waits__intern(b->callers, info.name) : NULL;
+	if (caller)
+		hm_waits__begin(b->callers, caller);
 	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
 		return 0;
@@ -384,6 +398,7 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	w->bucket = (u32)(e - b->b);
 	w->cell = cell;
 	w->time = s->time;
+	w->caller = caller;
 	return 0;
 }
 
@@ -445,7 +460,13 @@ static void end_contention(struct hm_buckets *b, const struct hm_mem_sample *ms)
 	if (!w || w->bucket == UINT32_MAX)
 		return;
 	if (s->time >= w->time) {
-		b->b[w->bucket].wait_ns += s->time - w->time;
+		struct bk *e = &b->b[w->bucket];
+
+		e->wait_ns += s->time - w->time;
+		e->waits++;
+		if (s->time - w->time > e->wait_max_ns)
+			e->wait_max_ns = s->time - w->time;
+		hm_waits__end(b->callers, w->caller, s->time - w->time);
 		if (w->cell >= 0)
 			b->cont_wait[w->cell] += s->time - w->time;
 	}
@@ -732,6 +753,22 @@ static void render_objects_text(const struct hm_buckets *b, FILE *f)
 	}
 }
 
+/* Memory columns mean something: not a contention-mode file (lock tracepoints only). */
+static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
+{
+	if (b->futex_samples)
+		return true;
+	if (b->contentions)
+		return false;
+	for (int i = 0; r->reader && i < hm_reader__nr_evsels(r->reader); i++) {
+		const struct hm_evsel *e = hm_reader__evsel(r->reader, i);
+
+		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
+			return false;
+	}
+	return true;
+}
+
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, FILE *f)
 {
 	u32 *o = sorted(b, b->nr, cmp_bucket), i, s;
@@ -744,6 +781,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	struct hm_json *j = NULL;
 	int node;
 	s32 pid;
+	/* columns the file's mode can fill: memory samples, or only lock contention */
+	bool mem = memory_mode(b, r);
 
 	if (!o)
 		return -ENOMEM;
@@ -775,20 +814,27 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, ",s%u_loads,s%u_lcl_hitm,s%u_rmt_hitm,s%u_stores", s, s, s, s);
 		fprintf(f, ",hottest_field,functions,contended,wait_ns\n");
 	} else {
-		fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
-			" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
-			b->nr, b->futex_samples, b->resolved, b->objects, b->unknown_index);
-		if (b->contentions)
-			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables\n",
-				b->contentions, b->contentions_resolved);
+		if (mem)
+			fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
+				" resolved to a bucket, %" PRIu64 " other futex objects, %" PRIu64 " with unknown index\n",
+				b->nr, b->futex_samples, b->resolved, b->objects, b->unknown_index);
+		else
+			fprintf(f, "Futex hash buckets, contention mode (lock tracepoints, no memory samples): %u buckets contended\n",
+				b->nr);
+		if (b->contentions || !mem)
+			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
+				b->contentions, b->contentions_resolved,
+				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
 		fprintf(f, "era %s, layout %s\n\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
-		fprintf(f, "%-14s %4s %8s %8s %8s %8s %8s %8s %8s %10s", "TABLE", "NODE", "INDEX", "LOADS",
-			"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
-		if (b->contentions)
-			fprintf(f, " %9s %10s", "CONTENDED", "WAIT_US");
-		for (s = 0; s < b->nr_sockets; s++)
+		fprintf(f, "%-14s %4s %8s", "TABLE", "NODE", "INDEX");
+		if (mem)
+			fprintf(f, " %8s %8s %8s %8s %8s %8s %10s", "LOADS", "LCL_HITM", "RMT_HITM", "LCL_DRAM",
+				"RMT_DRAM", "STORES", "COST");
+		if (b->contentions || !mem)
+			fprintf(f, " %9s %10s %9s %10s", "CONTENDED", "WAIT_US", "AVG_US", "MAX_US");
+		for (s = 0; mem && s < b->nr_sockets; s++)
 			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
-		fprintf(f, " | %-8s %s\n", "FIELD", "FUNCTIONS");
+		fprintf(f, " | %-8s %s\n", "FIELD", mem ? "FUNCTIONS" : "CALLERS");
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];
@@ -821,6 +867,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			hm_json__u64(j, "cost", e->cost);
 			hm_json__u64(j, "contended", e->contended);
 			hm_json__u64(j, "wait_ns", e->wait_ns);
+			hm_json__u64(j, "avg_wait_ns", e->waits ? e->wait_ns / e->waits : 0);
+			hm_json__u64(j, "max_wait_ns", e->wait_max_ns);
 			hm_json__arr_begin(j, "sockets");
 			for (s = 0; s < b->nr_sockets; s++) {
 				hm_json__obj_begin(j, NULL);
@@ -880,11 +928,14 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 				snprintf(ib, sizeof(ib), "%" PRIu64, e->index);
 			else
 				snprintf(ib, sizeof(ib), "unknown");
-			fprintf(f, "%-14s %4s %8s %8u %8u %8u %8u %8u %8u %10" PRIu64, tname, nb, ib, e->st.load,
-				e->st.lcl_hitm, e->st.rmt_hitm, e->st.lcl_dram, e->st.rmt_dram, e->st.store, e->cost);
-			if (b->contentions)
-				fprintf(f, " %9" PRIu64 " %10.1f", e->contended, e->wait_ns / 1e3);
-			for (s = 0; s < b->nr_sockets; s++)
+			fprintf(f, "%-14s %4s %8s", tname, nb, ib);
+			if (mem)
+				fprintf(f, " %8u %8u %8u %8u %8u %8u %10" PRIu64, e->st.load, e->st.lcl_hitm,
+					e->st.rmt_hitm, e->st.lcl_dram, e->st.rmt_dram, e->st.store, e->cost);
+			if (b->contentions || !mem)
+				fprintf(f, " %9" PRIu64 " %10.1f %9.2f %10.1f", e->contended, e->wait_ns / 1e3,
+					e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3);
+			for (s = 0; mem && s < b->nr_sockets; s++)
 				fprintf(f, " |     %6u %6u %6u", e->sock[s].load, e->sock[s].tot_hitm, e->sock[s].store);
 			fprintf(f, " | %-8s %s", hf >= 0 ? hm_futex_field__name(hf) : "-", funcs);
 			if (e->table < 0)
@@ -894,6 +945,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	}
 	if (j) {
 		hm_json__arr_end(j);
+		if (b->contentions)
+			hm_waits__render_json(b->callers, j, "callers");
 		hm_json__arr_begin(j, "objects");
 		for (i = 0; i < b->nr_objs; i++) {
 			hm_json__obj_begin(j, NULL);
@@ -915,6 +968,10 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 				b->objs[i].st.rmt_dram, b->objs[i].st.store, b->objs[i].cost);
 	} else {
 		render_objects_text(b, f);
+		if (b->contentions && hm_waits__render_text(b->callers, f) < 0) {
+			free(o);
+			return -ENOMEM;
+		}
 	}
 	free(o);
 	return 0;
@@ -979,6 +1036,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 	struct hm_json *j = NULL;
 	u32 s, n, h;
 	bool matrix = b->nr_sockets <= 2;
+	bool mem = memory_mode(b, r);	/* contention mode alone: no memory tables */
 
 	if (fmt == HM_FMT_JSON) {
 		j = hm_json__new(f, true);
@@ -988,7 +1046,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		hm_json__arr_begin(j, "xfer");
 	} else if (fmt == HM_FMT_CSV) {
 		fprintf(f, "socket,node,samples,loads,lcl_hitm,rmt_hitm,lcl_dram,rmt_dram,stores\n");
-	} else {
+	} else if (mem) {
 		fprintf(f, "Futex bucket accesses: requesting CPU socket x data home node\n\n");
 		fprintf(f, "%-7s %-7s %8s %8s %8s %8s %8s %8s %8s\n", "SOCKET", "NODE", "SAMPLES", "LOADS",
 			"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES");
@@ -1065,9 +1123,9 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		if (fmt == HM_FMT_CSV)
 			fprintf(f, "\nsocket,table_node,contended,wait_ns\n");
 		else
-			fprintf(f, "\nFutex bucket lock contention (contention mode): requesting CPU socket x table node\n"
-				"(private hashes have no node of their own: \"private\")\n\n%-7s %-8s %10s %12s\n",
-				"SOCKET", "NODE", "CONTENDED", "WAIT_US");
+			fprintf(f, "%sFutex bucket lock contention (contention mode): requesting CPU socket x table node\n"
+				"(private hashes have no node of their own: \"private\")\n\n%-7s %-8s %10s %12s %10s\n",
+				mem ? "\n" : "", "SOCKET", "NODE", "CONTENDED", "WAIT_US", "AVG_US");
 		for (s = 0; s < b->nr_sockets; s++)
 			for (n = 0; n <= b->nr_nodes; n++) {
 				u32 c = s * (b->nr_nodes + 1) + n;
@@ -1082,8 +1140,8 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 				if (fmt == HM_FMT_CSV)
 					fprintf(f, "%u,%s,%" PRIu64 ",%" PRIu64 "\n", s, nb, b->cont[c], b->cont_wait[c]);
 				else
-					fprintf(f, "%-7u %-8s %10" PRIu64 " %12.1f\n", s, nb, b->cont[c],
-						b->cont_wait[c] / 1e3);
+					fprintf(f, "%-7u %-8s %10" PRIu64 " %12.1f %10.2f\n", s, nb, b->cont[c],
+						b->cont_wait[c] / 1e3, b->cont_wait[c] / 1e3 / b->cont[c]);
 			}
 	}
 	if (fmt == HM_FMT_CSV) {
@@ -1099,6 +1157,11 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 				fputc('\n', f);
 			}
 		}
+		return 0;
+	}
+	if (!mem) {
+		if (!b->contentions)
+			fprintf(f, "Futex bucket lock contention (contention mode): nothing contended while recording\n");
 		return 0;
 	}
 	if (!matrix) {

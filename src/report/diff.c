@@ -139,14 +139,18 @@ static int cmp_rows(const void *x, const void *y)
 	double ma = fmax(fabs(a->sa.mean), fabs(a->sb.mean)), mb = fmax(fabs(b->sa.mean), fabs(b->sb.mean));
 	double da, db;
 
-	if (a->r.significant != b->r.significant)
-		return a->r.significant ? -1 : 1;
+	int ta = a->r.significant ? 0 : a->r.test == HM_TEST_NONE && a->r.change != 0 ? 1 : 2;
+	int tb = b->r.significant ? 0 : b->r.test == HM_TEST_NONE && b->r.change != 0 ? 1 : 2;
+
+	/* significant, then changed but untestable (one run each of ops/s), then the rest */
+	if (ta != tb)
+		return ta - tb;
 	/* perf-c2c.* first among equals: they are what LKP reports */
 	if ((a->r.group == HM_MG_C2C) != (b->r.group == HM_MG_C2C))
 		return a->r.group == HM_MG_C2C ? -1 : 1;
-	/* size: how many samples moved, then how far */
-	da = fabs(a->sb.mean - a->sa.mean);
-	db = fabs(b->sb.mean - b->sa.mean);
+	/* size: how many samples moved (counts only: ops/s are not samples), then how far */
+	da = a->r.count ? fabs(a->sb.mean - a->sa.mean) : 0;
+	db = b->r.count ? fabs(b->sb.mean - b->sa.mean) : 0;
 	if (da != db)
 		return da > db ? -1 : 1;
 	if (ca != cb)
@@ -408,7 +412,8 @@ static int render_text(const struct hm_diff *d, FILE *f)
 		if (len > 0 && !r->r.significant && (size_t)len < sizeof(line)) {
 			/* after the name, so every column stays where LKP has it */
 			line[len - 1] = 0;
-			fprintf(f, "%s  (n.s.)\n", line);
+			fprintf(f, "%s  %s\n", line, r->r.test == HM_TEST_NONE && r->sa.mean != r->sb.mean ?
+				"(untested)" : "(n.s.)");
 		} else {
 			fputs(line, f);
 		}

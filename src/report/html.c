@@ -22,8 +22,8 @@ static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local",
 #define NR_BSTATS 4
 static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "loads", "stores" };
 #define NR_LSTATS 5
-static const char *const fstats[] = { "HITM.total", "stores", "loads" };
-#define NR_FSTATS 3
+static const char *const fstats[] = { "HITM.total", "stores", "loads", "HITM.local", "HITM.remote" };
+#define NR_FSTATS 5
 
 struct strmap {
 	char	**keys;
@@ -602,8 +602,12 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 	emit_view(j, &w, m);
 	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
 	fclose(j);
-	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, %u shared lines, %u futex buckets touched",
-		 m->label, m->nr_samples, m->nr_lines, m->nr_buckets);
+	if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, none of them memory samples (contention mode?): "
+			 "'hitmap report --by bucket' gives bucket lock contention and its callers", m->label, m->nr_samples);
+	else
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, %u shared lines, %u futex buckets touched",
+			 m->label, m->nr_samples, m->nr_lines, m->nr_buckets);
 	err = page(f, "hitmap report", sub, json, len);
 	free(json);
 	view_release(&w);

@@ -342,7 +342,12 @@ static int js_value(struct jscan *j, const char *prefix)
 		v = strtod(tmp, &e);
 		if (e == tmp)
 			return -1;
-		if (hm_metrics__set(j->m, prefix, v, HM_MG_WORKLOAD, HM_MATCH_WORKLOAD, false) < 0)
+		/* "...samples", "...lost": counts, tested like hitmap.samples */
+		size_t pl = strlen(prefix);
+		bool count = (pl >= 7 && !strcmp(prefix + pl - 7, "samples")) ||
+			     (pl >= 4 && !strcmp(prefix + pl - 4, "lost"));
+
+		if (hm_metrics__set(j->m, prefix, v, HM_MG_WORKLOAD, HM_MATCH_WORKLOAD, count) < 0)
 			return -1;
 		j->n++;
 		return 0;

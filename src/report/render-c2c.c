@@ -255,12 +255,21 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 		n = o->max_lines;
 	for (size_t k = 0; k < hm_lines__count(r->lines); k++)
 		all_cost += hm_lines__get(r->lines, k)->cost;
+	/* PA (physical addresses seen) widens with big files, header and rows alike */
+	int paw = 4;
+	for (size_t i = 0; i < n; i++)
+		for (u32 x = v[i]->pa_cnt, d = 1; d <= 10; d++, x /= 10)
+			if (x < 10) {
+				if ((int)d > paw)
+					paw = (int)d;
+				break;
+			}
 
 	fprintf(f, "\n" RULE "           Shared Data Cache Line Table          \n" RULE);
 	fprintf(f, "# one row per virtual cache line, sorted on %s; %zu of %zu lines shown\n#\n",
 		display_str[o->sort], n, hm_lines__count(r->lines));
-	fprintf(f, "# %5s %18s %5s %4s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s\n",
-		"Index", "Cacheline", "Node", "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
+	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s\n",
+		"Index", "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
 		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
 		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets");
 	for (size_t i = 0; i < n; i++) {
@@ -275,8 +284,8 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			m = pct(ln->cost, all_cost);
 		mask_list(ln->data_nodes, nodes, sizeof(nodes));
 		mask_list(ln->sockets, socks, sizeof(socks));
-		fprintf(f, "  %5zu %#18llx %5s %4u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s\n",
-			i, (unsigned long long)ln->addr, nodes, ln->pa_cnt, m, s->tot_hitm, s->lcl_hitm,
+		fprintf(f, "  %5zu %#18llx %5s %*u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s\n",
+			i, (unsigned long long)ln->addr, nodes, paw, ln->pa_cnt, m, s->tot_hitm, s->lcl_hitm,
 			s->rmt_hitm, line_hitm_xdie(ln),
 			(unsigned long long)hm_c2c_stats__total_records(s),
 			(unsigned)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,

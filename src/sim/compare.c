@@ -534,13 +534,15 @@ static void explain(FILE *f, const struct hm_sim *a, const struct hm_sim *b)
 				   "  the socket link (remote HITM), and memory homed on the other node is remote\n"
 				   "  DRAM; on one socket every transfer stays inside one LLC.\n", two->m.sockets);
 		else if (a->o.placement != b->o.placement)
-			fprintf(f, "  %s placement keeps all %u threads on one socket (compact is what perf bench\n"
-				   "  does: thread i on CPU i), so no line has to cross the socket link; %s\n"
+			fprintf(f, "  %s placement keeps all %u threads on one socket (compact fills a socket\n"
+				   "  first; perf bench's thread i on CPU i does too), so no line crosses the socket link; %s\n"
 				   "  placement puts threads on both sockets, so lines written on one socket are\n"
 				   "  read on the other (remote HITM), and the other socket reads memory homed on\n"
 				   "  node 0 (remote DRAM).\n",
-				one->o.placement == HM_PLACE_COMPACT ? "Compact" : "Spread", one->nr_threads,
-				two->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+				one->o.placement == HM_PLACE_SPREAD ? "Spread" :
+				one->o.placement == HM_PLACE_PERF ? "Perf" : "Compact", one->nr_threads,
+				two->o.placement == HM_PLACE_SPREAD ? "spread" :
+				two->o.placement == HM_PLACE_PERF ? "perf" : "compact");
 		else
 			fprintf(f, "  Threads on both sockets now share lines: a line written on one socket and\n"
 				   "  read on the other is a remote HITM.\n");
@@ -548,8 +550,8 @@ static void explain(FILE *f, const struct hm_sim *a, const struct hm_sim *b)
 	} else if (big_rise(ra, rb) || big_drop(ra, rb)) {
 		fprintf(f, "- Remote HITM %s (%.1f -> %.1f per 1000 ops).\n", rb > ra ? "rises" : "falls", ra, rb);
 		if (a->o.placement != b->o.placement)
-			fprintf(f, "  Compact placement fills one socket before the other (perf bench pins thread i\n"
-				   "  to CPU i), spread alternates sockets: shared lines written by threads of both\n"
+			fprintf(f, "  Compact placement fills one socket before the other (so does perf bench's thread\n"
+				   "  i on CPU i while threads fit), spread alternates sockets: shared lines of both\n"
 				   "  sockets cross the socket link more often.\n");
 		else if (slots_of(a) != slots_of(b) || !a->lay.fph != !b->lay.fph)
 			fprintf(f, "  The number of buckets changed: fewer buckets for the same futexes means more\n"

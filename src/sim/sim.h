@@ -395,7 +395,12 @@ int  hm_sim_tctx__defaults(struct hm_sim_tctx *c, struct hm_sim_layouts *l, cons
 
 /* ------------------------------------------------------------ workload */
 
-enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD };
+/*
+ * The same three meanings as hitmap bench --placement: perf (thread i on CPU
+ * i, perf bench's), compact (fill one socket, SMT siblings included, before
+ * the next), spread (sockets in turn).
+ */
+enum hm_sim_placement { HM_PLACE_COMPACT, HM_PLACE_SPREAD, HM_PLACE_PERF };
 
 struct hm_sim_opts {
 	const char	*preset;

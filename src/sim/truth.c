@@ -366,7 +366,8 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 	hm_json__bool(j, "shared", s->o.shared);
 	hm_json__str(j, "hash", s->lay.fph ? "private" : "global");
 	hm_json__u64(j, "slots", s->lay.fph ? s->lay.fph_slots : s->lay.table_slots);
-	hm_json__str(j, "placement", s->o.placement == HM_PLACE_SPREAD ? "spread" : "compact");
+	hm_json__str(j, "placement", s->o.placement == HM_PLACE_SPREAD ? "spread" :
+				     s->o.placement == HM_PLACE_PERF ? "perf" : "compact");
 	hm_json__bool(j, "thp", s->o.thp);
 	hm_json__u64(j, "bucket_size", s->fm.layout.bucket_size);
 	hm_json__str(j, "layout", s->fm.layout.source);

@@ -41,7 +41,7 @@ void hm_sim_opts__init(struct hm_sim_opts *o)
 	o->seed = 1;
 	o->ldlat = 30;
 	o->period = 1000;
-	o->placement = HM_PLACE_COMPACT;
+	o->placement = HM_PLACE_PERF;
 	o->pad_field = -1;
 	o->drop_field = -1;
 }
@@ -64,9 +64,15 @@ static int place_threads(struct hm_sim *s)
 		struct hm_sim_thread *t = &s->th[i];
 		u32 cpu;
 
-		if (s->o.placement == HM_PLACE_COMPACT) {
+		if (s->o.placement == HM_PLACE_PERF) {
 			/* perf bench: thread i on the i-th online CPU */
 			cpu = i % m->nr_cpus;
+		} else if (s->o.placement == HM_PLACE_COMPACT) {
+			/* fill one socket, SMT siblings included, before the next */
+			u32 k = i % m->nr_cpus, per = m->cores * (m->smt ? m->smt : 1);
+			u32 sock = k / per, rest = k % per;
+
+			cpu = hm_machine__cpu(m, sock * m->cores + rest % m->cores, rest / m->cores);
 		} else {
 			/* alternate sockets, then cores, then SMT siblings */
 			u32 k = i % m->nr_cpus;

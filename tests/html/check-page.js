@@ -188,7 +188,87 @@ async function main() {
       check('pager-next', /^lines 51-/.test(p2), p2);
     }
   }
-  await ev('hitmap.setHeat(1, ' + (info.mode === 'diff' ? 2 : 0) + ')');
+  /* hover: synthetic mouse events on every socket's canvas report that socket's cell */
+  const diffView = info.mode === 'diff' ? 2 : 0;
+  await ev(`hitmap.setHeat(1, ${diffView})`);
+  if (nb > 0) {
+    let bad = 0, tried = 0, first = '';
+    for (let sock = 0; sock < info.S; sock++) {
+      for (const pos of [...new Set([0, Math.floor(nb / 2), nb - 1])]) {
+        const at = await ev(`(function(){ var c = document.querySelectorAll('#heat canvas')[${sock}], g = hitmap.heat.geom;
+            c.scrollIntoView({ block: 'center' }); var r = c.getBoundingClientRect();
+            return { x: r.left + g.lm + (${pos} % g.cols) * g.px + g.px / 2, y: r.top + g.tm + Math.floor(${pos} / g.cols) * g.px + g.px / 2,
+              id: hitmap.data.buckets.id[hitmap.bucketOrder[${pos}]] }; })()`);
+        await S('Input.dispatchMouseEvent', { type: 'mouseMoved', x: at.x, y: at.y });
+        await sleep(20);
+        const tipText = await ev("document.getElementById('tip').style.display === 'block' ? document.getElementById('tip').textContent : ''");
+        tried++;
+        if (!tipText.startsWith(`${at.id}  socket ${sock}\n`)) { if (!bad) first = `socket ${sock} cell ${pos}: tip '${tipText.split('\n')[0]}', want '${at.id}  socket ${sock}'`; bad++; }
+      }
+    }
+    check('hover-every-canvas', bad === 0 && tried > 0, `${bad} of ${tried} hovers wrong; ${first}`);
+    /* click: the bucket's lines */
+    const at = await ev(`(function(){ var c = document.querySelectorAll('#heat canvas')[${info.S - 1}], g = hitmap.heat.geom;
+        c.scrollIntoView({ block: 'center' }); var r = c.getBoundingClientRect();
+        return { x: r.left + g.lm + g.px / 2, y: r.top + g.tm + g.px / 2, id: hitmap.data.buckets.id[hitmap.bucketOrder[0]] }; })()`);
+    await S('Input.dispatchMouseEvent', { type: 'mousePressed', x: at.x, y: at.y, button: 'left', clickCount: 1 });
+    await S('Input.dispatchMouseEvent', { type: 'mouseReleased', x: at.x, y: at.y, button: 'left', clickCount: 1 });
+    await sleep(50);
+    const shown = await ev('hitmap.shownLines()');
+    const info2 = await ev("document.getElementById('lines-info').textContent");
+    check('click-opens-bucket-lines', /matching/.test(info2) && shown.every((id) => ('.' + id + '.').includes('.' + at.id + '.')),
+          `${info2}; ${shown.slice(0, 3)}`);
+    await ev("hitmap.filterLines('')");
+    /* axes and colour bar on every canvas: labels in the left margin, a many-coloured bar below */
+    const ax = await ev(`(function(){ var out = [], g = hitmap.heat.geom;
+        document.querySelectorAll('#heat canvas').forEach(function (c) {
+          var ctx = c.getContext('2d'), m = ctx.getImageData(0, g.tm, g.lm - 2, Math.min(g.rows * g.px, 40)).data, ink = 0, i;
+          for (i = 0; i < m.length; i += 4) if (m[i] < 128) ink++;
+          var bar = ctx.getImageData(g.lm, g.tm + g.rows * g.px + 12, 150, 1).data, cols = {};
+          for (i = 0; i < bar.length; i += 4) cols[bar[i] + ',' + bar[i + 1] + ',' + bar[i + 2]] = 1;
+          out.push({ axes: c.getAttribute('data-axes') === '1', ink: ink, colours: Object.keys(cols).length });
+        }); return out; })()`);
+    check('axes-and-legend-every-canvas', ax.length === info.S && ax.every((a) => a.axes && a.ink > 0 && a.colours >= 8),
+          JSON.stringify(ax));
+  }
+  if (info.mode === 'diff' && nb > 0) {
+    /* %change view: cells not significant are grey, significant ones are not */
+    const g = await ev(`(function(){ var D = hitmap.data, g = hitmap.heat.geom, sig = {}, res = { grey: 0, ns: 0, sigCol: 0, sig: 0, badNs: '', badSig: '' }, s, p, i;
+        for (i = 0; i < D.rows.length; i++) if (D.rows[i].sig) sig[D.rows[i].k] = 1;
+        var k = hitmap.heat.stat, NSd = D.sides.length, BST = D.bstats;
+        function cell(b, side, s) { return D.buckets.v[((b * NSd + side) * D.sockets + s) * BST.length + k]; }
+        document.querySelectorAll('#heat canvas').forEach(function (c, s) {
+          var ctx = c.getContext('2d');
+          for (p = 0; p < D.buckets.id.length; p++) {
+            var b = hitmap.bucketOrder[p], a = cell(b, 0, s), n = cell(b, 1, s);
+            if (a === n) continue;
+            var px = ctx.getImageData(g.lm + (p % g.cols) * g.px + (g.px >> 1), g.tm + Math.floor(p / g.cols) * g.px + (g.px >> 1), 1, 1).data;
+            var isGrey = px[0] === px[1] && px[1] === px[2];
+            if (sig['futex.' + D.buckets.id[b] + '.socket.' + s + '.' + BST[k]]) { res.sig++; if (!isGrey) res.sigCol++; else if (!res.badSig) res.badSig = D.buckets.id[b] + '/' + s; }
+            else { res.ns++; if (isGrey) res.grey++; else if (!res.badNs) res.badNs = D.buckets.id[b] + '/' + s + ' rgb ' + px[0] + ',' + px[1] + ',' + px[2]; }
+          }
+        }); return res; })()`);
+    console.log(`# ${NAME}: %change cells: ${g.sig} significant, ${g.ns} not`);
+    check('diff-ns-cells-grey', g.ns === g.grey && g.sig === g.sigCol && g.ns + g.sig > 0,
+          `${g.ns - g.grey} of ${g.ns} n.s. cells coloured (${g.badNs}), ${g.sig - g.sigCol} of ${g.sig} significant grey (${g.badSig})`);
+  }
+  /* futex lines that are not buckets (private hash header, mm, pages) are listed beside them */
+  const other = await ev(`(function(){ var ids = hitmap.data.lines.id.filter(function (x) { return /^futex\\./.test(x) && !/\\.bucket\\.\\d+$/.test(x); });
+      var t = document.getElementById('futex-other-table'); return { want: ids, got: t ? t.querySelectorAll('tr').length - 1 : 0 }; })()`);
+  check('other-futex-lines-beside-buckets', other.got === other.want.length, `${other.got} rows for ${other.want}`);
+  if (other.want.length) console.log(`# ${NAME}: beside the buckets: ${other.want.join(' ')}`);
+  /* the field drawing spans the whole struct, with local and remote HITM bars */
+  const fd = await ev(`(function(){ var out = []; document.querySelectorAll('#fields svg').forEach(function (svg) {
+      var bytes = +svg.getAttribute('data-bytes'), rs = svg.querySelectorAll('rect[data-offset]'), cov = 0, lo = 1e9, hi = 0;
+      rs.forEach(function (r) { var o = +r.getAttribute('data-offset'), z = +r.getAttribute('data-size'); cov += z; lo = Math.min(lo, o); hi = Math.max(hi, o + z); });
+      out.push({ bytes: bytes, cov: cov, lo: lo, hi: hi, lcl: svg.querySelectorAll('rect[data-stat="HITM.local"]').length,
+        rmt: svg.querySelectorAll('rect[data-stat="HITM.remote"]').length }); }); return out; })()`);
+  if (fd.length)
+    check('fields-span-struct', fd.every((f) => f.lo === 0 && f.hi === f.bytes && f.cov === f.bytes && f.lcl > 0 && f.rmt > 0),
+          JSON.stringify(fd));
+  await ev('hitmap.setHeat(1, ' + diffView + ')');
+  await ev('window.scrollTo(0, 0)');
+  await S('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 1, y: 1 });	/* no tooltip in the shot */
   const shot = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
   fs.writeFileSync(args.shot, Buffer.from(shot.data, 'base64'));
   const png = fs.readFileSync(args.shot);

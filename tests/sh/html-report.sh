@@ -53,6 +53,13 @@ node tests/html/check-page.js --name report --html "$TMP/report.html" --expect "
 node tests/html/check-page.js --name diff --html "$TMP/diff.html" --expect-diff "$TMP/diff-all.json" \
 	--shot "$SHOTS/diff.png" --chromium "$CHROMIUM" || true
 
+# a simulated 6.16 run: the private hash header line beside the buckets
+"$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 16 --ops 20000 --kernel 6.16 -o "$TMP/sim.data" >/dev/null 2>&1
+"$HITMAP" report -i "$TMP/sim.data" --html "$TMP/sim.html" >/dev/null 2>&1
+"$HITMAP" diff --metrics "$TMP/sim.data" >"$TMP/sim.json" 2>/dev/null
+node tests/html/check-page.js --name sim --html "$TMP/sim.html" --expect "$TMP/sim.json" \
+	--shot "$SHOTS/sim.png" --max-load-ms 5000 --chromium "$CHROMIUM" || true
+
 # size: 1M samples, 100k shared lines, 32k buckets
 "$GEN" -o "$TMP/big.data" --seed 7 -n 1000000 --lines 100000 --buckets 32768
 t0=$(date +%s.%N)

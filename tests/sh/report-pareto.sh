@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Oracle: hitmap report --stdio prints perf c2c report --stdio's "Shared Data
+# Oracle: hitmap report --pareto prints perf c2c report --stdio's "Shared Data
 # Cache Line Table" and "Shared Cache Line Distribution Pareto" line for line
 # (rows per code address, cpu cnt, PA cnt, Node column with -N and -NN, the
 # cycles split, symbol/object/source columns and their widths, sorting and
@@ -45,8 +45,8 @@ same() {
 		fail "$n: $perf c2c report $*" "exit $?: $(tail -n 1 "$TMP/p.err")"
 		return 1
 	fi
-	if ! "$HITMAP" report --stdio $HM_EXTRA -i "$f" "$@" >"$TMP/h.txt" 2>"$TMP/h.err"; then
-		fail "$n: hitmap report --stdio $*" "$(tail -n 1 "$TMP/h.err")"
+	if ! "$HITMAP" report --pareto $HM_EXTRA -i "$f" "$@" >"$TMP/h.txt" 2>"$TMP/h.err"; then
+		fail "$n: hitmap report --pareto $*" "$(tail -n 1 "$TMP/h.err")"
 		return 1
 	fi
 	sections "$TMP/p.txt" >"$TMP/p.sec"
@@ -142,7 +142,7 @@ else
 fi
 
 # hitmap's own -d cost: every line with load cost, lines without HITMs included
-out=$("$HITMAP" report --stdio -i "$TMP/zen2.data" -d cost 2>/dev/null)
+out=$("$HITMAP" report --pareto -i "$TMP/zen2.data" -d cost 2>/dev/null)
 hdr=$(printf '%s\n' "$out" | sed -n '/Shared Data Cache Line Table/,/Pareto/p' | grep -m1 '^# Index')
 nl=$(printf '%s\n' "$out" | sed -n '/Shared Data Cache Line Table/,/Pareto/p' | grep -c '^ *[0-9][0-9]*  *0x')
 nz=$(printf '%s\n' "$out" | sed -n '/Shared Data Cache Line Table/,/Pareto/p' |
@@ -156,7 +156,7 @@ else
 fi
 
 # a bad -c token is a usage error naming the token
-"$HITMAP" report --stdio -i "$TMP/skl.data" -c pid,foo >/dev/null 2>"$TMP/err"; rc=$?
+"$HITMAP" report --pareto -i "$TMP/skl.data" -c pid,foo >/dev/null 2>"$TMP/err"; rc=$?
 if [ $rc -eq 2 ] && grep -q "foo" "$TMP/err"; then
 	pass "-c pid,foo: exit 2 naming the token"
 else
@@ -181,7 +181,7 @@ else
 	else
 		skip "fixture perf 6.12" "perf-6.12 is not installed"
 	fi
-	nr=$("$HITMAP" report --stdio -i "$fx" -d cost 2>/dev/null | sed -n '/Distribution Pareto/,$p' |
+	nr=$("$HITMAP" report --pareto -i "$fx" -d cost 2>/dev/null | sed -n '/Distribution Pareto/,$p' |
 		grep -c '^  *0\.00%')
 	[ "$nr" -eq 14 ] && pass "fixture -d cost: 14 Pareto rows of loads without HITMs" ||
 		fail "fixture -d cost" "$nr Pareto rows, expected 14"

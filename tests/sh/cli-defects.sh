@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Small CLI defects, one test each: help text, final newlines, exit 2 for
+# usage errors in every command, hash --this-machine alone, record --plan in
+# contention mode, the PA column on big files, man pages from the build tree,
+# the one-run diff's order and verdicts, the HTML p-value, --placement.
+. tests/lib.sh
+GEN=$HITMAP_BUILD/tools/hm-gen
+[ -x "$HITMAP" ] || { skip cli-defects "no $HITMAP; build first (make tests)"; done_tests; }
+
+# diff --help: a literal text, no printf escapes
+if "$HITMAP" diff --help | grep -q '%%'; then
+	fail diff-help-percent "$("$HITMAP" diff --help | grep '%%')"
+else
+	pass diff-help-percent
+fi
+
+# simulate --list-presets ends with a newline
+last=$("$HITMAP" simulate --list-presets | tail -c 1 | od -An -c | tr -d ' ')
+[ "$last" = '\n' ] && pass list-presets-newline || fail list-presets-newline "last byte '$last'"
+
+# usage errors exit 2, with one "hitmap: " line
+usage2() {
+	local name=$1; shift
+	"$HITMAP" "$@" >"$TMP/o" 2>"$TMP/e" </dev/null; local rc=$?
+	if [ $rc -eq 2 ] && grep -q '^hitmap: \|^usage:' "$TMP/e"; then
+		pass "exit2-$name"
+	else
+		fail "exit2-$name" "rc=$rc for '$*': $(head -c 200 "$TMP/e")"
+	fi
+}
+usage2 report-display report -d foo
+usage2 report-max-lines report --max-lines x
+usage2 report-cacheline report --cacheline 96
+usage2 report-by report --by nothing
+usage2 diff-alpha diff --alpha x a.data b.data
+usage2 diff-files diff a.data
+usage2 bench-threads bench futex-hash -t x
+usage2 bench-placement bench futex-hash --placement diagonal
+usage2 bench-name bench nosuch
+usage2 record-mode record --mode warp --plan
+usage2 record-mmap record -m 3 --plan
+usage2 record-period record -c x --plan
+usage2 record-workload record --workload nosuch
+usage2 record-workload-opt record --workload futex-hash -t x
+usage2 simulate-threads simulate --threads x
+usage2 simulate-placement simulate --placement diagonal
+usage2 simulate-compare simulate --compare "--kernel 6.16"
+usage2 hash-cpus hash --cpus x 0x1000
+usage2 hash-misaligned hash 0x1001
+usage2 hash-kernel hash --kernel x.y 0x1000
+usage2 convert-level convert -i a -o b -z 99
+usage2 convert-missing convert -i a
+usage2 script-field script -F bogus
+usage2 header-extra header extra
+usage2 stat-extra stat extra
+usage2 unknown-command nosuchcommand
+usage2 help-unknown help nosuchcommand
+
+# hash --this-machine alone: the machine's geometry, no address needed
+if "$HITMAP" hash --this-machine >"$TMP/o" 2>"$TMP/e"; then
+	grep -q '^# era ' "$TMP/o" && pass hash-this-machine-alone ||
+		fail hash-this-machine-alone "$(head -c 200 "$TMP/o")"
+elif grep -q 'no futex address' "$TMP/e"; then
+	fail hash-this-machine-alone "still demands an address"
+else
+	skip hash-this-machine-alone "this machine's geometry unreadable: $(head -c 150 "$TMP/e")"
+fi
+
+# record --plan --mode contention lists the events it opens
+"$HITMAP" record --plan --mode contention >"$TMP/o" 2>&1
+grep -q '^lock:contention_begin ' "$TMP/o" && grep -q '^lock:contention_end ' "$TMP/o" &&
+	! grep -q '^no memory-sampling PMU: $' "$TMP/o" && pass plan-contention-events ||
+	fail plan-contention-events "$(head -c 200 "$TMP/o")"
+"$HITMAP" record --plan --mode contention --futex-syscalls >"$TMP/o" 2>&1
+grep -q '^syscalls:sys_enter_futex ' "$TMP/o" && pass plan-contention-futex-syscalls ||
+	fail plan-contention-futex-syscalls "$(head -c 200 "$TMP/o")"
+
+# the PA column keeps the table aligned when a line has >= 10000 samples
+if [ -x "$GEN" ]; then
+	"$GEN" -o "$TMP/big.data" -n 200000 -l 10 >/dev/null 2>&1
+	"$HITMAP" report -i "$TMP/big.data" 2>/dev/null |
+		sed -n '/Shared Data Cache Line Table/,/Shared Cache Line Details/p' >"$TMP/t"
+	hdr=$(grep '^# *Index' "$TMP/t" | awk '{ print index($0, "Tot Hitm") + 7 }')
+	maxpa=$(awk '/^ +[0-9]+ +0x/ { if ($4 > m) m = $4 } END { print m + 0 }' "$TMP/t")
+	bad=$(awk -v h="$hdr" '/^ +[0-9]+ +0x/ && index($0, "%") != h' "$TMP/t" | head -1)
+	if [ "$maxpa" -lt 10000 ]; then
+		fail pa-column-aligned "the generated file has no line with >= 10000 PA samples ($maxpa)"
+	elif [ -n "$bad" ]; then
+		fail pa-column-aligned "row out of line with the header: $bad"
+	else
+		pass pa-column-aligned
+	fi
+else
+	skip pa-column-aligned "no $GEN"
+fi
+
+# man pages from the build tree: hitmap help CMD, hitmap CMD --man
+if command -v man >/dev/null; then
+	MANPAGER=cat MANWIDTH=80 "$HITMAP" help report >"$TMP/o" 2>"$TMP/e"
+	grep -q 'hitmap-report' "$TMP/o" && grep -q 'EXIT STATUS' "$TMP/o" && pass help-command-man ||
+		fail help-command-man "$(head -c 200 "$TMP/e")"
+	MANPAGER=cat MANWIDTH=80 "$HITMAP" diff --man >"$TMP/o" 2>"$TMP/e"
+	grep -q 'hitmap-diff' "$TMP/o" && pass command-dash-man || fail command-dash-man "$(head -c 200 "$TMP/e")"
+	"$HITMAP" --help | grep -q "hitmap help" && pass help-mentions-help-command ||
+		fail help-mentions-help-command "'hitmap --help' does not say 'hitmap help COMMAND'"
+else
+	skip help-command-man "no man(1) (Debian package man-db)"
+fi
+
+# one run each: the workload's headline result is not buried and not called
+# "not significant"; equal counts get equal verdicts
+"$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 16 --ops 20000 --kernel 6.16 -o "$TMP/a.data" >/dev/null 2>&1
+"$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 16 --ops 20000 --kernel 6.12 -o "$TMP/b.data" >/dev/null 2>&1
+"$HITMAP" diff "$TMP/a.data" "$TMP/b.data" >"$TMP/d" 2>"$TMP/e"
+ops=$(grep -n 'workload.ops_per_sec_thread' "$TMP/d" | cut -d: -f1)
+firstns=$(grep -n '(n.s.)' "$TMP/d" | head -1 | cut -d: -f1)
+if [ -z "$ops" ]; then
+	fail diff-one-run-ops "no workload.ops_per_sec_thread row: $(head -c 200 "$TMP/e")"
+elif grep 'workload.ops_per_sec_thread' "$TMP/d" | grep -q '(n.s.)'; then
+	fail diff-one-run-ops "an untestable change is called not significant: $(grep ops_per_sec_thread "$TMP/d")"
+elif [ -n "$firstns" ] && [ "$ops" -gt "$firstns" ]; then
+	fail diff-one-run-ops "ops/s row $ops comes after the first (n.s.) row $firstns"
+else
+	pass diff-one-run-ops
+fi
+"$HITMAP" diff --all --json "$TMP/a.data" "$TMP/b.data" >"$TMP/d.json" 2>/dev/null
+v=$(jq -r '[.rows[] | select(.metric == "hitmap.samples" or .metric == "workload.samples") | .significant] | unique | length' "$TMP/d.json" 2>/dev/null)
+n=$(jq -r '[.rows[] | select(.metric == "hitmap.samples" or .metric == "workload.samples")] | length' "$TMP/d.json" 2>/dev/null)
+if [ "$n" != 2 ]; then
+	skip diff-equal-counts-equal-verdict "rows hitmap.samples/workload.samples not both in the JSON ($n)"
+else
+	[ "$v" = 1 ] && pass diff-equal-counts-equal-verdict ||
+		fail diff-equal-counts-equal-verdict "$(jq -c '.rows[] | select(.metric == "hitmap.samples" or .metric == "workload.samples") | [.metric, .significant, .test]' "$TMP/d.json")"
+fi
+
+# the HTML page never prints p as "0"
+if command -v node >/dev/null && "$HITMAP" diff --html "$TMP/d.html" "$TMP/a.data" "$TMP/b.data" >/dev/null 2>&1; then
+	fn=$(grep -o 'function fmtP(p) {.*}$' "$TMP/d.html" | head -1)
+	out=$(node -e "$fn; console.log([0, 1e-320, 3e-7, 0.04].map(fmtP).join(' '))" 2>&1)
+	case " $out " in
+	*" 0 "*|"  ") fail html-p-not-zero "fmtP gives: $out" ;;
+	*) pass html-p-not-zero; echo "#   fmtP: $out" ;;
+	esac
+else
+	skip html-p-not-zero "no node or no diff page"
+fi
+
+# --placement: one meaning in simulate and bench; compact fills a socket first
+sim_sock1() {
+	"$HITMAP" simulate --preset skx --sockets 2 --cores 2 --smt 2 --threads 4 --futexes 8 --ops 2000 \
+		--placement "$1" -o "$TMP/p.data" --truth "$TMP/p.json" >/dev/null 2>&1 &&
+		jq -r '.sockets[1].c2c.nr_entries' "$TMP/p.json"
+}
+c=$(sim_sock1 compact) s=$(sim_sock1 spread) p=$(sim_sock1 perf)
+[ "$c" = 0 ] && [ "${s:-0}" -gt 0 ] && [ "${p:-0}" -gt 0 ] && pass placement-compact-fills-socket ||
+	fail placement-compact-fills-socket "socket 1 samples: compact '$c', spread '$s', perf '$p'"
+"$HITMAP" simulate --help | grep -q 'compact: fill' && "$HITMAP" bench --help | grep -q 'compact (fill a socket' &&
+	pass placement-same-words || fail placement-same-words "simulate and bench --help describe compact differently"
+done_tests
