@@ -114,16 +114,26 @@ setup:
 bench: $(BIN) $(TOOL_BINS)
 	$(Q)HITMAP_BUILD=$(B) tests/bench/run.sh
 
-# libFuzzer targets, bounded: FUZZ_SECONDS per target.
+# libFuzzer targets, bounded: FUZZ_SECONDS per target.  Seeds: tests/fuzz/seeds,
+# simulated recordings in every form (file, pipe, zstd, COMPRESSED2, swapped;
+# tests/fuzz/make-sim-seeds.sh), and the corrupt fixtures when
+# ../shared/fixtures/corrupt is there (read in place, never copied); real
+# recordings come cut to 48 KiB in tests/fuzz/seeds.
 FUZZ_SECONDS ?= 20
-fuzz:
+FUZZ_FIXTURES := $(wildcard ../shared/fixtures/corrupt)
+fuzz: $(BIN)
 	$(Q)mkdir -p $(B)/fuzz
+	$(Q)tests/fuzz/make-sim-seeds.sh $(BIN) $(B)/fuzz/sim-seeds
 	$(Q)for f in $(FUZZ_SRCS); do \
 	  n=$$(basename $$f .c); \
 	  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) \
 	    -o $(B)/fuzz/$$n $$f $(filter-out src/cli/%,$(LIB_SRCS)) $(LDLIBS) || exit 1; \
 	  mkdir -p $(B)/fuzz/$$n.corpus; \
-	  $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 $(B)/fuzz/$$n.corpus tests/fuzz/seeds 2>&1 | tail -n 3 || exit 1; \
+	  $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -max_len=524288 \
+	    $(B)/fuzz/$$n.corpus tests/fuzz/seeds $(B)/fuzz/sim-seeds $(FUZZ_FIXTURES) \
+	    >$(B)/fuzz/$$n.log 2>&1; rc=$$?; tail -n 3 $(B)/fuzz/$$n.log; \
+	  echo "$$n: exit $$rc; seeds: $$(grep -m1 -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log); corpus now $$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log | tail -n 1), $$(ls $(B)/fuzz/$$n.corpus | wc -l) new files kept"; \
+	  [ $$rc -eq 0 ] || exit 1; \
 	done
 
 install: $(BIN)

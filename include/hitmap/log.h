@@ -33,7 +33,18 @@ void hm_log(enum hm_log_level level, const char *fmt, ...)
  */
 const char *hm_log__last_error(void);
 
+/*
+ * Data was lost: a record, chunk, frame, feature section or metadata block
+ * could not be read and was skipped (after a warning that says where and
+ * what).  Counted process-wide, so the CLI can exit with its "data lost"
+ * status (3) however deep the reader sat.
+ */
+void hm_log__data_lost(void);
+unsigned long hm_log__nr_data_lost(void);
+
 #define hm_err(...)   hm_log(HM_LOG_ERROR, __VA_ARGS__)
+/* A warning that says data was lost (see hm_log__data_lost). */
+#define hm_warn_lost(...) do { hm_log__data_lost(); hm_log(HM_LOG_WARN, __VA_ARGS__); } while (0)
 #define hm_warn(...)  hm_log(HM_LOG_WARN, __VA_ARGS__)
 #define hm_info(...)  hm_log(HM_LOG_INFO, __VA_ARGS__)
 #define hm_debug(...) hm_log(HM_LOG_DEBUG, __VA_ARGS__)

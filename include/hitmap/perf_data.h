@@ -157,6 +157,15 @@ struct hm_cpu_topo {
 	int	core_id, socket_id, die_id;	/* -1 when unknown */
 };
 
+/*
+ * Limits on what a file's header may claim (the kernel's own maxima): a
+ * feature section beyond them is corrupt and ignored, since these counts
+ * size per-CPU and per-node tables.
+ */
+#define HM_MAX_CPUS	(1u << 15)	/* NRCPUS, CPU ids */
+#define HM_MAX_NODES	1024u		/* NUMA/MEM_TOPOLOGY nodes and node ids */
+#define HM_MAX_SOCKETS	4096		/* socket and die ids */
+
 struct hm_numa_node {
 	u32	node;
 	u64	mem_total_kb, mem_free_kb;
@@ -416,6 +425,11 @@ int hm_writer__write_mmap2(struct hm_writer *w, u32 pid, u32 tid, u64 start,
 			   u64 len, u64 pgoff, u32 prot, u32 flags,
 			   const char *filename, u16 misc);
 int hm_writer__write_finished_round(struct hm_writer *w);
+/*
+ * Flush and write a provisional header (file mode, regular files): the file
+ * reads up to here even if the writer dies before hm_writer__close.
+ */
+int hm_writer__sync(struct hm_writer *w);
 
 /* Finish: data size, attrs, feature sections.  Returns 0 or a negative errno. */
 int hm_writer__close(struct hm_writer *w);

@@ -21,6 +21,12 @@ void hm_command__register(struct hm_command *cmd);
 	__attribute__((constructor)) static void hm_cmd_reg_##fn(void)	\
 	{ hm_command__register(&hm_cmd_##fn); }
 
+/*
+ * Exit statuses: 0 success, 1 error, 2 usage error, 3 the command finished
+ * but data was lost on the way (a warning said what and where).
+ */
+#define HM_EXIT_DATA_LOST	3
+
 /* Print "hitmap: <msg>" to stderr; returns 1 (the exit status to use). */
 int hm_cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a usage error (bad option or value); returns 2. */

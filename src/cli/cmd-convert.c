@@ -11,6 +11,7 @@
 #include <hitmap/json.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
+#include "output.h"
 
 static const char usage_text[] =
 "usage: hitmap convert -i IN -o OUT [--pipe] [-z [LEVEL]] [--compressed2] [--swap] [--json]\n"
@@ -108,18 +109,15 @@ static int cmd_convert(int argc, char **argv)
 	if (c2 && !zset)
 		return hm_cli__usage_error("convert: --compressed2 needs -z; add -z [LEVEL]");
 	o.compressed2 = c2;
+	hm_out__input(in);
+	if (hm_out__check(out, "-o", true))
+		return 1;
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))
 			return hm_cli__error("convert: -o -: standard output is a terminal; pipe it (| perf script -i -) or redirect it");
 		o.pipe = true;
 		o.out_fd = STDOUT_FILENO;
 		out = "<stdout>";
-	} else if (strcmp(in, "-")) {
-		struct stat a, b;
-
-		if (!stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			return hm_cli__error("convert: %s: input and output are the same file; write to another file",
-					     out);
 	}
 	info = o.out_fd == STDOUT_FILENO ? stderr : stdout;
 	t0 = now();

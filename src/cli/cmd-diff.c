@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "progress.h"
 #include "report/metrics.h"
 
@@ -51,7 +53,8 @@ static int parse_double(const char *opt, const char *arg, double min, double max
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno || end == arg || *end || v < min || v > max)
+	/* !(in range), not (out of range): NaN compares false both ways */
+	if (errno || end == arg || *end || !(v >= min && v <= max))
 		return hm_cli__error("%s '%s': expected a number from %g to %g", opt, arg, min, max);
 	*out = v;
 	return 0;
@@ -115,8 +118,14 @@ static int cmd_diff(int argc, char **argv)
 	rc = 2;		/* a bad option value is a usage error */
 	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case O_JSON:	fmt = HM_FMT_JSON; break;
-		case O_CSV:	fmt = HM_FMT_CSV; break;
+		case O_JSON:
+		case O_CSV:
+			if (fmt != HM_FMT_TEXT && fmt != (c == O_JSON ? HM_FMT_JSON : HM_FMT_CSV)) {
+				rc = hm_out__conflict("--json", "--csv");
+				goto out;
+			}
+			fmt = c == O_JSON ? HM_FMT_JSON : HM_FMT_CSV;
+			break;
 		case O_HTML:	html = optarg; break;
 		case O_ALL:	o.all = true; break;
 		case O_ALPHA:
@@ -180,6 +189,14 @@ static int cmd_diff(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	for (i = 0; i < nfiles; i++)
+		hm_out__input(files[i]);
+	if ((html && hm_out__check(html, "--html", false)) ||
+	    (ro.kallsyms && access(ro.kallsyms, R_OK) &&
+	     hm_cli__error("--kallsyms %s: cannot open: %s", ro.kallsyms, strerror(errno)))) {
+		free(files);
+		goto out;
+	}
 	sets = calloc(nfiles, sizeof(*sets));
 	if (!sets) {
 		free(files);
@@ -209,8 +226,8 @@ static int cmd_diff(int argc, char **argv)
 	if (metrics_only) {
 		for (i = 0; i < nfiles; i++)
 			if (hm_metrics__write_json(sets[i], stdout))
-				goto out_sets;
-		rc = 0;
+				break;
+		rc = hm_out__close(stdout) || i < nfiles;
 		goto out_sets;
 	}
 	d = hm_diff__new(sets, nr_base, sets + nr_base, nfiles - nr_base, &o);
@@ -218,20 +235,23 @@ static int cmd_diff(int argc, char **argv)
 		hm_cli__lib_error(-ENOMEM, "diff");
 		goto out_sets;
 	}
-	if (hm_diff__render(d, fmt, stdout)) {
+	c = hm_diff__render(d, fmt, stdout);
+	if (hm_out__close(stdout))
+		goto out_diff;
+	if (c) {
 		hm_cli__error("diff: writing the output failed");
 		goto out_diff;
 	}
 	if (html) {
-		FILE *f = fopen(html, "w");
+		FILE *f = hm_out__open(html, "--html");
 
-		if (!f) {
-			hm_cli__error("%s: %s; give --html a writable path", html, strerror(errno));
+		if (!f)
 			goto out_diff;
-		}
 		c = hm_html__render_diff(d, f);
-		if (fclose(f) || c) {
-			hm_cli__error("%s: writing the HTML page failed; check the disk", html);
+		if (hm_out__close(f))
+			goto out_diff;
+		if (c) {
+			hm_cli__error("--html %s: writing the HTML page failed", html);
 			goto out_diff;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "record/pmu.h"
 #include "record/record.h"
 #include "workload/futex_hash.h"
@@ -241,6 +242,11 @@ static int cmd_record(int argc, char **argv)
 	bool plan_only = false, quiet = false, wl_silent = false;
 	int c, bad = 0, err, rec_argc = argc, i;
 
+	/* from the first moment on, SIGINT/SIGTERM end the run cleanly */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
 	o.ldlat = -1;
@@ -361,11 +367,9 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (o.sysfs_root)
 		return hm_cli__usage_error("--sysfs-root only plans (--plan); fix: add --plan");
+	if (hm_out__check(o.output, "-o", false))
+		return 1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	o.stop = &record_stop;
 	o.workload_done = workload_done;
 	o.ctx = &wl_silent;
@@ -438,8 +442,15 @@ static int cmd_record(int argc, char **argv)
 			fprintf(stderr, "... %d more buckets\n", r.nr_rows - 32);
 	}
 	hm_record_result__release(&r);
-	if (WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status) == 127)
-		return 127;
+	/*
+	 * As perf record: the command's (or the workload's) failure is the
+	 * exit status; one stopped by our own SIGINT/SIGTERM is not a failure.
+	 */
+	if (WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status) &&
+	    !(r.interrupted && WEXITSTATUS(r.child_status) == 126))
+		return WEXITSTATUS(r.child_status);
+	if (WIFSIGNALED(r.child_status) && !r.interrupted)
+		return 128 + WTERMSIG(r.child_status);
 	return 0;
 }
 

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "report/report.h"
 #include "report/render-c2c.h"
 #include "report/pareto.h"
@@ -115,7 +117,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_mscan *mscan = NULL;
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
-	const char *html = NULL;
+	const char *html = NULL, *fmt_opt = NULL;
 	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd;
@@ -143,13 +145,14 @@ static int cmd_report(int argc, char **argv)
 			stats = true;
 			break;
 		case O_JSON:
-			fmt = HM_FMT_JSON;
-			break;
 		case O_CSV:
-			fmt = HM_FMT_CSV;
-			break;
 		case O_LKP:
-			fmt = HM_FMT_LKP;
+			if (fmt_opt && strcmp(fmt_opt, argv[optind - 1])) {
+				rc = hm_out__conflict(fmt_opt, argv[optind - 1]);
+				goto out;
+			}
+			fmt_opt = argv[optind - 1];
+			fmt = c == O_JSON ? HM_FMT_JSON : c == O_CSV ? HM_FMT_CSV : HM_FMT_LKP;
 			break;
 		case O_HTML:
 			html = optarg;
@@ -264,6 +267,14 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
+	hm_out__input(ro.input);
+	if (html && (hm_out__check(html, "--html", true) ||
+		     (!strcmp(html, "-") && fmt_opt && (rc = hm_out__conflict(fmt_opt, "--html -")))))
+		goto out;
+	if (ro.kallsyms && access(ro.kallsyms, R_OK)) {
+		hm_cli__error("--kallsyms %s: cannot open: %s", ro.kallsyms, strerror(errno));
+		goto out;
+	}
 	rd.stats_only = stats;
 	if (rd.node_info > 2)
 		rd.node_info = 2;	/* like perf */
@@ -321,16 +332,15 @@ static int cmd_report(int argc, char **argv)
 			goto out;
 		}
 		if (strcmp(html, "-")) {
-			FILE *f = fopen(html, "w");
+			FILE *f = hm_out__open(html, "--html");
 
-			if (!f) {
-				hm_cli__error("--html %s: cannot create: %s", html, strerror(errno));
+			if (!f)
 				goto out;
-			}
 			err = hm_html__render_metrics(metrics, f);
-			if (fclose(f) || err < 0) {
-				hm_cli__error("--html %s: writing failed: %s", html,
-					      strerror(err < 0 ? -err : errno));
+			if (hm_out__close(f))
+				goto out;
+			if (err < 0) {
+				hm_cli__error("--html %s: %s", html, strerror(-err));
 				goto out;
 			}
 		}
@@ -363,8 +373,10 @@ static int cmd_report(int argc, char **argv)
 		else if (!err && !stats)
 			err = hm_render__lines_text(r, &rd, stdout);
 	}
-	if (fflush(stdout) || err < 0) {
-		hm_cli__error("report: writing the output failed: %s", strerror(err < 0 ? -err : errno));
+	if (hm_out__close(stdout))
+		goto out;
+	if (err < 0) {
+		hm_cli__error("report: %s", strerror(-err));
 		goto out;
 	}
 	if (fmt == HM_FMT_TEXT && !stats)

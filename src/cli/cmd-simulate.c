@@ -10,6 +10,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "sim/sim.h"
 
 static const char usage_text[] =
@@ -613,6 +614,10 @@ static int cmd_simulate(int argc, char **argv)
 		return hm_cli__usage_error("unexpected argument '%s'; see 'hitmap simulate --help'", argv[optind]);
 	if (c.accesses)
 		return print_accesses(&c);
+	if ((c.o.output && hm_out__check(c.o.output, "-o", false)) ||
+	    (c.o.truth && hm_out__check(c.o.truth, "--truth", false)) ||
+	    (c.kallsyms && hm_out__check(c.kallsyms, "--kallsyms", false)))
+		return 1;
 	make_cmdline(&c, argc, argv);
 	c.o.trace_fn = trace_line;
 	if (c.o.trace)
@@ -627,18 +632,13 @@ static int cmd_simulate(int argc, char **argv)
 		return hm_cli__lib_error(err, c.o.output ? c.o.output : "simulate");
 	}
 	if (c.kallsyms) {
-		FILE *f = fopen(c.kallsyms, "w");
+		FILE *f = hm_out__open(c.kallsyms, "--kallsyms");
 
-		if (!f || fwrite(s->ksyms, 1, s->ksyms_len, f) != s->ksyms_len) {
-			if (f)
-				fclose(f);
+		if (f)
+			fwrite(s->ksyms, 1, s->ksyms_len, f);
+		if (!f || hm_out__close(f)) {
 			hm_sim__delete(s);
-			return hm_cli__error("%s: cannot write the symbols: %s; check the path", c.kallsyms,
-					     strerror(errno));
-		}
-		if (fclose(f)) {
-			hm_sim__delete(s);
-			return hm_cli__error("%s: cannot write the symbols: %s", c.kallsyms, strerror(errno));
+			return 1;
 		}
 	}
 	if (c.json)

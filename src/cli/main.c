@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 
 #ifndef HITMAP_VERSION
 #define HITMAP_VERSION "0.1"
@@ -143,6 +144,7 @@ int main(int argc, char **argv)
 	const char *v = getenv("HITMAP_DEBUG");
 
 	hm_log__set_sink(log_to_stderr, NULL, v ? HM_LOG_DEBUG : HM_LOG_WARN);
+	hm_out__init();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -155,19 +157,25 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return hm_out__finish(0);
 	}
 	if (!strcmp(argv[1], "--man"))
 		return show_man("");
 	if (!strcmp(argv[1], "--version")) {
 		printf("hitmap %s\n", HITMAP_VERSION);
-		return 0;
+		return hm_out__finish(0);
 	}
 	c = find_command(argv[1]);
 	if (c && argc > 2 && !strcmp(argv[2], "--man"))
 		return show_man(c->name);
-	if (c)
-		return c->run(argc - 1, argv + 1);
+	if (c) {
+		int rc = c->run(argc - 1, argv + 1);
+
+		/* a record, chunk or section was skipped: say so in the status */
+		if (!rc && hm_log__nr_data_lost())
+			rc = HM_EXIT_DATA_LOST;
+		return hm_out__finish(rc);
+	}
 	hm_cli__error("'%s' is not a hitmap command; 'hitmap --help' lists them", argv[1]);
 	return 2;
 }

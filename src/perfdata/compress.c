@@ -20,6 +20,8 @@ struct hm_zstream {
 	u8		*out;
 	size_t		out_cap, out_head, out_len;
 	u64		pos;
+	size_t		hint;	/* ZSTD_decompressStream's last return: input it wants */
+	u64		since;	/* input bytes since the last output (a cut frame) */
 	bool		full;	/* last call filled the window: zstd may hold more */
 };
 
@@ -101,6 +103,8 @@ int hm_zstream__ensure(struct hm_zstream *z, size_t need, u8 **out, size_t *avai
 		r = ZSTD_decompressStream(z->zs, &ob, &ib);
 		if (ZSTD_isError(r))
 			return -EBADMSG;
+		z->hint = r;
+		z->since = ob.pos != z->out_len ? 0 : z->since + (ib.pos - z->in_pos);
 		z->full = ob.pos == ob.size;
 		if (ib.pos == z->in_pos && ob.pos == z->out_len) {
 			/* no progress: treat the chunk as used up */
@@ -132,6 +136,18 @@ u64 hm_zstream__pos(const struct hm_zstream *z)
 size_t hm_zstream__pending(const struct hm_zstream *z)
 {
 	return z->out_len - z->out_head;
+}
+
+u64 hm_zstream__cut(const struct hm_zstream *z)
+{
+	/*
+	 * Between blocks zstd wants a 3-byte block header (a flushed stream,
+	 * as hitmap writes) and after a frame nothing (perf ends a frame per
+	 * record); anything else is a block or frame header cut short.
+	 */
+	if (z->in_pos < z->in_len || z->full || !z->hint || z->hint == 3)
+		return 0;
+	return z->since ? z->since : 1;
 }
 
 bool hm_zstream__input_left(const struct hm_zstream *z)

@@ -190,6 +190,12 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 		ret = start(&c);
 	while (!ret && (ret = hm_reader__next(c.r, &ev)) == 1)
 		ret = copy(&c, &ev);
+	if (!ret && !hm_reader__nr_evsels(c.r)) {
+		/* a pipe stream without HEADER_ATTR: the output would name no event */
+		hm_err("%s: the input names no event (no HEADER_ATTR record before its end); "
+		       "there is nothing perf could read, so %s is not written", in, out);
+		ret = -EINVAL;
+	}
 	if (!ret && !c.started)
 		ret = start(&c);
 	if (!ret && !o->pipe)

@@ -256,7 +256,7 @@ static int encode_mem_topology(const struct hm_header *h, struct hm_fwbuf *b)
 	hm_fwbuf__put_u64(b, h->nr_mem_nodes);
 	for (i = 0; i < h->nr_mem_nodes; i++) {
 		const struct hm_mem_node *n = &h->mem[i];
-		u64 words = (n->nbits + 63) / 64;
+		u64 words = n->nbits / 64 + !!(n->nbits % 64);
 
 		if (words && !n->bitmap)
 			return -EINVAL;

@@ -121,6 +121,50 @@ static int feat_event_desc(struct hm_reader *r, struct hm_cur *c)
 	return c->err ? -EINVAL : 0;
 }
 
+/* Highest CPU named in @v (cpulists), +1; 0 when none or unparsable. */
+static u32 cpus_in_lists(char **v, u32 n)
+{
+	u32 max = 0;
+
+	for (u32 i = 0; i < n; i++) {
+		const char *p = v[i];
+
+		while (p && *p) {
+			char *end;
+			unsigned long a = strtoul(p, &end, 10);
+
+			if (end == p || a >= HM_MAX_CPUS)
+				return 0;
+			if (a + 1 > max)
+				max = a + 1;
+			p = end + strspn(end, ",- \n");
+		}
+	}
+	return max;
+}
+
+/*
+ * NRCPUS was absent or corrupt: the CPU count the per-CPU part of
+ * CPU_TOPOLOGY was written with, if the highest CPU of the sibling lists
+ * accounts for its size exactly (nr * 8, or nr * 8 + die list + nr * 4).
+ */
+static u32 cpus_from_layout(struct hm_header *h, const struct hm_cur *c)
+{
+	u32 nr = cpus_in_lists(h->package_cpus, h->nr_package_cpus);
+	struct hm_cur t = *c;
+	u32 n;
+
+	if (!nr || (u64)nr * 8 > hm_cur__left(&t))
+		return 0;
+	if (hm_cur__left(&t) == (u64)nr * 8)
+		return nr;
+	hm_cur__bytes(&t, (u64)nr * 8);
+	n = hm_cur__u32(&t);
+	for (u32 i = 0; i < n && !t.err; i++)
+		hm_cur__bytes(&t, hm_cur__u32(&t));
+	return !t.err && hm_cur__left(&t) == (u64)nr * 4 ? nr : 0;
+}
+
 static int feat_cpu_topology(struct hm_header *h, struct hm_cur *c)
 {
 	free_strv(h->package_cpus, h->nr_package_cpus);
@@ -139,7 +183,11 @@ static int feat_cpu_topology(struct hm_header *h, struct hm_cur *c)
 		return -EINVAL;
 	if (!hm_cur__left(c))
 		return 0;
-	if (!h->nr_cpus_avail || (u64)h->nr_cpus_avail * 8 > hm_cur__left(c))
+	if (!h->nr_cpus_avail)
+		h->nr_cpus_avail = cpus_from_layout(h, c);
+	if (!h->nr_cpus_avail)
+		return 0;	/* NRCPUS unknown: the sibling lists only */
+	if ((u64)h->nr_cpus_avail * 8 > hm_cur__left(c))
 		return -EINVAL;
 	h->cpu = calloc(h->nr_cpus_avail, sizeof(*h->cpu));
 	if (!h->cpu)
@@ -171,7 +219,7 @@ static int feat_numa(struct hm_header *h, struct hm_cur *c)
 	free(h->numa);
 	h->numa = NULL;
 	h->nr_numa_nodes = 0;
-	if (c->err || n > hm_cur__left(c) / 24)
+	if (c->err || n > hm_cur__left(c) / 24 || n > HM_MAX_NODES)
 		return -EINVAL;
 	h->numa = calloc(n ? n : 1, sizeof(*h->numa));
 	if (!h->numa)
@@ -182,7 +230,7 @@ static int feat_numa(struct hm_header *h, struct hm_cur *c)
 		h->numa[i].mem_free_kb = hm_cur__u64(c);
 		h->numa[i].cpus = hm_cur__str(c);
 		h->nr_numa_nodes = i + 1;
-		if (c->err)
+		if (c->err || h->numa[i].node >= HM_MAX_NODES)
 			return -EINVAL;
 	}
 	return 0;
@@ -199,7 +247,7 @@ static int feat_mem_topology(struct hm_header *h, struct hm_cur *c)
 	free(h->mem);
 	h->mem = NULL;
 	h->nr_mem_nodes = 0;
-	if (c->err || n > hm_cur__left(c) / 24)
+	if (c->err || n > hm_cur__left(c) / 24 || n > HM_MAX_NODES || !bs)
 		return -EINVAL;
 	h->mem_block_size = bs;
 	h->mem = calloc(n ? n : 1, sizeof(*h->mem));
@@ -212,8 +260,9 @@ static int feat_mem_topology(struct hm_header *h, struct hm_cur *c)
 		hm_cur__u64(c);			/* size: number of blocks */
 		h->mem[i].nbits = hm_cur__u64(c);
 		h->nr_mem_nodes = i + 1;
-		words = (h->mem[i].nbits + 63) / 64;
-		if (c->err || words > hm_cur__left(c) / 8)
+		/* nbits / 64 first: nbits + 63 wraps for a corrupt count */
+		words = h->mem[i].nbits / 64 + !!(h->mem[i].nbits % 64);
+		if (c->err || words > hm_cur__left(c) / 8 || h->mem[i].node >= HM_MAX_NODES)
 			return -EINVAL;
 		h->mem[i].bitmap = calloc(words ? words : 1, 8);
 		if (!h->mem[i].bitmap)
@@ -417,6 +466,32 @@ static int feat_build_id(struct hm_header *h, struct hm_cur *c)
 	return 0;
 }
 
+/*
+ * A section that failed to parse leaves nothing behind: half-filled tables
+ * (a node whose bitmap was never read, a count the data does not back) are
+ * freed, so no consumer sizes or indexes anything with them.  The parsers
+ * free what they replace first, so running one on no bytes empties it.
+ */
+static void feature_drop(struct hm_header *h, int feat)
+{
+	struct hm_cur none = { .err = true };
+
+	switch (feat) {
+	case HM_FEAT_NRCPUS:
+		/* the previous good value (if any) stays; h->cpu matches it */
+		break;
+	case HM_FEAT_CPU_TOPOLOGY:	feat_cpu_topology(h, &none); break;
+	case HM_FEAT_NUMA_TOPOLOGY:	feat_numa(h, &none); break;
+	case HM_FEAT_MEM_TOPOLOGY:	feat_mem_topology(h, &none); break;
+	case HM_FEAT_CACHE:		feat_cache(h, &none); break;
+	case HM_FEAT_PMU_MAPPINGS:	feat_pmu_mappings(h, &none); break;
+	case HM_FEAT_GROUP_DESC:	feat_group_desc(h, &none); break;
+	case HM_FEAT_HYBRID_TOPOLOGY:	feat_hybrid(h, &none); break;
+	default:
+		break;
+	}
+}
+
 int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u64 file_off)
 {
 	struct hm_header *h = hm_reader__hdr(r);
@@ -431,12 +506,22 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 	case HM_FEAT_ARCH:	set_str(&h->arch, &c); break;
 	case HM_FEAT_CPUDESC:	set_str(&h->cpudesc, &c); break;
 	case HM_FEAT_CPUID:	set_str(&h->cpuid, &c); break;
-	case HM_FEAT_NRCPUS:
-		h->nr_cpus_avail = hm_cur__u32(&c);
-		h->nr_cpus_online = hm_cur__u32(&c);
-		if (h->nr_cpus_avail > (1u << 20))
+	case HM_FEAT_NRCPUS: {
+		u32 avail = hm_cur__u32(&c), online = hm_cur__u32(&c);
+
+		/* a corrupt value is not kept: it sizes per-CPU tables */
+		if (c.err || !avail || avail > HM_MAX_CPUS || online > avail) {
 			err = -EINVAL;
+			break;
+		}
+		if (h->cpu && avail != h->nr_cpus_avail) {
+			free(h->cpu);	/* sized by the old count */
+			h->cpu = NULL;
+		}
+		h->nr_cpus_avail = avail;
+		h->nr_cpus_online = online;
 		break;
+	}
 	case HM_FEAT_TOTAL_MEM:
 		h->total_mem_kb = hm_cur__u64(&c);
 		break;
@@ -510,6 +595,8 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 	}
 	if (!err && c.err)
 		err = -EINVAL;
+	if (err)
+		feature_drop(h, feat);
 	if (!err && feat > 0 && feat < HM_FEAT_BITS)
 		h->feat_bits[feat / 64] |= 1ULL << (feat % 64);
 	return err;

@@ -139,6 +139,11 @@ u64 hm_zstream__pos(const struct hm_zstream *z);
 /* Bytes of decompressed output pending (a record straddling chunks). */
 size_t hm_zstream__pending(const struct hm_zstream *z);
 bool hm_zstream__input_left(const struct hm_zstream *z);
+/*
+ * All input used: 0 when the stream stopped at a frame or block boundary,
+ * else the compressed bytes zstd holds for a frame that never completes.
+ */
+u64 hm_zstream__cut(const struct hm_zstream *z);
 
 /* ---- features.c */
 struct hm_reader;

@@ -73,6 +73,10 @@ struct hm_reader {
 	int			err;
 	int			id_hdr_size;	/* sample_id_all trailer bytes of evsel 0 */
 	u64			trunc_off;	/* a feature lies past EOF: reported at the end */
+	u64			feat_end;	/* end of the last feature body (file mode) */
+	u64			nr_bad_type;	/* records of no perf type, skipped */
+	u64			zlast_off;	/* the last COMPRESSED record */
+	u64			nr_bad_cpu;	/* SAMPLEs on a CPU the file does not have */
 	char			trunc_what[64];
 	/* ordering */
 	bool			ordered;
@@ -513,27 +517,44 @@ static void read_meta_trailer(struct hm_reader *r, u64 feat_off)
 	void *buf;
 	bool sw = r->h.needs_swap;
 
-	if (r->file_size == UINT64_MAX || r->file_size < sizeof(t) ||
-	    r->file_size - sizeof(t) < feat_off ||
-	    src_read(r, t, sizeof(t), r->file_size - sizeof(t)) != (ssize_t)sizeof(t))
+	if (r->file_size == UINT64_MAX)
 		return;
-	magic = hm_sw64(hm_ld64(t), sw);
+	if (r->feat_end < feat_off)
+		r->feat_end = feat_off;
+	if (r->file_size < sizeof(t) || r->file_size - sizeof(t) < feat_off ||
+	    src_read(r, t, sizeof(t), r->file_size - sizeof(t)) != (ssize_t)sizeof(t))
+		magic = 0;
+	else
+		magic = hm_sw64(hm_ld64(t), sw);
+	if (magic != HM_META_TRAILER_MAGIC) {
+		/*
+		 * perf's files end with the last feature body; bytes past it
+		 * are hitmap's metadata whose trailer was cut off.
+		 */
+		if (r->file_size > r->feat_end)
+			hm_warn_lost("%s: offset %" PRIu64 ": %" PRIu64 " bytes after the last "
+				     "feature section but no hitmap metadata trailer at the end "
+				     "(the file was cut short?); hitmap metadata (futex tables, "
+				     "kernel symbols, workload) is absent or truncated and not used",
+				     r->path, r->feat_end, r->file_size - r->feat_end);
+		return;
+	}
 	off = hm_sw64(hm_ld64(t + 8), sw);
 	size = hm_sw64(hm_ld64(t + 16), sw);
-	if (magic != HM_META_TRAILER_MAGIC)
-		return;
 	if (off < feat_off || off > r->file_size - sizeof(t) ||
-	    size > r->file_size - sizeof(t) - off) {
-		hm_warn("%s: offset %" PRIu64 ": hitmap metadata trailer points outside the file; "
-			"metadata ignored", r->path, r->file_size - sizeof(t));
+	    size > r->file_size - sizeof(t) - off || size > HM_MAX_SECTION) {
+		hm_warn_lost("%s: offset %" PRIu64 ": hitmap metadata trailer points outside the "
+			     "file; hitmap metadata (futex tables, kernel symbols) not used",
+			     r->path, r->file_size - sizeof(t));
 		return;
 	}
 	buf = malloc(size ? size : 1);
 	if (!buf)
 		return;
-	if (src_read(r, buf, size, off) == (ssize_t)size &&
+	if (src_read(r, buf, size, off) != (ssize_t)size ||
 	    hm_feature__parse(r, HM_FEAT_HITMAP, buf, size, off) < 0)
-		hm_warn("%s: offset %" PRIu64 ": hitmap metadata is corrupt; ignored", r->path, off);
+		hm_warn_lost("%s: offset %" PRIu64 ": hitmap metadata (%" PRIu64 " bytes) is "
+			     "unreadable; not used", r->path, off, size);
 	free(buf);
 }
 
@@ -548,21 +569,23 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 		return 0;
 	if (r->file_size != UINT64_MAX &&
 	    (feat_off > r->file_size || (u64)nr * 16 > r->file_size - feat_off)) {
-		hm_warn("%s: offset %" PRIu64 ": feature table (%d entries) lies past the end of "
-			"the file; header features ignored (file truncated?)", r->path, feat_off, nr);
+		hm_warn_lost("%s: offset %" PRIu64 ": feature table (%d entries) lies past the end "
+			     "of the file; header features ignored (file truncated?)", r->path,
+			     feat_off, nr);
 		memset(r->h.feat_bits, 0, sizeof(r->h.feat_bits));
 		r->trunc_off = feat_off;
 		snprintf(r->trunc_what, sizeof(r->trunc_what), "the feature table");
 		return 0;
 	}
+	r->feat_end = feat_off + (u64)nr * 16;
 	tab = malloc(nr * 16);
 	if (!tab)
 		return -ENOMEM;
 	if (src_read(r, tab, nr * 16, feat_off) != nr * 16) {
 		free(tab);
 		memset(r->h.feat_bits, 0, sizeof(r->h.feat_bits));
-		hm_warn("%s: offset %" PRIu64 ": cannot read the feature table; features ignored",
-			r->path, feat_off);
+		hm_warn_lost("%s: offset %" PRIu64 ": cannot read the feature table; features "
+			     "ignored", r->path, feat_off);
 		return 0;
 	}
 	for (int f = 0; f < HM_FEAT_BITS; f++) {
@@ -575,6 +598,9 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 		off = hm_sw64(hm_ld64(tab + k * 16), r->h.needs_swap);
 		size = hm_sw64(hm_ld64(tab + k * 16 + 8), r->h.needs_swap);
 		k++;
+		if (off <= r->file_size && size <= r->file_size - off &&
+		    ((off + size + 7) & ~7ULL) > r->feat_end)
+			r->feat_end = (off + size + 7) & ~7ULL;
 		/* keep the bit only if the section parses */
 		r->h.feat_bits[f / 64] &= ~(1ULL << (f % 64));
 		if (!hm_feature__name(f) && f != HM_FEAT_HITMAP) {
@@ -582,8 +608,9 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 			continue;
 		}
 		if (size > HM_MAX_SECTION || off > r->file_size || size > r->file_size - off) {
-			hm_warn("%s: offset %" PRIu64 ": feature %s (%" PRIu64 " bytes) lies past the "
-				"end of the file; ignored", r->path, off, hm_feature__name(f), size);
+			hm_warn_lost("%s: offset %" PRIu64 ": feature %s (%" PRIu64 " bytes) lies past "
+				     "the end of the file; ignored", r->path, off,
+				     hm_feature__name(f), size);
 			if (!r->trunc_off) {
 				r->trunc_off = off;
 				snprintf(r->trunc_what, sizeof(r->trunc_what), "feature %s",
@@ -591,14 +618,16 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 			}
 			continue;
 		}
-		sec = malloc(size ? size : 1);
+		if (!size)
+			continue;	/* an empty section (old perfs): the feature is absent */
+		sec = malloc(size);
 		if (!sec) {
 			free(tab);
 			return -ENOMEM;
 		}
 		if ((u64)src_read(r, sec, size, off) != size) {
-			hm_warn("%s: offset %" PRIu64 ": cannot read feature %s; ignored", r->path,
-				off, hm_feature__name(f));
+			hm_warn_lost("%s: offset %" PRIu64 ": cannot read feature %s; ignored",
+				     r->path, off, hm_feature__name(f));
 			free(sec);
 			continue;
 		}
@@ -609,14 +638,30 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 			return err;
 		}
 		if (err)
-			hm_warn("%s: offset %" PRIu64 ": feature %s is corrupt (%" PRIu64 " bytes); "
-				"ignored", r->path, off, hm_feature__name(f), size);
+			hm_warn_lost("%s: offset %" PRIu64 ": feature %s is corrupt (%" PRIu64 " bytes); "
+				     "ignored", r->path, off, hm_feature__name(f), size);
 		else if (!hm_header__has_feat(&r->h, f))
 			r->h.feat_bits[f / 64] |= 1ULL << (f % 64);
 		free(sec);
 	}
 	free(tab);
 	hm_tracing__attach(r);
+	return 0;
+}
+
+/*
+ * An attr no kernel could have produced: perf cannot parse its samples
+ * (evsel__parse_sample), so the file is refused, as perf does.
+ */
+static int check_attr(struct hm_reader *r, const struct hm_evsel *e, u64 off)
+{
+	u64 st = e->attr.sample_type;
+
+	if (st & ~(u64)(PERF_SAMPLE_MAX - 1))
+		return fail(r, -EINVAL, off, "event %d's sample_type %#" PRIx64 " has bits no "
+			    "kernel defines (%#" PRIx64 "); its samples cannot be parsed (perf "
+			    "refuses the file too); the attr is corrupt", r->nr_ev - 1, st,
+			    st & ~(u64)(PERF_SAMPLE_MAX - 1));
 	return 0;
 }
 
@@ -659,6 +704,13 @@ static int read_file_header(struct hm_reader *r, const u8 *hb, u64 hsize)
 	if (attrs_size % attr_size || nr_attrs > 65536)
 		return fail(r, -EINVAL, 32, "attrs section of %" PRIu64 " bytes is not a multiple "
 			    "of the %" PRIu64 "-byte attr entry", attrs_size, attr_size);
+	if (!nr_attrs)
+		return fail(r, -EINVAL, 32, "the attrs section is empty (size %" PRIu64 "): the file "
+			    "names no event, so no sample can be parsed (perf: \"Can't parse "
+			    "sample\"); the header is corrupt", attrs_size);
+	if (attrs_off < hsize)
+		return fail(r, -EINVAL, 24, "the attrs section at offset %" PRIu64 " overlaps the "
+			    "%" PRIu64 "-byte file header; the header is corrupt", attrs_off, hsize);
 	if (r->file_size != UINT64_MAX && data_off > r->file_size)
 		return fail(r, -EINVAL, 40, "data section starts at %" PRIu64 ", past the end "
 			    "of the %" PRIu64 "-byte file; the file is truncated", data_off,
@@ -673,6 +725,7 @@ static int read_file_header(struct hm_reader *r, const u8 *hb, u64 hsize)
 		u64 off = attrs_off + i * attr_size, ids_off, ids_size;
 		u32 asz;
 		u64 *ids = NULL;
+		struct hm_evsel *e;
 
 		err = read_at(r, ent, attr_size, off, "an attr entry");
 		if (err)
@@ -704,29 +757,47 @@ static int read_file_header(struct hm_reader *r, const u8 *hb, u64 hsize)
 				goto out;
 			}
 		}
-		if (!hm_reader__add_evsel(r, ent, asz, ids, ids_size / 8, sw)) {
-			free(ids);
+		e = hm_reader__add_evsel(r, ent, asz, ids, ids_size / 8, sw);
+		free(ids);
+		if (!e) {
 			err = -ENOMEM;
 			goto out;
 		}
-		free(ids);
+		err = check_attr(r, e, off);
+		if (err)
+			goto out;
 	}
 	r->data_start = data_off;
 	r->h.data_offset = data_off;
 	r->h.data_size = data_size;
 	if (!data_size) {
-		hm_warn("%s: data size in the header is 0 (was perf record properly terminated?); "
-			"reading records to the end of the file, header features ignored", r->path);
+		hm_warn_lost("%s: data size in the header is 0: the recording is incomplete (still "
+			     "running, killed, or not properly terminated); reading records to "
+			     "the end of the file, header features (topology, event names) are "
+			     "not there", r->path);
 		memset(r->h.feat_bits, 0, sizeof(r->h.feat_bits));
 		r->data_end = UINT64_MAX;
 	} else {
+		bool none = true;
+
 		r->data_end = data_off + data_size < data_off ? UINT64_MAX : data_off + data_size;
 		r->data_end_known = true;
+		for (int i = 0; i < HM_FEAT_BITS / 64; i++)
+			none &= !r->h.feat_bits[i];
+		if (none && r->file_size != UINT64_MAX) {
+			/* every perf and hitmap writes features: this is a provisional header */
+			hm_warn_lost("%s: the header lists no features: the recording is incomplete "
+				     "(still running, or its recorder was killed); reading the %" PRIu64
+				     " bytes of records up to its last complete round, without the "
+				     "topology and event names", r->path, data_size);
+			goto done;
+		}
 		err = read_features(r, r->data_end);
 		if (err)
 			goto out;
 		read_meta_trailer(r, r->data_end);
 	}
+done:
 	err = 0;
 out:
 	free(ent);
@@ -1179,6 +1250,11 @@ static void swap_body(struct hm_reader *r, u8 *p, u32 size)
 #undef S64
 #undef S64R
 
+static bool bad_cpu(const struct hm_reader *r, u32 cpu)
+{
+	return cpu >= HM_MAX_CPUS || (r->h.nr_cpus_avail && cpu >= r->h.nr_cpus_avail);
+}
+
 /* Decode @rec (native) into @ev. */
 static int decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, bool compressed,
 		  struct hm_event *ev)
@@ -1209,6 +1285,12 @@ static int decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, bool co
 				    compressed ? "(decompressed stream) " : "",
 				    e->name ? e->name : "event", bad, (u64)e->attr.sample_type, size);
 		ev->has_sample = true;
+		if ((e->attr.sample_type & PERF_SAMPLE_CPU) && bad_cpu(r, ev->sample.cpu) &&
+		    !r->nr_bad_cpu++)
+			hm_warn_lost("%s: offset %" PRIu64 ": SAMPLE on cpu %u, which the file's %u "
+				     "CPUs do not have (corrupt?); its socket and node are unknown",
+				     r->path, off, ev->sample.cpu, r->h.nr_cpus_avail ?
+				     r->h.nr_cpus_avail : HM_MAX_CPUS);
 		return 0;
 	}
 	if (is_kernel_type(type)) {
@@ -1226,6 +1308,7 @@ static int decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, bool co
 
 static int ingest_attr(struct hm_reader *r, const u8 *rec, u32 size, u64 off)
 {
+	struct hm_evsel *e;
 	u32 asz;
 	u64 nids;
 
@@ -1239,9 +1322,12 @@ static int ingest_attr(struct hm_reader *r, const u8 *rec, u32 size, u64 off)
 		return fail(r, -EINVAL, off, "HEADER_ATTR says its attr is %u bytes, more than "
 			    "the record's %u", asz, size - 8);
 	nids = (size - 8 - asz) / 8;
-	if (!hm_reader__add_evsel(r, rec + 8, asz, (const u64 *)(rec + 8 + asz), nids,
-				  r->h.needs_swap))
+	e = hm_reader__add_evsel(r, rec + 8, asz, (const u64 *)(rec + 8 + asz), nids,
+				 r->h.needs_swap);
+	if (!e)
 		return fail(r, -ENOMEM, off, "out of memory adding an event");
+	if (check_attr(r, e, off))
+		return r->err;
 	hm_tracing__attach(r);
 	return 0;
 }
@@ -1362,8 +1448,15 @@ static int ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 size, u
 
 	if (type < HM_RECORD_MAX)
 		r->st.nr[type]++;
-	if (!hm_record__name(type))
+	if (!hm_record__name(type)) {
+		/* perf stops with "failed to process type: N" */
 		r->st.nr_unknown++;
+		if (++r->nr_bad_type <= 5)
+			hm_warn_lost("%s: offset %" PRIu64 ": %s%u-byte record of type %u, which no "
+				     "perf defines (perf: \"failed to process type: %u\"); skipped, "
+				     "what it held is lost", r->path, off,
+				     compressed ? "(decompressed stream) " : "", size, type, type);
+	}
 	if (r->spe)
 		hm_spe__sideband(r->spe, nat, size);
 	else if (type == HM_RECORD_TIME_CONV && size <= sizeof(r->time_conv))
@@ -1444,6 +1537,7 @@ static int ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 size, u
 		}
 		if (hm_zstream__feed(r->z, p, n))
 			return fail(r, -ENOMEM, off, "out of memory");
+		r->zlast_off = off;
 		r->st.compressed_bytes += n;
 		break;
 	}
@@ -1590,9 +1684,21 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 		if (r->data_end_known && r->data_end != UINT64_MAX && win_off(r) < r->data_end)
 			return fail(r, -EINVAL, win_off(r), "file ends before the end of the data "
 				    "section (%" PRIu64 "); the file is truncated", r->data_end);
+		if (r->nr_bad_cpu > 1)
+			hm_warn("%s: %" PRIu64 " SAMPLEs in all on a CPU the file does not have",
+				r->path, r->nr_bad_cpu);
+		if (r->nr_bad_type > 5)
+			hm_warn("%s: %" PRIu64 " more records of no perf type skipped", r->path,
+				r->nr_bad_type - 5);
+		if (r->z && hm_zstream__cut(r->z))
+			return fail(r, -EBADMSG, r->zlast_off, "the zstd stream ends inside a frame: "
+				    "%" PRIu64 " compressed bytes up to the COMPRESSED record at this "
+				    "offset do not decompress (perf: \"Couldn't decompress data\"); "
+				    "the records they hold are lost; the file is truncated or corrupt",
+				    hm_zstream__cut(r->z));
 		if (r->z && hm_zstream__pending(r->z))
-			hm_warn("%s: %zu bytes of a decompressed record left over at the end; "
-				"last record dropped", r->path, hm_zstream__pending(r->z));
+			hm_warn_lost("%s: %zu bytes of a decompressed record left over at the end; "
+				     "last record dropped", r->path, hm_zstream__pending(r->z));
 		if (r->trunc_off)
 			return fail(r, -EINVAL, r->trunc_off, "%s lies past the end of the %" PRIu64
 				    "-byte file; the file is truncated (all records were read)",

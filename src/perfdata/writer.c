@@ -1463,6 +1463,49 @@ int hm_writer__write_finished_round(struct hm_writer *w)
 	return hm_writer__write(w, &h, sizeof(h));
 }
 
+/*
+ * A provisional file header: the attrs and the data written so far, no
+ * features.  A recorder calls it after each round, so a file that is still
+ * being written, or whose writer was killed, reads up to its last complete
+ * round (readers take "no features" for "incomplete").  hm_writer__close
+ * replaces it with the final header.
+ */
+int hm_writer__sync(struct hm_writer *w)
+{
+	struct perf_file_header_le fh;
+	struct stat st;
+	int err = begin(w);
+
+	if (err)
+		return err;
+	if (w->pipe || fstat(w->fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	err = wflush(w);
+	if (err)
+		return err;
+	memset(&fh, 0, sizeof(fh));
+	fh.magic = HM_PERF_MAGIC2;
+	fh.size = HM_FILE_HEADER_SIZE;
+	fh.attr_size = HM_FILE_ATTR_STRIDE;
+	fh.attrs.offset = w->attrs_offset;
+	fh.attrs.size = (u64)w->nr_ev * HM_FILE_ATTR_STRIDE;
+	fh.data.offset = w->data_offset;
+	fh.data.size = w->data_size;
+	if (w->swap) {
+		u64 *q = (u64 *)&fh;
+
+		for (size_t k = 0; k < sizeof(fh) / 8; k++)
+			q[k] = bswap_64(q[k]);
+	}
+	if (pwrite(w->fd, &fh, sizeof(fh), 0) != (ssize_t)sizeof(fh)) {
+		err = -errno;
+		hm_err("%s: offset 0: cannot write the file header: %s; check free space",
+		       w->path, strerror(errno));
+		w->err = err;
+	}
+	return err;
+}
+
 static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 {
 	struct hm_fwbuf extra[4];

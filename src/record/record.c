@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -416,8 +418,12 @@ static int drain_all(struct session *s)
 			return (int)n;
 	}
 	if (s->wrote_since_round) {
+		int err;
+
 		s->wrote_since_round = false;
-		return hm_writer__write_finished_round(s->w);
+		err = hm_writer__write_finished_round(s->w);
+		/* the header now covers this round: readable if we die from here */
+		return err ? err : hm_writer__sync(s->w);
 	}
 	return 0;
 }
@@ -1144,6 +1150,9 @@ static int start_child(struct session *s)
 	int go[2];
 	pid_t pid;
 
+	sigset_t block, old;
+	pid_t parent = getpid();
+
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (s->o->workload) {
@@ -1166,10 +1175,19 @@ static int start_child(struct session *s)
 		}
 	}
 	fflush(NULL);
+	/*
+	 * The child must not run the recorder's handlers (its flag would be
+	 * set in the child's copy and lost): signals wait until it has its own.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
 		int err = -errno;
 
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[0]);
 		close(go[1]);
 		return err;
@@ -1183,6 +1201,11 @@ static int start_child(struct session *s)
 		sa.sa_handler = child_on_signal;
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
+		/* the recorder died (even by SIGKILL): so does its command */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(126);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(126);	/* the recorder gave up */
 		close(go[0]);
@@ -1218,6 +1241,7 @@ static int start_child(struct session *s)
 			s->o->argv[0], strerror(errno));
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(go[0]);
 	s->child = pid;
 	s->go_fd = go[1];
@@ -1362,6 +1386,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	void *td = NULL;
 	size_t td_size = 0;
 	double cpu0;
+	int lock_fd = -1;
 
 	memset(&s, 0, sizeof(s));
 	memset(res, 0, sizeof(*res));
@@ -1421,6 +1446,22 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		hm_topo__delete(t);
 	}
 
+	/*
+	 * One recorder per output: the lock is taken on the file before it
+	 * is truncated, so a second recorder cannot clobber a running one.
+	 */
+	lock_fd = open(o->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0) {
+		err = -errno;
+		hm_err("%s: cannot create: %s", o->output, strerror(errno));
+		goto out;
+	}
+	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		hm_err("%s: another recording is writing this file; fix: give another -o, or "
+		       "wait for it to finish", o->output);
+		goto out;
+	}
 	if (o->workload || (o->argv && o->argv[0])) {
 		err = start_child(&s);
 		if (err) {
@@ -1477,7 +1518,17 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		for (i = 0; i < s.nr_ev; i++)
 			hm_pevsel__enable(&s.ev[i]);
 	cpu0 = self_cpu();
-	release_child(&s);
+	/* a valid header from the start: a killed recorder leaves a readable file */
+	err = hm_writer__sync(s.w);
+	if (err)
+		goto out;
+	if (o->stop && *o->stop && s.go_fd >= 0) {
+		/* stopped before the command ran: it never starts (exits 126) */
+		close(s.go_fd);
+		s.go_fd = -1;
+	} else {
+		release_child(&s);
+	}
 
 	pfd = calloc(s.nr_cpus, sizeof(*pfd));
 	if (!pfd) {
@@ -1614,5 +1665,7 @@ out:
 	free(s.locks.e);
 	free(s.pairs.e);
 	free(s.tids.e);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return err;
 }

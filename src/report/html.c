@@ -146,7 +146,8 @@ static double *grow(double *v, u32 *alloc, u32 need, size_t per)
 		return v;
 	while (n < need)
 		n = n ? n * 2 : 256;
-	nv = realloc(v, (size_t)n * per * sizeof(*nv));
+	/* one spare element: per is 0 without sockets, and realloc(v, 0) frees v */
+	nv = realloc(v, ((size_t)n * per + 1) * sizeof(*nv));
 	if (!nv)
 		return NULL;
 	memset(nv + (size_t)*alloc * per, 0, (size_t)(n - *alloc) * per * sizeof(*nv));

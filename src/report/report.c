@@ -477,7 +477,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	if (has_cpu) {
 		ms.cpu_socket = hm_topo__cpu_socket(r->topo, s->cpu);
 		ms.cpu_node = hm_topo__cpu_node(r->topo, s->cpu);
-		if ((int)s->cpu < hm_topo__nr_cpus(r->topo))
+		if (s->cpu < (u32)hm_topo__nr_cpus(r->topo))
 			node_idx = r->cpu_node_idx[s->cpu];
 	} else {
 		ms.cpu_socket = ms.cpu_node = -1;

@@ -765,10 +765,16 @@ int hm_sim__run(struct hm_sim *s)
 			return err;
 		}
 		err = hm_truth__write_json(s->truth, f);
-		if (fclose(f) && !err)
+		if (fflush(f))
+			err = -(errno ? errno : EIO);	/* the real cause, not write_json's EIO */
+		else if (ferror(f) && !err)
 			err = -EIO;
-		if (err)
+		if (fclose(f) && !err)
+			err = -(errno ? errno : EIO);
+		if (err) {
+			hm_err("%s: cannot write the truth file: %s", s->o.truth, strerror(-err));
 			return err;
+		}
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	s->res.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;

@@ -18,6 +18,8 @@
 #include <hitmap/log.h>
 #include "symbols-priv.h"
 
+#define HM_KSYMS_MAX_BYTES	(256u << 20)
+
 struct hm_ksyms {
 	struct hm_ksym *v;	/* all symbols, by address, best alias first */
 	size_t nr, alloc;
@@ -251,6 +253,16 @@ struct hm_ksyms *hm_ksyms__load(const char *path)
 		}
 		if (n == 0)
 			break;
+		/* kallsyms is text, and far smaller: not /dev/zero or a binary */
+		if (memchr(buf + len, 0, n) || len + n > HM_KSYMS_MAX_BYTES) {
+			hm_err("%s: offset %zu: %s; pass /proc/kallsyms or a copy of it with "
+			       "--kallsyms", path, len, len + n > HM_KSYMS_MAX_BYTES ?
+			       "larger than any kallsyms (256 MiB)" : "a NUL byte: not a kallsyms text");
+			free(buf);
+			close(fd);
+			errno = EINVAL;
+			return NULL;
+		}
 		len += n;
 	}
 	close(fd);

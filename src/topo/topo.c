@@ -15,6 +15,8 @@
 #include <hitmap/log.h>
 #include <hitmap/topo.h>
 
+#define HM_TOPO_MAX_RANGES	(1 << 20)
+
 struct hm_topo_cpu {
 	int socket, die, node;
 };
@@ -69,6 +71,9 @@ int hm_cpulist__parse(const char *s, int *cpus, int n)
 			if (b < a)
 				return -EINVAL;
 		}
+		/* no CPU id past the kernel's maximum: a corrupt "0-2000000000" */
+		if (b >= (long)HM_MAX_CPUS || count + (b - a) >= (long)HM_MAX_CPUS)
+			return -EINVAL;
 		for (long c = a; c <= b; c++) {
 			if (count < n && cpus)
 				cpus[count] = (int)c;
@@ -141,8 +146,17 @@ static int build_ranges(struct hm_topo *t)
 		for (u64 b = 0; b < m->nbits; b++) {
 			u64 start;
 
+			if (!(b % 64) && !m->bitmap[b / 64]) {
+				b += 63;	/* a word of free blocks */
+				continue;
+			}
 			if (!((m->bitmap[b / 64] >> (b % 64)) & 1))
 				continue;
+			if (n >= HM_TOPO_MAX_RANGES) {
+				hm_warn("memory topology has more than %d ranges; physical addresses "
+					"past them get no node", HM_TOPO_MAX_RANGES);
+				goto done;
+			}
 			start = b * t->block_size;
 			if (n && r[n - 1].node == (int)m->node && r[n - 1].end == start) {
 				r[n - 1].end += t->block_size;
@@ -165,6 +179,7 @@ static int build_ranges(struct hm_topo *t)
 			n++;
 		}
 	}
+done:
 	qsort(r, n, sizeof(*r), range_cmp);
 	t->ranges = r;
 	t->nr_ranges = (int)n;
@@ -207,6 +222,45 @@ static void assign_node_cpus(struct hm_topo *t, int idx, const char *list)
 	free(cpus);
 }
 
+/* Highest CPU of cpulist @s, +1 (0: none or unparsable). */
+static int cpulist_end(const char *s)
+{
+	int n = s ? hm_cpulist__parse(s, NULL, 0) : -1;
+	int *cpus, max = 0;
+
+	if (n <= 0)
+		return 0;
+	cpus = calloc(n, sizeof(int));
+	if (!cpus)
+		return 0;
+	hm_cpulist__parse(s, cpus, n);
+	for (int i = 0; i < n; i++)
+		if (cpus[i] + 1 > max)
+			max = cpus[i] + 1;
+	free(cpus);
+	return max;
+}
+
+/* NRCPUS absent or corrupt: enough CPUs for every one the lists name. */
+static int cpus_named(const struct hm_header *h)
+{
+	int max = 0, n;
+
+	for (u32 i = 0; h->package_cpus && i < h->nr_package_cpus; i++)
+		if ((n = cpulist_end(h->package_cpus[i])) > max)
+			max = n;
+	for (u32 i = 0; h->numa && i < h->nr_numa_nodes; i++)
+		if ((n = cpulist_end(h->numa[i].cpus)) > max)
+			max = n;
+	return max;
+}
+
+/* A socket or die id from a file: -1 unless it is one a machine can have. */
+static int topo_id(int v)
+{
+	return v >= 0 && v < HM_MAX_SOCKETS ? v : -1;
+}
+
 struct hm_topo *hm_topo__new_from_header(const struct hm_header *h)
 {
 	struct hm_topo *t;
@@ -214,16 +268,18 @@ struct hm_topo *hm_topo__new_from_header(const struct hm_header *h)
 
 	if (!nr_cpus)
 		nr_cpus = h->nr_cpus_online;
+	if (!nr_cpus || nr_cpus > (int)HM_MAX_CPUS)
+		nr_cpus = cpus_named(h);
 	t = topo_alloc(nr_cpus);
 	if (!t)
 		goto enomem;
 	if (h->cpu) {
 		for (u32 i = 0; i < h->nr_cpus_avail && (int)i < t->nr_cpus; i++) {
-			t->cpu[i].socket = h->cpu[i].socket_id;
-			t->cpu[i].die = h->cpu[i].die_id;
+			t->cpu[i].socket = topo_id(h->cpu[i].socket_id);
+			t->cpu[i].die = topo_id(h->cpu[i].die_id);
 		}
 	} else if (h->package_cpus) {
-		for (u32 p = 0; p < h->nr_package_cpus; p++) {
+		for (u32 p = 0; p < h->nr_package_cpus && p < HM_MAX_SOCKETS; p++) {
 			int n = hm_cpulist__parse(h->package_cpus[p], NULL, 0);
 			int *cpus = n > 0 ? calloc(n, sizeof(int)) : NULL;
 
@@ -246,14 +302,14 @@ struct hm_topo *hm_topo__new_from_header(const struct hm_header *h)
 			goto enomem;
 		assign_node_cpus(t, i, h->numa[i].cpus);
 	}
-	if (h->mem && h->nr_mem_nodes && h->mem_block_size) {
+	if (h->mem && h->nr_mem_nodes && h->nr_mem_nodes <= HM_MAX_NODES && h->mem_block_size) {
 		t->block_size = h->mem_block_size;
 		t->mem = calloc(h->nr_mem_nodes, sizeof(*t->mem));
 		if (!t->mem)
 			goto enomem;
 		t->nr_mem_nodes = h->nr_mem_nodes;
 		for (u64 i = 0; i < h->nr_mem_nodes; i++) {
-			u64 words = (h->mem[i].nbits + 63) / 64;
+			u64 words = h->mem[i].nbits / 64 + !!(h->mem[i].nbits % 64);
 
 			t->mem[i].node = h->mem[i].node;
 			t->mem[i].nbits = h->mem[i].nbits;
@@ -610,7 +666,7 @@ int hm_topo__fill_header(const struct hm_topo *t, struct hm_header *h)
 		h->nr_mem_nodes = t->nr_mem_nodes;
 		h->mem_block_size = t->block_size;
 		for (u64 i = 0; i < t->nr_mem_nodes; i++) {
-			u64 words = (t->mem[i].nbits + 63) / 64;
+			u64 words = t->mem[i].nbits / 64 + !!(t->mem[i].nbits % 64);
 
 			h->mem[i].node = t->mem[i].node;
 			h->mem[i].nbits = t->mem[i].nbits;

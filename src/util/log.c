@@ -15,6 +15,18 @@ void hm_log__set_sink(hm_log_fn fn, void *ctx, enum hm_log_level max_level)
 	log_max = max_level;
 }
 
+static unsigned long nr_data_lost;
+
+void hm_log__data_lost(void)
+{
+	__atomic_add_fetch(&nr_data_lost, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long hm_log__nr_data_lost(void)
+{
+	return __atomic_load_n(&nr_data_lost, __ATOMIC_RELAXED);
+}
+
 const char *hm_log__last_error(void)
 {
 	return last_error;

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for the perf.data reader: any bytes, file or pipe format,
- * read through hm_reader__new_mem() to the end, every decoded pointer touched.
+ * either byte order, plain or zstd, read through hm_reader__new_mem() to the
+ * end (every record type, feature sections, hitmap's metadata), every decoded
+ * pointer touched, then the header's topology and metadata as the report
+ * uses them.
  * Built and run by 'make fuzz' (seeds: tests/fuzz/seeds/reader-*, made by
  * tests/fuzz/make-reader-seeds.sh).
  */
 #include <stdint.h>
 #include <string.h>
 #include <hitmap/log.h>
+#include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
+#include <hitmap/topo.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,6 +27,39 @@ static void touch(const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		acc += b[i];
 	sink += acc;
+}
+
+/*
+ * The header's topology (NRCPUS, CPU/NUMA/MEM_TOPOLOGY) through the lookups
+ * the report does per sample, with CPU ids and addresses from anywhere; and
+ * hitmap's metadata TLVs.
+ */
+static void topo_and_meta(const struct hm_header *h)
+{
+	struct hm_topo *t = hm_topo__new_from_header(h);
+	static const int cpus[] = { -1, 0, 1, 63, 64, 4095, 32767, 32768, 0x7fffffff };
+	static const u64 phys[] = { 0, 4096, 1ULL << 30, 1ULL << 40, ~0ULL };
+
+	if (t) {
+		for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++)
+			sink += hm_topo__cpu_socket(t, cpus[i]) + hm_topo__cpu_node(t, cpus[i]) +
+				hm_topo__cpu_die(t, cpus[i]);
+		for (size_t i = 0; i < sizeof(phys) / sizeof(phys[0]); i++)
+			sink += hm_topo__phys_node(t, phys[i]);
+		for (int i = -1; i <= hm_topo__nr_nodes(t); i++)
+			sink += hm_topo__node_id(t, i) + hm_topo__node_socket(t, i);
+		hm_topo__delete(t);
+	}
+	if (h->hitmap_meta) {
+		struct hm_meta *m = hm_meta__parse(h->hitmap_meta, h->hitmap_meta_size,
+						   h->needs_swap);
+		u32 tag, len;
+		const void *d;
+
+		for (int i = 0; m && !hm_meta__get(m, i, &tag, &d, &len); i++)
+			touch(d, len);
+		hm_meta__delete(m);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -63,6 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			touch(hm_evsel__name(hm_reader__evsel(r, i), nb, sizeof(nb)), 1);
 		}
+		/* what the report builds from the header: topology and metadata */
+		topo_and_meta(h);
 	}
 	hm_reader__delete(r);
 	return 0;

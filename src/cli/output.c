@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output files of every command (see output.h).  Each output is a stdio
+ * stream over a cookie that remembers the first write error's errno, so the
+ * message at the end names the real cause (ENOSPC, EIO, EDQUOT), not a
+ * later EBADF or nothing at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "output.h"
+
+#define MAX_INPUTS	16
+#define MAX_OUTPUTS	16
+
+struct ostream {
+	FILE	*f;
+	int	fd;
+	int	err;		/* first errno of a write or close */
+	char	*name;
+	bool	used;
+};
+
+struct input {
+	dev_t	dev;
+	ino_t	ino;
+	char	*name;
+};
+
+static struct ostream outs[MAX_OUTPUTS];
+static struct ostream out_stdout = { .fd = STDOUT_FILENO, .name = "<stdout>" };
+static struct input ins[MAX_INPUTS];
+static int nr_ins;
+/* outputs already checked, so two options cannot name one file */
+static struct { const char *path, *opt; } chk[MAX_OUTPUTS];
+static int nr_chk;
+
+static ssize_t ck_write(void *c, const char *buf, size_t n)
+{
+	struct ostream *o = c;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(o->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!o->err)
+				o->err = w < 0 ? errno : EIO;
+			return -1;
+		}
+		done += w;
+	}
+	return n;
+}
+
+static int ck_close(void *c)
+{
+	struct ostream *o = c;
+
+	if (close(o->fd) && !o->err && errno != EINTR)
+		o->err = errno;
+	return o->err ? -1 : 0;
+}
+
+static FILE *wrap(struct ostream *o)
+{
+	cookie_io_functions_t io = { .write = ck_write, .close = ck_close };
+
+	o->f = fopencookie(o, "w", io);
+	return o->f;
+}
+
+void hm_out__init(void)
+{
+	FILE *f;
+
+	fflush(stdout);
+	f = wrap(&out_stdout);
+	if (!f)
+		return;		/* keep the plain stream: still checked at the end */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(f, NULL, _IOLBF, 0);
+	else
+		setvbuf(f, NULL, _IOFBF, 1 << 16);
+	stdout = f;
+}
+
+static int report(const struct ostream *o, int err)
+{
+	if (err == EPIPE)
+		return 1;	/* the reader went away: quiet, like SIGPIPE */
+	return hm_cli__error("%s: cannot write: %s", o->name, strerror(err));
+}
+
+int hm_out__finish(int rc)
+{
+	int err;
+
+	if (fflush(stdout) && !out_stdout.err)
+		out_stdout.err = errno ? errno : EIO;
+	if (ferror(stdout) && !out_stdout.err)
+		out_stdout.err = EIO;
+	if (stdout == out_stdout.f) {
+		if (fclose(stdout) && !out_stdout.err)
+			out_stdout.err = errno ? errno : EIO;
+	} else if (fclose(stdout) && !out_stdout.err) {
+		out_stdout.err = errno ? errno : EIO;
+	}
+	err = out_stdout.err;
+	if (!err)
+		return rc;
+	report(&out_stdout, err);
+	return rc && rc != HM_EXIT_DATA_LOST ? rc : 1;
+}
+
+static bool same_file(const struct stat *st, const char **which)
+{
+	for (int i = 0; i < nr_ins; i++)
+		if (ins[i].dev == st->st_dev && ins[i].ino == st->st_ino) {
+			*which = ins[i].name;
+			return true;
+		}
+	return false;
+}
+
+void hm_out__input(const char *path)
+{
+	struct stat st;
+	int ret;
+
+	if (!path || nr_ins == MAX_INPUTS)
+		return;
+	ret = !strcmp(path, "-") ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+	/* only regular files can be overwritten by mistake (not /dev/null, pipes) */
+	if (ret || !S_ISREG(st.st_mode))
+		return;
+	ins[nr_ins].dev = st.st_dev;
+	ins[nr_ins].ino = st.st_ino;
+	ins[nr_ins].name = strdup(!strcmp(path, "-") ? "<stdin>" : path);
+	if (ins[nr_ins].name)
+		nr_ins++;
+}
+
+int hm_out__check(const char *path, const char *opt, bool dash_ok)
+{
+	struct stat st;
+	const char *which;
+	int ret;
+
+	if (!path || !*path)
+		return hm_cli__error("%s: empty file name", opt);
+	if (!strcmp(path, "-") && !dash_ok)
+		return hm_cli__error("%s -: this output cannot go to standard output; give a "
+				     "file name", opt);
+	ret = !strcmp(path, "-") ? fstat(STDOUT_FILENO, &st) : stat(path, &st);
+	if (!ret && S_ISREG(st.st_mode) && same_file(&st, &which))
+		return hm_cli__error("%s %s: the same file as the input %s; refusing to overwrite it "
+				     "(choose another output file)", opt, path, which);
+	for (int i = 0; i < nr_chk; i++) {
+		struct stat st2;
+
+		if (strcmp(chk[i].opt, opt) && (!strcmp(chk[i].path, path) ||
+		    (!ret && !stat(chk[i].path, &st2) && st2.st_dev == st.st_dev &&
+		     st2.st_ino == st.st_ino)) && strcmp(path, "-"))
+			return hm_cli__error("%s %s: %s writes that file too; give each output its "
+					     "own file", opt, path, chk[i].opt);
+	}
+	if (nr_chk < MAX_OUTPUTS) {
+		chk[nr_chk].path = path;
+		chk[nr_chk++].opt = opt;
+	}
+	return 0;
+}
+
+FILE *hm_out__open(const char *path, const char *opt)
+{
+	struct ostream *o = NULL;
+
+	if (hm_out__check(path, opt, true))
+		return NULL;
+	if (!strcmp(path, "-"))
+		return stdout;
+	for (int i = 0; i < MAX_OUTPUTS && !o; i++)
+		if (!outs[i].used)
+			o = &outs[i];
+	if (!o) {
+		hm_cli__error("%s %s: too many output files", opt, path);
+		return NULL;
+	}
+	memset(o, 0, sizeof(*o));
+	o->name = strdup(path);
+	if (!o->name) {
+		hm_cli__error("%s %s: out of memory", opt, path);
+		return NULL;
+	}
+	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (o->fd < 0) {
+		hm_cli__error("%s %s: cannot create: %s", opt, path, strerror(errno));
+		free(o->name);
+		return NULL;
+	}
+	if (!wrap(o)) {
+		hm_cli__error("%s %s: %s", opt, path, strerror(errno));
+		close(o->fd);
+		free(o->name);
+		return NULL;
+	}
+	o->used = true;
+	return o->f;
+}
+
+static struct ostream *find(FILE *f)
+{
+	for (int i = 0; i < MAX_OUTPUTS; i++)
+		if (outs[i].used && outs[i].f == f)
+			return &outs[i];
+	return NULL;
+}
+
+const char *hm_out__name(FILE *f)
+{
+	struct ostream *o = find(f);
+
+	return o ? o->name : "<stdout>";
+}
+
+int hm_out__close(FILE *f)
+{
+	struct ostream *o;
+	int err = 0, rc = 0;
+
+	if (!f)
+		return 0;
+	if (f == stdout) {
+		if (fflush(stdout) && !out_stdout.err)
+			out_stdout.err = errno ? errno : EIO;
+		if (ferror(stdout) && !out_stdout.err)
+			out_stdout.err = EIO;
+		return out_stdout.err ? report(&out_stdout, out_stdout.err) : 0;
+	}
+	o = find(f);
+	if (!o)
+		return fclose(f) ? hm_cli__error("cannot write: %s", strerror(errno)) : 0;
+	if (fflush(f) && !o->err)
+		o->err = errno ? errno : EIO;
+	if (ferror(f) && !o->err)
+		o->err = EIO;
+	if (fclose(f) && !o->err)
+		o->err = errno ? errno : EIO;
+	err = o->err;
+	if (err)
+		rc = report(o, err);
+	free(o->name);
+	memset(o, 0, sizeof(*o));
+	return rc;
+}
+
+int hm_out__conflict(const char *a, const char *b)
+{
+	hm_cli__error("%s and %s cannot be used together; choose one", a, b);
+	return 2;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Output errors are errors: every command writing to a full disk (/dev/full)
+# fails naming the file and ENOSPC; an output that is an input is refused
+# before anything is written; '-' is standard output or refused; options
+# that conflict are refused.
+. tests/lib.sh
+
+if [ ! -w /dev/full ]; then
+	skip harden-output "/dev/full is not there"
+	done_tests
+fi
+F=$TMP/in.data
+if ! "$HITMAP" simulate --ops 20000 -o "$F" --truth "$TMP/truth.json" >/dev/null 2>"$TMP/sim.err"; then
+	fail harden-output.simulate "cannot make an input: $(head -c 200 "$TMP/sim.err")"
+	done_tests
+fi
+
+# full NAME CMD...: stdout on /dev/full -> rc 1 and "<stdout>: ... No space left"
+full() {
+	local n=$1; shift
+	"$@" >/dev/full 2>"$TMP/err"
+	local rc=$?
+	if [ $rc -eq 1 ] && grep -q 'No space left on device' "$TMP/err"; then pass "harden-output.full.$n"
+	else fail "harden-output.full.$n" "rc $rc: $(head -c 200 "$TMP/err")"; fi
+}
+full report        "$HITMAP" report -i "$F"
+full report-json   "$HITMAP" report -i "$F" --json
+full script        "$HITMAP" script -i "$F"
+full script-json   "$HITMAP" script -i "$F" --json
+full stat          "$HITMAP" stat -i "$F"
+full header        "$HITMAP" header -i "$F"
+full diff          "$HITMAP" diff "$F" "$F"
+full simulate-json "$HITMAP" simulate --ops 2000 --json
+full hash          "$HITMAP" hash --help
+full bench         "$HITMAP" bench --help
+full record-plan   "$HITMAP" record --plan --help
+full help          "$HITMAP" --help
+
+# fileout NAME FILE-OPTION CMD...: a named output on /dev/full
+fileout() {
+	local n=$1; shift
+	"$@" >/dev/null 2>"$TMP/err"
+	local rc=$?
+	if [ $rc -eq 1 ] && grep -q '/dev/full.*No space left on device' "$TMP/err"; then
+		pass "harden-output.file.$n"
+	else fail "harden-output.file.$n" "rc $rc: $(head -c 200 "$TMP/err")"; fi
+}
+fileout report-html "$HITMAP" report -i "$F" --html /dev/full
+fileout diff-html   "$HITMAP" diff --html /dev/full "$F" "$F"
+fileout sim-truth   "$HITMAP" simulate --ops 2000 -o "$TMP/s.data" --truth /dev/full
+fileout sim-ksyms   "$HITMAP" simulate --ops 2000 -o "$TMP/s2.data" --kallsyms /dev/full
+
+# refused NAME WANT-RC CMD...: refused with a message, the input intact
+refused() {
+	local n=$1 want=$2; shift 2
+	local sum
+	sum=$(md5sum <"$F")
+	"$@" >/dev/null 2>"$TMP/err" <"$F"
+	local rc=$?
+	if [ $rc -ne "$want" ] || [ ! -s "$TMP/err" ]; then
+		fail "harden-output.refuse.$n" "rc $rc (expected $want): $(head -c 200 "$TMP/err")"
+	elif [ "$(md5sum <"$F")" != "$sum" ]; then
+		fail "harden-output.refuse.$n" "the input was changed"
+	else pass "harden-output.refuse.$n"; fi
+}
+refused report-html-input 1 "$HITMAP" report -i "$F" --html "$F"
+refused diff-html-input   1 "$HITMAP" diff --html "$F" "$F" "$F"
+refused convert-stdin     1 "$HITMAP" convert -i - -o "$F"
+refused convert-same      1 "$HITMAP" convert -i "$F" -o "$F"
+refused sim-truth-is-o    1 "$HITMAP" simulate --ops 2000 -o "$TMP/x.data" --truth "$TMP/x.data"
+refused sim-o-dash        1 "$HITMAP" simulate --ops 2000 -o -
+refused record-o-dash     1 "$HITMAP" record -o - -- true
+refused json-csv          2 "$HITMAP" report -i "$F" --json --csv
+refused diff-json-csv     2 "$HITMAP" diff --json --csv "$F" "$F"
+refused alpha-nan         2 "$HITMAP" diff --alpha nan "$F" "$F"
+refused kallsyms-missing  1 "$HITMAP" report -i "$F" --kallsyms "$TMP/nonexistent"
+[ -e "$TMP/x.data" ] && fail harden-output.refuse.sim-nothing-written "simulate wrote $TMP/x.data" ||
+	pass harden-output.refuse.sim-nothing-written
+[ -e ./- ] && fail harden-output.no-dash-file "a file named '-' was created" ||
+	pass harden-output.no-dash-file
+
+# '-' is standard output where it is one
+"$HITMAP" report -i "$F" --html - >"$TMP/page.html" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '<html' "$TMP/page.html"; then pass harden-output.html-dash
+else fail harden-output.html-dash "rc $rc: $(head -c 200 "$TMP/err")"; fi
+done_tests

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Recording under signals, failures and a second recorder:
+#   - SIGINT/SIGTERM at random times from 0 to 3 s: record exits 0 promptly
+#     (well before the 20 s command ends) and leaves a file hitmap reads
+#     without a warning;
+#   - SIGKILL at random times: the file reads up to its last complete round,
+#     with the "incomplete" warning (exit 3), and the command died too;
+#   - record -- false exits 1, as perf record does;
+#   - a second recorder on the same -o is refused and the first file survives.
+# HARDEN_SIGNALS / HARDEN_KILLS scale it (the issue's campaign: 100 and 20).
+. tests/lib.sh
+
+if [ "$(id -u)" != 0 ] || ! have_tracefs || [ ! -d /sys/kernel/tracing/events/lock/contention_begin ]; then
+	skip harden-record "needs root and the lock tracepoints"; done_tests
+fi
+NSIG=${HARDEN_SIGNALS:-30}
+NKILL=${HARDEN_KILLS:-5}
+PAR=4
+RANDOM=17	# deterministic times
+
+"$HITMAP" record -q -o "$TMP/false.data" -- false 2>/dev/null
+rc=$?
+[ $rc -eq 1 ] && pass harden-record.false-exits-1 || fail harden-record.false-exits-1 "rc $rc"
+
+# one run: record a sleeper, signal it after $2 ms; checks go to $TMP/run.$1.res
+one() {
+	local i=$1 ms=$2 sig=$3 f=$TMP/run.$1.data mark="hm-harden-$$-$1"
+	local t0 t1 rc r2
+	"$HITMAP" record -q -o "$f" -- bash -c "exec -a $mark sleep 20" >/dev/null 2>"$TMP/run.$i.err" &
+	local pid=$!
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	t0=$(date +%s%N)
+	kill -"$sig" $pid
+	wait $pid 2>/dev/null; rc=$?
+	t1=$(date +%s%N)
+	sleep 0.2
+	if [ "$sig" = KILL ]; then
+		if pgrep -f "$mark" >/dev/null; then
+			echo "FAIL the command outlived the killed recorder" >"$TMP/run.$i.res"; pkill -f "$mark"; return
+		fi
+		if [ ! -s "$f" ]; then
+			echo "OK killed before the file was started" >"$TMP/run.$i.res"; return
+		fi
+		"$HITMAP" stat -i "$f" >/dev/null 2>"$TMP/run.$i.rerr"; r2=$?
+		if [ $r2 -eq 3 ] && grep -q incomplete "$TMP/run.$i.rerr"; then echo OK >"$TMP/run.$i.res"
+		else echo "FAIL killed at $ms ms: stat rc $r2: $(head -c 200 "$TMP/run.$i.rerr")" >"$TMP/run.$i.res"; fi
+		return
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "FAIL SIG$sig at $ms ms: record rc $rc: $(tail -c 200 "$TMP/run.$i.err")" >"$TMP/run.$i.res"; return
+	fi
+	if [ $(((t1 - t0) / 1000000)) -gt 15000 ]; then
+		echo "FAIL SIG$sig at $ms ms: took $(((t1 - t0) / 1000000)) ms to stop" >"$TMP/run.$i.res"; return
+	fi
+	"$HITMAP" stat -i "$f" >/dev/null 2>"$TMP/run.$i.rerr"; r2=$?
+	if [ $r2 -ne 0 ]; then
+		echo "FAIL SIG$sig at $ms ms: stat rc $r2: $(head -c 200 "$TMP/run.$i.rerr")" >"$TMP/run.$i.res"; return
+	fi
+	echo OK >"$TMP/run.$i.res"
+}
+
+n=0
+total=$((NSIG + NKILL))
+while [ $n -lt $total ]; do
+	for ((k = 0; k < PAR && n < total; k++, n++)); do
+		if [ $n -lt $NSIG ]; then
+			sig=$([ $((n % 2)) -eq 0 ] && echo INT || echo TERM); ms=$((RANDOM % 3000))
+		else
+			sig=KILL; ms=$((300 + RANDOM % 2700))
+		fi
+		one $n $ms $sig &
+	done
+	wait
+done
+bad_s=0 bad_k=0
+for ((n = 0; n < total; n++)); do
+	r=$(cat "$TMP/run.$n.res" 2>/dev/null || echo "FAIL no result")
+	case $r in
+	OK*) ;;
+	*) if [ $n -lt $NSIG ]; then bad_s=$((bad_s + 1)); else bad_k=$((bad_k + 1)); fi
+	   echo "# run $n: $r" ;;
+	esac
+done
+[ $bad_s -eq 0 ] && pass "harden-record.signals ($NSIG SIGINT/SIGTERM at 0-3 s: exit 0, prompt, readable)" ||
+	fail harden-record.signals "$bad_s of $NSIG runs"
+[ $bad_k -eq 0 ] && pass "harden-record.sigkill ($NKILL SIGKILL: readable up to the last round, 'incomplete', command gone)" ||
+	fail harden-record.sigkill "$bad_k of $NKILL runs"
+
+# a second recorder on the same output
+"$HITMAP" record -q -o "$TMP/lock.data" -- sleep 4 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+"$HITMAP" record -q -o "$TMP/lock.data" -- true >/dev/null 2>"$TMP/lock.err"
+rc=$?
+wait $pid; rc1=$?
+if [ $rc -eq 1 ] && grep -q 'another recording' "$TMP/lock.err" && [ $rc1 -eq 0 ] &&
+   "$HITMAP" stat -i "$TMP/lock.data" >/dev/null 2>&1; then
+	pass harden-record.second-recorder-refused
+else
+	fail harden-record.second-recorder-refused "second rc $rc ($(head -c 150 "$TMP/lock.err")), first rc $rc1"
+fi
+done_tests
