@@ -49,7 +49,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
-.PHONY: all check run bench fuzz install clean setup tests
+.PHONY: all check run bench fuzz install clean setup tests check-debian13
 # BPF objects beside the binary (hitmap hash --verify/--probe, record
 # --futex-bpf look there), when clang is installed.
 BPF_CLANG := $(shell command -v clang 2>/dev/null)
@@ -110,6 +110,11 @@ run:
 
 setup:
 	$(Q)scripts/setup.sh
+
+# Debian 13 too (not part of check: a chroot build and a second test run):
+# gcc 14, libbpf 1.5, libtraceevent 1.8, WERROR=1, perf 7.3 as the oracle.
+check-debian13:
+	$(Q)scripts/check-debian13.sh $(FILTER)
 
 bench: $(BIN) $(TOOL_BINS)
 	$(Q)HITMAP_BUILD=$(B) tests/bench/run.sh

@@ -8,7 +8,8 @@
 # (default /var/cache/hitmap-oracles/bin, also linked into /usr/local/bin).
 # Idempotent: what is there already is kept.  A version that cannot be
 # installed is reported and skipped; the tests then skip it with the reason.
-#   scripts/setup-oracles.sh [--debian13]   (--debian13: build tools too)
+#   scripts/setup-oracles.sh [--debian13]   (--debian13: Debian 13's gcc 14,
+#   libbpf 1.5, libtraceevent 1.8 in the chroot too, for make check-debian13)
 set -u
 D=${HITMAP_ORACLES:-/var/cache/hitmap-oracles}
 BIN=$D/bin
@@ -63,15 +64,21 @@ W
 fi
 
 # ---- perf 7.3: trixie-backports inside a minimal Debian 13 chroot
-if [ ! -x "$ROOT13/usr/bin/perf" ] || [ ! -f "$ROOT13/.hitmap-ok" ]; then
+# binutils: perf 7.3 runs addr2line for source lines and dies of SIGPIPE
+# when the command is missing.  The marker holds the package list, so a
+# changed list is installed on the next run.
+PKGS13="linux-perf binutils"
+if [ ! -x "$ROOT13/usr/bin/perf" ] || [ "$(cat "$ROOT13/.hitmap-ok" 2>/dev/null)" != "$PKGS13" ]; then
 	command -v debootstrap >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1
-	if [ ! -f "$ROOT13/.debootstrap-ok" ]; then
-		rm -rf "$ROOT13"
+	if ! command -v debootstrap >/dev/null 2>&1; then
+		say "perf 7.3: skipped: debootstrap is not installable here"
+	elif [ ! -f "$ROOT13/.debootstrap-ok" ]; then
+		rm -rf --one-file-system "$ROOT13"
 		say "perf 7.3: debootstrap trixie (about a minute)"
 		if debootstrap --variant=minbase trixie "$ROOT13" "$mirror" >"$D/debootstrap.log" 2>&1; then
 			touch "$ROOT13/.debootstrap-ok"
 		else
-			say "perf 7.3: debootstrap failed, see $D/debootstrap.log"
+			say "perf 7.3: skipped: debootstrap failed, see $D/debootstrap.log"
 		fi
 	fi
 	if [ -f "$ROOT13/.debootstrap-ok" ]; then
@@ -83,48 +90,75 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 		cp /etc/resolv.conf "$ROOT13/etc/resolv.conf" 2>/dev/null
-		if chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends -t trixie-backports linux-perf' >"$D/perf-7.3.log" 2>&1; then
-			touch "$ROOT13/.hitmap-ok"
+		if chroot "$ROOT13" /bin/sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends -t trixie-backports $PKGS13" >"$D/perf-7.3.log" 2>&1; then
+			echo "$PKGS13" >"$ROOT13/.hitmap-ok"
 		else
-			say "perf 7.3: apt-get install in the chroot failed, see $D/perf-7.3.log"
+			say "perf 7.3: skipped: apt-get install in the chroot failed, see $D/perf-7.3.log"
 		fi
 	fi
 fi
-if [ "$want13dev" = 1 ] && [ -f "$ROOT13/.hitmap-ok" ] && [ ! -f "$ROOT13/.hitmap-dev-ok" ]; then
+if [ "$want13dev" = 1 ] && [ -s "$ROOT13/.hitmap-ok" ] && [ ! -f "$ROOT13/.hitmap-dev-ok" ]; then
 	say "Debian 13: build tools and libraries in the chroot"
-	chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev clang make jq bc zstd binutils python3 procps' >"$D/debian13-dev.log" 2>&1 &&
+	# -t trixie-backports: perf 7.3 pulled libelf/libdw from there, and
+	# their -dev packages must be the same version
+	chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends -t trixie-backports build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev clang make jq bc zstd binutils python3 procps util-linux' >"$D/debian13-dev.log" 2>&1 &&
 		touch "$ROOT13/.hitmap-dev-ok" || say "Debian 13 tools: install failed, see $D/debian13-dev.log"
 fi
-if [ -f "$ROOT13/.hitmap-ok" ]; then
+if [ -f "$ROOT13/.hitmap-dev-ok" ]; then
+	# inside the chroot perf 7.3 is the system's perf; perf-7.3 takes the
+	# same --sh batch mode as the wrapper outside, for the tests
+	cat >"$ROOT13/usr/local/bin/perf-7.3" <<'W'
+#!/bin/sh
+if [ "${1:-}" = --sh ]; then shift; s=$1; shift; exec /bin/sh -c "$s" perf-sh "$@"; fi
+exec /usr/bin/perf "$@"
+W
+	chmod 755 "$ROOT13/usr/local/bin/perf-7.3"
+fi
+if [ -s "$ROOT13/.hitmap-ok" ]; then
 	# The wrapper runs perf 7.3 in the chroot, in a private mount namespace
-	# where the host's /tmp, /work, /root, /home, the current folder and the
-	# folders of absolute arguments appear at the same paths.
+	# where /proc, /sys, /dev, the host's /tmp, /work, /root, /home,
+	# /var/tmp, the current folder and the folders of absolute arguments
+	# appear at the same paths (nothing is mounted outside that namespace,
+	# so removing the cache folder never reaches the host's files).
+	# Few processes per call (it is called hundreds of times by the tests).
+	#   perf-7.3 ARGS...              perf ARGS in the chroot
+	#   perf-7.3 --sh SCRIPT [ARGS]   sh -c SCRIPT in the chroot, perf on PATH:
+	#                                 one call for a batch of perf commands
 	cat >"$BIN/perf-7.3" <<'W'
 #!/bin/bash
 R=@ROOT@
-dirs="/tmp /work /root /home /var/tmp $PWD"
+sh=0
+[ "${1:-}" = --sh ] && { sh=1; shift; }
+dirs=
+add() {
+	local p=$1 d
+	[ -d "$p" ] || p=${p%/*}
+	[ -d "$p" ] || p=${p%/*}
+	[ -n "$p" ] && [ -d "$p" ] || return
+	for d in $dirs; do case $p/ in "$d"/*) return;; esac; done
+	dirs="$dirs $p"
+}
+for d in /tmp /work /root /home /var/tmp "$PWD"; do add "$d"; done
 for a in "$@"; do
 	case "$a" in
-	/*) p=$a;;
-	*=/*) p=${a#*=};;
-	*) continue;;
+	/*) add "$a";;
+	*=/*) add "${a#*=}";;
 	esac
-	[ -e "$p" ] && [ ! -d "$p" ] && p=$(dirname "$p")
-	[ -d "$p" ] || p=$(dirname "$p")
-	[ -d "$p" ] && dirs="$dirs $p"
 done
 exec unshare -m --propagation private /bin/bash -c '
-R=$1; shift; dirs=$1; shift; wd=$1; shift
-mount -t proc proc "$R/proc" 2>/dev/null
-mount --rbind /sys "$R/sys" 2>/dev/null
-mount --rbind /dev "$R/dev" 2>/dev/null
+R=$1 sh=$2 dirs=$3 wd=$4; shift 4
+mount -t proc proc "$R/proc"
+mount --rbind /sys "$R/sys"
+mount --rbind /dev "$R/dev"
 for d in $dirs; do
-	[ -d "$d" ] || continue
-	mkdir -p "$R$d" 2>/dev/null
-	mountpoint -q "$R$d" || mount --rbind "$d" "$R$d" 2>/dev/null
+	[ -d "$R$d" ] || mkdir -p "$R$d"
+	mount --rbind "$d" "$R$d"
 done
+if [ "$sh" = 1 ]; then
+	exec chroot "$R" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; s=\$1; shift; exec /bin/sh -c \"\$s\" perf-sh \"\$@\"" "$wd" "$@"
+fi
 exec chroot "$R" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec /usr/bin/perf \"\$@\"" "$wd" "$@"
-' hitmap-perf73 "$R" "$dirs" "$PWD" "$@"
+' hitmap-perf73 "$R" "$sh" "$dirs" "$PWD" "$@"
 W
 	sed -i "s|@ROOT@|$ROOT13|" "$BIN/perf-7.3"
 	chmod 755 "$BIN/perf-7.3"

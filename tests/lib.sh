@@ -16,3 +16,65 @@ have_perf() { command -v perf >/dev/null 2>&1; }
 can_record() { have_perf && perf record -q -o "$TMP/.probe.data" -e cpu-clock -- true >/dev/null 2>&1; }
 have_tracefs() { [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; [ -d /sys/kernel/tracing/events ]; }
 done_tests() { exit $(( _failed > 0 )); }
+
+# ---- perf oracles: perf-6.1, perf-6.12, perf-7.3 (scripts/setup-oracles.sh)
+# HITMAP_PERFS="6.1 7.3" limits the versions a test run compares against.
+PERF_VERSIONS="6.1 6.12 7.3"
+# perf_cmd V: the command that runs perf V (perf-V, or the system's perf for 6.1)
+perf_cmd() {
+	if command -v "perf-$1" >/dev/null 2>&1; then echo "perf-$1"
+	elif [ "$1" = 6.1 ] && perf version 2>/dev/null | grep -q '^perf version 6\.1\.'; then echo perf
+	else return 1; fi
+}
+# oracle_perfs: the installed versions, oldest first ("6.1 6.12 7.3")
+oracle_perfs() {
+	local v out=
+	for v in ${HITMAP_PERFS:-$PERF_VERSIONS}; do perf_cmd "$v" >/dev/null && out="$out $v"; done
+	echo ${out# }
+}
+# need_perf V [NAME]: true when perf V is installed, else a SKIP line saying why
+need_perf() {
+	perf_cmd "$1" >/dev/null && return 0
+	skip "${2:-perf $1}" "perf $1 is not installed (perf-$1 on PATH; scripts/setup-oracles.sh installs it as root)"
+	return 1
+}
+# sys_perf_compat: the --perf-compat value for the `perf` on PATH (6.1 on
+# Debian 12, 7.3 in the Debian 13 chroot; 7.3 for a version hitmap does not know)
+sys_perf_compat() {
+	local v
+	v=$(perf version 2>/dev/null | awk '{ split($3, a, "."); print a[1] "." a[2] }')
+	case $v in 6.1|6.12|7.3) echo "$v";; *) echo 7.3;; esac
+}
+# perfv V ARGS...: run perf V
+perfv() { local c; c=$(perf_cmd "$1") || return 127; shift; "$c" "$@"; }
+# perf_sh V SCRIPT ARGS...: sh -c SCRIPT with `perf` meaning perf V, in one
+# process (perf 7.3 runs in a chroot: one entry for a batch of commands)
+perf_sh() {
+	local v=$1 c; shift
+	c=$(perf_cmd "$v") || return 127
+	if [ "$c" = perf-7.3 ]; then perf-7.3 --sh "$@"; return; fi
+	mkdir -p "$TMP/.perf-$v"
+	ln -sf "$(command -v "$c")" "$TMP/.perf-$v/perf"
+	local script=$1; shift
+	PATH=$TMP/.perf-$v:$PATH sh -c "$script" perf-sh "$@"
+}
+# perf_each V OUTDIR 'PERF ARGS' FILE...: `perf ARGS -i FILE` for every FILE
+# (one batch), stdout in OUTDIR/NAME.out, stderr NAME.err, exit status NAME.rc
+# (NAME: the file's basename); each run is cut at 120 s.
+perf_each() {
+	local v=$1 o=$2 a=$3; shift 3
+	mkdir -p "$o"
+	perf_sh "$v" 'o=$1; a=$2; shift 2
+	for f in "$@"; do
+		b=${f##*/}
+		timeout 120 perf $a -i "$f" >"$o/$b.out" 2>"$o/$b.err" </dev/null
+		echo $? >"$o/$b.rc"
+	done' "$o" "$a" "$@"
+}
+# perf_crash_why FILE.err RC: why perf failed, in a few words
+perf_crash_why() {
+	local w
+	w=$(grep -m1 -o -E 'corrupted size vs. prev_size|incompatible file format|unknown record type|type: 83|double free|Segmentation fault|Aborted' "$1" 2>/dev/null)
+	case $2 in 134) w="aborted${w:+: $w}";; 139) w="segfault${w:+: $w}";; 124) w="timed out";; esac
+	echo "${w:-exit $2: $(head -n 1 "$1" | cut -c1-80)}"
+}

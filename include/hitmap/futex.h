@@ -108,6 +108,12 @@ struct hm_futex_model {
 	 * find_next_bit_wrap().
 	 */
 	u64			possible_nodes;
+	/*
+	 * How the tables were found, for the report's "tables:" line:
+	 * "metadata ...", "given ...", "inferred ..." or "none: why; what to
+	 * pass" (hm_futex_model__note_geometry, hm_futex_model__infer_file).
+	 */
+	char			geometry[384];
 };
 
 /* Global slots for @nr_cpus possible CPUs and @nr_nodes nodes in era @e. */
@@ -244,6 +250,22 @@ void hm_futex_mm_layout__for_era(enum hm_futex_era e, struct hm_futex_mm_layout 
 /* Register an mm_struct (its futex fields are then named by __locate). */
 int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm);
 
+/*
+ * Describe the tables now in @m in m->geometry: @how is "metadata" or
+ * "given"; tables already described keep their word.
+ */
+void hm_futex_model__note_geometry(struct hm_futex_model *m, const char *how);
+/*
+ * When @m has no table: infer them from the samples of the perf.data at
+ * @path (NULL: a pipe, which cannot be read twice), symbols from @syms,
+ * nodes from @topo (hitmap/futex_infer.h).  Sets m->geometry either way;
+ * returns the tables added or a negative errno.
+ */
+struct hm_symbols;
+struct hm_topo;
+int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const char *release,
+			       struct hm_symbols *syms, const struct hm_topo *topo);
+
 /* ---- geometry (geometry.c) */
 /*
  * Parse "global:NODE:ADDR:SLOTS" or "private:PID:ADDR:SLOTS" (ADDR hex with
@@ -311,8 +333,18 @@ int hm_futex__verify(const struct hm_futex_verify_opts *o, struct hm_futex_verif
  * returns the number of tables added.
  */
 struct hm_futex_probe;
+/* Path of the compiled verify.bpf.c: @bpf_obj, else $HITMAP_VERIFY_BPF, else beside the binary. */
+const char *hm_futex_verify__bpf_path(const char *bpf_obj, char *buf, size_t size);
 struct hm_futex_probe *hm_futex_probe__new(const char *bpf_obj, s32 tgid);
 int  hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m);
 void hm_futex_probe__delete(struct hm_futex_probe *p);
+/*
+ * Every private hash the probe saw (a resize makes a new one) with the
+ * first and last futex call that used it, CLOCK_MONOTONIC ns; @queues:
+ * offsetof(futex_private_hash, queues).  *out is malloc'ed; -ENOENT with an
+ * older BPF object.
+ */
+struct hm_futex_probe_seen { s32 pid; u64 base, slots, first_ns, last_ns; };
+int hm_futex_probe__seen(struct hm_futex_probe *p, u32 queues, struct hm_futex_probe_seen **out, size_t *n);
 
 #endif

@@ -14,7 +14,7 @@ struct hm_data_src {
 };
 void hm_data_src__decode(u64 v, struct hm_data_src *d);
 u64  hm_data_src__encode(const struct hm_data_src *d);
-/* perf script's text: "|OP LOAD|LVL L3 or L3 hit|SNP HitM|TLB L1 hit|LCK N/A|BLK  N/A"; returns length. */
+/* perf 6.1 script's text: "|OP LOAD|LVL L3 or L3 hit|SNP HitM|TLB L1 hit|LCK N/A|BLK  N/A"; returns length. */
 int  hm_data_src__scnprintf(u64 v, char *buf, size_t size);
 
 /* perf's c2c_stats, counter for counter (util/mem-events.h), in this order. */
@@ -33,10 +33,30 @@ struct hm_c2c_stats {
 };
 
 /*
- * Exactly perf's c2c_decode_stats(): @daddr is sample->addr, @mapped is
- * whether both the data and the code address fell into a known map.
- * Returns 0, or -1 where perf returns -1 (the sample is still counted).
+ * The perf version whose counters to reproduce (--perf-compat): major * 100
+ * + minor; HM_PERF_NEWEST (0, the default) is the newest one hitmap knows.
  */
+enum hm_perf_compat {
+	HM_PERF_NEWEST	= 0,
+	HM_PERF_6_1	= 601,
+	HM_PERF_6_12	= 612,
+	HM_PERF_7_3	= 703,
+};
+/* "6.1", "6.12", "7.3"; -EINVAL for anything else */
+int  hm_perf_compat__parse(const char *s, enum hm_perf_compat *v);
+const char *hm_perf_compat__name(enum hm_perf_compat v);
+#define HM_PERF_COMPAT_LIST "6.1, 6.12, 7.3"
+/* The same as perf @compat prints it (6.12 and 7.3: "|LVL L3 hit" from mem_lvl_num). */
+int  hm_data_src__scnprintf_v(u64 v, enum hm_perf_compat compat, char *buf, size_t size);
+
+/*
+ * Exactly perf's c2c_decode_stats() of version @v: @daddr is sample->addr,
+ * @mapped is whether both the data and the code address fell into a known
+ * map.  Returns 0, or -1 where perf returns -1 (the sample is still counted).
+ * hm_c2c_stats__add() is the newest version's.
+ */
+int  hm_c2c_stats__add_v(struct hm_c2c_stats *st, enum hm_perf_compat v,
+			 u64 data_src, u64 daddr, bool mapped);
 int  hm_c2c_stats__add(struct hm_c2c_stats *st, u64 data_src, u64 daddr, bool mapped);
 void hm_c2c_stats__sum(struct hm_c2c_stats *dst, const struct hm_c2c_stats *src);
 

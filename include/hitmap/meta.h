@@ -24,6 +24,8 @@ enum hm_meta_tag {
 	HM_META_KERNEL		= 6,	/* text: kernel release the model assumes */
 	HM_META_FUTEX_ADDRS	= 7,	/* u64 pairs { uaddr, bucket_addr }: observed pairings */
 	HM_META_FUTEX_MMS	= 8,	/* u64 pairs { pid, mm_struct address }: names mm futex fields */
+	HM_META_FUTEX_VALID	= 9,	/* u64 quads { pid, base, first_ns, last_ns }: when a table seen
+					   live was in use (CLOCK_MONOTONIC; a resize makes a new table) */
 };
 
 /* Last 24 bytes of a file that carries metadata (file byte order). */

@@ -144,6 +144,12 @@ struct hm_symbols_opts {
 	const void *ksyms_text;	/* HM_META_KSYMS text embedded in the file, or NULL */
 	u32	   ksyms_len;
 	bool	   no_source;	/* skip source:line */
+	/*
+	 * perf 7.x: without kallsyms of the file's kernel, the kernel map
+	 * still takes the running kernel's /proc/kallsyms range (symbols stay
+	 * [unknown]); perf 6.1 and 6.12 keep the recorded range.
+	 */
+	bool	   running_kallsyms_range;
 };
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts);

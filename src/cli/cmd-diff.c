@@ -39,6 +39,8 @@ static const char diff_usage[] =
 "      --futex-table SPEC global:NODE:ADDR:SLOTS or private:PID:ADDR:SLOTS (repeatable,\n"
 "                         applies to every file)\n"
 "      --kernel REL       kernel release for the futex model (default: each file's)\n"
+"      --perf-compat V    perf-c2c.* metrics as perf V counts them: 6.1, 6.12 or 7.3\n"
+"                         (default: 7.3)\n"
 "  -h, --help             this text\n"
 "\n"
 "Tests: Welch's t-test when both sides have 2+ runs (sample counts: variance at\n"
@@ -72,7 +74,7 @@ static void free_sets(struct hm_metrics **m, int n)
 static int cmd_diff(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_CSV, O_HTML, O_ALL, O_ALPHA, O_MINCHG, O_LINES, O_BLABEL, O_NLABEL,
-	       O_METRICS, O_KALLSYMS, O_SYMFS, O_FUTEX, O_KERNEL };
+	       O_METRICS, O_KALLSYMS, O_SYMFS, O_FUTEX, O_KERNEL, O_COMPAT };
 	static const struct option longopts[] = {
 		{ "json",        no_argument,       NULL, O_JSON },
 		{ "csv",         no_argument,       NULL, O_CSV },
@@ -88,6 +90,7 @@ static int cmd_diff(int argc, char **argv)
 		{ "symfs",       required_argument, NULL, O_SYMFS },
 		{ "futex-table", required_argument, NULL, O_FUTEX },
 		{ "kernel",      required_argument, NULL, O_KERNEL },
+		{ "perf-compat", required_argument, NULL, O_COMPAT },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -148,6 +151,14 @@ static int cmd_diff(int argc, char **argv)
 		case O_SYMFS:	ro.symfs = optarg; break;
 		case O_FUTEX:	tables[nr_tables++] = optarg; break;
 		case O_KERNEL:	ro.kernel_release = optarg; break;
+		case O_COMPAT:
+			if (hm_perf_compat__parse(optarg, &ro.perf_compat) < 0) {
+				hm_cli__error("--perf-compat %s: unknown perf version; use one of "
+					      HM_PERF_COMPAT_LIST, optarg);
+				rc = 2;
+				goto out;
+			}
+			break;
 		case 'h':
 			hm_cli__usage(diff_usage);
 			rc = 0;

@@ -393,6 +393,8 @@ static int cmd_record(int argc, char **argv)
 				fprintf(stderr, ", sys_enter_futex %llu, %llu futex->bucket pairs ]\n",
 					(unsigned long long)r.nr_futex_sys, (unsigned long long)r.nr_pairs);
 		}
+		if (r.futex_tables_sum[0])
+			fprintf(stderr, "[ hitmap record: %s ]\n", r.futex_tables_sum);
 		if (o.futex_bpf)
 			fprintf(stderr, "[ hitmap record: BPF pairing: %llu contention_begin seen, %llu in a futex call, %llu futex->bucket pairs (%llu events)%s ]\n",
 				(unsigned long long)r.bpf_seen, (unsigned long long)r.bpf_in_futex,

@@ -56,6 +56,9 @@ static const char report_usage[] =
 "      --kernel REL       kernel release for the futex model (default: the file's)\n"
 "      --by VIEW          futex views: bucket, field or socket\n"
 "      --cacheline N      cache-line size in bytes (default 64)\n"
+"      --double-cl        group lines at twice the line size, like perf c2c --double-cl\n"
+"      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
+"                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
 "      --tui              interactive browser (terminal only): lines, offsets, code,\n"
 "                         source, bucket/field/socket views; ? lists its keys\n"
 "  -h, --help             this text\n"
@@ -78,7 +81,8 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_TUI, O_STDIO, O_FULLSYM, O_PARETO };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_TUI, O_STDIO, O_FULLSYM, O_PARETO,
+	       O_COMPAT, O_DOUBLECL };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -102,6 +106,8 @@ static int cmd_report(int argc, char **argv)
 		{ "kernel",      required_argument, NULL, O_KERNEL },
 		{ "by",          required_argument, NULL, O_BY },
 		{ "cacheline",   required_argument, NULL, O_CL },
+		{ "double-cl",   no_argument,       NULL, O_DOUBLECL },
+		{ "perf-compat", required_argument, NULL, O_COMPAT },
 		{ "tui",         no_argument,       NULL, O_TUI },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -111,7 +117,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_render_opts rd;
 	enum hm_format fmt = HM_FMT_TEXT;
 	enum hm_bucket_view view = HM_BY_BUCKET;
-	bool stats = false, by = false;
+	bool stats = false, by = false, double_cl = false;
 	const char **tables = NULL;
 	struct hm_report *r = NULL;
 	struct hm_mscan *mscan = NULL;
@@ -248,6 +254,17 @@ static int cmd_report(int argc, char **argv)
 			}
 			ro.cacheline_size = (u32)v;
 			break;
+		case O_DOUBLECL:
+			double_cl = true;
+			break;
+		case O_COMPAT:
+			if (hm_perf_compat__parse(optarg, &ro.perf_compat) < 0) {
+				hm_cli__error("--perf-compat %s: unknown perf version; use one of "
+					      HM_PERF_COMPAT_LIST, optarg);
+				rc = 2;
+				goto out;
+			}
+			break;
 		case O_TUI:
 			tui = true;
 			break;
@@ -276,6 +293,16 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	rd.stats_only = stats;
+	if (double_cl) {
+		/* perf 6.3+: cl_address()/cl_offset() with twice the line size */
+		if (ro.cacheline_size > 2048) {
+			hm_cli__error("--double-cl with --cacheline %u: over 4096 bytes", ro.cacheline_size);
+			rc = 2;
+			goto out;
+		}
+		ro.cacheline_size *= 2;
+		rd.double_cl = true;
+	}
 	if (rd.node_info > 2)
 		rd.node_info = 2;	/* like perf */
 	if (fmt != HM_FMT_TEXT || by)

@@ -34,6 +34,8 @@ static const char usage_text[] =
 "      --ns            print times in nanoseconds (default: microseconds)\n"
 "      --no-ordered    print samples in file order, not sorted by time\n"
 "      --json          print a JSON array, one object per sample\n"
+"      --perf-compat V data_src text as perf V prints it: 6.1, 6.12 or 7.3\n"
+"                      (default 7.3; 6.12 and 7.3 name the level from mem_lvl_num)\n"
 "  -h, --help          show this help\n";
 
 enum {
@@ -286,6 +288,7 @@ static void comm_set(struct comms *c, u32 tid, const char *s, size_t max)
 #define DSRC_BITS 12
 
 struct dsrc_cache {
+	enum hm_perf_compat compat;
 	u64	val[1 << DSRC_BITS];
 	char	txt[1 << DSRC_BITS][104];
 	u8	len[1 << DSRC_BITS];
@@ -303,7 +306,7 @@ static const char *dsrc_text(struct dsrc_cache *c, u64 v, int *len)
 		c->len[h] = 0;
 		{
 			/* src/mem/data_src.c: perf script's decoded text */
-			int n = hm_data_src__scnprintf(v, c->txt[h], sizeof(c->txt[h]));
+			int n = hm_data_src__scnprintf_v(v, c->compat, c->txt[h], sizeof(c->txt[h]));
 
 			c->len[h] = n < 0 ? 0 : n >= (int)sizeof(c->txt[h]) ?
 				    (int)sizeof(c->txt[h]) - 1 : n;
@@ -349,6 +352,7 @@ struct script {
 	struct comms	comms;
 	struct dsrc_cache *dc;
 	int		dsrc_maxlen;
+	int		pid_width;	/* perf 6.1: %5d/%-5d; 6.12 and later: %7d/%-7d */
 	int		name_width;
 	char		**names;	/* per evsel */
 	int		*name_len;
@@ -535,15 +539,15 @@ static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
 		ob_ch(o, ' ');
 	}
 	if ((f & F_PID) && (f & F_TID)) {
-		ob_s32(o, (s32)sm->pid, 5, false);
+		ob_s32(o, (s32)sm->pid, s->pid_width, false);
 		ob_ch(o, '/');
-		ob_s32(o, (s32)sm->tid, 5, true);
+		ob_s32(o, (s32)sm->tid, s->pid_width, true);
 		ob_ch(o, ' ');
 	} else if (f & F_PID) {
-		ob_s32(o, (s32)sm->pid, 5, false);
+		ob_s32(o, (s32)sm->pid, s->pid_width, false);
 		ob_ch(o, ' ');
 	} else if (f & F_TID) {
-		ob_s32(o, (s32)sm->tid, 5, false);
+		ob_s32(o, (s32)sm->tid, s->pid_width, false);
 		ob_ch(o, ' ');
 	}
 	if (f & F_CPU) {
@@ -712,9 +716,11 @@ static int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, 'n' },
 		{ "no-ordered", no_argument, NULL, 'u' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "perf-compat", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	enum hm_perf_compat compat = HM_PERF_NEWEST;
 	const char *input = "perf.data";
 	struct script *s;
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
@@ -738,6 +744,14 @@ static int cmd_script(int argc, char **argv)
 		case 'n': s->ns = true; break;
 		case 'u': ro.ordered = false; break;
 		case 'j': s->json = true; break;
+		case 'P':
+			if (hm_perf_compat__parse(optarg, &compat) < 0) {
+				hm_cli__error("--perf-compat %s: unknown perf version; use one of "
+					      HM_PERF_COMPAT_LIST, optarg);
+				rc = 2;
+				goto out;
+			}
+			break;
 		case 'h': hm_cli__usage(usage_text); goto out;
 		default: fputs(usage_text, stderr); rc = 2; goto out;
 		}
@@ -753,6 +767,8 @@ static int cmd_script(int argc, char **argv)
 		rc = hm_cli__error("script: out of memory");
 		goto out;
 	}
+	s->dc->compat = compat;
+	s->pid_width = compat == HM_PERF_6_1 ? 5 : 7;
 	s->o.fd = STDOUT_FILENO;
 	r = hm_reader__new(input, &ro);
 	if (!r) {

@@ -75,8 +75,9 @@ int hm_futex_model__add_table(struct hm_futex_model *m, const struct hm_futex_ta
 	for (i = 0; i < m->nr_tables; i++) {
 		struct hm_futex_table *o = &m->tables[i];
 
+		/* a global table of unknown node (-1) is told apart by its base */
 		if (o->kind == t->kind && (t->kind ? o->pid == t->pid && o->base == t->base
-						   : o->node == t->node)) {
+						   : o->node == t->node && (t->node >= 0 || o->base == t->base))) {
 			*o = *t;
 			o->provenance[sizeof(o->provenance) - 1] = 0;
 			return 0;

@@ -76,6 +76,16 @@ struct {
 	__type(value, struct hm_vproc);
 } procs SEC(".maps");
 
+/* every private hash a process used (a resize makes a new one), with when: first and last seen */
+struct hm_vph_key { __u32 tgid, pad; __u64 fph; };
+struct hm_vph { __u64 first, last; __u32 hash_mask, pad; };
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct hm_vph_key);
+	__type(value, struct hm_vph);
+} phashes SEC(".maps");
+
 /* uaddr -> the last contended spinlock that looks like a bucket lock */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -174,6 +184,19 @@ int hm_futex_enter(struct sys_enter_futex_args *ctx)
 	if (p.fph)
 		bpf_probe_read_kernel(&p.hash_mask, sizeof(p.hash_mask), (void *)(p.fph + c->fph_mask));
 	bpf_map_update_elem(&procs, &tgid, &p, BPF_ANY);
+	if (p.fph) {
+		struct hm_vph_key hk = { tgid, 0, p.fph };
+		struct hm_vph *h = bpf_map_lookup_elem(&phashes, &hk);
+		__u64 now = bpf_ktime_get_ns();
+
+		if (h) {
+			h->last = now;
+		} else {
+			struct hm_vph nh = { now, now, p.hash_mask, 0 };
+
+			bpf_map_update_elem(&phashes, &hk, &nh, BPF_NOEXIST);
+		}
+	}
 	return 0;
 }
 

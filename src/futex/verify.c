@@ -100,6 +100,15 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+static const char *bpf_path(const struct hm_futex_verify_opts *o, char *buf, size_t size);
+
+const char *hm_futex_verify__bpf_path(const char *bpf_obj, char *buf, size_t size)
+{
+	struct hm_futex_verify_opts o = { .bpf_obj = bpf_obj };
+
+	return bpf_path(&o, buf, size);
+}
+
 static const char *bpf_path(const struct hm_futex_verify_opts *o, char *buf, size_t size)
 {
 	const char *e = getenv("HITMAP_VERIFY_BPF");
@@ -644,7 +653,10 @@ int hm_futex__verify(const struct hm_futex_verify_opts *o, struct hm_futex_verif
 struct hm_futex_probe {
 	struct verify	v;
 	int		procs_fd;
+	int		phashes_fd;	/* -1: an older BPF object without it */
 };
+struct hm_vph_key { u32 tgid, pad; u64 fph; };
+struct hm_vph { u64 first, last; u32 hash_mask, pad; };
 
 struct hm_futex_probe *hm_futex_probe__new(const char *bpf_obj, s32 tgid)
 {
@@ -659,6 +671,7 @@ struct hm_futex_probe *hm_futex_probe__new(const char *bpf_obj, s32 tgid)
 	err = bpf_open(&p->v, &o, tgid > 0 ? tgid : 0, true);
 	if (!err) {
 		p->procs_fd = bpf_object__find_map_fd_by_name(p->v.obj, "procs");
+		p->phashes_fd = bpf_object__find_map_fd_by_name(p->v.obj, "phashes");
 		if (p->procs_fd < 0) {
 			hm_err("BPF object: no 'procs' map; rebuild it from src/futex/verify.bpf.c");
 			err = -EINVAL;
@@ -729,6 +742,24 @@ int hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m)
 				added++;
 		}
 	}
+	/* every private hash seen, resized ones included */
+	{
+		struct hm_futex_probe_seen *seen = NULL;
+		size_t ns = 0;
+
+		if (!hm_futex_probe__seen(p, m->fph.queues, &seen, &ns))
+			for (size_t q = 0; q < ns; q++) {
+				struct hm_futex_table t = { .kind = 1, .node = -1, .pid = seen[q].pid,
+							    .base = seen[q].base, .slots = seen[q].slots };
+
+				if (hm_futex_model__resolve(m, t.base, NULL))
+					continue;
+				snprintf(t.provenance, sizeof(t.provenance), "bpf:mm->futex_phash");
+				if (!hm_futex_model__add_table(m, &t))
+					added++;
+			}
+		free(seen);
+	}
 	if (lock_off < 0)
 		return added;
 	/* global tables: contended bucket locks paired with their futex address */
@@ -796,6 +827,43 @@ int hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m)
 		}
 	}
 	return added;
+}
+
+int hm_futex_probe__seen(struct hm_futex_probe *p, u32 queues, struct hm_futex_probe_seen **out, size_t *n)
+{
+	struct hm_vph_key key, next;
+	struct hm_vph v;
+	struct hm_futex_probe_seen *a = NULL;
+	size_t cap = 0;
+	bool first = true;
+
+	*out = NULL;
+	*n = 0;
+	if (!p || p->phashes_fd < 0)
+		return -ENOENT;
+	while (!bpf_map_get_next_key(p->phashes_fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		if (bpf_map_lookup_elem(p->phashes_fd, &key, &v) || !v.hash_mask)
+			continue;
+		if (*n == cap) {
+			struct hm_futex_probe_seen *b = realloc(a, (cap = cap ? 2 * cap : 16) * sizeof(*b));
+
+			if (!b) {
+				free(a);
+				return -ENOMEM;
+			}
+			a = b;
+		}
+		a[*n].pid = (s32)key.tgid;
+		a[*n].base = key.fph + queues;
+		a[*n].slots = (u64)v.hash_mask + 1;
+		a[*n].first_ns = v.first;
+		a[*n].last_ns = v.last;
+		(*n)++;
+	}
+	*out = a;
+	return 0;
 }
 
 /* ------------------------------------------------------------ prctl rules */

@@ -1,23 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf c2c's counters, exactly as perf 6.1's c2c_decode_stats() computes
- * them (util/mem-events.c), quirks included:
+ * perf c2c's counters, exactly as perf's c2c_decode_stats() computes them
+ * (util/mem-events.c) in the version asked for (--perf-compat), quirks
+ * included:
  *  - only the legacy mem_lvl bits count; mem_lvl_num is ignored;
  *  - "mrem" = remote && !hops: Intel Skylake+ remote HITM (LVL_HIT + remote)
  *    is counted as remote DRAM too, and Intel SNB remote cache hits as well;
  *  - AMD pre-Zen4 IBS local-cache HITM (L3|REM_CCE1) is a local AND a remote HITM;
  *  - local HITM, L2/LLC hits and local peers need LVL_HIT, remote ones do not;
- *  - an L2 hit with HITM is an L2 hit (6.1 looks at HITM only for L3).
+ *  - an L2 hit with HITM: perf 6.1 and 6.12 count an L2 hit (they look at
+ *    HITM only for L3); perf 7.3 counts a local HITM (and no L2 hit), so
+ *    "Load L2D hit", "Load LLC hit" (= llchit + local HITM), "Load Local
+ *    HITM" and which lines are shared move between the versions.
+ * That is the only difference in the decoding between 6.1, 6.12 and 7.3.
  * See shared/docs/notes/perf-c2c.md §1.5.
  */
+#include <errno.h>
 #include <string.h>
 #include <hitmap/mem.h>
 #include "data_src.h"
 
+static const struct {
+	const char		*name;
+	enum hm_perf_compat	v;
+} versions[] = {
+	{ "6.1", HM_PERF_6_1 }, { "6.12", HM_PERF_6_12 }, { "7.3", HM_PERF_7_3 },
+};
+
+int hm_perf_compat__parse(const char *s, enum hm_perf_compat *v)
+{
+	for (size_t i = 0; s && i < sizeof(versions) / sizeof(versions[0]); i++) {
+		if (!strcmp(s, versions[i].name)) {
+			*v = versions[i].v;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *hm_perf_compat__name(enum hm_perf_compat v)
+{
+	if (v == HM_PERF_NEWEST)
+		v = HM_PERF_7_3;
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
+		if (versions[i].v == v)
+			return versions[i].name;
+	return "?";
+}
+
 int hm_c2c_stats__add(struct hm_c2c_stats *st, u64 data_src, u64 daddr, bool mapped)
+{
+	return hm_c2c_stats__add_v(st, HM_PERF_NEWEST, data_src, daddr, mapped);
+}
+
+int hm_c2c_stats__add_v(struct hm_c2c_stats *st, enum hm_perf_compat v,
+			u64 data_src, u64 daddr, bool mapped)
 {
 	struct hm_data_src d;
 	bool mrem;
+	/* perf after 6.12: L2 + HITM is a local HITM */
+	bool l2_hitm = v == HM_PERF_NEWEST || v > HM_PERF_6_12;
 
 	hm_data_src__decode(data_src, &d);
 	mrem = d.remote && !d.hops;
@@ -46,7 +88,12 @@ int hm_c2c_stats__add(struct hm_c2c_stats *st, u64 data_src, u64 daddr, bool map
 			if (d.lvl & HM_LVL_L1)
 				st->ld_l1hit++;
 			if (d.lvl & HM_LVL_L2) {
-				st->ld_l2hit++;
+				if (l2_hitm && (d.snoop & HM_SNOOP_HITM)) {
+					st->lcl_hitm++;
+					st->tot_hitm++;
+				} else {
+					st->ld_l2hit++;
+				}
 				if (d.snoopx & HM_SNOOPX_PEER) {
 					st->lcl_peer++;
 					st->tot_peer++;

@@ -97,6 +97,24 @@ static const char *const mem_hops[8] = {
 	"N/A", "core, same node", "node, same socket", "socket, same board", "board",
 };
 
+/* perf 6.12 and 7.3's table (L0, 0x7, has no name there: "Unknown level 7"). */
+static const char *const mem_lvlnum_new[16] = {
+	[HM_LVLNUM_L1]        = "L1",
+	[HM_LVLNUM_L2]        = "L2",
+	[HM_LVLNUM_L3]        = "L3",
+	[HM_LVLNUM_L4]        = "L4",
+	[0x5]                 = "L2 MHB",
+	[0x6]                 = "Memory-side Cache",
+	[0x8]                 = "Uncached",
+	[HM_LVLNUM_CXL]       = "CXL",
+	[HM_LVLNUM_IO]        = "I/O",
+	[HM_LVLNUM_ANY_CACHE] = "Any cache",
+	[HM_LVLNUM_LFB]       = "LFB/MAB",
+	[HM_LVLNUM_RAM]       = "RAM",
+	[HM_LVLNUM_PMEM]      = "PMEM",
+	[HM_LVLNUM_NA]        = "N/A",
+};
+
 static const char *const snoop_access[] = { "N/A", "None", "Hit", "Miss", "HitM" };
 static const char *const snoopx_access[] = { "Fwd", "Peer" };
 
@@ -158,6 +176,44 @@ static void lvl_text(struct sbuf *b, const struct hm_data_src *d)
 		sb_puts(b, " hit");
 	if (miss)
 		sb_puts(b, " miss");
+}
+
+/*
+ * perf 6.12 and 7.3's perf_mem__lvl_scnprintf(): a mem_lvl_num other than 0
+ * and N/A wins ("Remote ", the hops text, its name, " ", hit or miss, so a
+ * trailing blank without either); otherwise the legacy mem_lvl names joined
+ * by " or ", " ", hit or miss; "N/A" when neither says anything.
+ */
+static void lvl_text_new(struct sbuf *b, const struct hm_data_src *d)
+{
+	const char *hm = d->lvl & HM_LVL_HIT ? "hit" : d->lvl & HM_LVL_MISS ? "miss" : "";
+	u32 m, i;
+	int printed = 0;
+
+	if (d->lvl_num && d->lvl_num != HM_LVLNUM_NA) {
+		if (d->remote)
+			sb_puts(b, "Remote ");
+		if (d->hops)
+			sb_printf(b, "%s ", mem_hops[d->hops] ? mem_hops[d->hops] : "(null)");
+		if (mem_lvlnum_new[d->lvl_num])
+			sb_puts(b, mem_lvlnum_new[d->lvl_num]);
+		else
+			sb_printf(b, "Unknown level %u", d->lvl_num);
+		sb_printf(b, " %s", hm);
+		return;
+	}
+	m = d->lvl & ~(HM_LVL_NA | HM_LVL_HIT | HM_LVL_MISS);
+	for (i = 0; m && i < sizeof(mem_lvl) / sizeof(mem_lvl[0]); i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (printed++)
+			sb_puts(b, " or ");
+		sb_puts(b, mem_lvl[i]);
+	}
+	if (printed)
+		sb_printf(b, " %s", hm);
+	else
+		sb_puts(b, "N/A");
 }
 
 static void snp_text(struct sbuf *b, const struct hm_data_src *d)
@@ -229,6 +285,11 @@ static void blk_text(struct sbuf *b, const struct hm_data_src *d)
 
 int hm_data_src__scnprintf(u64 v, char *buf, size_t size)
 {
+	return hm_data_src__scnprintf_v(v, HM_PERF_6_1, buf, size);
+}
+
+int hm_data_src__scnprintf_v(u64 v, enum hm_perf_compat compat, char *buf, size_t size)
+{
 	struct sbuf b = { .buf = buf, .size = size, .len = 0 };
 	struct hm_data_src d;
 
@@ -239,7 +300,10 @@ int hm_data_src__scnprintf(u64 v, char *buf, size_t size)
 	sb_puts(&b, "|OP ");
 	op_text(&b, &d);
 	sb_puts(&b, "|LVL ");
-	lvl_text(&b, &d);
+	if (compat == HM_PERF_6_1)
+		lvl_text(&b, &d);
+	else
+		lvl_text_new(&b, &d);
 	sb_puts(&b, "|SNP ");
 	snp_text(&b, &d);
 	sb_puts(&b, "|TLB ");

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <hitmap/futex.h>
+#include "futex-tables.h"
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
@@ -144,6 +145,7 @@ struct session {
 	size_t			nr_bpf_pairs;
 	char			**dsos;		/* mapped executable files, for BUILD_ID */
 	int			nr_dsos, cap_dsos;
+	struct hm_rec_futex	*ftab;		/* live futex table discovery (futex-tables.c) */
 };
 
 #define MAX_DSOS 1024
@@ -1481,6 +1483,9 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			goto out;
 		}
 	}
+	/* the futex tables of the recorded processes, live (futex-tables.c) */
+	s.ftab = hm_rec_futex__start(NULL, system_wide ? 0 : s.child, res->futex_tables_sum,
+				     sizeof(res->futex_tables_sum));
 	if (contention)
 		add_contention_events(&s, system_wide, !system_wide && !o->workload);
 	else
@@ -1611,7 +1616,12 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		}
 		if (contention && (s.wl ? s.wl->done : true))
 			attribute(&s, meta);
+		if (s.ftab)
+			res->futex_tables = hm_rec_futex__finish(s.ftab, meta, res->futex_tables_sum,
+								 sizeof(res->futex_tables_sum));
 	}
+	hm_rec_futex__delete(s.ftab);
+	s.ftab = NULL;
 	fill_header(&s, &h, meta);
 	if (contention) {
 		/* the tracepoint formats, so perf script decodes the events */
@@ -1651,6 +1661,7 @@ out:
 	free(s.cpus);
 	free(s.cpu_sock);
 	hm_bpfpair__delete(s.bpf);
+	hm_rec_futex__delete(s.ftab);
 	free(s.bpf_pairs);
 	for (i = 0; i < s.nr_dsos; i++)
 		free(s.dsos[i]);

@@ -78,6 +78,9 @@ struct hm_record_result {
 	double		wl_cpu_secs;		/* the workload process's CPU time */
 	double		rec_cpu_secs;		/* the recorder's CPU time */
 	int		wl_threads;
+	/* live futex table discovery (futex-tables.c): tables added, one-line summary */
+	int		futex_tables;
+	char		futex_tables_sum[192];
 };
 
 /* Run the whole session.  0, or a negative errno with the reason logged. */

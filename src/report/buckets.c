@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hitmap/futex_names.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "report.h"
@@ -479,6 +480,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	struct hm_symbol_info info;
 	const char *fn = NULL;
 	struct hm_futex_site site;
+	char oname[48];
 	bool in_futex, unknown_index = false;
 	int sock = ms->cpu_socket, node = ms->data_node;
 	s32 table = -1;
@@ -506,6 +508,14 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	if (r->syms && (in_futex || s->addr >= 0xffff800000000000ull) &&
 	    !hm_symbols__resolve(r->syms, r->maps, s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name;
+	/* struct page/folio, per-CPU and __futex_data lines of the futex path (src/futex/names.c) */
+	if (!in_futex && fn && s->addr >= 0xffff800000000000ull && hm_futex__path_function(fn) &&
+	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
+		site.where = HM_FUTEX_WHERE_MM;		/* listed with the other futex objects */
+		site.name = oname;
+		site.pid = -1;
+		in_futex = true;
+	}
 	if (!in_futex) {
 		/* a kernel line touched by futex code, in no known table: by address only */
 		if (!futex_code(fn) || s->addr < 0xffff800000000000ull)
@@ -521,7 +531,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 
 		if (!o)
 			return -ENOMEM;
-		hm_c2c_stats__add(&o->st, s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&o->st, ms->compat, s->data_src, s->addr, ms->mapped);
 		o->cost += w;
 		b->objects++;
 		return 0;
@@ -544,25 +554,25 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	e = bucket_get(b, table, index);
 	if (!e)
 		return -ENOMEM;
-	hm_c2c_stats__add(&e->st, s->data_src, s->addr, ms->mapped);
+	hm_c2c_stats__add_v(&e->st, ms->compat, s->data_src, s->addr, ms->mapped);
 	e->cost += w;
 	if (sock >= 0)
-		hm_c2c_stats__add(&e->sock[sock], s->data_src, s->addr, ms->mapped);
-	hm_c2c_stats__add(&e->field[field].st, s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&e->sock[sock], ms->compat, s->data_src, s->addr, ms->mapped);
+	hm_c2c_stats__add_v(&e->field[field].st, ms->compat, s->data_src, s->addr, ms->mapped);
 	func_add(&e->field[field], fn);
 	{
 		struct frow *f = frow_get(b, kind, field, access_kind(ms), fn);
 
 		if (!f)
 			return -ENOMEM;
-		hm_c2c_stats__add(&f->st, s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&f->st, ms->compat, s->data_src, s->addr, ms->mapped);
 		f->cost += w;
 	}
 	if (sock >= 0) {
 		int n = node >= 0 && (u32)node < b->nr_nodes ? node + 1 : 0;
 		struct hm_c2c_stats before = b->xfer[sock * (b->nr_nodes + 1) + n];
 
-		hm_c2c_stats__add(&b->xfer[sock * (b->nr_nodes + 1) + n], s->data_src, s->addr, ms->mapped);
+		hm_c2c_stats__add_v(&b->xfer[sock * (b->nr_nodes + 1) + n], ms->compat, s->data_src, s->addr, ms->mapped);
 		/* socket-to-socket HITM: local from the same socket, remote from the other of two */
 		if (b->xfer[sock * (b->nr_nodes + 1) + n].lcl_hitm != before.lcl_hitm)
 			b->hitm[sock * b->nr_sockets + sock]++;
@@ -742,12 +752,12 @@ static void render_objects_text(const struct hm_buckets *b, FILE *f)
 	if (!b->nr_objs)
 		return;
 	fprintf(f, "\nOther futex memory (not buckets)\n");
-	fprintf(f, "%-22s %7s %-18s %8s %8s %8s %8s %8s %8s %10s\n", "OBJECT", "PID", "LINE", "LOADS",
+	fprintf(f, "%-28s %7s %-18s %8s %8s %8s %8s %8s %8s %10s\n", "OBJECT", "PID", "LINE", "LOADS",
 		"LCL_HITM", "RMT_HITM", "LCL_DRAM", "RMT_DRAM", "STORES", "COST");
 	for (i = 0; i < b->nr_objs; i++) {
 		const struct obj *o = &b->objs[i];
 
-		fprintf(f, "%-22s %7d 0x%-16" PRIx64 " %8u %8u %8u %8u %8u %8u %10" PRIu64 "\n", o->name, o->pid,
+		fprintf(f, "%-28s %7d 0x%-16" PRIx64 " %8u %8u %8u %8u %8u %8u %10" PRIu64 "\n", o->name, o->pid,
 			o->addr, o->st.load, o->st.lcl_hitm, o->st.rmt_hitm, o->st.lcl_dram, o->st.rmt_dram,
 			o->st.store, o->cost);
 	}
@@ -792,6 +802,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		hm_json__str(j, "view", "bucket");
 		hm_json__str(j, "era", hm_futex_era__name(r->futex.era));
 		hm_json__str(j, "layout", r->futex.layout.source);
+		hm_json__str(j, "geometry", r->futex.geometry[0] ? r->futex.geometry : "none");
 		hm_json__u64(j, "sockets", b->nr_sockets);
 		json_summary(j, b);
 		hm_json__arr_begin(j, "tables");
@@ -825,16 +836,19 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
 				b->contentions, b->contentions_resolved,
 				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
-		fprintf(f, "era %s, layout %s\n\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
-		fprintf(f, "%-14s %4s %8s", "TABLE", "NODE", "INDEX");
-		if (mem)
-			fprintf(f, " %8s %8s %8s %8s %8s %8s %10s", "LOADS", "LCL_HITM", "RMT_HITM", "LCL_DRAM",
-				"RMT_DRAM", "STORES", "COST");
-		if (b->contentions || !mem)
-			fprintf(f, " %9s %10s %9s %10s", "CONTENDED", "WAIT_US", "AVG_US", "MAX_US");
-		for (s = 0; mem && s < b->nr_sockets; s++)
-			fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
-		fprintf(f, " | %-8s %s\n", "FIELD", mem ? "FUNCTIONS" : "CALLERS");
+		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(r->futex.era), r->futex.layout.source);
+		fprintf(f, "tables: %s\n", r->futex.geometry[0] ? r->futex.geometry : "none");
+		if (b->nr) {	/* no empty table: the "tables:" line says why */
+			fprintf(f, "\n%-14s %4s %8s", "TABLE", "NODE", "INDEX");
+			if (mem)
+				fprintf(f, " %8s %8s %8s %8s %8s %8s %10s", "LOADS", "LCL_HITM", "RMT_HITM", "LCL_DRAM",
+					"RMT_DRAM", "STORES", "COST");
+			if (b->contentions || !mem)
+				fprintf(f, " %9s %10s %9s %10s", "CONTENDED", "WAIT_US", "AVG_US", "MAX_US");
+			for (s = 0; mem && s < b->nr_sockets; s++)
+				fprintf(f, " | S%-2u %6s %6s %6s", s, "LOADS", "HITM", "STORES");
+			fprintf(f, " | %-8s %s\n", "FIELD", mem ? "FUNCTIONS" : "CALLERS");
+		}
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];

@@ -579,7 +579,7 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 	u32 i;
 
 	memset(&one, 0, sizeof(one));
-	hm_c2c_stats__add(&one, s->data_src, s->addr, ms->mapped);
+	hm_c2c_stats__add_v(&one, ms->compat, s->data_src, s->addr, ms->mapped);
 	hm_c2c_stats__sum(&a->c2c, &one);
 	a->nr_samples++;
 	if (ms->cls.cat < HM_CAT__MAX)

@@ -269,7 +269,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 	fprintf(f, "# one row per virtual cache line, sorted on %s; %zu of %zu lines shown\n#\n",
 		display_str[o->sort], n, hm_lines__count(r->lines));
 	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s\n",
-		"Index", "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
+		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
 		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
 		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets");
 	for (size_t i = 0; i < n; i++) {

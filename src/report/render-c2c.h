@@ -12,6 +12,7 @@ struct hm_render_opts {
 	bool		stats_only;
 	int		max_lines;	/* text/CSV rows; 0: all */
 	const char	*grouping;	/* "Cacheline data grouping" text, NULL: hitmap's */
+	bool		double_cl;	/* --double-cl: lines are twice the line size */
 };
 
 /* perf's labels: Trace Event Information, Global Shared Cache Line Event Information, c2c details. */

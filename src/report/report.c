@@ -336,6 +336,7 @@ static int setup_futex(struct hm_report *r)
 	if (err < 0)
 		hm_warn("%s: futex tables in the hitmap metadata are unreadable; ignoring them",
 			r->opts.input);
+	hm_futex_model__note_geometry(&r->futex, "metadata");
 	for (int i = 0; i < r->opts.nr_futex_tables; i++) {
 		struct hm_futex_table t;
 
@@ -346,6 +347,7 @@ static int setup_futex(struct hm_report *r)
 		if (err < 0)
 			return err;
 	}
+	hm_futex_model__note_geometry(&r->futex, "given (--futex-table)");
 	return 0;
 }
 
@@ -449,7 +451,7 @@ static void classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
 
 	if (e->flags != flags || e->data_src != key) {
 		memset(&e->one, 0, sizeof(e->one));
-		hm_c2c_stats__add(&e->one, data_src, daddr, mapped);
+		hm_c2c_stats__add_v(&e->one, r->opts.perf_compat, data_src, daddr, mapped);
 		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
 		e->data_src = key;
 		e->flags = flags;
@@ -468,6 +470,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
+	ms.compat = r->opts.perf_compat;
 	ms.mapped = p->dmap && p->imap;
 	classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
 	hm_c2c_stats__sum(&r->c2c, &one);
@@ -596,6 +599,8 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	so->symfs = r->opts.symfs;
 	so->no_source = r->opts.no_source;
 	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
+	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
+				     r->opts.perf_compat > HM_PERF_6_12;
 }
 
 static int setup_header(struct hm_report *r)
@@ -636,6 +641,10 @@ static int setup_header(struct hm_report *r)
 		return -ENOMEM;
 	/* one kallsyms for the maps (perf's kernel-map widening) and every resolver */
 	hm_symbols__attach_maps(r->syms, r->maps);
+	/* no table in the file or the options: infer them from the samples (src/futex/infer-scan.c) */
+	if (r->opts.want_buckets && !r->futex.nr_tables)
+		hm_futex_model__infer_file(&r->futex, r->header->pipe || !strcmp(r->opts.input, "-") ?
+					   NULL : r->opts.input, r->opts.kernel_release, r->syms, r->topo);
 	if (r->opts.want_lines) {
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));

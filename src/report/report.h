@@ -29,6 +29,7 @@ struct hm_mem_sample {
 	int			cpu_node;
 	int			data_node;	/* from PHYS_ADDR + MEM_TOPOLOGY, -1 */
 	u64			line;		/* addr & ~(cacheline - 1) */
+	enum hm_perf_compat	compat;		/* whose c2c counters (opts.perf_compat) */
 	struct hm_futex_loc	futex;		/* futex.table NULL: not in a known table */
 };
 
@@ -42,6 +43,7 @@ struct hm_report_opts {
 	const char	*symfs;
 	bool		no_source;
 	u32		cacheline_size;		/* 64 */
+	enum hm_perf_compat perf_compat;	/* perf's counters as this version computes them */
 	bool		want_lines;		/* build the shared cache-line table */
 	bool		want_buckets;		/* build the futex views */
 	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */

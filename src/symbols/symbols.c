@@ -37,6 +37,8 @@ struct hm_symbols {
 	void *ksyms_text;
 	struct hm_ksyms *ksyms;
 	bool ksyms_tried;
+	struct hm_ksyms *run_ksyms;	/* opts.running_kallsyms_range */
+	bool run_tried;
 	const struct hm_maps *maps;	/* last seen: its kernel map's build-id picks kallsyms */
 	struct dso **dsos;
 	size_t nr_dsos, alloc_dsos;
@@ -95,6 +97,7 @@ void hm_symbols__delete(struct hm_symbols *s)
 	free(s->dsos);
 	free(s->tab);
 	hm_ksyms__delete(s->ksyms);
+	hm_ksyms__delete(s->run_ksyms);
 	hm_strpool__delete(s->pool);
 	free(s->kallsyms_path);
 	free(s->symfs);
@@ -251,9 +254,27 @@ const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s)
 	return s ? ksyms(s) : NULL;
 }
 
+/*
+ * The table that sets the kernel map's range.  perf 7.x's
+ * dso__find_kallsyms() ends in the running kernel's /proc/kallsyms even
+ * when the file's kernel build-id is another kernel's (6.1 and 6.12 load
+ * nothing then and keep the map as recorded): with
+ * opts.running_kallsyms_range the map takes that range, which moves "No Page
+ * Map Rejects"; the symbols themselves stay [unknown], as they are not that
+ * kernel's.
+ */
 static const struct hm_ksyms *maps_loader(void *ctx)
 {
-	return ksyms(ctx);
+	struct hm_symbols *s = ctx;
+	const struct hm_ksyms *k = ksyms(s);
+
+	if (k || !s->opts.running_kallsyms_range || s->opts.kallsyms || s->opts.ksyms_text)
+		return k;
+	if (!s->run_tried) {
+		s->run_tried = true;
+		s->run_ksyms = hm_ksyms__load("/proc/kallsyms");
+	}
+	return s->run_ksyms;
 }
 
 void hm_symbols__attach_maps(struct hm_symbols *s, struct hm_maps *m)

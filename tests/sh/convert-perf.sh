@@ -128,7 +128,7 @@ if [ -d "$FX" ]; then
 			fail "fixture $name: convert" "$(head -n 1 "$TMP/fx.out")"
 			continue
 		fi
-		"$HITMAP" script -i "$f" -F $FL --ns >"$TMP/fx.hm" 2>/dev/null
+		"$HITMAP" script --perf-compat "$(sys_perf_compat)" -i "$f" -F $FL --ns >"$TMP/fx.hm" 2>/dev/null
 		perf script -i "$TMP/fx.data" -F $FL --ns -G >"$TMP/fx.perf" 2>"$TMP/fx.err"
 		if [ -s "$TMP/fx.perf" ] && cmp -s "$TMP/fx.hm" "$TMP/fx.perf"; then
 			pass "fixture $name ($orig): perf 6.1 script of the converted file = hitmap script of the original"

@@ -64,7 +64,7 @@ for f in "$FIXTURES"/*/*; do
 		fi
 	done
 	[ -n "$fl" ] || continue
-	"$HITMAP" script -i "$f" -F $fl --ns >"$TMP/h.txt" 2>"$TMP/h.err"
+	"$HITMAP" script --perf-compat "$(sys_perf_compat)" -i "$f" -F $fl --ns >"$TMP/h.txt" 2>"$TMP/h.err"
 	if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
 		pass "reader-fixtures.$b.script ($(wc -l <"$TMP/h.txt") samples, $fl)"
 	elif [ -n "${differ[$b]:-}" ]; then
@@ -137,7 +137,7 @@ if [ -f "$W" ]; then
 	# addr, data_src (hex and decoded), weight: the same bytes as perf script
 	FL=tid,cpu,time,addr,data_src,weight,ip
 	perf script -i "$W" -F $FL --ns >"$TMP/w.perf" 2>/dev/null
-	"$HITMAP" script -i "$W" -F $FL --ns >"$TMP/w.hm" 2>&1
+	"$HITMAP" script --perf-compat "$(sys_perf_compat)" -i "$W" -F $FL --ns >"$TMP/w.hm" 2>&1
 	check reader-fixtures.weight_struct.mem_fields cmp "$TMP/w.perf" "$TMP/w.hm"
 fi
 # PERFFILE v1 (perf < 3.x) is refused clearly; make one from a real header

@@ -59,20 +59,34 @@ lh=$(jq .perf_c2c.lcl_hitm "$TMP/z")
 [ "$lh" -gt 0 ] && [ "$th" -eq $((hh + lh)) ] && pass "zen2: perf tot_hitm $th = hitmap HITM $hh + double-counted $lh" ||
 	fail "zen2 HITM double count" "perf tot $th lcl $lh hitmap $hh"
 
-# --lkp equals what LKP's parser takes from perf's --stats text
-if have_perf; then
-	perf c2c report --stats --stdio --no-source -i "$f" 2>/dev/null | awk '
+# --lkp --perf-compat V equals what LKP's parser (lkp-tests stats/perf-c2c)
+# takes from perf V's `c2c report -NN --stats`, for every installed perf
+lkp_parse() {
+	awk '
 		/ Load Local HITM/ { print "perf-c2c.HITM.local: " $NF; l = $NF; next }
 		/ Load Remote HITM/ { print "perf-c2c.HITM.remote: " $NF; r = $NF; next }
 		/ Load Remote HIT/ { print "perf-c2c.HIT.remote: " $NF; next }
 		/ Load Local DRAM/ { print "perf-c2c.DRAM.local: " $NF; next }
 		/ Load Remote DRAM/ { print "perf-c2c.DRAM.remote: " $NF; next }
-		END { print "perf-c2c.HITM.total: " l + r }' >"$TMP/lkp.perf"
-	"$HITMAP" report -i "$f" --lkp >"$TMP/lkp.hm" 2>/dev/null
-	check "--lkp equals LKP's parse of perf" diff "$TMP/lkp.perf" "$TMP/lkp.hm"
-else
-	skip "--lkp equals LKP's parse of perf" "perf is not installed"
-fi
+		END { print "perf-c2c.HITM.total: " l + r }' "$1"
+}
+for lf in "$f" "$TMP/lkp-random.data"; do
+	[ "$lf" = "$f" ] || "$HITMAP_BUILD/tools/hm-gen" -o "$lf" -n 3000 --mix random --seed 4 >/dev/null 2>&1 || continue
+	for v in $(oracle_perfs); do
+		perfv "$v" c2c report -NN --stats -i "$lf" >"$TMP/lkp.txt" 2>/dev/null
+		lkp_parse "$TMP/lkp.txt" >"$TMP/lkp.perf"
+		"$HITMAP" report -i "$lf" --lkp --perf-compat "$v" >"$TMP/lkp.hm" 2>/dev/null
+		if [ -s "$TMP/lkp.txt" ] && cmp -s "$TMP/lkp.perf" "$TMP/lkp.hm"; then
+			pass "--lkp --perf-compat $v = LKP's parse of perf $v c2c report -NN --stats (${lf##*/}: $(tr '\n' ' ' <"$TMP/lkp.hm" | cut -c1-60))"
+		else
+			fail "--lkp --perf-compat $v on ${lf##*/}" "$(diff "$TMP/lkp.perf" "$TMP/lkp.hm" | grep '^[<>]' | tr '\n' ' ')"
+		fi
+	done
+done
+[ -n "$(oracle_perfs)" ] || skip "--lkp equals LKP's parse of perf" "no perf installed"
+"$HITMAP" report -i "$f" --lkp --perf-compat 5.4 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 2 ] && grep -q "6.1, 6.12, 7.3" "$TMP/e" && pass "--perf-compat 5.4 refused (exit 2, lists the versions)" ||
+	fail "--perf-compat 5.4 refused" "rc $rc: $(head -1 "$TMP/e")"
 
 # the other views run and carry data
 "$HITMAP" report -i "$f" -d cost --max-lines 5 >"$TMP/t" 2>&1

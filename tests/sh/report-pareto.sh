@@ -45,7 +45,10 @@ same() {
 		fail "$n: $perf c2c report $*" "exit $?: $(tail -n 1 "$TMP/p.err")"
 		return 1
 	fi
-	if ! "$HITMAP" report --pareto $HM_EXTRA -i "$f" "$@" >"$TMP/h.txt" 2>"$TMP/h.err"; then
+	# hitmap counts as the perf it is compared with (--perf-compat)
+	local compat=6.1
+	case $perf in perf-*) compat=${perf#perf-};; esac
+	if ! "$HITMAP" report --pareto --perf-compat "$compat" $HM_EXTRA -i "$f" "$@" >"$TMP/h.txt" 2>"$TMP/h.err"; then
 		fail "$n: hitmap report --pareto $*" "$(tail -n 1 "$TMP/h.err")"
 		return 1
 	fi

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perf 6.1 c2c_decode_stats(), counter for counter, quirks included. */
+/* perf's c2c_decode_stats() of 6.1, 6.12 and 7.3, counter for counter, quirks included. */
+#include <errno.h>
 #include "tap.h"
 #include "test-mem-encodings.h"
 
@@ -56,11 +57,33 @@ int main(void)
 	      st.blk_data == 1 && st.blk_addr == 1 && st.noparse == 2 && st.nr_entries == 3);
 	/* 6.1: an L2 hit with HITM is an L2 hit, not a local HITM; remote needs no HIT */
 	memset(&st, 0, sizeof(st));
-	hm_c2c_stats__add(&st, E_LH | E_L(L2) | E_SNP(HITM), 8, true);
+	hm_c2c_stats__add_v(&st, HM_PERF_6_1, E_LH | E_L(L2) | E_SNP(HITM), 8, true);
 	hm_c2c_stats__add(&st, HM_DS(OP, HM_OP_LOAD) | E_L(L3) | E_SNP(HITM), 8, true);
 	hm_c2c_stats__add(&st, HM_DS(OP, HM_OP_LOAD) | E_L(REM_CCE2) | E_L(MISS) | E_SNP(HITM), 8, true);
 	CHECK("L2 hitm, no-HIT L3 hitm, no-HIT remote", st.ld_l2hit == 1 && st.lcl_hitm == 0 &&
 	      st.ld_llchit == 0 && st.rmt_hitm == 1 && st.ld_miss == 1 && st.tot_hitm == 1);
+	/* 6.12 counts as 6.1; 7.3 (and the default) count L2 + HITM as a local HITM */
+	for (int v = 0; v < 3; v++) {
+		static const enum hm_perf_compat vs[] = { HM_PERF_6_12, HM_PERF_7_3, HM_PERF_NEWEST };
+		bool hitm = vs[v] != HM_PERF_6_12;
+
+		memset(&st, 0, sizeof(st));
+		if (vs[v] == HM_PERF_NEWEST)
+			hm_c2c_stats__add(&st, E_LH | E_L(L2) | E_SNP(HITM) | HM_DS(SNOOPX, HM_SNOOPX_PEER), 8, true);
+		else
+			hm_c2c_stats__add_v(&st, vs[v], E_LH | E_L(L2) | E_SNP(HITM) | HM_DS(SNOOPX, HM_SNOOPX_PEER), 8, true);
+		CHECK(hitm ? "7.3: L2 hitm is a local HITM" : "6.12: L2 hitm is an L2 hit",
+		      st.ld_l2hit == !hitm && st.lcl_hitm == hitm && st.tot_hitm == hitm &&
+		      st.lcl_peer == 1 && st.ld_llchit == 0);
+	}
+	{
+		enum hm_perf_compat v;
+
+		CHECK("--perf-compat names", !hm_perf_compat__parse("6.12", &v) && v == HM_PERF_6_12 &&
+		      hm_perf_compat__parse("6.2", &v) == -EINVAL &&
+		      !strcmp(hm_perf_compat__name(HM_PERF_NEWEST), "7.3") &&
+		      !strcmp(hm_perf_compat__name(HM_PERF_6_1), "6.1"));
+	}
 	/* mapped */
 	memset(&st, 0, sizeof(st));
 	CHECK_EQ("unmapped returns -1", hm_c2c_stats__add(&st, E_LH | E_L(L1), 8, false), -1);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* data_src decode/encode and perf 6.1 script text. */
+/* data_src decode/encode and perf 6.1, 6.12 and 7.3 script text. */
 #include "tap.h"
 #include "test-mem-encodings.h"
 
@@ -12,6 +12,17 @@ static void text(const char *name, u64 v, const char *want)
 		PASS(name);
 	else
 		FAILF(name, "0x%llx: \"%s\" (%d), expected \"%s\"", (unsigned long long)v, buf, n, want);
+}
+
+static void text_v(const char *name, enum hm_perf_compat v, u64 ds, const char *want)
+{
+	char buf[256];
+	int n = hm_data_src__scnprintf_v(ds, v, buf, sizeof(buf));
+
+	if (!strcmp(buf, want) && n == (int)strlen(want))
+		PASS(name);
+	else
+		FAILF(name, "0x%llx: \"%s\" (%d), expected \"%s\"", (unsigned long long)ds, buf, n, want);
 }
 
 int main(void)
@@ -58,5 +69,18 @@ int main(void)
 	text("text op none", 0, "|OP No|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A");
 	CHECK_EQ("text truncates", hm_data_src__scnprintf(0x629800842ULL, small, sizeof(small)), 11);
 	CHECK_STR("text truncated", small, "|OP LOAD|LV");
+	/* perf 6.12 and 7.3: the level from mem_lvl_num (perf script of hm-gen files) */
+	text_v("6.1 L1 hit", HM_PERF_6_1, 0x229100142ULL,
+	       "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB L1 hit|LCK N/A|BLK  N/A");
+	text_v("7.3 L1 hit", HM_PERF_7_3, 0x229100142ULL,
+	       "|OP LOAD|LVL L1 hit|SNP None|TLB L1 hit|LCK N/A|BLK  N/A");
+	text_v("6.12 L3 hit", HM_PERF_6_12, 0x629200842ULL,
+	       "|OP LOAD|LVL L3 hit|SNP Hit|TLB L1 hit|LCK N/A|BLK  N/A");
+	/* remote, hops, no hit/miss: a trailing blank after the level, as perf */
+	text_v("7.3 remote board RAM", HM_PERF_7_3,
+	       HM_DS(OP, HM_OP_LOAD) | HM_DS(LVLNUM, 0xd) | HM_DS(REMOTE, 1) | HM_DS(HOPS, 4),
+	       "|OP LOAD|LVL Remote board RAM |SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	text_v("7.3 L0 has no name", HM_PERF_7_3, HM_DS(OP, HM_OP_LOAD) | HM_DS(LVLNUM, 0x7) | HM_DS(LVL, HM_LVL_MISS),
+	       "|OP LOAD|LVL Unknown level 7 miss|SNP N/A|TLB N/A|LCK No|BLK  N/A");
 	TAP_DONE();
 }

@@ -468,7 +468,7 @@ static void check_compressed(bool v2, bool sw)
 	struct hm_reader *r;
 	struct hm_event ev;
 	char t[96], out[256];
-	int ns = 0, nc = 0, ret, bad = 0;
+	int ns = 0, nc = 0, ret = -1, bad = 0;
 	const int N = 400;
 
 	for (int i = 0; i < N; i++)

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Pre-scan of a perf.data for futex table inference.
+ *
+ * Why a pre-scan rather than resolving after the report's pass: every view
+ * (buckets, fields, sockets, the c2c line names, the HTML page and the diff
+ * metrics) keys its aggregates on the table and index each sample resolves
+ * to during the one streaming pass; re-keying all of them afterwards would
+ * touch every aggregate.  A pre-scan keeps one resolution point, costs one
+ * extra read of the file only when a futex view is asked for and the file
+ * carries no table (metadata or --futex-table), and keeps memory with
+ * distinct lines (the inference's table), never samples.  Pipes cannot be
+ * read twice: they get no inference (the reason says so).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/futex_infer.h>
+#include <hitmap/log.h>
+
+#define KERNEL_START	0xffff800000000000ull
+#define CODE_CACHE	4096
+
+struct code_cache {
+	u64	ip[CODE_CACHE];
+	u8	code[CODE_CACHE];
+	u8	futex_fn[CODE_CACHE];	/* 1: a futex function (caller test) */
+};
+
+static bool futex_caller(const char *n)
+{
+	return n && (!strncmp(n, "futex_", 6) || !strncmp(n, "__futex_", 8) || !strcmp(n, "do_futex") ||
+		     !strncmp(n, "__x64_sys_futex", 15));
+}
+
+static u8 classify(struct code_cache *c, const struct hm_ksyms *k, u64 ip, u8 *fut)
+{
+	u32 s = (u32)((ip * 0x9e3779b97f4a7c15ull) >> 52) & (CODE_CACHE - 1);
+	const struct hm_ksym *sym;
+
+	if (c->ip[s] == ip) {
+		*fut = c->futex_fn[s];
+		return c->code[s];
+	}
+	sym = k ? hm_ksyms__find(k, ip) : NULL;
+	c->ip[s] = ip;
+	c->code[s] = (u8)hm_futex_code__from_symbol(sym ? sym->name : NULL);
+	c->futex_fn[s] = sym && futex_caller(sym->name);
+	*fut = c->futex_fn[s];
+	return c->code[s];
+}
+
+/* A spin-lock sample counts when a futex function called it (call chain). */
+static bool called_from_futex(struct code_cache *c, const struct hm_ksyms *k, const struct hm_sample *s)
+{
+	u64 i;
+	u8 fut;
+
+	if (!(s->sample_type & PERF_SAMPLE_CALLCHAIN))
+		return false;
+	for (i = 0; i < s->callchain_nr && i < 8; i++) {
+		u64 ip = s->callchain[i];
+
+		if (ip >= (u64)-4095)	/* PERF_CONTEXT_* markers */
+			continue;
+		if (ip < KERNEL_START)
+			break;
+		classify(c, k, ip, &fut);
+		if (fut)
+			return true;
+	}
+	return false;
+}
+
+static u32 nr_nodes_of(const struct hm_topo *topo)
+{
+	int n = topo ? hm_topo__nr_nodes(topo) : 0;
+
+	return n > 0 ? (u32)n : 1;
+}
+
+int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_symbols *syms,
+			      const struct hm_topo *topo, struct hm_futex_model *m,
+			      struct hm_futex_infer_result *res)
+{
+	struct hm_reader_opts ro = { .ordered = false, .all_records = false };
+	struct hm_futex_kernel kern;
+	struct hm_futex_infer *inf = NULL;
+	struct code_cache *cc = NULL;
+	const struct hm_ksyms *k;
+	const struct hm_header *h;
+	struct hm_reader *rd;
+	struct hm_event ev;
+	u64 with_addr = 0, kernel_ip = 0;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	rd = hm_reader__new(path, &ro);
+	if (!rd)
+		return -errno;
+	h = hm_reader__header(rd);
+	if (h->pipe) {
+		snprintf(res->why, sizeof(res->why),
+			 "a pipe is read once: tables are inferred from a file (write it to a file first), or pass --futex-table");
+		err = 0;
+		goto out;
+	}
+	if (!release)
+		release = h->osrelease;
+	memset(&kern, 0, sizeof(kern));
+	if (!release || hm_futex_kernel__parse(release, &kern) < 0) {
+		kern.era = m->era;
+		kern.per_node = m->era != HM_FUTEX_ERA_PRE_6_16;
+		kern.private_hash = m->era != HM_FUTEX_ERA_PRE_6_16;
+	}
+	kern.era = m->era;	/* the report's choice (--kernel wins) */
+	inf = hm_futex_infer__new(m, &kern, h->nr_cpus_avail ? h->nr_cpus_avail : h->nr_cpus_online,
+				  h->nr_cpus_online, nr_nodes_of(topo));
+	cc = calloc(1, sizeof(*cc));
+	if (!inf || !cc) {
+		err = -ENOMEM;
+		goto out;
+	}
+	k = hm_symbols__ksyms(syms);
+	while ((err = hm_reader__next(rd, &ev)) > 0) {
+		const struct hm_sample *s = &ev.sample;
+		u8 code, fut;
+		s32 node = -1;
+
+		if (!ev.has_sample || !s->addr)
+			continue;
+		with_addr++;
+		if (s->ip < KERNEL_START || s->addr < KERNEL_START)
+			continue;
+		kernel_ip++;
+		code = classify(cc, k, s->ip, &fut);
+		if (code == HM_FUTEX_CODE_NONE)
+			continue;
+		if (code == HM_FUTEX_CODE_LOCK_ANY) {
+			if (!called_from_futex(cc, k, s))
+				continue;
+			code = HM_FUTEX_CODE_SPIN;
+		}
+		if ((s->sample_type & PERF_SAMPLE_PHYS_ADDR) && s->phys_addr && topo)
+			node = hm_topo__phys_node(topo, s->phys_addr);
+		err = hm_futex_infer__add(inf, (enum hm_futex_code)code, s->addr, (s32)s->pid, s->tid, node, 1);
+		if (err < 0)
+			goto out;
+	}
+	if (err < 0)
+		goto out;
+	err = hm_futex_infer__finish(inf, m, res);
+	if (err < 0 || res->tables)
+		goto out;
+	/* nothing placed: say why, and what to pass */
+	if (!with_addr)
+		snprintf(res->why, sizeof(res->why),
+			 "no sample has a data address (not a memory-sampling file: record with perf c2c record or hitmap record)");
+	else if (!kernel_ip)
+		snprintf(res->why, sizeof(res->why),
+			 "no futex samples (%" PRIu64 " samples with data addresses, none from kernel code on kernel data)",
+			 with_addr);
+	else if (!res->samples && (!k || !hm_ksyms__nr(k) || hm_ksyms__all_zero(k)))
+		snprintf(res->why, sizeof(res->why),
+			 "no kernel symbols to find futex code; pass --kallsyms FILE (/proc/kallsyms of the recording kernel, read as root)");
+	else if (!res->samples && !hm_ksyms__by_name(k, "futex_q_lock") && !hm_ksyms__by_name(k, "futex_hash"))
+		snprintf(res->why, sizeof(res->why),
+			 "the kernel symbols have no futex_q_lock/futex_hash; pass --kallsyms FILE of the recording kernel");
+	else if (!res->samples)
+		snprintf(res->why, sizeof(res->why),
+			 "no futex samples (%" PRIu64 " kernel samples, none in futex code; "
+			 "if the file comes from another kernel, pass its --kallsyms)", kernel_ip);
+	err = 0;
+out:
+	free(cc);
+	hm_futex_infer__delete(inf);
+	hm_reader__delete(rd);
+	return err < 0 ? err : (int)res->tables;
+}
+
+static void describe_tables(const struct hm_futex_model *m, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	u32 i;
+
+	for (i = 0; i < m->nr_tables && len + 1 < size; i++) {
+		const struct hm_futex_table *t = &m->tables[i];
+		char who[24];
+
+		if (t->kind)
+			snprintf(who, sizeof(who), "private:%d", t->pid);
+		else if (t->node >= 0)
+			snprintf(who, sizeof(who), "global:%d", t->node);
+		else
+			snprintf(who, sizeof(who), "global:?");
+		len += snprintf(buf + len, size - len, "%s%s 0x%" PRIx64 " %" PRIu64 " slots",
+				i ? "; " : " (", who, t->base, t->slots);
+		if (i + 1 == m->nr_tables && len + 1 < size)
+			len += snprintf(buf + len, size - len, ")");
+	}
+}
+
+void hm_futex_model__note_geometry(struct hm_futex_model *m, const char *how)
+{
+	if (!m || !m->nr_tables || m->geometry[0])
+		return;
+	snprintf(m->geometry, sizeof(m->geometry), "%s, %u table%s", how, m->nr_tables,
+		 m->nr_tables == 1 ? "" : "s");
+	describe_tables(m, m->geometry, sizeof(m->geometry));
+}
+
+int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const char *release,
+			       struct hm_symbols *syms, const struct hm_topo *topo)
+{
+	struct hm_futex_infer_result res;
+	int n;
+
+	if (!m)
+		return -EINVAL;
+	if (m->nr_tables)
+		return 0;
+	memset(&res, 0, sizeof(res));
+	if (!path) {
+		snprintf(m->geometry, sizeof(m->geometry),
+			 "none: a pipe is read once and tables are inferred only from a file; "
+			 "write it to a file, or pass --futex-table global:NODE:ADDR:SLOTS");
+		return 0;
+	}
+	n = hm_futex_infer__scan_file(path, release, syms, topo, m, &res);
+	if (n < 0) {
+		hm_warn("%s: futex table inference failed (%s); buckets stay unknown", path, strerror(-n));
+		snprintf(m->geometry, sizeof(m->geometry), "none: inference failed (%s)", strerror(-n));
+		return n;
+	}
+	if (!n) {
+		snprintf(m->geometry, sizeof(m->geometry), "none: %s", res.why);
+		return 0;
+	}
+	snprintf(m->geometry, sizeof(m->geometry),
+		 "inferred from %" PRIu64 " futex samples on %" PRIu64 " lines, %u table%s%s",
+		 res.samples, res.lines, m->nr_tables, m->nr_tables == 1 ? "" : "s",
+		 res.unplaced ? " (some lines left unknown)" : "");
+	describe_tables(m, m->geometry, sizeof(m->geometry));
+	return n;
+}
