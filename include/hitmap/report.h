@@ -25,6 +25,7 @@ enum hm_sort { HM_SORT_TOT, HM_SORT_RMT, HM_SORT_LCL, HM_SORT_PEER, HM_SORT_COST
 enum hm_bucket_view { HM_BY_BUCKET, HM_BY_FIELD, HM_BY_SOCKET };
 
 struct hm_report;
+struct hm_pareto_opts;	/* src/report/pareto.h */
 struct hm_mem_sample;	/* one classified, resolved sample (src/report/report.h) */
 
 struct hm_report_opts {
@@ -55,6 +56,8 @@ struct hm_report_opts {
 	 */
 	void		(*on_progress)(void *priv, u64 done, u64 total);
 	void		*on_progress_priv;
+	/* perf c2c's line x offset x code address aggregation (pareto.c), NULL: none */
+	const struct hm_pareto_opts *pareto;
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);

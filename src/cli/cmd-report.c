@@ -11,6 +11,7 @@
 #include "output.h"
 #include "report/report.h"
 #include "report/render-c2c.h"
+#include "report/pareto.h"
 #include "report/metrics.h"
 #include "progress.h"
 #include "report-tui.h"
@@ -34,8 +35,18 @@ static const char report_usage[] =
 "                         (\"-\": standard output, instead of the text report)\n"
 "  -d, --display KEY      sort lines on tot (default), rmt, lcl, peer HITM/peer counts,\n"
 "                         or cost (sum of sample weights)\n"
-"  -N, --node-info        per-node breakdown of each line (like perf c2c -N)\n"
+"  -N, --node-info        per-node breakdown of each line (like perf c2c -N;\n"
+"                         -NN: the CPUs of each node)\n"
 "      --show-all         no 0.1% display filter\n"
+"      --stdio            text output even with --tui (perf's option)\n"
+"      --pareto           perf c2c report --stdio's layout: its Shared Data Cache\n"
+"                         Line Table and Shared Cache Line Distribution Pareto\n"
+"  -c, --coalesce LIST    Pareto rows per offset and LIST of tid, pid, iaddr, dso\n"
+"                         (default iaddr; implies --pareto)\n"
+"      --full-symbols     Pareto symbols and sources not cut at 30 columns\n"
+"                         (implies --pareto)\n"
+"  -g, --call-graph MODE  accepted for perf's command lines; hitmap prints no\n"
+"                         call chains (as perf does with 'none')\n"
 "      --max-lines N      at most N lines in the table\n"
 "      --kallsyms FILE    kernel symbols from FILE (default: the file's, or this system's)\n"
 "      --symfs DIR        look for user ELF files under DIR\n"
@@ -52,7 +63,6 @@ static const char report_usage[] =
 "                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
 "      --tui              interactive browser (terminal only): lines, offsets, code,\n"
 "                         source, bucket/field/socket views; ? lists its keys\n"
-"      --stdio            text output even with --tui (perf's option)\n"
 "  -h, --help             this text\n"
 "\n"
 "See hitmap-report(1) for the columns and the vendor encodings.\n";
@@ -73,7 +83,8 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
 static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
-	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO, O_COMPAT, O_DOUBLECL };
+	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO, O_FULLSYM,
+	       O_PARETO, O_COMPAT, O_DOUBLECL };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -84,6 +95,11 @@ static int cmd_report(int argc, char **argv)
 		{ "display",     required_argument, NULL, 'd' },
 		{ "node-info",   no_argument,       NULL, 'N' },
 		{ "show-all",    no_argument,       NULL, O_SHOWALL },
+		{ "stdio",       no_argument,       NULL, O_STDIO },
+		{ "pareto",      no_argument,       NULL, O_PARETO },
+		{ "coalesce",    required_argument, NULL, 'c' },
+		{ "full-symbols", no_argument,      NULL, O_FULLSYM },
+		{ "call-graph",  required_argument, NULL, 'g' },
 		{ "max-lines",   required_argument, NULL, O_MAX },
 		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
 		{ "symfs",       required_argument, NULL, O_SYMFS },
@@ -96,7 +112,6 @@ static int cmd_report(int argc, char **argv)
 		{ "double-cl",   no_argument,       NULL, O_DOUBLECL },
 		{ "perf-compat", required_argument, NULL, O_COMPAT },
 		{ "tui",         no_argument,       NULL, O_TUI },
-		{ "stdio",       no_argument,       NULL, O_STDIO },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -112,20 +127,25 @@ static int cmd_report(int argc, char **argv)
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL, *fmt_opt = NULL;
-	char label[320];
+	bool perf_layout = false, display_given = false;
+	struct hm_pareto_opts popts;
+	struct hm_pareto_render prd;
+	char label[320], grouping[80], bad[32];
 	int c, err = 0, rc = 1;
 	long v;
 
 	memset(&ro, 0, sizeof(ro));
 	memset(&rd, 0, sizeof(rd));
+	memset(&prd, 0, sizeof(prd));
 	ro.input = "perf.data";
 	ro.cacheline_size = 64;
+	hm_pareto_opts__parse(&popts, "iaddr", bad, sizeof(bad));
 	tables = calloc(argc, sizeof(*tables));
 	if (!tables)
 		return hm_cli__error("out of memory");
 	optind = 1;
 	rc = 2;		/* a bad option value is a usage error */
-	while ((c = getopt_long(argc, argv, "i:d:Nh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:Nc:g:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			ro.input = optarg;
@@ -147,6 +167,7 @@ static int cmd_report(int argc, char **argv)
 			html = optarg;
 			break;
 		case 'd':
+			display_given = true;
 			if (!strcmp(optarg, "tot"))
 				rd.sort = HM_SORT_TOT;
 			else if (!strcmp(optarg, "rmt"))
@@ -167,6 +188,32 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case O_SHOWALL:
 			rd.show_all = true;
+			break;
+		case O_STDIO:
+			stdio = true;
+			break;
+		case O_PARETO:
+			/* text, never the TUI, in perf c2c report --stdio's layout */
+			perf_layout = stdio = true;
+			break;
+		case 'c':
+			if (hm_pareto_opts__parse(&popts, optarg, bad, sizeof(bad)) < 0) {
+				hm_cli__error("-c %s: unrecognized sort token '%s'; use tid, pid, iaddr or dso",
+					      optarg, bad);
+				rc = 2;
+				goto out;
+			}
+			perf_layout = stdio = true;
+			break;
+		case 'g':
+			/* perf prints call chains under the Pareto rows unless 'none' */
+			if (strncmp(optarg, "none", 4))
+				hm_warn("--call-graph %s: hitmap prints no call chains; the Pareto "
+					"is perf's with --call-graph none", optarg);
+			break;
+		case O_FULLSYM:
+			prd.full_symbols = true;
+			perf_layout = stdio = true;
 			break;
 		case O_MAX:
 			if (parse_num("--max-lines", optarg, 0, 1L << 30, &v) < 0)
@@ -227,9 +274,6 @@ static int cmd_report(int argc, char **argv)
 		case O_TUI:
 			tui = true;
 			break;
-		case O_STDIO:
-			stdio = true;
-			break;
 		case 'h':
 			hm_cli__usage(report_usage);
 			rc = 0;
@@ -265,8 +309,22 @@ static int cmd_report(int argc, char **argv)
 		ro.cacheline_size *= 2;
 		rd.double_cl = true;
 	}
+	if (rd.node_info > 2)
+		rd.node_info = 2;	/* like perf */
+	if (fmt != HM_FMT_TEXT || by)
+		perf_layout = false;	/* --pareto is the text report's layout */
+	if (perf_layout) {
+		hm_pareto_opts__grouping(&popts, grouping, sizeof(grouping));
+		rd.grouping = grouping;
+		prd.sort = rd.sort;
+		prd.node_info = rd.node_info;
+		prd.show_all = rd.show_all;
+		prd.no_source = ro.no_source;
+		if (!stats)
+			ro.pareto = &popts;
+	}
 	ro.futex_tables = tables;
-	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP;
+	ro.want_lines = !stats && !by && fmt != HM_FMT_LKP && !perf_layout;
 	ro.want_buckets = by;
 	tui = tui && !stdio && fmt == HM_FMT_TEXT && !stats && !by && !html;
 	if (tui && !hm_cli__tui_possible())
@@ -323,6 +381,12 @@ static int cmd_report(int argc, char **argv)
 			}
 		}
 	}
+	if (perf_layout && !display_given && r->header && r->header->arch &&
+	    (!strncmp(r->header->arch, "aarch64", 7) || !strncmp(r->header->arch, "arm64", 5))) {
+		/* perf's default on arm64, which has no HITM: peer */
+		rd.sort = HM_SORT_PEER;
+		prd.sort = HM_SORT_PEER;
+	}
 	if (tui) {
 		err = hm_cli__report_tui(r, &rd, ro.symfs);
 		rc = err < 0 ? 1 : 0;
@@ -340,7 +404,9 @@ static int cmd_report(int argc, char **argv)
 		err = hm_html__render_metrics(metrics, stdout);
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
-		if (!err && !stats)
+		if (!err && !stats && perf_layout)
+			err = hm_pareto__render(r->pareto, r, &prd, stdout);
+		else if (!err && !stats)
 			err = hm_render__lines_text(r, &rd, stdout);
 	}
 	if (hm_out__close(stdout))

@@ -113,7 +113,8 @@ int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, 
 		fprintf(f, "%-36s: %s\n", i ? "" : "  Events", name);
 	}
 	fprintf(f, "  Cachelines sort on                : %s\n", display_str[o->sort]);
-	fprintf(f, "  Cacheline data grouping           : %s\n", "line (hitmap: one row per virtual line)");
+	fprintf(f, "  Cacheline data grouping           : %s\n",
+		o->grouping ? o->grouping : "line (hitmap: one row per virtual line)");
 	return ferror(f) ? -EIO : 0;
 }
 

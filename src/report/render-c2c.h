@@ -11,6 +11,7 @@ struct hm_render_opts {
 	bool		show_all;	/* no 0.1% display filter */
 	bool		stats_only;
 	int		max_lines;	/* text/CSV rows; 0: all */
+	const char	*grouping;	/* "Cacheline data grouping" text, NULL: hitmap's */
 	bool		double_cl;	/* --double-cl: lines are twice the line size */
 };
 

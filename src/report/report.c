@@ -19,6 +19,7 @@
 #include <hitmap/log.h>
 #include "report.h"
 #include "lines.h"
+#include "pareto.h"
 #include "bigalloc.h"
 
 
@@ -297,6 +298,7 @@ void hm_report__delete(struct hm_report *r)
 	if (r->buckets)
 		hm_buckets__delete(r->buckets);
 	hm_lines__delete(r->lines);
+	hm_pareto__delete(r->pareto);
 	perf_lines__delete(r->perf_lines);
 	hm_maps__delete(r->maps);	/* before the symbols it loads kallsyms from */
 	hm_symbols__delete(r->syms);
@@ -544,6 +546,14 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		if (err < 0)
 			return err;
 	}
+	if (r->pareto) {
+		struct hm_pareto_key pk = { .line = p->k.line, .pid = p->k.pid, .dso_id = p->k.dso_id,
+					    .cpumode = p->k.cpumode, .mapped = p->k.mapped };
+
+		err = hm_pareto__add(r->pareto, &pk, &ms, &one, p->imap);
+		if (err < 0)
+			return err;
+	}
 	if (r->buckets) {
 		err = hm_buckets__add(r->buckets, r, &ms);
 		if (err < 0)
@@ -692,6 +702,13 @@ static int setup_header(struct hm_report *r)
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));
 		if (!r->lines)
+			return -ENOMEM;
+	}
+	if (r->opts.pareto) {
+		r->pareto = hm_pareto__new(r->opts.pareto, r->opts.cacheline_size,
+					   hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo),
+					   r->cpu_node_idx);
+		if (!r->pareto)
 			return -ENOMEM;
 	}
 	if (r->opts.want_buckets) {

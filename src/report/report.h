@@ -32,6 +32,8 @@ struct hm_mem_sample {
 	const struct hm_c2c_stats *perf;	/* perf's counters of this one sample */
 };
 
+struct hm_pareto;
+
 /*
  * Samples whose perf counters and hitmap category disagree, by kind and by
  * hitmap category, with the first data_src of each (for the "why").
@@ -96,6 +98,7 @@ struct hm_report {
 	int				nr_sinks;	/* hm_report__add_sink */
 	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
+	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 };
 
 
