@@ -13,7 +13,7 @@ have_perf || { skip futex-infer "perf is not installed (perf inject strips the m
 
 # per (table:node:index, field): resolved = min(report, truth), wrong = report beyond truth
 cmp='([$t[0].buckets[] | . as $b | (.fields | to_entries[] | {key: "\($b.table):\($b.node):\($b.index):\(.key)", value: .value.nr_entries})] | from_entries) as $T |
-     ([$r[0].buckets[] | select(.table != "unknown") | . as $b | .fields[] | {key: "\($b.table):\($b.node):\($b.index):\(.field)", value: .stats.samples}] | from_entries) as $R |
+     ([$r[0].buckets[] | select(.table != "unknown") | . as $b | .fields[] | {key: "\($b.table):\($b.node):\($b.index):\(.field)", value: .counts.samples}] | from_entries) as $R |
      {truth: ([$T[]] | add // 0),
       resolved: ([$R | to_entries[] | [.value, ($T[.key] // 0)] | min] | add // 0),
       wrong: ([$R | to_entries[] | .value - ($T[.key] // 0) | select(. > 0)] | add // 0),
@@ -82,7 +82,7 @@ f=$TMP/page
 	-o $f.data --truth $f.json --kallsyms $f.ksyms >/dev/null 2>&1 && perf inject -i $f.data -o $f.strip.data 2>/dev/null
 for v in data strip.data; do
 	"$HITMAP" report --by bucket --json -i $f.$v --kallsyms $f.ksyms >$f.$v.json 2>/dev/null
-	got=$(jq '[.objects[] | select(.object | startswith("page pfn ")) | .stats.samples] | add // 0' $f.$v.json)
+	got=$(jq '[.objects[] | select(.object | startswith("page pfn ")) | .counts.samples] | add // 0' $f.$v.json)
 	want=$(jq '[.objects[] | select(.object == "page" or .object == "folio") | .c2c.nr_entries] | add // 0' $f.json)
 	[ "$got" -gt 0 ] && [ "$got" = "$want" ] && pass "futex-infer-page-lines-named-$v ($got samples)" ||
 		fail "futex-infer-page-lines-named-$v" "report $got, truth $want"

@@ -87,7 +87,7 @@ check "no tables: global tables inferred from the samples" jq -e \
 check "no tables: says how the tables were found" jq -e '.geometry | startswith("inferred from ")' "$TMP/u.json"
 check "no tables: every resolved bucket is the generator's, same counts" jq -e --slurpfile exp "$TMP/exp2.json" '
   ($exp[0].buckets | map({key: "\(.table):\(.node):\(.index)", value: .samples}) | from_entries) as $e
-  | [.buckets[] | select(.index != null) | $e["\(.table):\(.node):\(.index)"] == .stats.samples] | all and length > 0' "$TMP/u.json"
+  | [.buckets[] | select(.index != null) | $e["\(.table):\(.node):\(.index)"] == .counts.samples] | all and length > 0' "$TMP/u.json"
 check "no tables: the private hash (4 lines, too few to place) stays unknown, by address" jq -e --slurpfile exp "$TMP/exp2.json" '
   (.buckets | map({key: .addr, value: .}) | from_entries) as $got
   | [$exp[0].buckets[] | select(.table == "private") | . as $e | $got[$e.line] as $g
