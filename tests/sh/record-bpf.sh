@@ -19,9 +19,9 @@ fi
 [ $rc -eq 0 ] && pass "record --futex-bpf: exit 0" || fail "record --futex-bpf: exit 0" "rc=$rc $(tail -n 1 "$TMP/rec.err")"
 line=$(grep 'BPF pairs of the workload' "$TMP/rec.err")
 nc=$(sed -n 's/.*workload: \([0-9]*\) on buckets.*/\1/p' <<<"$line"); na=$(sed -n 's/.*hash: \([0-9]*\) agree.*/\1/p' <<<"$line")
-[ -n "$nc" ] && [ "$nc" -gt 0 ] && [ "$nc" = "$na" ] && pass "every BPF pair on a bucket agrees with the kernel's hash ($na)" || fail "every BPF pair on a bucket agrees with the kernel's hash" "${line:-no line} $(grep BPF "$TMP/rec.err")"
+[ -n "$nc" ] && [ "$nc" -gt 0 ] && [ "$nc" = "$na" ] && pass "every BPF pair on a bucket agrees with the kernel's hash ($na)" || fail_nc "every BPF pair on a bucket agrees with the kernel's hash" "${line:-no line} $(grep BPF "$TMP/rec.err")"
 nb=$(sed -n 's/.*contention_begin \([0-9]*\), contention_end.*/\1/p' "$TMP/rec.err")
-[ -n "$nb" ] && [ "$nb" -gt 0 ] && pass "the tracepoint's perf samples still arrive ($nb)" || fail "the tracepoint's perf samples still arrive" "$(grep contention_begin "$TMP/rec.err")"
+[ -n "$nb" ] && [ "$nb" -gt 0 ] && pass "the tracepoint's perf samples still arrive ($nb)" || fail_nc "the tracepoint's perf samples still arrive" "$(grep contention_begin "$TMP/rec.err")"
 if have_perf; then
 	perf script -i "$TMP/b.data" >/dev/null 2>"$TMP/p.err" && pass "perf script reads the file" || fail "perf script reads the file" "$(head -n 1 "$TMP/p.err")"
 fi

@@ -24,6 +24,7 @@ for sig in INT TERM; do
 	if have_perf; then
 		n=$(perf script -i "$out" 2>"$TMP/perf.err" | wc -l)
 		[ "$n" = "$samples" ] && [ "$n" -gt 0 ] && pass "SIG$sig: perf script reads to the end ($n)" \
+			|| { [ "${samples:-0}" = 0 ] && fail_nc "SIG$sig: perf script reads to the end" "no sample recorded"; } \
 			|| fail "SIG$sig: perf script reads to the end" "lines=$n samples=$samples $(head -n 1 "$TMP/perf.err")"
 	fi
 	n=$("$HITMAP" script -i "$out" 2>"$TMP/hs.err" | wc -l)

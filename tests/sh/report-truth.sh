@@ -51,14 +51,14 @@ for sh in private shared; do
 	# futex memory that is not a bucket: the private hash header exactly; the mm_struct
 	# fields and kernel globals the futex code reads, as far as the file names them (mm.*
 	# objects) or the report sees futex code on them (rows of unknown index), never more
-	# than the truth has there.  (Page, folio and page-table lines of shared futex keys
-	# are not futex memory the report knows yet.)
+	# than the truth has there (with the page, folio, page-table, per-CPU and futex-word
+	# lines of the futex path, which the report names since src/futex/names.c).
 	line("objects (fph) = truth"; diffs(
 		([$t[0].objects[] | select(.object == "fph") | {key: "fph", value: (.hitmap | nz)}] | map(select(.value != {})) | from_entries);
 		([$b[0].objects[] | select(.object | startswith("fph")) | .hitmap] | add_maps | nz |
 		 if . == {} then {} else {fph: .} end))),
-	line("objects (mm, globals) within truth";
-		([$t[0].objects[] | select(.object == "mm" or .object == "global") | .hitmap] | add_maps | nz) as $T |
+	line("objects (mm, globals, pages, per-CPU) within truth";
+		([$t[0].objects[] | select(.object != "bucket" and .object != "fph") | .hitmap] | add_maps | nz) as $T |
 		([$b[0].objects[] | select(.object | startswith("fph") | not) | .hitmap] +
 		 [$b[0].buckets[] | select(.table == "unknown") | .hitmap] | add_maps | nz) as $R |
 		[$R | to_entries[] | select(.value > ($T[.key] // 0)) | "\(.key): report \(.value) truth \($T[.key] // 0)"]),
