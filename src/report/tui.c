@@ -619,7 +619,9 @@ static double now(void)
 int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 {
 	struct tui *t;
-	int ch, err = 0;
+	SCREEN *scr = NULL;
+	FILE *tty = NULL;
+	int ch, err = 0, tty_fd;
 	bool quit = false;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -638,10 +640,24 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 	if (err)
 		goto out;
 	setlocale(LC_ALL, "");
-	if (!initscr()) {
+	/*
+	 * The terminal itself, not the process's stdout: the CLI may have
+	 * replaced stdout by a checked stream without a file descriptor.
+	 */
+	tty_fd = dup(STDOUT_FILENO);
+	tty = tty_fd >= 0 ? fdopen(tty_fd, "w") : NULL;
+	if (!tty) {
+		if (tty_fd >= 0)
+			close(tty_fd);
 		err = -ENOTTY;
 		goto out;
 	}
+	scr = newterm(NULL, tty, stdin);
+	if (!scr) {
+		err = -ENOTTY;
+		goto out;
+	}
+	set_term(scr);
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -724,6 +740,10 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 	}
 	endwin();
 out:
+	if (scr)
+		delscreen(scr);
+	if (tty)
+		fclose(tty);
 	while (t->depth > 0)
 		pop(t);
 	screen_free(&t->st[0]);

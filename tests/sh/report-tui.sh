@@ -130,7 +130,7 @@ if wait_for '^Shared cache lines of|^Futex buckets' 10; then
 	idx=$(printf '%s\n' "$line" | awk '{ print $3 }')
 	pid=$(printf '%s\n' "$line" | awk '{ sub(/^private:/, "", $1); print $1 }')
 	keys /
-	keys -l "$(printf '%s\n' "$line" | awk '{ print $1 }')"
+	keys -l "${line:0:28}"	# TABLE NODE INDEX: the row itself, not the "tables:" line
 	keys Enter
 	keys Enter
 	if wait_for "/private\\($pid\\)\\.bucket\\.$idx\\.: row" 3; then
