@@ -23,7 +23,7 @@ rate_ok() { # FILE KIND MIN_TRIED: agreement >= 99% of >= MIN_TRIED
 # private (16 slots) and shared-anonymous (global table, mm pointer) futexes
 if "$HITMAP" hash --verify --count 1000 --bpf-obj "$BPF" --json >"$TMP/v.json" 2>"$TMP/v.err"; then
 	pass "verify: exit 0"
-elif jq -e '.shared.ran == false and (.private.ran | not or .private.agreed == .private.tried)' "$TMP/v.json" >/dev/null 2>&1; then
+elif jq -e '(.shared.ran == false) and ((.private.ran | not) or (.private.agreed == .private.tried))' "$TMP/v.json" >/dev/null 2>&1; then
 	# the shared check finds the global table through a contended bucket lock
 	fail_nc "verify: exit 0" "shared: $(jq -r '.shared.error' "$TMP/v.json") $(cat "$TMP/v.err")"
 else
