@@ -32,5 +32,7 @@ int hm_topo__fill_header(const struct hm_topo *t, struct hm_header *h);
 
 /* Parse a cpulist ("0-3,8,10-11") into @cpus (max @n); returns the count or -EINVAL. */
 int hm_cpulist__parse(const char *s, int *cpus, int n);
+/* The same, from the first line of a file (sysfs cpu and node lists); -errno. */
+int hm_cpulist__read(const char *path, int *cpus, int n);
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
+#include <hitmap/topo.h>
 
 static int parse_u64(const char *s, const char *end, int base, u64 *v)
 {
@@ -151,32 +152,6 @@ int hm_futex_geometry__parse_bootlog(const char *line, u64 *slots, u32 *nodes, b
 	return 0;
 }
 
-static int count_list(const char *path)
-{
-	char buf[4096], *s, *e;
-	FILE *f = fopen(path, "r");
-	int n = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	for (s = buf; *s && *s != '\n';) {
-		long a = strtol(s, &e, 10), b = a;
-
-		if (e == s)
-			return -EINVAL;
-		if (*e == '-')
-			b = strtol(e + 1, &e, 10);
-		n += b - a + 1;
-		s = *e == ',' ? e + 1 : e;
-	}
-	return n;
-}
-
 /* Possible nodes as a mask (nodes < 64); 0 when unreadable */
 static u64 node_mask(const char *path)
 {
@@ -227,7 +202,7 @@ int hm_futex_geometry__this_machine(struct hm_futex_model *m)
 		return err;
 	m->mm_seq = k.mm_seq;
 	m->word_first = k.word_first;
-	cpus = count_list("/sys/devices/system/cpu/possible");
+	cpus = hm_cpulist__read("/sys/devices/system/cpu/possible", NULL, 0);
 	nmask = node_mask("/sys/devices/system/node/possible");
 	if (cpus <= 0)
 		cpus = 1;

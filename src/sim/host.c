@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <hitmap/log.h>
+#include <hitmap/topo.h>
 #include "sim/sim.h"
 
 #define MAX_HOST_CPUS 4096
@@ -38,41 +39,18 @@ static int read_int(const char *path, long *v)
 	return ok ? 0 : -EINVAL;
 }
 
-/* Parse a cpulist ("0-3,8") into @set; returns the count or -errno. */
+/* A sysfs cpulist into @set; returns the count or -errno. */
 static int read_list(const char *path, unsigned char *set, int max)
 {
-	char buf[4096], *p, *end;
-	FILE *f = fopen(path, "r");
-	int n = 0;
+	static int cpus[MAX_HOST_CPUS];
+	int n = hm_cpulist__read(path, cpus, MAX_HOST_CPUS), i, k = 0;
 
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
-	for (p = buf; *p && *p != '\n';) {
-		long a = strtol(p, &end, 10), b = a, i;
-
-		if (end == p)
-			return -EINVAL;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1)
-				return -EINVAL;
-			p = end;
+	for (i = 0; i < n; i++)
+		if (cpus[i] >= 0 && cpus[i] < max && !set[cpus[i]]) {
+			set[cpus[i]] = 1;
+			k++;
 		}
-		for (i = a; i <= b && i < max; i++)
-			if (!set[i]) {
-				set[i] = 1;
-				n++;
-			}
-		if (*p == ',')
-			p++;
-	}
-	return n;
+	return n < 0 ? n : k;
 }
 
 static enum hm_vendor host_vendor(double *mhz)

@@ -42,6 +42,19 @@ struct hm_topo {
 	struct hm_mem_node	*mem;
 };
 
+int hm_cpulist__read(const char *path, int *cpus, int n)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return -errno;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	return ok ? hm_cpulist__parse(buf, cpus, n) : -EIO;
+}
+
 int hm_cpulist__parse(const char *s, int *cpus, int n)
 {
 	int count = 0;
