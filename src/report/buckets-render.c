@@ -147,6 +147,17 @@ static void csv_str(FILE *f, const char *s)
 }
 
 
+/* A view's JSON object: its name and which counting it shows; the caller closes it. */
+static struct hm_json *json_view_begin(FILE *f, const char *view, const struct hm_report *r, bool perf)
+{
+	struct hm_json *j = hm_json__new(f, true);
+
+	hm_json__obj_begin(j, NULL);
+	hm_json__str(j, "view", view);
+	hm_counts__json_counting(j, r, perf);
+	return j;
+}
+
 static void json_summary(struct hm_json *j, const struct hm_buckets *b)
 {
 	hm_json__obj_begin(j, "summary");
@@ -216,10 +227,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	if (!o)
 		return -ENOMEM;
 	if (fmt == HM_FMT_JSON) {
-		j = hm_json__new(f, true);
-		hm_json__obj_begin(j, NULL);
-		hm_json__str(j, "view", "bucket");
-		hm_counts__json_counting(j, r, perf);
+		j = json_view_begin(f, "bucket", r, perf);
 		hm_json__str(j, "era", hm_futex_era__name(hm_report__futex(r)->era));
 		hm_json__str(j, "layout", hm_report__futex(r)->layout.source);
 		hm_json__str(j, "geometry", hm_report__futex(r)->geometry[0] ?
@@ -429,10 +437,7 @@ static int render_field(const struct hm_buckets *b, const struct hm_report *r, e
 	if (!o)
 		return -ENOMEM;
 	if (fmt == HM_FMT_JSON) {
-		j = hm_json__new(f, true);
-		hm_json__obj_begin(j, NULL);
-		hm_json__str(j, "view", "field");
-		hm_counts__json_counting(j, r, perf);
+		j = json_view_begin(f, "field", r, perf);
 		json_summary(j, b);
 		hm_json__arr_begin(j, "fields");
 	} else if (fmt == HM_FMT_CSV) {
@@ -488,10 +493,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 	bool mem = memory_mode(b, r);	/* contention mode alone: no memory tables */
 
 	if (fmt == HM_FMT_JSON) {
-		j = hm_json__new(f, true);
-		hm_json__obj_begin(j, NULL);
-		hm_json__str(j, "view", "socket");
-		hm_counts__json_counting(j, r, perf);
+		j = json_view_begin(f, "socket", r, perf);
 		json_summary(j, b);
 		hm_json__arr_begin(j, "xfer");
 	} else if (fmt == HM_FMT_CSV) {
