@@ -27,27 +27,31 @@ void hm_command__register(struct hm_command *cmd)
 	*p = cmd;
 }
 
+static void verror(const char *fmt, va_list ap)
+{
+	fputs("hitmap: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int hm_cli__error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hitmap: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 
+/* A usage error (bad option or value): exit status 2, as the man pages say. */
 int hm_cli__usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hitmap: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 2;
 }
 
