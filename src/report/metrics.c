@@ -595,8 +595,70 @@ static void line_identity(struct hm_macc *a, const struct acc_line *l, char *buf
 	*match = (u8)hm_name__line(&n, &ref, buf, size);
 }
 
+/*
+ * The next free number of each line identity: lines sharing an identity
+ * (the same code, no data symbol) are numbered id, id#2, id#3 ... in one
+ * lookup each, not by probing the metric set for a free #N (quadratic when
+ * a million lines share one code address).
+ */
+struct id_counter {
+	char	*id;	/* NULL: empty slot */
+	u32	next;	/* the number the next line of this identity gets */
+};
+
+struct id_counters {
+	struct id_counter	*e;
+	u64			nr, size;
+};
+
+static void id_counters__release(struct id_counters *c)
+{
+	u64 i;
+
+	for (i = 0; i < c->size; i++)
+		free(c->e[i].id);
+	free(c->e);
+}
+
+/* The counter of @id, added (next = 1) when new; NULL on ENOMEM. */
+static struct id_counter *id_counters__get(struct id_counters *c, const char *id)
+{
+	u64 p;
+
+	if ((c->nr + 1) * 2 > c->size) {
+		u64 size = c->size ? c->size * 2 : 1024, i;
+		struct id_counter *n = calloc(size, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (i = 0; i < c->size; i++) {
+			if (!c->e[i].id)
+				continue;
+			p = hash_str(c->e[i].id) & (size - 1);
+			while (n[p].id)
+				p = (p + 1) & (size - 1);
+			n[p] = c->e[i];
+		}
+		free(c->e);
+		c->e = n;
+		c->size = size;
+	}
+	p = hash_str(id) & (c->size - 1);
+	while (c->e[p].id && strcmp(c->e[p].id, id))
+		p = (p + 1) & (c->size - 1);
+	if (!c->e[p].id) {
+		c->e[p].id = strdup(id);
+		if (!c->e[p].id)
+			return NULL;
+		c->e[p].next = 1;
+		c->nr++;
+	}
+	return &c->e[p];
+}
+
 static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
 {
+	struct id_counters ids = { NULL, 0, 0 };
 	struct acc_line **v;
 	u64 i, n = 0;
 	u32 k;
@@ -622,17 +684,28 @@ static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
 		struct acc_line *l = v[i];
 		struct hm_mv_line *o = &m->lines[m->nr_lines++];
 		char id[400], key[480], uniq[420];
-		u32 dup = 1;
+		struct id_counter *dup;
 		u8 match;
 
 		line_identity(a, l, id, sizeof(id), &match);
-		/* the same identity for a second line (same code, no symbol): number them */
-		snprintf(uniq, sizeof(uniq), "%s", id);
+		/*
+		 * The same identity for a second line (same code, no symbol):
+		 * number them; the loop only steps over an "id#N" that is some
+		 * other line's own identity.
+		 */
+		dup = id_counters__get(&ids, id);
+		if (!dup) {
+			err = -ENOMEM;
+			break;
+		}
 		for (;;) {
+			if (dup->next++ == 1)
+				snprintf(uniq, sizeof(uniq), "%s", id);
+			else
+				snprintf(uniq, sizeof(uniq), "%s#%u", id, dup->next - 1);
 			snprintf(key, sizeof(key), "line.%s.samples", uniq);
 			if (!hm_metrics__find(m, key))
 				break;
-			snprintf(uniq, sizeof(uniq), "%s#%u", id, ++dup);
 		}
 		o->id = strdup(uniq);
 		o->match = match;
@@ -680,6 +753,7 @@ static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
 			o->nr_code++;
 		}
 	}
+	id_counters__release(&ids);
 	free(v);
 	return err;
 }
