@@ -145,8 +145,14 @@ struct hm_macc;
 struct hm_macc *hm_macc__new(const struct hm_macc_ctx *ctx);
 /* One classified sample (memory grows with lines and buckets, not samples). */
 int  hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms);
-/* Build the metric set; @a stays valid and must still be deleted. */
-struct hm_metrics *hm_macc__finish(struct hm_macc *a);
+/*
+ * Build the metric set; its shared lines come from @lines, the report's one
+ * per-line aggregation (NULL: none); @a stays valid and must still be deleted.
+ */
+struct hm_lines;
+struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines);
+/* The line.* metrics and m->lines from @lines (metrics-lines.c); 0 or -ENOMEM. */
+int  hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_macc_ctx *ctx);
 void hm_macc__delete(struct hm_macc *a);
 
 struct hm_metrics *hm_metrics__new(const char *label);
@@ -161,7 +167,9 @@ int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
 
 /*
  * Metrics of a whole file (metrics-scan.c), gathered in the report's own
- * single pass as one of its sinks (hm_report__add_sink):
+ * single pass: the shared lines are read from the report's per-line
+ * aggregation (the report must be made with want_lines), the totals,
+ * sockets, nodes and futex buckets still through a sink (hm_report__add_sink):
  *
  *	struct hm_mscan *ms = hm_mscan__new(top_lines);
  *	r = hm_report__new(&report_opts);

@@ -18,8 +18,8 @@ if [ ! -x "$GEN" ]; then
 fi
 rc=0
 now() { date +%s.%N; }
-if ! command -v perf >/dev/null; then
-	echo "bench-diff: perf comparison skipped (needs perf)"
+if [ "${BENCH_DIFF_PERF:-1}" = 0 ] || ! command -v perf >/dev/null; then
+	echo "bench-diff: perf comparison skipped (needs perf; BENCH_DIFF_PERF=0)"
 else
 	N=${BENCH_DIFF_SAMPLES:-1000000}
 	"$GEN" -o "$T/a.data" --seed 1 -n "$N" --lines 20000 --buckets 4096

@@ -10,6 +10,7 @@
 #include <hitmap/symbols.h>
 #include "tap.h"
 #include "report/metrics.h"
+#include "report/lines.h"
 #include "mem/data_src.h"
 
 enum acc { LCL_HITM, RMT_HITM, LCL_DRAM, RMT_DRAM, STORE };
@@ -59,11 +60,15 @@ static int fake_resolve(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_sym
 	return -2;
 }
 
+/* The run's per-line aggregation, as the report keeps it. */
+static struct hm_lines *cur_lines;
+
 static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, enum acc k,
 		 int socket, double n)
 {
 	struct hm_sample s = { 0 };
 	struct hm_mem_sample ms = { 0 };
+	struct hm_c2c_stats one;
 	long i, cnt = lround(n);
 
 	s.addr = addr;
@@ -81,8 +86,13 @@ static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, e
 	ms.futex.table = NULL;
 	if (fm)
 		hm_futex_model__resolve(fm, addr, &ms.futex);
-	for (i = 0; i < cnt; i++)
+	memset(&one, 0, sizeof(one));
+	hm_c2c_stats__add_v(&one, ms.compat, s.data_src, s.addr, ms.mapped);
+	ms.perf = &one;
+	for (i = 0; i < cnt; i++) {
 		hm_macc__add(a, &ms);
+		hm_lines__add(cur_lines, &ms, &one, -1);
+	}
 }
 
 /*
@@ -116,6 +126,7 @@ static struct hm_metrics *make_run(int run, bool private_hash, double noise)
 	ctx.nr_sockets = 2;
 	ctx.nr_nodes = 2;
 	a = hm_macc__new(&ctx);
+	cur_lines = hm_lines__new(64, 4, 2);
 	lock_off = fm.layout.offset[HM_FUTEX_FIELD_LOCK];
 	waiters_off = fm.layout.offset[HM_FUTEX_FIELD_WAITERS];
 	for (s = 0; s < 2; s++) {
@@ -137,8 +148,9 @@ static struct hm_metrics *make_run(int run, bool private_hash, double noise)
 		feed(a, &fm, 0x7f0000000000ull + run * 0x100000 + s * 4096, LCL_DRAM, s, N(1000));
 		feed(a, &fm, 0x7f0000000000ull + run * 0x100000 + s * 4096 + 64, RMT_DRAM, s, N(private_hash ? 600 : 900));
 	}
-	m = hm_macc__finish(a);
+	m = hm_macc__finish(a, cur_lines);
 	hm_macc__delete(a);
+	hm_lines__delete(cur_lines);
 	hm_futex_model__release(&fm);
 	return m;
 #undef N
