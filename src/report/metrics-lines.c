@@ -152,7 +152,7 @@ static int line_metrics(struct hm_metrics *m, const char *uniq, const struct hm_
 
 		if (!v)
 			continue;
-		snprintf(key, sizeof(key), "line.%s.%s", uniq, hm_mstat__name(line_stats[i]));
+		snprintf(key, sizeof(key), "line.%s.%s", uniq, hm_mstat__perf_name(line_stats[i]));
 		k = hm_metrics__set(m, key, v, HM_MG_LINE, match, true);
 		if (k < 0)
 			return -ENOMEM;

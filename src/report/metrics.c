@@ -25,13 +25,24 @@ _Static_assert((int)HM_NAME_BUCKET == (int)HM_MATCH_BUCKET &&
 	       "names.h kinds are the diff's match kinds");
 
 static const char *const mstat_names[HM_MS__MAX] = {
-	"samples", "loads", "stores", "HITM.local", "HITM.remote", "HITM.total",
-	"HIT.remote", "DRAM.local", "DRAM.remote", "total_loads",
+	"samples", "loads", "stores", "hitm_local", "hitm_remote", "hitm",
+	"hit_remote", "dram_local", "dram_remote", "total_loads", "hitm_xdie",
+};
+
+/* perf's spelling (struct c2c_stats) of the same counters */
+static const char *const mstat_perf_names[HM_MS__MAX] = {
+	"samples", "load", "store", "lcl_hitm", "rmt_hitm", "tot_hitm",
+	"rmt_hit", "lcl_dram", "rmt_dram", "total_loads", "hitm_xdie",
 };
 
 const char *hm_mstat__name(enum hm_mstat s)
 {
 	return s < HM_MS__MAX ? mstat_names[s] : "?";
+}
+
+const char *hm_mstat__perf_name(enum hm_mstat s)
+{
+	return s < HM_MS__MAX ? mstat_perf_names[s] : "?";
 }
 
 double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s)
@@ -57,7 +68,8 @@ double hm_mstat__get_counts(const struct hm_counts *c, enum hm_mstat s)
 	case HM_MS_SAMPLES:	return c->samples;
 	case HM_MS_LOADS:	return c->loads;
 	case HM_MS_STORES:	return c->stores;
-	case HM_MS_HITM_LOCAL:	return c->cat[HM_CAT_HITM_LOCAL] + c->cat[HM_CAT_HITM_XDIE];
+	case HM_MS_HITM_LOCAL:	return c->cat[HM_CAT_HITM_LOCAL];
+	case HM_MS_HITM_XDIE:	return c->cat[HM_CAT_HITM_XDIE];
 	case HM_MS_HITM_REMOTE:	return c->cat[HM_CAT_HITM_REMOTE];
 	case HM_MS_HITM_TOTAL:	return hm_counts__hitm(c);
 	case HM_MS_HIT_REMOTE:	return c->cat[HM_CAT_HIT_REMOTE];
@@ -427,19 +439,19 @@ static int set_counts(struct hm_metrics *m, const char *prefix, const struct hm_
 }
 
 static const enum hm_mstat all_stats[] = {
-	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE,
+	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE,
 	HM_MS_HITM_TOTAL, HM_MS_HIT_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
 };
 static const enum hm_mstat bucket_stats[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
 	HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
 };
 static const enum hm_mstat socket_stats_set[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL,
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL,
 	HM_MS_DRAM_REMOTE,
 };
 static const enum hm_mstat field_stats[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
 };
 #define NR(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -9,6 +9,8 @@
  * Each metric is keyed by what it IS, not by its address, so that two runs
  * with different ASLR, boots or allocations still line up:
  *   perf-c2c.HITM.local ...                    LKP's names (totals)
+ * <stat> is hitmap's spelling (hitm_local ...) except in line.* (perf's
+ * counters, perf's spelling: lcl_hitm ...); see enum hm_mstat.
  *   hitmap.<category>                          precise categories
  *   socket.S.<stat>, node.N.<stat>             CPU socket / memory node
  *   xfer.socketS.nodeN                         LLC-miss loads by socket and node
@@ -29,21 +31,25 @@
 #include "stats.h"
 
 /*
- * The counters of a metric.  Totals named perf-c2c.* and the line metrics
+ * The counters of a metric, with one spelling per counter across outputs.
+ * Totals named perf-c2c.* (LKP's names, unchanged) and the line metrics
  * (the cache-line table's rows, perf's view) read perf's c2c counters
- * (hm_mstat__get); sockets, nodes, buckets and fields read hitmap's precise
- * categories (hm_mstat__get_counts: HITM.local = hitm_local + hitm_xdie,
- * the same socket; HITM.remote = hitm_remote; DRAM.remote = DRAM of another
- * socket), so that no sample counts twice.  TOTAL_LOADS is perf's Total
- * Loads column of a line (LLC misses + hits, perf's quirks included).
+ * (hm_mstat__get) and are spelled as perf spells them (hm_mstat__perf_name:
+ * lcl_hitm, rmt_hitm, tot_hitm, store); sockets, nodes, buckets and fields
+ * read hitmap's precise categories (hm_mstat__get_counts) and are spelled
+ * as hitmap's own views spell them (hm_mstat__name: hitm_local, hitm_xdie,
+ * hitm_remote, hitm = their sum, dram_remote = DRAM of another socket), so
+ * that no sample counts twice.  TOTAL_LOADS is perf's Total Loads column of
+ * a line (LLC misses + hits, perf's quirks included).
  */
 enum hm_mstat {
 	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE,
 	HM_MS_HITM_TOTAL, HM_MS_HIT_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
-	HM_MS_TOTAL_LOADS,
+	HM_MS_TOTAL_LOADS, HM_MS_HITM_XDIE,
 	HM_MS__MAX
 };
 const char *hm_mstat__name(enum hm_mstat s);
+const char *hm_mstat__perf_name(enum hm_mstat s);
 double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s);
 double hm_mstat__get_counts(const struct hm_counts *c, enum hm_mstat s);
 

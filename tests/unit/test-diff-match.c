@@ -191,19 +191,19 @@ int main(void)
 	CHECK("metric-lkp-hitm-total", mt && mt->value == 2 * (2000 + 600 + 800 + 200 + 400));
 	mt = hm_metrics__find(one, "perf-c2c.DRAM.local");
 	CHECK("metric-lkp-dram-local", mt && mt->value == 2000);
-	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.socket.1.HITM.remote");
+	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.socket.1.hitm_remote");
 	CHECK("metric-bucket-socket", mt && mt->value == 2600 && mt->match == HM_MATCH_BUCKET);
-	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.lock.HITM.total");
+	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.lock.hitm");
 	CHECK("metric-bucket-field", mt && mt->value == 2 * 2800 && mt->match == HM_MATCH_FIELD);
-	mt = hm_metrics__find(one, "futex.global.field.waiters.HITM.remote");
+	mt = hm_metrics__find(one, "futex.global.field.waiters.hitm_remote");
 	CHECK("metric-field", mt && mt->value == 1200);
-	mt = hm_metrics__find(one, "futex.global.hottest.1.HITM.total");
+	mt = hm_metrics__find(one, "futex.global.hottest.1.hitm");
 	CHECK("metric-rank", mt && mt->value == 2 * 3400 && mt->match == HM_MATCH_RANK);
-	mt = hm_metrics__find(one, "line.data:counter+0x40.HITM.local");
+	mt = hm_metrics__find(one, "line.data:counter+0x40.lcl_hitm");
 	CHECK("metric-line-data-symbol", mt && mt->value == 800 && mt->match == HM_MATCH_DATA_SYMBOL);
-	mt = hm_metrics__find(one, "line.futex.global.node0.bucket.7.HITM.remote");
+	mt = hm_metrics__find(one, "line.futex.global.node0.bucket.7.rmt_hitm");
 	CHECK("metric-line-bucket", mt && mt->match == HM_MATCH_BUCKET && mt->rank == 1);
-	mt = hm_metrics__find(one, "socket.1.HITM.local");
+	mt = hm_metrics__find(one, "socket.1.hitm_local");
 	CHECK("metric-socket", mt && mt->value == 800 + 200 + 400);
 	mt = hm_metrics__find(one, "xfer.socket1.node0");
 	CHECK("metric-xfer", mt && mt->value == 3400 + 200 + 400 + 1000 + 900);
@@ -232,10 +232,10 @@ int main(void)
 			n += hm_diff__row(d, k)->significant;
 		CHECK_EQ("same-config-no-significant-change", n, 0);
 	}
-	r = row(d, "futex.global.node0.bucket.7.HITM.remote");
+	r = row(d, "futex.global.node0.bucket.7.hitm_remote");
 	CHECK("same-config-bucket-matched", r && r->a->n == 3 && r->b->n == 3 && fabs(r->change) < 5 &&
 	      r->test == HM_TEST_WELCH);
-	r = row(d, "line.data:counter+0x40.HITM.total");
+	r = row(d, "line.data:counter+0x40.tot_hitm");
 	CHECK("same-config-line-matched-by-symbol", r && r->match == HM_MATCH_DATA_SYMBOL &&
 	      r->a->mean > 700 && r->b->mean > 700);
 	hm_diff__delete(d);
@@ -244,15 +244,15 @@ int main(void)
 	d = hm_diff__new(g, 3, p, 3, &o);
 	r = row(d, "perf-c2c.HITM.remote");
 	CHECK("gp-hitm-remote-down", r && r->significant && r->change < -50);
-	r = row(d, "futex.global.node0.bucket.7.HITM.remote");
+	r = row(d, "futex.global.node0.bucket.7.hitm_remote");
 	CHECK("gp-global-bucket-gone", r && r->significant && r->b->mean == 0 && r->match == HM_MATCH_BUCKET);
-	r = row(d, "futex.private.bucket.3.HITM.remote");
+	r = row(d, "futex.private.bucket.3.hitm_remote");
 	CHECK("gp-private-bucket-appears", r && r->significant && r->a->mean == 0 && r->b->mean > 0);
-	r = row(d, "futex.global.field.lock.HITM.total");
+	r = row(d, "futex.global.field.lock.hitm");
 	CHECK("gp-field-lock-down", r && r->significant && r->match == HM_MATCH_FIELD);
-	r = row(d, "futex.private.field.lock.HITM.total");
+	r = row(d, "futex.private.field.lock.hitm");
 	CHECK("gp-private-field-up", r && r->significant && r->change > 0);
-	r = row(d, "line.data:counter+0x40.HITM.total");
+	r = row(d, "line.data:counter+0x40.tot_hitm");
 	CHECK("gp-counter-unchanged", r && !r->significant);
 	r = row(d, "perf-c2c.DRAM.local");
 	CHECK("gp-dram-local-unchanged", r && !r->significant && r->shown);
