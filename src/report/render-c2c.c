@@ -295,7 +295,11 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 	}
 	fprintf(f, "#\n");
 	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s %s\n",
-		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
+		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA",
+		/* the sort column, labelled like perf's -d (cost: hitmap's) */
+		o->sort == HM_SORT_RMT ? "Rmt Hitm" : o->sort == HM_SORT_LCL ? "Lcl Hitm" :
+		o->sort == HM_SORT_PEER ? "Snp Peer" : o->sort == HM_SORT_COST ? "Cost%" : "Tot Hitm",
+		"Hitm", "LclHitm", "RmtHitm", "XDie",
 		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
 		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets", "Data");
 	for (size_t i = 0; i < n; i++) {
