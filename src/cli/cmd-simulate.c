@@ -434,6 +434,49 @@ static void print_json(const struct hm_sim *s)
 	hm_json__delete(j);
 }
 
+/*
+ * --accesses: the lines of mm_struct and futex_private_hash the path reads,
+ * every field on them, and who writes each while the benchmark runs.
+ */
+static void print_neighbours(const struct hm_sim *s)
+{
+	struct hm_sim_mmfield f[HM_SIM_MM_FIELDS_MAX];
+	struct hm_sim_tmpl t;
+	u32 lines[8], nl = 0, n, i, j;
+	int op, obj;
+
+	for (obj = HM_OBJ_FPH; obj <= HM_OBJ_MM; obj++) {
+		nl = 0;
+		for (op = HM_SIM_OP_WAIT; op <= HM_SIM_OP_WAKE; op++) {
+			hm_sim__template(s, (enum hm_sim_op)op, &t);
+			for (i = 0; i < t.n; i++) {
+				u32 l = t.st[i].off & ~63u;
+
+				if (t.st[i].obj != obj)
+					continue;
+				for (j = 0; j < nl && lines[j] != l; j++)
+					;
+				if (j == nl && nl < 8)
+					lines[nl++] = l;
+			}
+		}
+		if (!nl)
+			continue;
+		n = obj == HM_OBJ_MM ? hm_sim__mm_fields(s->kmod, f, HM_SIM_MM_FIELDS_MAX)
+				     : hm_sim__fph_fields(s->kmod, f, HM_SIM_MM_FIELDS_MAX);
+		if (n > HM_SIM_MM_FIELDS_MAX)
+			n = HM_SIM_MM_FIELDS_MAX;
+		printf("%s lines read, every field on them and what writes it (none of these\n"
+		       "writers runs in perf bench's measured loop: the model has no write there):\n",
+		       obj == HM_OBJ_MM ? "mm_struct" : "futex_private_hash");
+		for (j = 0; j < nl; j++)
+			for (i = 0; i < n; i++)
+				if (f[i].off < lines[j] + 64 && f[i].off + f[i].size > lines[j])
+					printf("  %s+%-4u %-24s %s\n", hm_obj__name((enum hm_obj)obj), f[i].off, f[i].name,
+					       f[i].writer ? f[i].writer : "-");
+	}
+}
+
 /* --accesses: the kernel path of one wait and one wake, as the run would make them. */
 static int print_accesses(struct cli *c)
 {
@@ -460,6 +503,7 @@ static int print_accesses(struct cli *c)
 			       t.st[i].what, hm_sim_acc__name(t.st[i].acc), hm_obj__name(t.st[i].obj),
 			       t.st[i].off);
 	}
+	print_neighbours(s);
 	hm_sim__delete(s);
 	return 0;
 }
