@@ -79,6 +79,7 @@ struct hm_machine {
 	u32		lat[HM_LAT__MAX];		/* cycles */
 	const char	*lat_source[HM_LAT__MAX];
 	u64		node_mem;			/* bytes of memory per node */
+	bool		read_migrates;			/* what-if: a load of a line modified elsewhere takes it (M), the owner invalidates */
 	char		cpuid[64], cpudesc[96], arch[16];
 	u32		pmu_type;			/* attr.type of the memory PMU */
 	/* derived by hm_machine__finish */
@@ -426,6 +427,7 @@ struct hm_sim_opts {
 	u32		futexes;		/* per thread (1024) */
 	bool		shared;
 	bool		thp;			/* the heap of futex words is a THP */
+	bool		read_migrates;		/* what-if: --read-migrates (struct hm_machine) */
 	bool		slots_set;		/* --slots given (0: the global hash, like -b 0) */
 	u64		slots;			/* private hash slots, 0: the kernel's default */
 	u64		global_slots;		/* what-if: global table size (per node), 0: the kernel's */
