@@ -185,14 +185,72 @@ static struct hm_line_off *find_off(struct hm_lines *l, struct hm_line *ln, u32 
 int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		  const struct hm_c2c_stats *one, int node_idx)
 {
-	return hm_lines__add_seq(l, ms, one, node_idx, l->nr_added++);
+	return hm_lines__add_at(l, ms, one, node_idx, l->nr_added++, 0);
 }
 
 int hm_lines__add_seq(struct hm_lines *l, const struct hm_mem_sample *ms,
 		      const struct hm_c2c_stats *one, int node_idx, u64 seq)
 {
+	return hm_lines__add_at(l, ms, one, node_idx, seq, 0);
+}
+
+u32 hm_lines__lookup(const struct hm_lines *l, u64 line)
+{
+	size_t mask = l->nr_slots - 1, h = mix64(line) & mask;
+
+	while (l->slot[h].idx) {
+		if (l->slot[h].addr == line)
+			return l->slot[h].idx;
+		h = (h + 1) & mask;
+	}
+	return 0;
+}
+
+void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
+{
+	const struct hm_line *ln;
+
+	if (!hint)
+		return;
+	ln = &l->line[hint - 1];
+	if (stage == 0) {
+		for (int i = 0; i < (int)sizeof(*ln); i += 64)
+			__builtin_prefetch((const char *)ln + i);
+	} else {
+		if (ln->offs)
+			__builtin_prefetch(ln->offs);
+		__builtin_prefetch(ln->cpus);
+	}
+}
+
+void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr)
+{
+	const struct hm_line *ln;
+	u32 off, lo = 0, hi;
+
+	if (!hint)
+		return;
+	ln = &l->line[hint - 1];
+	off = (u32)(addr - ln->addr);
+	hi = ln->nr_offs;
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (ln->offs[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
+		__builtin_prefetch(ln->offs[lo].ip);
+}
+
+int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
+		     const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint)
+{
 	const struct hm_sample *s = ms->s;
-	struct hm_line *ln = find_or_add(l, ms->line);
+	struct hm_line *ln = hint && l->line[hint - 1].addr == ms->line ? &l->line[hint - 1] :
+			     find_or_add(l, ms->line);
 	struct hm_line_off *o;
 	u32 hitm = one->lcl_hitm + one->rmt_hitm;
 	u32 peer = one->lcl_peer + one->rmt_peer;

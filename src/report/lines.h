@@ -96,6 +96,18 @@ int  hm_lines__add_seq(struct hm_lines *l, const struct hm_mem_sample *ms,
  * built.  The parts are consumed (freed) in any case; NULL on failure.
  */
 struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n);
+/*
+ * One probe per sample in a batch: hm_lines__lookup gives the line's index
+ * + 1 (0: not in the table yet), which stays valid while lines are added;
+ * the prefetches and hm_lines__add_at take it instead of probing again
+ * (@hint 0: look the line up, adding it).  Stage 0 of the prefetch: the
+ * line; 1: its offsets and CPU bitmap.
+ */
+u32  hm_lines__lookup(const struct hm_lines *l, u64 line);
+void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage);
+void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);
+int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
+		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
 /* Prefetch hints for a batch: stage 1 the hash slot, stage 2 the line itself. */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
 void hm_lines__prefetch_line(const struct hm_lines *l, u64 line);

@@ -18,6 +18,7 @@ struct par_msg {
 	int	socket, data_node, node_idx;
 	u8	cat, cpumode;
 	u8	load, has_cpu;
+	u32	hint;		/* the worker's hm_lines__lookup */
 };
 
 struct chunk {
@@ -48,7 +49,7 @@ struct hm_par {
 	u32			*ones_slot;	/* 2 * MAX_ONES: index + 1, 0 empty */
 };
 
-static void process(struct worker *w, const struct chunk *c)
+static void process(struct worker *w, struct chunk *c)
 {
 	const struct hm_c2c_stats *ones = w->p->ones;
 	u64 clmask = ~(u64)(w->p->cls - 1);
@@ -64,12 +65,14 @@ static void process(struct worker *w, const struct chunk *c)
 
 		if (j < c->n)
 			hm_lines__prefetch_slot(w->lines, c->m[j].addr & clmask);
-		if (k >= 0 && k < c->n)
-			hm_lines__prefetch_line(w->lines, c->m[k].addr & clmask);
+		if (k >= 0 && k < c->n) {
+			c->m[k].hint = hm_lines__lookup(w->lines, c->m[k].addr & clmask);
+			hm_lines__prefetch_at(w->lines, c->m[k].hint, 0);
+		}
 		if (m >= 0 && m < c->n)
-			hm_lines__prefetch_offs(w->lines, c->m[m].addr & clmask);
+			hm_lines__prefetch_at(w->lines, c->m[m].hint, 1);
 		if (q >= 0 && q < c->n)
-			hm_lines__prefetch_ips(w->lines, c->m[q].addr);
+			hm_lines__prefetch_ips_at(w->lines, c->m[q].hint, c->m[q].addr);
 		if (i < 0)
 			continue;
 		{
@@ -89,7 +92,8 @@ static void process(struct worker *w, const struct chunk *c)
 			ms.cpu_socket = x->socket;
 			ms.data_node = x->data_node;
 			ms.line = x->addr & clmask;
-			err = hm_lines__add_seq(w->lines, &ms, &ones[x->one_idx], x->node_idx, x->seq);
+			err = hm_lines__add_at(w->lines, &ms, &ones[x->one_idx], x->node_idx, x->seq,
+					       x->hint);
 			if (err < 0) {
 				w->err = err;
 				return;

@@ -432,6 +432,7 @@ struct pending {
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
 	u64			kh;
+	u32			lhint;		/* hm_lines__lookup of its line */
 };
 
 static void resolve(struct hm_report *r, struct pending *p)
@@ -639,7 +640,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		if (err < 0)
 			return err;
 	} else if (r->lines && s->addr) {
-		err = hm_lines__add(r->lines, &ms, &one, node_idx);
+		err = hm_lines__add_at(r->lines, &ms, &one, node_idx, r->nr_samples, p->lhint);
 		if (err < 0)
 			return err;
 	}
@@ -697,13 +698,16 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 
 			if (idx)
 				__builtin_prefetch(&pl->e[idx - 1]);
-			if (r->lines && b[k].s.addr)
-				hm_lines__prefetch_line(r->lines, b[k].s.addr & cl);
+			b[k].lhint = 0;
+			if (r->lines && b[k].s.addr) {
+				b[k].lhint = hm_lines__lookup(r->lines, b[k].s.addr & cl);
+				hm_lines__prefetch_at(r->lines, b[k].lhint, 0);
+			}
 		}
-		if (m >= 0 && m < n && r->lines && b[m].s.addr)
-			hm_lines__prefetch_offs(r->lines, b[m].s.addr & cl);
-		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines && b[i + PF_D / 2].s.addr)
-			hm_lines__prefetch_ips(r->lines, b[i + PF_D / 2].s.addr);
+		if (m >= 0 && m < n && r->lines)
+			hm_lines__prefetch_at(r->lines, b[m].lhint, 1);
+		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines)
+			hm_lines__prefetch_ips_at(r->lines, b[i + PF_D / 2].lhint, b[i + PF_D / 2].s.addr);
 		if (i >= 0) {
 			err = process_sample(r, &b[i]);
 			if (err < 0)
