@@ -61,6 +61,9 @@ static const char report_usage[] =
 "      --double-cl        group lines at twice the line size, like perf c2c --double-cl\n"
 "      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
 "                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
+"      --threads N        threads of the pass (default: the CPUs available): the\n"
+"                         cache-line table is split by line over N - 1 workers;\n"
+"                         the output is the same for every N\n"
 "      --tui              interactive browser (terminal only): lines, offsets, code,\n"
 "                         source, bucket/field/socket views; ? lists its keys\n"
 "  -h, --help             this text\n"
@@ -84,7 +87,7 @@ static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
 	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO, O_FULLSYM,
-	       O_PARETO, O_COMPAT, O_DOUBLECL };
+	       O_PARETO, O_COMPAT, O_DOUBLECL, O_THREADS };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -112,6 +115,7 @@ static int cmd_report(int argc, char **argv)
 		{ "double-cl",   no_argument,       NULL, O_DOUBLECL },
 		{ "perf-compat", required_argument, NULL, O_COMPAT },
 		{ "tui",         no_argument,       NULL, O_TUI },
+		{ "threads",     required_argument, NULL, O_THREADS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -270,6 +274,11 @@ static int cmd_report(int argc, char **argv)
 				rc = 2;
 				goto out;
 			}
+			break;
+		case O_THREADS:
+			if (parse_num("--threads", optarg, 1, 1024, &v) < 0)
+				goto out;
+			ro.threads = (int)v;
 			break;
 		case O_TUI:
 			tui = true;
