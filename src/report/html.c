@@ -18,13 +18,17 @@
 #include "html-page.h"
 #include "html-contention.h"
 
-/* Heat-map stats (per bucket x socket) and line-table stats. */
-static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local", "DRAM.remote" };
-#define NR_BSTATS 4
-static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "total_loads", "stores" };
+/*
+ * Heat-map stats (per bucket x socket) and field stats: hitmap's precise
+ * categories, hitmap's spelling; line-table stats: perf's counters of the
+ * cache-line table, perf's spelling (metrics.h, enum hm_mstat).
+ */
+static const char *const bstats[] = { "hitm_local", "hitm_xdie", "hitm_remote", "dram_local", "dram_remote" };
+#define NR_BSTATS 5
+static const char *const lstats[] = { "tot_hitm", "lcl_hitm", "rmt_hitm", "total_loads", "store" };
 #define NR_LSTATS 5
-static const char *const fstats[] = { "HITM.total", "stores", "loads", "HITM.local", "HITM.remote" };
-#define NR_FSTATS 5
+static const char *const fstats[] = { "hitm", "stores", "loads", "hitm_local", "hitm_xdie", "hitm_remote" };
+#define NR_FSTATS 6
 
 struct strmap {
 	char	**keys;
@@ -583,7 +587,7 @@ int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra,
 	for (i = 0; i < m->nr_lines; i++) {
 		char key[512];
 
-		snprintf(key, sizeof(key), "line.%s.HITM.total", m->lines[i].id);
+		snprintf(key, sizeof(key), "line.%s.tot_hitm", m->lines[i].id);
 		if (hm_metrics__find(m, key) && view_line(&w, m->lines[i].id, strlen(m->lines[i].id)) < 0)
 			w.err = true;
 	}

@@ -51,3 +51,8 @@ const struct hm_reader *hm_report__reader(const struct hm_report *r)
 {
 	return r ? r->reader : NULL;
 }
+
+struct hm_lines *hm_report__lines(const struct hm_report *r)
+{
+	return r ? r->lines : NULL;
+}

@@ -104,6 +104,8 @@ struct hm_report {
 
 /* The futex views' aggregation of a report (report-access.c). */
 struct hm_buckets *hm_report__buckets(const struct hm_report *r);
+/* Its per-line aggregation (opts.want_lines), NULL without. */
+struct hm_lines *hm_report__lines(const struct hm_report *r);
 /* Its reader (the file's events), for the views that look at them. */
 const struct hm_reader *hm_report__reader(const struct hm_report *r);
 
