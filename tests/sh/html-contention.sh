@@ -6,7 +6,9 @@
 # the numbers of 'hitmap report --stdio --by bucket' and '--by socket', in
 # headless Chromium (tests/html/check-contention.js): no console errors, no
 # network requests, a screenshot in $HITMAP_BUILD/test-html/.  A memory-mode
-# page has no contention view.
+# page has no contention view.  The file's contention_begin events carry
+# kernel call chains: the callers are the waiting code with the generator's
+# counts and waits (the report keeps each queued sample's call chain).
 . tests/lib.sh
 CGEN=$HITMAP_BUILD/tools/hm-cont-gen
 SHOTS=$HITMAP_BUILD/test-html
@@ -16,15 +18,33 @@ if [ ! -x "$CGEN" ] || [ ! -x "$HITMAP" ]; then
 	done_tests
 fi
 mkdir -p "$SHOTS"
-"$CGEN" -o "$TMP/c.data" -e "$TMP/c.json" -n 4000 --seed 7 >/dev/null 2>&1
-if "$HITMAP" report -i "$TMP/c.data" --html "$TMP/c.html" >/dev/null 2>"$TMP/err"; then
+# contention_begin with kernel call chains into the generator's own kernel symbols
+"$CGEN" -o "$TMP/c.data" -e "$TMP/c.json" -n 4000 --seed 7 --callchain "$TMP/k.syms" >/dev/null 2>&1
+K="--kallsyms $TMP/k.syms"
+if "$HITMAP" report -i "$TMP/c.data" $K --html "$TMP/c.html" >/dev/null 2>"$TMP/err"; then
 	pass html-contention-written
 else
 	fail html-contention-written "$(head -c 300 "$TMP/err")"
 	done_tests
 fi
-"$HITMAP" report --stdio --by bucket -i "$TMP/c.data" >"$TMP/bucket" 2>/dev/null
-"$HITMAP" report --stdio --by socket -i "$TMP/c.data" >"$TMP/socket" 2>/dev/null
+"$HITMAP" report --stdio --by bucket -i "$TMP/c.data" $K >"$TMP/bucket" 2>/dev/null
+"$HITMAP" report --stdio --by socket -i "$TMP/c.data" $K >"$TMP/socket" 2>/dev/null
+# the callers are the call chains' (not the spin-lock slow path), with the generator's counts and waits
+if command -v jq >/dev/null; then
+	# CONTENDED CALLER WAIT_US (the wait to 0.1 us: --stdio rounds it)
+	jq -r '.callers[] | "\(.contended)|\(.caller)|\(.wait_ns / 1000)"' "$TMP/c.json" | sort >"$TMP/cw"
+	awk '/^ *CONTENDED +TOTAL_WAIT_US/ { t = 1; next } t && NF >= 5 { c = $5; for (i = 6; i <= NF; i++) c = c " " $i
+		print $1 "|" c "|" $2 }' "$TMP/bucket" | sort >"$TMP/cg"
+	if [ -s "$TMP/cw" ] && awk -F'|' 'NR == FNR { w[$1 "|" $2] = $3; n++; next }
+		{ k = $1 "|" $2; if (!(k in w) || $3 - w[k] > 0.051 || w[k] - $3 > 0.051) bad = 1; m++ }
+		END { exit bad || m != n }' "$TMP/cw" "$TMP/cg"; then
+		pass contention-callers-from-call-chains
+	else
+		fail contention-callers-from-call-chains "--stdio '$(tr '\n' ' ' <"$TMP/cg")', generated '$(tr '\n' ' ' <"$TMP/cw")'"
+	fi
+else
+	skip contention-callers-from-call-chains "no jq (Debian package jq)"
+fi
 # what --stdio prints, as TSV rows: bucket TABLE NODE INDEX CONTENDED WAIT_US AVG_US MAX_US FIELD CALLERS,
 # socket SOCKET NODE CONTENDED WAIT_US AVG_US, caller CONTENDED TOTAL_WAIT_US AVG_US MAX_US CALLER
 {
