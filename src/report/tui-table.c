@@ -357,6 +357,23 @@ void hm_tui_table__header(const struct hm_tui_table *t, char *buf, size_t size)
 	}
 }
 
+void hm_tui_table__cell(const struct hm_tui_table *t, size_t i, int c, char *buf, size_t size)
+{
+	const union cell *x;
+
+	buf[0] = 0;
+	if (i >= t->nr || c < 0 || c >= t->nr_cols)
+		return;
+	x = &t->cell[t->perm[i] * t->nr_cols + c];
+	if (t->col[c].kind == HM_TUI_COL_TEXT)
+		snprintf(buf, size, "%s", x->s ? x->s : "");
+	else if (isnan(x->v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, t->col[c].kind == HM_TUI_COL_FIX1 ? "%.1f" : t->col[c].kind == HM_TUI_COL_FIX2 ?
+			 "%.2f" : "%.0f", x->v);
+}
+
 void hm_tui_table__row(const struct hm_tui_table *t, size_t i, char *buf, size_t size)
 {
 	size_t len = 0, r = t->perm[i];

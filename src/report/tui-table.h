@@ -63,5 +63,7 @@ int  hm_tui_table__col_next(const struct hm_tui_table *t, int c, int dir);
 /* The header (the sort column marked "v" or "^") and row @i (in sorted order), as drawn. */
 void hm_tui_table__header(const struct hm_tui_table *t, char *buf, size_t size);
 void hm_tui_table__row(const struct hm_tui_table *t, size_t i, char *buf, size_t size);
+/* Cell @c of row @i (in sorted order) alone, unpadded ("-" for NAN). */
+void hm_tui_table__cell(const struct hm_tui_table *t, size_t i, int c, char *buf, size_t size);
 
 #endif

@@ -528,6 +528,18 @@ static void table_sort(struct tui *t, struct screen *s, int ch)
 		 c < 0 ? "" : rev ? " (ascending)" : " (descending)");
 }
 
+/* The row's TABLE, NODE and INDEX: "global.node0.bucket.7", "private:42.bucket.3", "fph.users". */
+static void bucket_name(const struct screen *s, char *buf, size_t size)
+{
+	char tab[64], node[24], idx[24];
+
+	hm_tui_table__cell(s->tab, s->cur, 0, tab, sizeof(tab));
+	hm_tui_table__cell(s->tab, s->cur, 1, node, sizeof(node));
+	hm_tui_table__cell(s->tab, s->cur, 2, idx, sizeof(idx));
+	snprintf(buf, size, "%s%s%s%s%s", tab, strcmp(node, "-") ? ".node" : "", strcmp(node, "-") ? node : "",
+		 strcmp(idx, "-") ? ".bucket." : "", strcmp(idx, "-") ? idx : "");
+}
+
 /* Enter on a bucket (or futex object) row: the cache lines its bytes are on. */
 static int open_bucket_lines(struct tui *t, const struct screen *from)
 {
@@ -549,12 +561,7 @@ static int open_bucket_lines(struct tui *t, const struct screen *from)
 		t->depth--;
 		return -ENOMEM;
 	}
-	rd_data_name(t->r, addr, 0, addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-		     name, sizeof(name));
-	if (strstr(name, ".bucket.") && strrchr(name, '.') > strstr(name, ".bucket.") + 7)
-		*strrchr(name, '.') = 0;	/* the bucket, not its first field */
-	if (!name[0])
-		snprintf(name, sizeof(name), "%s", "this row");
+	bucket_name(from, name, sizeof(name));
 	snprintf(s->what, sizeof(s->what), "%.100s %#llx+%llu", name, (unsigned long long)addr,
 		 (unsigned long long)size);
 	if (!s->nr) {

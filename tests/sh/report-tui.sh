@@ -172,7 +172,7 @@ if wait_for '^Shared cache lines of|^Futex buckets' 10; then
 	down=$(awk 'NR > 2 && $1 ~ /^(private|global)/ { print NR - 3; exit }' "$TMP/screen")
 	for i in $(seq 1 "$down"); do keys Down; done	# past the futex objects (fph, mm) above it
 	keys Enter
-	if wait_for '^Cache lines of [a-z]+(\([0-9]+\))?(\.node[0-9]+)?\.bucket\.[0-9]+ ' 3 &&
+	if wait_for '^Cache lines of [a-z]+(:[0-9]+)?(\.node[0-9]+)?\.bucket\.[0-9]+ ' 3 &&
 	   grep -Eq "^Cache lines of [^ ]*\.bucket\.$idx 0x" "$TMP/screen"; then
 		addr=$(awk '/^ +0 +0x/ { print $2; exit }' "$TMP/screen")
 		got=$(awk '/^ +0 +0x/ { print $2, $4, $5, $6; exit }' "$TMP/screen")

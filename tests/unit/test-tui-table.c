@@ -81,6 +81,12 @@ int main(void)
 	hm_tui_table__sort(t, -1, false);
 	row_text(t, 1, buf, sizeof(buf));
 	CHECK_STR("row-format", buf, "a         7        - futex_q_lock(3)");
+	hm_tui_table__cell(t, 1, 2, buf, sizeof(buf));
+	CHECK_STR("cell-nan", buf, "-");
+	hm_tui_table__cell(t, 0, 2, buf, sizeof(buf));
+	CHECK_STR("cell-fix1", buf, "1.2");
+	hm_tui_table__cell(t, 0, 0, buf, sizeof(buf));
+	CHECK_STR("cell-text", buf, "b");
 	hm_tui_table__sort(t, 1, false);
 	hm_tui_table__header(t, hdr, sizeof(hdr));
 	CHECK("header-marks-sort-desc", strstr(hdr, "HITMv") != NULL);
