@@ -329,7 +329,8 @@ static void view_code(struct view *w, const struct hm_metrics *m)
 		size_t len = 0;
 		char *s;
 
-		if (li < 0 || w->lcode[li])
+		/* a run where the line is past --lines has no code for it: take another's */
+		if (li < 0 || w->lcode[li] || !l->nr_code)
 			continue;
 		for (k = 0; k < l->nr_code; k++)
 			len += strlen(l->code[k].where) + 32;

@@ -260,7 +260,9 @@ int hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const st
 			err = -ENOMEM;
 			break;
 		}
-		err = line_where(ctx, o, code, line_code(l, code));
+		/* where the code is: only the lines that get metrics show it (HTML) */
+		if (!ctx->top_lines || i < ctx->top_lines)
+			err = line_where(ctx, o, code, line_code(l, code));
 	}
 out:
 	id_counters__release(&ids);

@@ -12,7 +12,8 @@
  * r reverses); < > scroll sideways.
  *
  * Everything the TUI reads from the report goes through the rd_* functions
- * below (the report's internals may move behind an opaque header).
+ * below, over the report's accessors (report-access.c); data is named by
+ * names.c as in the text table, JSON, CSV and HTML.
  */
 #include <ctype.h>
 #include <curses.h>
@@ -34,9 +35,9 @@
 static struct hm_line **rd_lines(struct hm_report *r, enum hm_sort s, bool all, size_t *n)
 {
 	*n = 0;
-	if (!r->lines)
+	if (!hm_report__lines(r))
 		return NULL;
-	return hm_lines__shared(r->lines, s, all, n);
+	return hm_lines__shared(hm_report__lines(r), s, all, n);
 }
 
 /* Every line (shared or not) with a byte in [@lo, @hi); malloc'ed, *n of them. */
@@ -61,17 +62,17 @@ static struct hm_line **rd_lines_in(struct hm_report *r, u64 lo, u64 hi, size_t 
 
 static const struct hm_c2c_stats *rd_totals(const struct hm_report *r)
 {
-	return &r->c2c;
+	return hm_report__c2c(r);
 }
 
 static const char *rd_input(const struct hm_report *r)
 {
-	return r->opts.input;
+	return hm_report__opts(r)->input;
 }
 
 static u64 rd_nr_samples(const struct hm_report *r)
 {
-	return r->nr_samples;
+	return hm_report__nr_samples(r);
 }
 
 /* Symbol, dso and source file:line of a code address. */
@@ -83,8 +84,8 @@ static void rd_code(const struct hm_report *r, u32 pid, u8 cpumode, u64 ip, char
 	snprintf(sym, ssz, "[unknown]");
 	*file = 0;
 	*line = 0;
-	if (!r->syms || !r->maps ||
-	    hm_symbols__resolve(r->syms, r->maps, pid, cpumode, ip, &info) < 0)
+	if (!hm_report__symbols(r) || !hm_report__maps(r) ||
+	    hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), pid, cpumode, ip, &info) < 0)
 		return;
 	if (info.name)
 		snprintf(sym, ssz, "%s+0x%llx", info.name, (unsigned long long)info.offset);
@@ -96,34 +97,21 @@ static void rd_code(const struct hm_report *r, u32 pid, u8 cpumode, u64 ip, char
 	}
 }
 
-/* What the data address is: a futex bucket field, the private hash header, a symbol. */
-static void rd_data_name(const struct hm_report *r, u64 addr, u32 pid, u8 cpumode, char *buf, size_t sz)
+/*
+ * What the data address is, in the words of the text table, JSON, CSV and
+ * the HTML page (names.c through the report): the line's name, or the
+ * byte's field or symbol+offset.
+ */
+static void rd_line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t sz)
 {
-	struct hm_futex_site site;
-	struct hm_symbol_info info;
+	hm_report__line_name(r, ln, buf, sz);
+}
 
-	*buf = 0;
-	memset(&site, 0, sizeof(site));
-	if (hm_futex_model__locate(&r->futex, addr, &site) > 0 || site.where != HM_FUTEX_WHERE_NONE) {
-		const struct hm_futex_table *t = site.loc.table;
-
-		if (site.where == HM_FUTEX_WHERE_BUCKET && t) {
-			if (t->kind)
-				snprintf(buf, sz, "private(%d).bucket.%llu.%s", t->pid,
-					 (unsigned long long)site.loc.index, hm_futex_loc__name(&site.loc));
-			else
-				snprintf(buf, sz, "global.node%d.bucket.%llu.%s", t->node,
-					 (unsigned long long)site.loc.index, hm_futex_loc__name(&site.loc));
-			return;
-		}
-		if (site.where != HM_FUTEX_WHERE_NONE && site.name) {
-			snprintf(buf, sz, "%s+%u", site.name, site.offset);
-			return;
-		}
-	}
-	if (r->syms && r->maps && hm_symbols__resolve(r->syms, r->maps, pid, cpumode, addr, &info) == 0 &&
-	    info.name)
-		snprintf(buf, sz, "%s+0x%llx", info.name, (unsigned long long)info.offset);
+static void rd_offset_name(const struct hm_report *r, const struct hm_line *ln, u32 off, char *buf, size_t sz)
+{
+	hm_report__offset_name(r, ln->addr + off, ln->first_pid, buf, sz);
+	if (!buf[0])
+		snprintf(buf, sz, "-");
 }
 
 enum tui_view { TV_BUCKET, TV_FIELD, TV_SOCKET, TV_STATS };
@@ -141,8 +129,8 @@ static char *rd_view_text(struct hm_report *r, enum tui_view v, size_t *len)
 		return NULL;
 	if (v == TV_STATS)
 		err = hm_render__stats(r, &ro, f);
-	else if (r->buckets)
-		err = hm_buckets__render(r->buckets, r, bv[v], HM_FMT_TEXT, false, f);
+	else if (hm_report__buckets(r))
+		err = hm_buckets__render(hm_report__buckets(r), r, bv[v], HM_FMT_TEXT, false, f);
 	else
 		err = fputs("no futex views: the report ran without them\n", f) < 0 ? -EIO : 0;
 	if (fclose(f) || err < 0) {
@@ -259,9 +247,7 @@ static void line_row(const struct tui *t, const struct screen *sc, size_t i, cha
 	case HM_SORT_COST: m = pct(ln->cost, t->all_cost); break;
 	default:           m = pct(s->tot_hitm, tot->tot_hitm); break;
 	}
-	rd_data_name(t->r, ln->addr, ln->nr_pids ? ln->pid[0] : 0,
-		     ln->addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-		     name, sizeof(name));
+	rd_line_name(t->r, ln, name, sizeof(name));
 	snprintf(buf, sz, "%5zu %#18llx %7.2f%% %7u %7u %7u %7u %7u %8llu %10.0f  %s",
 		 i, (unsigned long long)ln->addr, m, s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
 		 s->store, (unsigned)hm_c2c_stats__total_loads(s),
@@ -393,11 +379,10 @@ static int open_detail(struct tui *t, const struct hm_line *ln)
 		const struct hm_line_off *of = &ln->offs[k];
 		u32 nips = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
 		char data[160], row[768], sym[160], file[512], fl[560], offs[16];
-		u8 mode = of->nr_ips ? of->ip[0].cpumode : PERF_RECORD_MISC_USER;
 		int line;
 
 		snprintf(offs, sizeof(offs), "0x%x", of->off);
-		rd_data_name(t->r, ln->addr + of->off, of->nr_ips ? of->ip[0].pid : 0, mode, data, sizeof(data));
+		rd_offset_name(t->r, ln, of->off, data, sizeof(data));
 		if (!nips) {
 			snprintf(row, sizeof(row), "%6s %7u %7u %7u %7u  %-32.32s", offs, of->lcl_hitm,
 				 of->rmt_hitm, of->store, of->load, data);
@@ -810,9 +795,9 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 	t->o = o;
 	t->sort = o->sort;
 	t->st[0].hl = -1;
-	if (r->lines)
-		for (size_t k = 0; k < hm_lines__count(r->lines); k++)
-			t->all_cost += hm_lines__get(r->lines, k)->cost;
+	if (hm_report__lines(r))
+		for (size_t k = 0; k < hm_lines__count(hm_report__lines(r)); k++)
+			t->all_cost += hm_lines__get(hm_report__lines(r), k)->cost;
 	err = lines_build(t);
 	if (err)
 		goto out;
@@ -841,7 +826,7 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 	set_escdelay(25);
 	curs_set(0);
 	/* no lines (contention mode): start on the buckets */
-	if (!t->st[0].nr && r->buckets)
+	if (!t->st[0].nr && hm_report__buckets(r))
 		err = open_view(t, TV_BUCKET);
 	if (o->t_ready > 0 && !err) {
 		/* the first screen drawn and handed to the terminal: the time a user waits */
