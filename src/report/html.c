@@ -16,6 +16,7 @@
 #include <hitmap/log.h>
 #include "metrics.h"
 #include "html-page.h"
+#include "html-contention.h"
 
 /*
  * Heat-map stats (per bucket x socket) and field stats: hitmap's precise
@@ -519,7 +520,8 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
-static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len)
+static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len,
+		const char *extra)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -545,8 +547,10 @@ static int page(FILE *f, const char *title, const char *subtitle, const char *js
 	      "<section><h2>Shared cache lines</h2><div class=\"pager\"><button id=\"lines-prev\">&larr; prev</button>"
 	      "<button id=\"lines-next\">next &rarr;</button><span id=\"lines-info\"></span></div>"
 	      "<div style=\"overflow:auto\"><table id=\"lines\"><thead><tr id=\"lines-head\"></tr></thead>"
-	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n"
-	      "</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
+	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n", f);
+	if (extra)	/* html-contention.c */
+		fputs(extra, f);
+	fputs("</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
 	put_script_safe(f, json, len);
 	fputs("</script>\n<script>\n", f);
 	fputs(hm_html_js, f);
@@ -565,6 +569,11 @@ static int view_init(struct view *w, int ns, u32 nsock, u32 nnode)
 }
 
 int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
+{
+	return hm_html__render_metrics_extra(m, NULL, f);
+}
+
+int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra, FILE *f)
 {
 	struct view w;
 	char *json = NULL, sub[1024];
@@ -608,7 +617,10 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 	emit_view(j, &w, m);
 	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
 	fclose(j);
-	if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
+	if (extra && *extra && !m->nr_lines)	/* contention mode: html-contention.c's view */
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, lock contention events, no memory samples: "
+			 "see \"Futex bucket lock contention\" below", m->label, m->nr_samples);
+	else if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
 		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, none of them memory samples (contention mode?): "
 			 "'hitmap report --by bucket' gives bucket lock contention and its callers", m->label, m->nr_samples);
 	else
@@ -616,7 +628,7 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 			 "counting: hitmap's precise categories (cache lines: perf c2c's counters)%s%s",
 			 m->label, m->nr_samples, m->nr_lines, m->nr_buckets,
 			 m->counting_note ? "; " : "", m->counting_note ? m->counting_note : "");
-	err = page(f, "hitmap report", sub, json, len);
+	err = page(f, "hitmap report", sub, json, len, extra);
 	free(json);
 	view_release(&w);
 	return err;
@@ -701,7 +713,7 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	fclose(j);
 	snprintf(sub, sizeof(sub), "base: %s (%u run%s)  new: %s (%u run%s)", bl, nb, nb == 1 ? "" : "s",
 		 nl, nn, nn == 1 ? "" : "s");
-	err = page(f, "hitmap diff", sub, json, len);
+	err = page(f, "hitmap diff", sub, json, len, NULL);
 	free(json);
 	view_release(&w);
 	return err;

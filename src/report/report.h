@@ -68,6 +68,7 @@ struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
 struct hm_map_ids;		/* report.c */
 struct hm_dsrc_cache;		/* report.c */
+struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -99,6 +100,8 @@ struct hm_report {
 	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
+	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
+	int				nr_threads;	/* of the pass, resolved from opts.threads */
 };
 
 
