@@ -155,17 +155,20 @@ void hm_metrics__delete(struct hm_metrics *m)
 static int metrics_rehash(struct hm_metrics *m)
 {
 	u32 size = m->hash_size ? m->hash_size * 2 : 1024, i;
-	u32 *h = malloc(size * sizeof(*h));
+	__typeof__(m->hash) h = malloc(size * sizeof(*h));
 
 	if (!h)
 		return -ENOMEM;
 	memset(h, 0xff, size * sizeof(*h));
-	for (i = 0; i < m->nr; i++) {
-		u32 p = hash_str(m->m[i].key) & (size - 1);
+	for (i = 0; i < m->hash_size; i++) {
+		u32 p;
 
-		while (h[p] != UINT32_MAX)
+		if (m->hash[i].idx == UINT32_MAX)
+			continue;
+		p = m->hash[i].h & (size - 1);
+		while (h[p].idx != UINT32_MAX)
 			p = (p + 1) & (size - 1);
-		h[p] = i;
+		h[p] = m->hash[i];
 	}
 	free(m->hash);
 	m->hash = h;
@@ -173,16 +176,18 @@ static int metrics_rehash(struct hm_metrics *m)
 	return 0;
 }
 
-static s64 metrics_lookup(const struct hm_metrics *m, const char *key, u32 *slot)
+static s64 metrics_lookup(const struct hm_metrics *m, const char *key, u32 *slot, u32 *hash)
 {
-	u32 p;
+	u32 p, hk = hash_str(key);
 
+	if (hash)
+		*hash = hk;
 	if (!m->hash_size)
 		return -1;
-	p = hash_str(key) & (m->hash_size - 1);
-	while (m->hash[p] != UINT32_MAX) {
-		if (!strcmp(m->m[m->hash[p]].key, key))
-			return m->hash[p];
+	p = hk & (m->hash_size - 1);
+	while (m->hash[p].idx != UINT32_MAX) {
+		if (m->hash[p].h == hk && !strcmp(m->m[m->hash[p].idx].key, key))
+			return m->hash[p].idx;
 		p = (p + 1) & (m->hash_size - 1);
 	}
 	if (slot)
@@ -192,7 +197,7 @@ static s64 metrics_lookup(const struct hm_metrics *m, const char *key, u32 *slot
 
 const struct hm_metric *hm_metrics__find(const struct hm_metrics *m, const char *key)
 {
-	s64 i = metrics_lookup(m, key, NULL);
+	s64 i = metrics_lookup(m, key, NULL, NULL);
 
 	return i < 0 ? NULL : &m->m[i];
 }
@@ -201,12 +206,12 @@ int hm_metrics__set(struct hm_metrics *m, const char *key, double value,
 		    enum hm_metric_group g, enum hm_metric_match match, bool count)
 {
 	struct hm_metric *e;
-	u32 slot = 0;
+	u32 slot = 0, hk = 0;
 	s64 i;
 
 	if ((m->nr + 1) * 2 > m->hash_size && metrics_rehash(m))
 		return -ENOMEM;
-	i = metrics_lookup(m, key, &slot);
+	i = metrics_lookup(m, key, &slot, &hk);
 	if (i >= 0) {
 		m->m[i].value = value;
 		return i;
@@ -229,7 +234,8 @@ int hm_metrics__set(struct hm_metrics *m, const char *key, double value,
 	e->group = g;
 	e->match = match;
 	e->count = count;
-	m->hash[slot] = m->nr;
+	m->hash[slot].idx = m->nr;
+	m->hash[slot].h = hk;
 	return m->nr++;
 }
 

@@ -124,8 +124,9 @@ struct hm_metrics {
 	char			*counting_note;	/* where perf's counters differ (counts.h), or NULL */
 	u32			nr, alloc;
 	struct hm_metric	*m;
-	/* key -> metric index */
-	u32			*hash;
+	/* key -> metric index; each slot keeps the key's hash beside the index
+	 * (UINT32_MAX: empty), so a probe rarely touches the key itself */
+	struct { u32 idx, h; }	*hash;
 	u32			hash_size;
 };
 
