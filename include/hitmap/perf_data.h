@@ -338,6 +338,16 @@ int hm_sample__format_tp(const struct hm_sample *s, const struct hm_header *h,
 /* Look up one numeric tracepoint field of @s by name. */
 int hm_sample__tp_field(const struct hm_sample *s, const char *field, u64 *val);
 
+/*
+ * Outside a file (records from a live ring buffer): hm_evsel__derive sets
+ * the derived fields of @e from its attr (the rest zeroed by the caller);
+ * hm_sample__decode decodes the native PERF_RECORD_SAMPLE @rec of @size
+ * bytes of event @e into @s exactly as the reader does.  0, or -EINVAL when
+ * the record is shorter than its sample_type needs.
+ */
+void hm_evsel__derive(struct hm_evsel *e);
+int hm_sample__decode(const struct hm_evsel *e, const void *rec, u32 size, struct hm_sample *s);
+
 /* ---------------------------------------------------------------- writer */
 
 struct hm_writer;
