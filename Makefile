@@ -45,8 +45,10 @@ BIN      := $(B)/hitmap
 
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_SRCS := $(filter-out tests/tools/gen-common.c,$(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
+# the perf.data generators that share tests/tools/gen-common.c
+GEN_TOOLS := $(B)/tools/hm-cont-gen $(B)/tools/hm-futex-gen $(B)/tools/hm-diff-gen
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
 .PHONY: all check run bench fuzz install clean setup tests check-debian13
@@ -90,6 +92,16 @@ $(B)/tools/%: tests/tools/%.c $(LIB)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(B)/tools/gen-common.o: tests/tools/gen-common.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(GEN_TOOLS): $(B)/tools/%: tests/tools/%.c $(B)/tools/gen-common.o $(LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/tools/gen-common.o $(LIB) $(LDLIBS)
 
 tests: $(BIN) $(BPF_OBJS) $(UNIT_BINS) $(TOOL_BINS)
 
@@ -162,4 +174,4 @@ install: $(BIN)
 clean:
 	rm -rf build build-san $(O) $(B)
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(wildcard $(B)/fuzz/obj/src/*/*.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(wildcard $(B)/tools/*.d $(B)/fuzz/obj/src/*/*.d)
