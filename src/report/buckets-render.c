@@ -689,3 +689,80 @@ int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 	}
 	return -EINVAL;
 }
+
+/* ------------------------------------------------------------ for the TUI's tables */
+
+/*
+ * cmp_bucket's order on a compact copy of its keys: sorting tens of
+ * thousands of buckets through their (kilobyte) structs costs a cache miss
+ * per compare.
+ */
+struct bkey {
+	u32	hitm, samples;
+	u64	contended, index;
+	s32	table;
+	u32	i;
+};
+
+static int cmp_bkey(const void *a, const void *b)
+{
+	const struct bkey *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->contended != y->contended)
+		return x->contended > y->contended ? -1 : 1;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n)
+{
+	struct bkey *k;
+	u32 *o, i;
+
+	if (view == HM_BY_FIELD) {
+		*n = b->nr_frows;
+		return sorted(b, *n, cmp_frow);
+	}
+	*n = b->nr;
+	o = malloc((b->nr ? b->nr : 1) * sizeof(*o));
+	k = malloc((b->nr ? b->nr : 1) * sizeof(*k));
+	if (!o || !k) {
+		free(o);
+		free(k);
+		return NULL;
+	}
+	for (i = 0; i < b->nr; i++) {
+		const struct bk *e = &b->b[i];
+
+		k[i] = (struct bkey){ .hitm = hm_counts__hitm(&e->st), .samples = e->st.samples,
+				      .contended = e->contended, .index = e->index, .table = e->table, .i = i };
+	}
+	qsort(k, b->nr, sizeof(*k), cmp_bkey);
+	for (i = 0; i < b->nr; i++)
+		o[i] = k[i].i;
+	free(k);
+	return o;
+}
+
+bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report *r)
+{
+	return memory_mode(b, r);
+}
+
+int hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size)
+{
+	struct bk *e = &((struct hm_buckets *)b)->b[i];
+	int hf = hottest_field(e);
+
+	funcs[0] = 0;
+	if (hf >= 0) {
+		sort_funcs(&e->field[hf]);
+		funcs_text(&e->field[hf], funcs, size);
+	}
+	return hf;
+}
