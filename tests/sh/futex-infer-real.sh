@@ -29,7 +29,8 @@ elif ! "$P61" record -q -o "$TMP/sys.data" -e syscalls:sys_enter_futex -- \
 	"$HITMAP" bench futex-hash -r 1 -t 2 -f 16 >"$TMP/bench.out" 2>"$TMP/rec.err"; then
 	skip "real: sys_enter_futex" "perf $PV record failed: $(tail -n 1 "$TMP/rec.err")"
 else
-	"$P61" script -i "$TMP/sys.data" -F tid,trace 2>/dev/null >"$TMP/sys.txt"
+	# the default fields (perf 7.3 prints nothing for -F tid,trace)
+	"$P61" script -i "$TMP/sys.data" 2>/dev/null >"$TMP/sys.txt"
 	n=$(wc -l <"$TMP/sys.txt")
 	# the workload's futex arrays: "[thread  0] futexes: 0xA ... 0xB"
 	sed -n 's/^\[thread *[0-9]*\] futexes: \(0x[0-9a-f]*\) \.\.\. \(0x[0-9a-f]*\) .*/\1 \2/p' "$TMP/bench.out" >"$TMP/ranges"
@@ -46,7 +47,7 @@ else
 		fail "real: sys_enter_futex uaddrs" "$inarr of $n in the arrays ($(tr '\n' ' ' <"$TMP/ranges"))"
 	fi
 	hn=$("$HITMAP" script -i "$TMP/sys.data" 2>/dev/null | wc -l)
-	check "real: hitmap reads every sample perf $PV reads ($hn of $n)" test "$hn" -eq "$n"
+	check "real: hitmap reads every sample perf $PV reads ($hn of $n)" test "$n" -gt 0 -a "$hn" -eq "$n"
 	"$HITMAP" report --by bucket -i "$TMP/sys.data" >"$TMP/sys.rep" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && [ "$(grep -c '^tables: none: no sample has a data address' "$TMP/sys.rep")" = 1 ] &&
