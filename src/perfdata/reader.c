@@ -1269,6 +1269,12 @@ static int decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, bool co
 	ev->compressed = compressed;
 	ev->data = rec;
 	ev->has_sample = false;
+	ev->aux = NULL;
+	ev->aux_size = 0;
+	if (type == HM_RECORD_AUXTRACE && r->opts.aux_payload && size >= 16) {
+		ev->aux = r->tmp;
+		ev->aux_size = hm_ld64(rec + 8);
+	}
 	if (type == PERF_RECORD_SAMPLE) {
 		u32 bad = 0;
 
@@ -1393,6 +1399,12 @@ static int ingest_event_update(struct hm_reader *r, const u8 *rec, u32 size)
 	return 0;
 }
 
+/* Whether AUXTRACE payloads are read into r->tmp (Arm SPE decoding, or handed out). */
+static bool aux_kept(const struct hm_reader *r)
+{
+	return r->spe || r->opts.aux_payload;
+}
+
 /* An AUXTRACE payload of @n bytes is about to be kept in r->tmp (Arm SPE). */
 static int aux_keep(struct hm_reader *r, u64 n, u64 off)
 {
@@ -1414,7 +1426,7 @@ static int spe_start(struct hm_reader *r, const u8 *nat, u32 size, u64 off)
 	const struct perf_event_attr *a;
 	struct hm_evsel *e;
 
-	if (r->spe || size < 16 || hm_ld32(nat + 8) != HM_AUXTRACE_ARM_SPE)
+	if (r->spe || r->opts.aux_payload || size < 16 || hm_ld32(nat + 8) != HM_AUXTRACE_ARM_SPE)
 		return 0;
 	for (int i = 0; i < r->nr_ev; i++)
 		if (r->ev[i]->attr.sample_type & PERF_SAMPLE_TIME)
@@ -1642,7 +1654,7 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 					if (c != p)
 						memcpy(c, p, sz);
 					*rec = c;
-					if (r->spe && aux_keep(r, n, zoff))
+					if (aux_kept(r) && aux_keep(r, n, zoff))
 						return r->err;
 					for (u64 done = 0; n;) {
 						size_t step = n > 65536 ? 65536 : n;
@@ -1655,13 +1667,13 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 							if (!step)
 								break;
 						}
-						if (r->spe)
+						if (aux_kept(r))
 							memcpy(r->tmp + done, p, step);
 						done += step;
 						hm_zstream__consume(r->z, step);
 						n -= step;
 					}
-					if (r->spe && n)
+					if (aux_kept(r) && n)
 						return fail(r, -EINVAL, zoff, "(decompressed stream) AUXTRACE "
 							    "payload cut off %" PRIu64 " bytes short; the file "
 							    "is truncated", n);
@@ -1754,10 +1766,13 @@ static int next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bo
 				memcpy(c, p, sz);
 				*rec = c;
 			}
-			if (r->spe) {
+			if (aux_kept(r)) {
 				if (aux_keep(r, n, roff))
 					return r->err;
-				ret = win_read_payload(r, n) ? 0 : 1;
+				ret = win_read_payload(r, n);
+				if (ret == -ENOMEM)
+					return fail(r, ret, roff, "out of memory");
+				ret = ret ? 0 : 1;
 			} else {
 				ret = win_skip(r, n);
 			}
