@@ -56,6 +56,7 @@ struct hm_line {
 	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
 	u64			last_phys;
 	u64			first_addr, first_ip;	/* the first access: what names the line */
+	u64			seq;		/* the pass's sample number of that access */
 	u32			first_pid;
 	u8			first_cpumode;
 	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
@@ -81,6 +82,32 @@ void hm_lines__delete(struct hm_lines *l);
 /* @one: this sample's perf counters; @node_idx: accessor node index or -1. */
 int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		   const struct hm_c2c_stats *one, int node_idx);
+/*
+ * The same, for a table that holds part of the lines (--threads): @seq is
+ * the sample's number in the pass, which orders the lines when the parts
+ * are merged.
+ */
+int  hm_lines__add_seq(struct hm_lines *l, const struct hm_mem_sample *ms,
+		       const struct hm_c2c_stats *one, int node_idx, u64 seq);
+/*
+ * One table from @n tables that hold disjoint sets of lines (each line's
+ * samples all went to one part, in the pass's order): lines in the order
+ * of their first sample, so the result is the table one pass would have
+ * built.  The parts are consumed (freed) in any case; NULL on failure.
+ */
+struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n);
+/*
+ * One probe per sample in a batch: hm_lines__lookup gives the line's index
+ * + 1 (0: not in the table yet), which stays valid while lines are added;
+ * the prefetches and hm_lines__add_at take it instead of probing again
+ * (@hint 0: look the line up, adding it).  Stage 0 of the prefetch: the
+ * line; 1: its offsets and CPU bitmap.
+ */
+u32  hm_lines__lookup(const struct hm_lines *l, u64 line);
+void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage);
+void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);
+int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
+		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
 /* Prefetch hints for a batch: stage 1 the hash slot, stage 2 the line itself. */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
 void hm_lines__prefetch_line(const struct hm_lines *l, u64 line);
