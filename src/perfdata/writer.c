@@ -927,6 +927,23 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 		for (o = 32; o < 48; o += 4)
 			sw32_at(p, o, end);
 		break;
+	case HM_RECORD_AUXTRACE_ERROR: {
+		/* u32 type, code, cpu, pid, tid, fmt; u64 ip[, time]; msg[64][, u32 machine_pid, vcpu] */
+		u32 fmt = 0;
+
+		if (32 <= end)
+			memcpy(&fmt, p + 28, 4);	/* native: read before the swap */
+		for (o = 8; o < 32; o += 4)
+			sw32_at(p, o, end);
+		sw64_at(p, 32, end);
+		if (fmt)
+			sw64_at(p, 40, end);
+		if (fmt >= 2) {
+			sw32_at(p, 112, end);
+			sw32_at(p, 116, end);
+		}
+		break;
+	}
 	case HM_RECORD_TIME_CONV:
 		/* shift, mult, zero[, cycles, mask]; the u8 caps after them stay */
 		for (o = 8; o + 8 <= end && o < 48; o += 8)
