@@ -13,6 +13,7 @@
 #include "report/render-c2c.h"
 #include "report/pareto.h"
 #include "report/metrics.h"
+#include "report/html-contention.h"
 #include "progress.h"
 #include "report-tui.h"
 #include "hints.h"
@@ -131,6 +132,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL, *fmt_opt = NULL;
+	char *html_extra = NULL;
 	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd;
@@ -376,12 +378,18 @@ static int cmd_report(int argc, char **argv)
 			hm_cli__lib_error(-errno, ro.input);
 			goto out;
 		}
+		/* contention mode: the page's contention view */
+		html_extra = hm_html_contention__page_section(r, metrics, &ro);
+		if (!html_extra) {
+			hm_cli__lib_error(-errno, ro.input);
+			goto out;
+		}
 		if (strcmp(html, "-")) {
 			FILE *f = hm_out__open(html, "--html");
 
 			if (!f)
 				goto out;
-			err = hm_html__render_metrics(metrics, f);
+			err = hm_html__render_metrics_extra(metrics, html_extra, f);
 			if (hm_out__close(f))
 				goto out;
 			if (err < 0) {
@@ -410,7 +418,7 @@ static int cmd_report(int argc, char **argv)
 	} else if (fmt == HM_FMT_CSV) {
 		err = stats ? hm_render__stats(r, &rd, stdout) : hm_render__csv(r, &rd, stdout);
 	} else if (fmt == HM_FMT_HTML) {
-		err = hm_html__render_metrics(metrics, stdout);
+		err = hm_html__render_metrics_extra(metrics, html_extra, stdout);
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
 		if (!err && !stats && perf_layout)
@@ -430,6 +438,7 @@ static int cmd_report(int argc, char **argv)
 out:
 	hm_progress__delete(prog.p);
 	hm_metrics__delete(metrics);
+	free(html_extra);
 	hm_mscan__delete(mscan);
 	hm_report__delete(r);
 	free(tables);

@@ -3,11 +3,12 @@
 #define HITMAP_PERFDATA_READER_INT_H
 
 /*
- * Private to the reader: src/perfdata/{reader,sample,features,compress,
- * tracepoint,names,header}.c.  Nothing here is API.
+ * Private to the reader: src/perfdata/{reader,reader-*,sample,features,
+ * compress,tracepoint,names,header}.c.  Nothing here is API.
  */
 #include <byteswap.h>
 #include <string.h>
+#include <sys/types.h>
 #include <hitmap/perf_data.h>
 
 #define HM_PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -157,12 +158,86 @@ int hm_tracing__parse(struct hm_header *h, const u8 *buf, u64 size, u64 *used);
 /* Attach tp_event to tracepoint evsels. */
 void hm_tracing__attach(struct hm_reader *r);
 
-/* ---- reader.c internals the others need */
+/* ---- the reader's state (reader.c and reader-*.c) */
+struct hm_spe;
+
+/* One queued record of the ordering queue (reader-order.c). */
+struct hm_qent {
+	u64	time, seq, file_offset;
+	u32	off, len;
+	bool	compressed;
+};
+
+struct hm_oq {
+	u8		*arena;
+	size_t		alen, acap;
+	struct hm_qent	*ents;
+	size_t		n, cap;
+};
+
+struct hm_reader {
+	char			*path;
+	struct hm_reader_opts	opts;
+	int			fd;
+	bool			own_fd, seekable;
+	const u8		*mem;
+	u64			file_size;	/* UINT64_MAX when unknown (pipe) */
+	/* window */
+	u8			*buf;
+	size_t			cap, head, len;
+	u64			buf_off;	/* file offset of buf[0] */
+	u64			data_start, data_end;
+	bool			data_end_known;	/* file mode: a size was declared */
+	bool			eof;
+	/* state */
+	struct hm_header	h;
+	struct hm_evsel		**ev;
+	int			nr_ev, cap_ev;
+	struct hm_idmap		ids;
+	u64			last_id;	/* one-entry cache in front of ids */
+	int			last_idx;	/* -1: empty */
+	struct hm_reader_stats	st;
+	struct hm_zstream	*z;
+	u8			*scratch;
+	size_t			scratch_cap;
+	u8			*tmp;		/* big pipe payloads (TRACING_DATA) */
+	bool			done;
+	int			err;
+	int			id_hdr_size;	/* sample_id_all trailer bytes of evsel 0 */
+	u64			trunc_off;	/* a feature lies past EOF: reported at the end */
+	u64			feat_end;	/* end of the last feature body (file mode) */
+	u64			nr_bad_type;	/* records of no perf type, skipped */
+	u64			zlast_off;	/* the last COMPRESSED record */
+	u64			nr_bad_cpu;	/* SAMPLEs on a CPU the file does not have */
+	char			trunc_what[64];
+	/* ordering */
+	bool			ordered;
+	struct hm_oq		q[2];
+	int			qcur;		/* accumulating queue; the other is ready */
+	size_t			ready_pos;
+	u64			next_flush, max_ts, seq;
+	struct hm_spe		*spe;		/* Arm SPE AUX data: decoded into samples */
+	int			spe_idx;	/* its synthesized evsel */
+	u8			time_conv[64];	/* the last TIME_CONV, for SPE set up later */
+};
+
+/* A record type the kernel writes (not one of perf's user records). */
+static inline bool hm_record__is_kernel(u32 t)
+{
+	return t >= 1 && t < 64;
+}
+
+/* ---- reader-state.c */
+/* Log "PATH: offset OFF: MSG", stop the stream with @err; returns @err. */
+int hm_reader__fail(struct hm_reader *r, int err, u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 const char *hm_reader__path_int(const struct hm_reader *r);
 bool hm_reader__swap(const struct hm_reader *r);
 struct hm_header *hm_reader__hdr(struct hm_reader *r);
 int hm_reader__nr_evsel_int(const struct hm_reader *r);
 struct hm_evsel *hm_reader__evsel_int(struct hm_reader *r, int idx);
+/* The reader's scratch buffer, at least @n bytes (NULL: out of memory). */
+void *hm_reader__scratch(struct hm_reader *r, size_t n);
 /* Add an evsel from raw attr bytes (file endianness) and ids. */
 struct hm_evsel *hm_reader__add_evsel(struct hm_reader *r, const u8 *attr, u32 attr_bytes,
 				      const u64 *ids, u32 nr_ids, bool ids_swap);
@@ -170,11 +245,54 @@ int hm_reader__add_id(struct hm_reader *r, u64 id, int idx);
 void hm_attr__read(struct perf_event_attr *dst, const u8 *src, u32 avail, bool sw, u32 *file_size);
 /* perf_event__attr_swap in place; @n: bytes of the attr present. */
 void hm_attr__swap(u8 *p, u32 n);
+/* Refuse an attr whose samples cannot be parsed (as perf does). */
+int hm_reader__check_attr(struct hm_reader *r, const struct hm_evsel *e, u64 off);
+/* evsel of a record (@sw: still in file byte order); NULL when the id is unknown. */
+struct hm_evsel *hm_reader__rec_evsel(struct hm_reader *r, u32 type, const u8 *rec, u32 size,
+				      bool sw);
+
+/* ---- reader-input.c */
+/* Read up to @n bytes at @off of the file, pipe or memory; bytes read or -errno. */
+ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off);
+/* 1: @n bytes at the window's head; 0: the stream ends first; <0: I/O error. */
+int hm_reader__win_ensure(struct hm_reader *r, size_t n);
+/*
+ * Next raw record (file byte order) from the decompressed stream or the
+ * window.  1: rec, size, off set; 0: end; <0: error (reported).
+ */
+int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off,
+			bool *compressed);
+
+/* ---- reader-header.c */
+/* The file header @hb of @hsize bytes: attrs, features, metadata. */
+int hm_reader__read_file_header(struct hm_reader *r, const u8 *hb, u64 hsize);
+
+/* ---- reader-swap.c */
+/* Native copy of @rec: swapped (other byte order) or realigned; NULL: *@err. */
+const u8 *hm_reader__nativize(struct hm_reader *r, const u8 *rec, u32 size, u64 off, int *err);
 /*
  * Byte-swap one feature section (file layout) in place to native, walking
  * its layout; sections of layouts not known here (TRACING_DATA, which has
  * its own byte order, hitmap's metadata, BPF_*, ...) are left as they are.
+ * (features.c)
  */
 void hm_feature__swap(struct hm_reader *r, u64 feat, u8 *buf, u64 size);
+
+/* ---- reader-record.c */
+/* Side effects of one record.  @raw in file byte order, @nat native. */
+int hm_reader__ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 size, u64 off,
+		      bool compressed);
+/* Decode the native record @rec into @ev. */
+int hm_reader__decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, bool compressed,
+		      struct hm_event *ev);
+
+/* ---- reader-order.c (only while r->ordered) */
+/* The ready queue's next event: 1 with @ev set, 0 when empty, <0 error. */
+int hm_order__pop(struct hm_reader *r, struct hm_event *ev);
+/* Queue @nat by its time: 1 queued (or a round flushed), 0 hand it out now, <0 error. */
+int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed);
+/* End of the stream: 1 when queued records were made ready, 0 none, <0 error. */
+int hm_order__drain(struct hm_reader *r, u64 off);
+void hm_order__exit(struct hm_reader *r);
 
 #endif

@@ -101,5 +101,14 @@ struct hm_buckets {
 	struct hm_waits	*callers;	/* contention mode: waits per caller (waits.c) */
 };
 
+/*
+ * For the TUI's tables (buckets-render.c): the rows of @view (HM_BY_BUCKET:
+ * b->b, HM_BY_FIELD: b->frows) in the --stdio order, malloc'ed, *n of them;
+ * whether the file has memory samples (not lock contention alone); bucket
+ * @i's hottest field (-1: none) and its functions as --stdio prints them.
+ */
+u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n);
+bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report *r);
+int  hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size);
 
 #endif

@@ -16,14 +16,19 @@
 #include <hitmap/log.h>
 #include "metrics.h"
 #include "html-page.h"
+#include "html-contention.h"
 
-/* Heat-map stats (per bucket x socket) and line-table stats. */
-static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local", "DRAM.remote" };
-#define NR_BSTATS 4
-static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "total_loads", "stores" };
+/*
+ * Heat-map stats (per bucket x socket) and field stats: hitmap's precise
+ * categories, hitmap's spelling; line-table stats: perf's counters of the
+ * cache-line table, perf's spelling (metrics.h, enum hm_mstat).
+ */
+static const char *const bstats[] = { "hitm_local", "hitm_xdie", "hitm_remote", "dram_local", "dram_remote" };
+#define NR_BSTATS 5
+static const char *const lstats[] = { "tot_hitm", "lcl_hitm", "rmt_hitm", "total_loads", "store" };
 #define NR_LSTATS 5
-static const char *const fstats[] = { "HITM.total", "stores", "loads", "HITM.local", "HITM.remote" };
-#define NR_FSTATS 5
+static const char *const fstats[] = { "hitm", "stores", "loads", "hitm_local", "hitm_xdie", "hitm_remote" };
+#define NR_FSTATS 6
 
 struct strmap {
 	char	**keys;
@@ -324,7 +329,8 @@ static void view_code(struct view *w, const struct hm_metrics *m)
 		size_t len = 0;
 		char *s;
 
-		if (li < 0 || w->lcode[li])
+		/* a run where the line is past --lines has no code for it: take another's */
+		if (li < 0 || w->lcode[li] || !l->nr_code)
 			continue;
 		for (k = 0; k < l->nr_code; k++)
 			len += strlen(l->code[k].where) + 32;
@@ -514,7 +520,8 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
-static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len)
+static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len,
+		const char *extra)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -540,8 +547,10 @@ static int page(FILE *f, const char *title, const char *subtitle, const char *js
 	      "<section><h2>Shared cache lines</h2><div class=\"pager\"><button id=\"lines-prev\">&larr; prev</button>"
 	      "<button id=\"lines-next\">next &rarr;</button><span id=\"lines-info\"></span></div>"
 	      "<div style=\"overflow:auto\"><table id=\"lines\"><thead><tr id=\"lines-head\"></tr></thead>"
-	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n"
-	      "</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
+	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n", f);
+	if (extra)	/* html-contention.c */
+		fputs(extra, f);
+	fputs("</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
 	put_script_safe(f, json, len);
 	fputs("</script>\n<script>\n", f);
 	fputs(hm_html_js, f);
@@ -561,6 +570,11 @@ static int view_init(struct view *w, int ns, u32 nsock, u32 nnode)
 
 int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 {
+	return hm_html__render_metrics_extra(m, NULL, f);
+}
+
+int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra, FILE *f)
+{
 	struct view w;
 	char *json = NULL, sub[1024];
 	size_t len = 0;
@@ -574,7 +588,7 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 	for (i = 0; i < m->nr_lines; i++) {
 		char key[512];
 
-		snprintf(key, sizeof(key), "line.%s.HITM.total", m->lines[i].id);
+		snprintf(key, sizeof(key), "line.%s.tot_hitm", m->lines[i].id);
 		if (hm_metrics__find(m, key) && view_line(&w, m->lines[i].id, strlen(m->lines[i].id)) < 0)
 			w.err = true;
 	}
@@ -603,7 +617,10 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 	emit_view(j, &w, m);
 	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
 	fclose(j);
-	if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
+	if (extra && *extra && !m->nr_lines)	/* contention mode: html-contention.c's view */
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, lock contention events, no memory samples: "
+			 "see \"Futex bucket lock contention\" below", m->label, m->nr_samples);
+	else if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
 		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, none of them memory samples (contention mode?): "
 			 "'hitmap report --by bucket' gives bucket lock contention and its callers", m->label, m->nr_samples);
 	else
@@ -611,7 +628,7 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 			 "counting: hitmap's precise categories (cache lines: perf c2c's counters)%s%s",
 			 m->label, m->nr_samples, m->nr_lines, m->nr_buckets,
 			 m->counting_note ? "; " : "", m->counting_note ? m->counting_note : "");
-	err = page(f, "hitmap report", sub, json, len);
+	err = page(f, "hitmap report", sub, json, len, extra);
 	free(json);
 	view_release(&w);
 	return err;
@@ -696,7 +713,7 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	fclose(j);
 	snprintf(sub, sizeof(sub), "base: %s (%u run%s)  new: %s (%u run%s)", bl, nb, nb == 1 ? "" : "s",
 		 nl, nn, nn == 1 ? "" : "s");
-	err = page(f, "hitmap diff", sub, json, len);
+	err = page(f, "hitmap diff", sub, json, len, NULL);
 	free(json);
 	view_release(&w);
 	return err;

@@ -848,21 +848,23 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 {
 	struct hm_sample *c;
 	size_t need = (s->raw && s->raw_size) ? ((size_t)s->raw_size + 7) & ~(size_t)7 : 0;
+	/* the futex views read contention_begin's call chain (waits.c): kept beside the payload */
+	size_t cc = r->buckets && s->callchain ? s->callchain_nr * sizeof(u64) : 0;
 	int err;
 
-	if (b->n == BATCH || b->used + need > b->cap) {
+	if (b->n == BATCH || b->used + need + cc > b->cap) {
 		err = batch__flush(r, b);
 		if (err < 0)
 			return err;
 	}
-	if (need > b->cap) {
+	if (need + cc > b->cap) {
 		/* empty now: growing moves nothing anyone points to */
-		u8 *a = realloc(b->arena, need);
+		u8 *a = realloc(b->arena, need + cc);
 
 		if (!a)
 			return -ENOMEM;
 		b->arena = a;
-		b->cap = need;
+		b->cap = need + cc;
 	}
 	c = &b->p[b->n++].s;
 	*c = *s;
@@ -879,6 +881,12 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 	} else {
 		c->raw = NULL;
 		c->raw_size = 0;
+	}
+	if (cc) {
+		memcpy(b->arena + b->used, s->callchain, cc);
+		c->callchain = (const u64 *)(b->arena + b->used);
+		c->callchain_nr = s->callchain_nr;
+		b->used += cc;
 	}
 	return 0;
 }

@@ -163,7 +163,7 @@ async function main() {
   check('heat-one-canvas-per-socket', info.canvases === info.S, `${info.canvases} canvases, ${info.S} sockets`);
 
   /* the lines table: paged, and sorting works */
-  const col = info.mode === 'diff' ? 'HITM.total %chg' : 'HITM.total';
+  const col = info.mode === 'diff' ? 'tot_hitm %chg' : 'tot_hitm';
   const readCol = `(function(){ var ths = document.querySelectorAll('#lines-head th'), ci = -1, i;
       for (i = 0; i < ths.length; i++) if (ths[i].textContent === ${JSON.stringify(col)}) ci = i;
       if (ci < 0) return null;
@@ -261,8 +261,8 @@ async function main() {
   const fd = await ev(`(function(){ var out = []; document.querySelectorAll('#fields svg').forEach(function (svg) {
       var bytes = +svg.getAttribute('data-bytes'), rs = svg.querySelectorAll('rect[data-offset]'), cov = 0, lo = 1e9, hi = 0;
       rs.forEach(function (r) { var o = +r.getAttribute('data-offset'), z = +r.getAttribute('data-size'); cov += z; lo = Math.min(lo, o); hi = Math.max(hi, o + z); });
-      out.push({ bytes: bytes, cov: cov, lo: lo, hi: hi, lcl: svg.querySelectorAll('rect[data-stat="HITM.local"]').length,
-        rmt: svg.querySelectorAll('rect[data-stat="HITM.remote"]').length }); }); return out; })()`);
+      out.push({ bytes: bytes, cov: cov, lo: lo, hi: hi, lcl: svg.querySelectorAll('rect[data-stat="hitm_local"]').length,
+        rmt: svg.querySelectorAll('rect[data-stat="hitm_remote"]').length }); }); return out; })()`);
   if (fd.length)
     check('fields-span-struct', fd.every((f) => f.lo === 0 && f.hi === f.bytes && f.cov === f.bytes && f.lcl > 0 && f.rmt > 0),
           JSON.stringify(fd));

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The reader's input: a fixed window over the file, pipe or memory (records
+ * are handed out from it, so memory does not grow with the file), and the
+ * records of COMPRESSED/COMPRESSED2 payloads from the zstd stream
+ * (compress.c).  AUXTRACE and HEADER_TRACING_DATA payloads that follow their
+ * record are skipped or read out here.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include "reader-int.h"
+
+ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off)
+{
+	ssize_t got, total = 0;
+
+	if (r->mem) {
+		if (off >= r->file_size)
+			return 0;
+		if (n > r->file_size - off)
+			n = r->file_size - off;
+		memcpy(dst, r->mem + off, n);
+		return n;
+	}
+	while ((size_t)total < n) {
+		if (r->seekable)
+			got = pread(r->fd, (u8 *)dst + total, n - total, off + total);
+		else
+			got = read(r->fd, (u8 *)dst + total, n - total);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!got)
+			break;
+		total += got;
+	}
+	return total;
+}
+
+/* 1: @n bytes at head; 0: the stream ends first; <0: I/O error */
+int hm_reader__win_ensure(struct hm_reader *r, size_t n)
+{
+	if (r->len - r->head >= n)
+		return 1;
+	if (r->mem)
+		return 0;
+	if (r->eof)
+		return 0;
+	if (r->head) {
+		memmove(r->buf, r->buf + r->head, r->len - r->head);
+		r->buf_off += r->head;
+		r->len -= r->head;
+		r->head = 0;
+	}
+	if (n > r->cap) {
+		u8 *p = realloc(r->buf, n);
+
+		if (!p)
+			return -ENOMEM;
+		r->buf = p;
+		r->cap = n;
+	}
+	while (r->len < n) {
+		u64 at = r->buf_off + r->len;
+		size_t want = r->cap - r->len;
+		ssize_t got;
+
+		if (at >= r->data_end) {
+			r->eof = true;
+			return 0;
+		}
+		if (want > r->data_end - at)
+			want = r->data_end - at;
+		got = hm_reader__src_read(r, r->buf + r->len, want, at);
+		if (got < 0)
+			return (int)got;
+		if (!got) {
+			r->eof = true;
+			return 0;
+		}
+		r->len += got;
+	}
+	return 1;
+}
+
+static u64 win_off(const struct hm_reader *r)
+{
+	return r->buf_off + r->head;
+}
+
+/* Skip @n bytes (AUXTRACE payloads).  1 done, 0 stream ended, <0 error. */
+static int win_skip(struct hm_reader *r, u64 n)
+{
+	size_t have = r->len - r->head;
+
+	if (n <= have) {
+		r->head += n;
+		return 1;
+	}
+	if (r->mem)
+		return 0;
+	n -= have;
+	r->head = r->len;
+	if (r->seekable) {
+		u64 to = r->buf_off + r->len + n;
+
+		if (to > r->data_end || to > r->file_size)
+			return 0;
+		r->buf_off = to;
+		r->head = r->len = 0;
+		return 1;
+	}
+	while (n) {
+		int ret;
+		size_t step = n > r->cap ? r->cap : n;
+
+		ret = hm_reader__win_ensure(r, step);
+		if (ret <= 0)
+			return ret;
+		r->head += step;
+		n -= step;
+	}
+	return 1;
+}
+
+/* Read @n bytes following the current record into r->tmp. */
+static int win_read_payload(struct hm_reader *r, u64 n)
+{
+	u64 done = 0;
+
+	free(r->tmp);
+	r->tmp = malloc(n ? n : 1);
+	if (!r->tmp)
+		return -ENOMEM;
+	while (done < n) {
+		size_t step = n - done > r->cap / 2 ? r->cap / 2 : n - done;
+		int ret;
+
+		if (r->mem)
+			step = n - done;
+		ret = hm_reader__win_ensure(r, step);
+		if (ret <= 0)
+			return ret < 0 ? ret : -ENODATA;
+		memcpy(r->tmp + done, r->buf + r->head, step);
+		r->head += step;
+		done += step;
+	}
+	return 0;
+}
+
+/* An AUXTRACE payload of @n bytes is about to be kept in r->tmp (Arm SPE). */
+static int aux_keep(struct hm_reader *r, u64 n, u64 off)
+{
+	if (n > HM_MAX_SECTION)
+		return hm_reader__fail(r, -EINVAL, off, "AUXTRACE payload of %" PRIu64 " bytes is "
+				       "larger than %llu MiB; the file is corrupt", n,
+				       HM_MAX_SECTION >> 20);
+	free(r->tmp);
+	r->tmp = malloc(n ? n : 1);
+	if (!r->tmp)
+		return hm_reader__fail(r, -ENOMEM, off, "out of memory");
+	return 0;
+}
+
+static bool looks_like_text(const u8 *p, size_t n)
+{
+	if (n < 8)
+		return false;
+	for (size_t i = 0; i < 8; i++)
+		if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\t')
+			return false;
+		else if (p[i] > 0x7e)
+			return false;
+	return true;
+}
+
+/*
+ * Next raw record from the decompressed stream or the window.
+ * 1: rec, size, off set; 0: end; <0: error.
+ */
+int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off, bool *compressed)
+{
+	bool sw = r->h.needs_swap;
+	int ret;
+
+	if (r->z && (hm_zstream__input_left(r->z) || hm_zstream__pending(r->z))) {
+		u8 *p;
+		size_t avail;
+		u64 zoff = hm_zstream__pos(r->z);
+
+		ret = hm_zstream__ensure(r->z, 8, &p, &avail);
+		if (ret < 0)
+			return hm_reader__fail(r, ret, zoff, "(decompressed stream) zstd error: "
+					       "the compressed data is corrupt");
+		if (ret > 0) {
+			u16 sz = hm_sw16(hm_ld16(p + 6), sw);
+
+			if (sz < 8)
+				return hm_reader__fail(r, -EINVAL, zoff, "(decompressed stream) "
+						       "record size %u is smaller than its 8-byte "
+						       "header; the file is corrupt", sz);
+			ret = hm_zstream__ensure(r->z, sz, &p, &avail);
+			if (ret < 0)
+				return hm_reader__fail(r, ret, zoff, "(decompressed stream) zstd "
+						       "error: the compressed data is corrupt");
+			if (ret > 0) {
+				u32 t = hm_sw32(hm_ld32(p), sw);
+
+				*rec = p;
+				*size = sz;
+				*off = zoff;
+				*compressed = true;
+				hm_zstream__consume(r->z, sz);
+				if (t == HM_RECORD_AUXTRACE && sz >= 16) {
+					u64 n = hm_sw64(hm_ld64(p + 8), sw);
+
+					/* copy out: skipping moves the window */
+					u8 *c = hm_reader__scratch(r, sz);
+
+					if (!c)
+						return hm_reader__fail(r, -ENOMEM, zoff, "out of "
+								       "memory");
+					if (c != p)
+						memcpy(c, p, sz);
+					*rec = c;
+					if (r->spe && aux_keep(r, n, zoff))
+						return r->err;
+					for (u64 done = 0; n;) {
+						size_t step = n > 65536 ? 65536 : n;
+
+						ret = hm_zstream__ensure(r->z, step, &p, &avail);
+						if (ret <= 0) {
+							if (ret < 0)
+								return hm_reader__fail(r, ret, zoff,
+										       "zstd "
+										       "error");
+							step = avail;
+							if (!step)
+								break;
+						}
+						if (r->spe)
+							memcpy(r->tmp + done, p, step);
+						done += step;
+						hm_zstream__consume(r->z, step);
+						n -= step;
+					}
+					if (r->spe && n)
+						return hm_reader__fail(r, -EINVAL, zoff,
+								       "(decompressed stream) "
+								       "AUXTRACE payload cut off %"
+								       PRIu64 " bytes short; the "
+								       "file is truncated", n);
+				}
+				return 1;
+			}
+		}
+		/* the rest of this record comes with the next compressed chunk */
+	}
+
+	ret = hm_reader__win_ensure(r, 8);
+	if (ret < 0)
+		return hm_reader__fail(r, ret, win_off(r), "read error: %s", strerror(-ret));
+	if (!ret) {
+		size_t left = r->len - r->head;
+
+		if (left)
+			return hm_reader__fail(r, -EINVAL, win_off(r), "file ends inside a record "
+					       "header (%zu bytes left); the file is truncated",
+					       left);
+		if (r->data_end_known && r->data_end != UINT64_MAX && win_off(r) < r->data_end)
+			return hm_reader__fail(r, -EINVAL, win_off(r), "file ends before the end "
+					       "of the data section (%" PRIu64 "); the file is "
+					       "truncated", r->data_end);
+		if (r->nr_bad_cpu > 1)
+			hm_warn("%s: %" PRIu64 " SAMPLEs in all on a CPU the file does not have",
+				r->path, r->nr_bad_cpu);
+		if (r->nr_bad_type > 5)
+			hm_warn("%s: %" PRIu64 " more records of no perf type skipped", r->path,
+				r->nr_bad_type - 5);
+		if (r->z && hm_zstream__cut(r->z))
+			return hm_reader__fail(r, -EBADMSG, r->zlast_off, "the zstd stream ends "
+					       "inside a frame: %" PRIu64 " compressed bytes up to "
+					       "the COMPRESSED record at this offset do not "
+					       "decompress (perf: \"Couldn't decompress data\"); "
+					       "the records they hold are lost; the file is "
+					       "truncated or corrupt", hm_zstream__cut(r->z));
+		if (r->z && hm_zstream__pending(r->z))
+			hm_warn_lost("%s: %zu bytes of a decompressed record left over at the end; "
+				     "last record dropped", r->path, hm_zstream__pending(r->z));
+		if (r->trunc_off)
+			return hm_reader__fail(r, -EINVAL, r->trunc_off, "%s lies past the end of "
+					       "the %" PRIu64 "-byte file; the file is truncated "
+					       "(all records were read)", r->trunc_what,
+					       r->file_size);
+		return 0;
+	}
+	{
+		const u8 *p = r->buf + r->head;
+		u32 t = hm_sw32(hm_ld32(p), sw);
+		u16 sz = hm_sw16(hm_ld16(p + 6), sw);
+		u64 roff = win_off(r);
+
+		if (sz < 8)
+			return hm_reader__fail(r, -EINVAL, roff, "record size %u is smaller than "
+					       "its 8-byte header (type %u); the file is corrupt",
+					       sz, t);
+		ret = hm_reader__win_ensure(r, sz);
+		if (ret < 0)
+			return hm_reader__fail(r, ret, roff, "read error: %s", strerror(-ret));
+		if (!ret && !hm_record__name(t) && r->h.pipe && looks_like_text(p, r->len - r->head)) {
+			hm_warn("%s: offset %" PRIu64 ": the stream ends with %zu bytes of text, not "
+				"perf records (stderr captured into the file?); ignored", r->path, roff,
+				r->len - r->head);
+			return 0;
+		}
+		if (!ret && !hm_record__name(t))
+			return hm_reader__fail(r, -EINVAL, roff, "bytes that are not a perf "
+					       "record: unknown type %u claiming %u bytes, only "
+					       "%zu left; trailing junk (text appended to the "
+					       "stream?) or a truncated file", t, sz,
+					       r->len - r->head);
+		if (!ret)
+			return hm_reader__fail(r, -EINVAL, roff, "%s record of %u bytes is cut off "
+					       "by the end of the %s; the file is truncated",
+					       hm_record__name(t), sz,
+					       r->data_end_known && r->data_end <= r->file_size ? "data section" : "file");
+		p = r->buf + r->head;
+		r->head += sz;
+		*rec = p;
+		*size = sz;
+		*off = roff;
+		*compressed = false;
+		if (t == HM_RECORD_AUXTRACE) {
+			u64 n;
+
+			if (sz < 16)
+				return hm_reader__fail(r, -EINVAL, roff, "AUXTRACE of %u bytes has "
+						       "no size", sz);
+			n = hm_sw64(hm_ld64(p + 8), sw);
+			/* copy the record out before the payload skip moves the window */
+			{
+				u8 *c = hm_reader__scratch(r, sz);
+
+				if (!c)
+					return hm_reader__fail(r, -ENOMEM, roff, "out of memory");
+				memcpy(c, p, sz);
+				*rec = c;
+			}
+			if (r->spe) {
+				if (aux_keep(r, n, roff))
+					return r->err;
+				ret = win_read_payload(r, n) ? 0 : 1;
+			} else {
+				ret = win_skip(r, n);
+			}
+			if (ret < 0)
+				return hm_reader__fail(r, ret, roff, "read error: %s",
+						       strerror(-ret));
+			if (!ret)
+				return hm_reader__fail(r, -EINVAL, roff, "AUXTRACE payload of %"
+						       PRIu64 " bytes runs past the end of the "
+						       "data; the file is truncated", n);
+		} else if (t == HM_RECORD_HEADER_TRACING_DATA) {
+			u64 n;
+			u8 *c;
+
+			if (sz < 12)
+				return hm_reader__fail(r, -EINVAL, roff, "HEADER_TRACING_DATA of "
+						       "%u bytes has no size", sz);
+			n = (hm_sw32(hm_ld32(p + 8), sw) + 7ULL) & ~7ULL;
+			if (n > HM_MAX_SECTION)
+				return hm_reader__fail(r, -EINVAL, roff, "HEADER_TRACING_DATA "
+						       "claims %" PRIu64 " bytes; the file is "
+						       "corrupt", n);
+			c = hm_reader__scratch(r, sz);
+			if (!c)
+				return hm_reader__fail(r, -ENOMEM, roff, "out of memory");
+			memcpy(c, p, sz);
+			*rec = c;
+			ret = win_read_payload(r, n);
+			if (ret == -ENOMEM)
+				return hm_reader__fail(r, ret, roff, "out of memory");
+			if (ret)
+				return hm_reader__fail(r, -EINVAL, roff, "file ends inside the %"
+						       PRIu64 "-byte tracing data that follows "
+						       "HEADER_TRACING_DATA; the file is truncated",
+						       n);
+		}
+		return 1;
+	}
+}
