@@ -66,7 +66,7 @@ measure() {
 	if [ $rc != 0 ]; then
 		if [ "$cap" != 0 ] && [ $rc = 137 ]; then st=timeout
 		elif [ "$cap" != 0 ] && grep -qiE 'cannot allocate|out of memory|not enough memory|ENOMEM|std::bad_alloc' "$T/err.txt"; then st=oom
-		elif [ "$cap" != 0 ] && [ $rc -ge 128 ]; then st=oom	# killed by a signal under the cap: a failed allocation
+		elif [ "$cap" != 0 ] && [ $rc -gt 128 ] && [ $rc -lt 160 ]; then st=oom	# killed by a signal under the cap: a failed allocation
 		else st=failed; echo "    (exit $rc: $(tail -n 1 "$T/err.txt"))" >&2; fi
 	fi
 	awk -v st=$st '/^[0-9]/ { printf "%s %s %.2f %s\n", $1, $2, $3 + $4, st; n = 1 }
@@ -154,7 +154,8 @@ for shape in $SHAPES; do
 	done
 	ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2
 	ratio "hitmap (1 thread) / hitmap stat, CPU time" "$h1c" "$sc" "<=" 2
-	ratio "hitmap (1 thread) / cat, time" "$h1t" "$ct" "<=" 1000
+	awk -v a="$h1t" -v b="$ct" 'BEGIN { if (b <= 0) b = 0.01;
+		printf "  ratio: %-52s %7.2f  (no target: the read limit)\n", "hitmap (1 thread) / cat, time", a / b }'
 	ratio "hitmap 1 thread / $NCPU threads, time (speed-up)" "$h1t" "$hnt" ">=" "$([ "$NCPU" -ge 2 ] && echo 1.7 || echo 1)"
 	[ "$shape" = big ] && awk -v m="$h1m" -v n="$hnm" 'BEGIN { m = (m > n ? m : n) / 1024;
 		printf "  ratio: %-52s %7.1f MB (target < 200)%s\n", "20M samples, peak RSS", m, m < 200 ? "" : "  MISSED" }'
