@@ -24,10 +24,19 @@
  * cache-line table, perf's spelling (metrics.h, enum hm_mstat).
  */
 static const char *const bstats[] = { "hitm_local", "hitm_xdie", "hitm_remote", "dram_local", "dram_remote" };
+static const enum hm_mstat bstat_ids[] = {
+	HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
+};
 #define NR_BSTATS 5
 static const char *const lstats[] = { "tot_hitm", "lcl_hitm", "rmt_hitm", "total_loads", "store" };
+static const enum hm_mstat lstat_ids[] = {
+	HM_MS_HITM_TOTAL, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_TOTAL_LOADS, HM_MS_STORES,
+};
 #define NR_LSTATS 5
 static const char *const fstats[] = { "hitm", "stores", "loads", "hitm_local", "hitm_xdie", "hitm_remote" };
+static const enum hm_mstat fstat_ids[] = {
+	HM_MS_HITM_TOTAL, HM_MS_STORES, HM_MS_LOADS, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE,
+};
 #define NR_FSTATS 6
 
 struct strmap {
@@ -319,6 +328,80 @@ static void view_add(struct view *w, const char *key, u8 group, u8 match, int si
 	}
 }
 
+/*
+ * One report's view from its metric set's structured data (buckets with
+ * their sockets and fields, lines, socket x node), not from its keys; the
+ * keys feed only the totals table, which lists them by name.
+ */
+static void view_from_metrics(struct view *w, const struct hm_metrics *m)
+{
+	struct hm_counts fsum[2][HM_FUTEX_FIELD__MAX];
+	u32 i, s, n;
+	int k, f, kind;
+
+	memset(fsum, 0, sizeof(fsum));
+	/* lines in hotness order, so the table starts sorted; those with HITMs (their metrics) */
+	for (i = 0; i < m->nr_lines; i++) {
+		const struct hm_mv_line *l = &m->lines[i];
+		s64 li;
+
+		if (!l->st.tot_hitm)
+			continue;
+		li = view_line(w, l->id, strlen(l->id));
+		if (li < 0) {
+			w->err = true;
+			return;
+		}
+		for (k = 0; k < NR_LSTATS; k++)
+			w->lv[li * NR_LSTATS + k] = hm_mstat__get(&l->st, lstat_ids[k]);
+		w->lmatch[li] = l->match;
+	}
+	for (i = 0; i < m->nr_buckets; i++) {
+		const struct hm_mv_bucket *b = &m->buckets[i];
+		char id[64];
+		int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, b->table, b->index);
+		s64 bi = view_bucket(w, id, len);
+
+		if (bi < 0) {
+			w->err = true;
+			return;
+		}
+		for (s = 0; s < w->nsock && s < b->nr_socket; s++)
+			for (k = 0; k < NR_BSTATS; k++)
+				w->bv[(bi * w->nsock + s) * NR_BSTATS + k] =
+					hm_mstat__get_counts(&b->socket[s], bstat_ids[k]);
+		kind = b->kind ? 1 : 0;
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+			const struct hm_counts *c = &b->field[f];
+
+			if (!c->samples)
+				continue;
+			fsum[kind][f].samples += c->samples;
+			fsum[kind][f].loads += c->loads;
+			fsum[kind][f].stores += c->stores;
+			fsum[kind][f].locked += c->locked;
+			for (int cat = 0; cat < HM_CAT__MAX; cat++)
+				fsum[kind][f].cat[cat] += c->cat[cat];
+			w->has_field[kind] = true;
+		}
+	}
+	for (kind = 0; kind < 2; kind++)
+		for (f = 0; w->has_field[kind] && f < HM_FUTEX_FIELD__MAX; f++)
+			for (k = 0; k < NR_FSTATS; k++)
+				w->fv[kind][f][k][0] = hm_mstat__get_counts(&fsum[kind][f], fstat_ids[k]);
+	for (s = 0; s < w->nsock && s < m->nr_sockets; s++)
+		for (n = 0; n < w->nnode && n < m->nr_nodes; n++)
+			w->xv[(size_t)s * w->nnode + n] = m->xfer[s * m->nr_nodes + n];
+	for (i = 0; i < m->nr; i++)
+		switch (m->m[i].group) {
+		case HM_MG_BUCKET: case HM_MG_BUCKET_SOCKET: case HM_MG_BUCKET_FIELD:
+		case HM_MG_FIELD: case HM_MG_XFER: case HM_MG_LINE:
+			break;
+		default:
+			view_total(w, m->m[i].key, 0, m->m[i].value, NULL);
+		}
+}
+
 static void view_code(struct view *w, const struct hm_metrics *m)
 {
 	u32 i, k;
@@ -579,29 +662,13 @@ int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra,
 	char *json = NULL, sub[1024];
 	size_t len = 0;
 	FILE *j;
-	u32 i;
 	int err;
 
 	if (view_init(&w, 1, m->nr_sockets, m->nr_nodes))
 		return -ENOMEM;
-	/* lines in hotness order first, so the table starts sorted */
-	for (i = 0; i < m->nr_lines; i++) {
-		char key[512];
-
-		snprintf(key, sizeof(key), "line.%s.tot_hitm", m->lines[i].id);
-		if (hm_metrics__find(m, key) && view_line(&w, m->lines[i].id, strlen(m->lines[i].id)) < 0)
-			w.err = true;
-	}
-	for (i = 0; i < m->nr_buckets; i++) {
-		char id[64];
-		int n = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, m->buckets[i].table, m->buckets[i].index);
-
-		if (view_bucket(&w, id, n) < 0)
-			w.err = true;
-	}
-	for (i = 0; i < m->nr; i++)
-		view_add(&w, m->m[i].key, m->m[i].group, m->m[i].match, 0, m->m[i].value, NULL);
-	view_code(&w, m);
+	view_from_metrics(&w, m);
+	if (!w.err)
+		view_code(&w, m);
 	if (w.err) {
 		view_release(&w);
 		return -ENOMEM;

@@ -482,23 +482,22 @@ static int line_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/*
- * perf's "shared": HITM or peer loads by perf's counters (so the table has
- * perf's lines); sorted on cost, hitmap's own HITM/peer categories count too.
- */
-static bool is_shared(const struct hm_line *ln, enum hm_sort s)
+/* perf's "shared": HITM or peer loads by perf's counters (so the table has perf's lines). */
+static bool is_shared(const struct hm_line *ln)
 {
-	if (ln->st.lcl_hitm || ln->st.rmt_hitm || ln->st.lcl_peer || ln->st.rmt_peer)
-		return true;
-	return s == HM_SORT_COST &&
-	       (hm_line__cat(ln, HM_CAT_HITM_XDIE) || hm_line__cat(ln, HM_CAT_HITM_LOCAL) ||
-		hm_line__cat(ln, HM_CAT_HITM_REMOTE) || hm_line__cat(ln, HM_CAT_PEER_LOCAL) ||
-		hm_line__cat(ln, HM_CAT_PEER_REMOTE));
+	return ln->st.lcl_hitm || ln->st.rmt_hitm || ln->st.lcl_peer || ln->st.rmt_peer;
 }
 
+/*
+ * perf's he__display(): --show-all shows every line, HITM or not; else a
+ * line shows when its metric is at least 0.1% of the shared lines' total.
+ * -d cost (hitmap's) weighs every line, as the Pareto view does
+ * (render-pareto.c): lines without HITMs (DRAM, locks) show by their cost.
+ */
 struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n)
 {
 	struct hm_line **v = malloc((l->nr ? l->nr : 1) * sizeof(*v));
+	bool every = s == HM_SORT_COST;
 	double total = 0;
 	size_t k = 0;
 
@@ -506,15 +505,13 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < l->nr; i++)
-		if (is_shared(&l->line[i], s))
+		if (every || is_shared(&l->line[i]))
 			total += hm_line__metric(&l->line[i], s);
 	for (size_t i = 0; i < l->nr; i++) {
 		struct hm_line *ln = &l->line[i];
 
-		if (!is_shared(ln, s))
-			continue;
-		/* perf's he__display(): metric / shared total >= 0.1% */
-		if (!all && (total <= 0 || hm_line__metric(ln, s) / total < 0.001))
+		if (!all && ((!every && !is_shared(ln)) || total <= 0 ||
+			     hm_line__metric(ln, s) / total < 0.001))
 			continue;
 		v[k++] = ln;
 	}

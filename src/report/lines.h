@@ -112,9 +112,11 @@ struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s);
 /*
- * Lines with HITM or peer loads (perf's "shared"), whose metric is at least
- * 0.1% of the shared total (perf's display filter; @all: no filter), sorted
- * descending.  Returns a malloc'ed array (caller frees) and its length.
+ * The lines the table shows, sorted descending: with @all every line (perf's
+ * --show-all), else lines with HITM or peer loads (perf's "shared") whose
+ * metric is at least 0.1% of the shared total (perf's display filter); for
+ * HM_SORT_COST any line whose cost is at least 0.1% of all lines' cost.
+ * Returns a malloc'ed array (caller frees) and its length.
  */
 struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n);
 int  hm_lines__nr_cpus(const struct hm_lines *l);

@@ -509,6 +509,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 		o->tot = b->tot;
 		memcpy(o->field, b->field, sizeof(o->field));
 		o->socket = b->socket;
+		o->nr_socket = b->socket ? a->sock_cap : 0;
 		b->socket = NULL;
 	}
 	qsort(m->buckets, m->nr_buckets, sizeof(*m->buckets), cmp_bucket_view);

@@ -90,7 +90,8 @@ struct hm_mv_bucket {
 	s32	kind, node;
 	u64	index;
 	struct hm_counts tot;
-	struct hm_counts *socket;			/* nr_sockets */
+	struct hm_counts *socket;			/* nr_socket, NULL: none */
+	u32	nr_socket;
 	struct hm_counts field[HM_FUTEX_FIELD__MAX];
 };
 

@@ -261,6 +261,11 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 	size_t n;
 	char nodes[64], socks[64];
 	int nr_nodes = hm_topo__nr_nodes(hm_report__topo(r)), nr_sc;
+	/* the sort column, labelled by -d as the Pareto view and perf label it */
+	const char *mlabel = o->sort == HM_SORT_RMT ? "Rmt Hitm" : o->sort == HM_SORT_LCL ? "Lcl Hitm" :
+			     o->sort == HM_SORT_PEER ? "Peer Snoop" : o->sort == HM_SORT_COST ? "Load Cost" :
+			     "Tot Hitm";
+	int mw = (int)strlen(mlabel) > 8 ? (int)strlen(mlabel) : 8;
 	const u64 *socket_cats = hm_report__socket_cats(r, &nr_sc);
 	double all_cost = 0;
 
@@ -294,8 +299,9 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			fprintf(f, "# note: %s\n", note);
 	}
 	fprintf(f, "#\n");
-	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s %s\n",
-		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
+	fprintf(f, "# %5s %18s %5s %*s %*s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s %s\n",
+		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", mw, mlabel,
+		"Hitm", "LclHitm", "RmtHitm", "XDie",
 		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
 		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets", "Data");
 	for (size_t i = 0; i < n; i++) {
@@ -313,8 +319,8 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 		mask_list(ln->data_nodes, nodes, sizeof(nodes));
 		mask_list(ln->sockets, socks, sizeof(socks));
 		line_name(r, ln, name, sizeof(name));
-		fprintf(f, "  %5zu %#18llx %5s %*u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s %s\n",
-			i, (unsigned long long)ln->addr, nodes, paw, ln->pa_cnt, m, s->tot_hitm, s->lcl_hitm,
+		fprintf(f, "  %5zu %#18llx %5s %*u %*.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s %s\n",
+			i, (unsigned long long)ln->addr, nodes, paw, ln->pa_cnt, mw - 1, m, s->tot_hitm, s->lcl_hitm,
 			s->rmt_hitm, line_hitm_xdie(ln),
 			(unsigned long long)hm_c2c_stats__total_records(s),
 			(unsigned)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,

@@ -43,15 +43,16 @@ static struct hm_line **rd_lines(struct hm_report *r, enum hm_sort s, bool all, 
 /* Every line (shared or not) with a byte in [@lo, @hi); malloc'ed, *n of them. */
 static struct hm_line **rd_lines_in(struct hm_report *r, u64 lo, u64 hi, size_t *n)
 {
-	size_t nr = r->lines ? hm_lines__count(r->lines) : 0, k = 0;
+	struct hm_lines *lines = hm_report__lines(r);
+	size_t nr = lines ? hm_lines__count(lines) : 0, k = 0;
 	struct hm_line **v = malloc(sizeof(*v) * (nr ? nr : 1));
-	u64 cl = r->lines ? hm_lines__cacheline(r->lines) : 64;
+	u64 cl = lines ? hm_lines__cacheline(lines) : 64;
 
 	*n = 0;
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < nr; i++) {
-		struct hm_line *ln = hm_lines__get(r->lines, i);
+		struct hm_line *ln = hm_lines__get(lines, i);
 
 		if (ln->addr < hi && ln->addr + cl > lo)
 			v[k++] = ln;
