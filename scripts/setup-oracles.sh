@@ -97,12 +97,20 @@ SRC
 		fi
 	fi
 fi
-if [ "$want13dev" = 1 ] && [ -s "$ROOT13/.hitmap-ok" ] && [ ! -f "$ROOT13/.hitmap-dev-ok" ]; then
+# The Debian 13 build and test tools; the marker holds the list, so a
+# changed list is installed on the next run (libncurses-dev: the TUI; tmux,
+# script (bsdutils), man-db: the TUI and man page tests).
+DEV13="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev libncurses-dev clang make jq bc time zstd binutils python3 procps util-linux bsdutils tmux man-db"
+if [ "$want13dev" = 1 ] && [ -s "$ROOT13/.hitmap-ok" ] && [ "$(cat "$ROOT13/.hitmap-dev-ok" 2>/dev/null)" != "$DEV13" ]; then
 	say "Debian 13: build tools and libraries in the chroot"
 	# -t trixie-backports: perf 7.3 pulled libelf/libdw from there, and
 	# their -dev packages must be the same version
-	chroot "$ROOT13" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends -t trixie-backports build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev clang make jq bc zstd binutils python3 procps util-linux' >"$D/debian13-dev.log" 2>&1 &&
-		touch "$ROOT13/.hitmap-dev-ok" || say "Debian 13 tools: install failed, see $D/debian13-dev.log"
+	cp /etc/resolv.conf "$ROOT13/etc/resolv.conf" 2>/dev/null
+	if chroot "$ROOT13" /bin/sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends -t trixie-backports $DEV13" >"$D/debian13-dev.log" 2>&1; then
+		echo "$DEV13" >"$ROOT13/.hitmap-dev-ok"
+	else
+		say "Debian 13 tools: install failed, see $D/debian13-dev.log"
+	fi
 fi
 if [ -f "$ROOT13/.hitmap-dev-ok" ]; then
 	# inside the chroot perf 7.3 is the system's perf; perf-7.3 takes the

@@ -58,9 +58,16 @@ struct hm_report_opts {
 	void		*on_progress_priv;
 	/* perf c2c's line x offset x code address aggregation (pareto.c), NULL: none */
 	const struct hm_pareto_opts *pareto;
+	/*
+	 * Threads of the pass (report --threads): 0 the CPUs this process may
+	 * run on, 1 none besides the caller's.  The result does not depend on it.
+	 */
+	int		threads;
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);
+/* The CPUs this process may run on (sched_getaffinity): opts.threads 0. */
+int  hm_report__cpus_available(void);
 
 /*
  * A view that aggregates on its own (a sink) gets every classified and

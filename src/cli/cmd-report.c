@@ -13,6 +13,7 @@
 #include "report/render-c2c.h"
 #include "report/pareto.h"
 #include "report/metrics.h"
+#include "report/html-contention.h"
 #include "progress.h"
 #include "report-tui.h"
 #include "hints.h"
@@ -61,6 +62,9 @@ static const char report_usage[] =
 "      --double-cl        group lines at twice the line size, like perf c2c --double-cl\n"
 "      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
 "                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
+"      --threads N        threads of the pass (default: the CPUs available): the\n"
+"                         cache-line table is split by line over N - 1 workers;\n"
+"                         the output is the same for every N\n"
 "      --tui              interactive browser (terminal only): lines, offsets, code,\n"
 "                         source, bucket/field/socket views; ? lists its keys\n"
 "  -h, --help             this text\n"
@@ -84,7 +88,7 @@ static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
 	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO, O_FULLSYM,
-	       O_PARETO, O_COMPAT, O_DOUBLECL };
+	       O_PARETO, O_COMPAT, O_DOUBLECL, O_THREADS };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -112,6 +116,7 @@ static int cmd_report(int argc, char **argv)
 		{ "double-cl",   no_argument,       NULL, O_DOUBLECL },
 		{ "perf-compat", required_argument, NULL, O_COMPAT },
 		{ "tui",         no_argument,       NULL, O_TUI },
+		{ "threads",     required_argument, NULL, O_THREADS },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -127,6 +132,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL, *fmt_opt = NULL;
+	char *html_extra = NULL;
 	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd;
@@ -271,6 +277,11 @@ static int cmd_report(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_THREADS:
+			if (parse_num("--threads", optarg, 1, 1024, &v) < 0)
+				goto out;
+			ro.threads = (int)v;
+			break;
 		case O_TUI:
 			tui = true;
 			break;
@@ -367,12 +378,18 @@ static int cmd_report(int argc, char **argv)
 			hm_cli__lib_error(-errno, ro.input);
 			goto out;
 		}
+		/* contention mode: the page's contention view */
+		html_extra = hm_html_contention__page_section(r, metrics, &ro);
+		if (!html_extra) {
+			hm_cli__lib_error(-errno, ro.input);
+			goto out;
+		}
 		if (strcmp(html, "-")) {
 			FILE *f = hm_out__open(html, "--html");
 
 			if (!f)
 				goto out;
-			err = hm_html__render_metrics(metrics, f);
+			err = hm_html__render_metrics_extra(metrics, html_extra, f);
 			if (hm_out__close(f))
 				goto out;
 			if (err < 0) {
@@ -401,7 +418,7 @@ static int cmd_report(int argc, char **argv)
 	} else if (fmt == HM_FMT_CSV) {
 		err = stats ? hm_render__stats(r, &rd, stdout) : hm_render__csv(r, &rd, stdout);
 	} else if (fmt == HM_FMT_HTML) {
-		err = hm_html__render_metrics(metrics, stdout);
+		err = hm_html__render_metrics_extra(metrics, html_extra, stdout);
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
 		if (!err && !stats && perf_layout)
@@ -421,6 +438,7 @@ static int cmd_report(int argc, char **argv)
 out:
 	hm_progress__delete(prog.p);
 	hm_metrics__delete(metrics);
+	free(html_extra);
 	hm_mscan__delete(mscan);
 	hm_report__delete(r);
 	free(tables);

@@ -17,7 +17,8 @@ static const char usage_text[] =
 "usage: hitmap simulate [--preset NAME] [--sockets N] [--cores N] [--smt N]\n"
 "                       [--kernel 6.12|6.16-rc4|6.16|6.17|6.18|7.2|7.3] [--threads N]\n"
 "                       [--futexes N] [--shared [--thp]] [-b|--slots N] [--global-slots N]\n"
-"                       [--pad-field F] [--drop-field F] [--placement perf|compact|spread]\n"
+"                       [--pad-field F] [--drop-field F] [--read-migrates]\n"
+"                       [--placement perf|compact|spread]\n"
 "                       [--ops N | --seconds S] [--seed S] [--ldlat N] [--period N]\n"
 "                       [--latency NAME=CYCLES]... [-o FILE] [--truth FILE.json]\n"
 "                       [--kallsyms FILE] [--trace N] [--json]\n"
@@ -44,6 +45,9 @@ static const char usage_text[] =
 "  -b, --slots N       private hash slots, as perf bench futex hash -b (0: the global\n"
 "                      hash; default: the kernel's auto size)\n"
 "  --global-slots N    what-if: global table size per node (default: the kernel's)\n"
+"  --read-migrates     what-if: a load of a line modified in another cache takes it\n"
+"                      modified (the owner invalidates), so a load then an RMW of\n"
+"                      the line is one transfer, not a transfer and an upgrade\n"
 "  --pad-field F       what-if: bucket field F (waiters lock chain priv) on its own\n"
 "                      cache line\n"
 "  --drop-field F      what-if: bucket field F (priv, chain) and its accesses removed\n"
@@ -77,7 +81,7 @@ enum {
 	OPT_PRESET = 256, OPT_SOCKETS, OPT_CORES, OPT_SMT, OPT_KERNEL, OPT_THREADS, OPT_FUTEXES,
 	OPT_SHARED, OPT_SLOTS, OPT_PLACEMENT, OPT_OPS, OPT_SECONDS, OPT_SEED, OPT_LDLAT,
 	OPT_PERIOD, OPT_LATENCY, OPT_TRUTH, OPT_KALLSYMS, OPT_TRACE, OPT_JSON, OPT_COMPARE, OPT_LIST, OPT_HELP,
-	OPT_THP, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES, OPT_RUNS,
+	OPT_THP, OPT_READ_MIGRATES, OPT_GLOBAL_SLOTS, OPT_PAD, OPT_DROP, OPT_ACCESSES, OPT_RUNS,
 	OPT_SPE_SAMPLES,
 };
 
@@ -94,6 +98,7 @@ static const struct option long_opts[] = {
 	{ "slots", required_argument, NULL, OPT_SLOTS },
 	{ "buckets", required_argument, NULL, OPT_SLOTS },
 	{ "thp", no_argument, NULL, OPT_THP },
+	{ "read-migrates", no_argument, NULL, OPT_READ_MIGRATES },
 	{ "global-slots", required_argument, NULL, OPT_GLOBAL_SLOTS },
 	{ "pad-field", required_argument, NULL, OPT_PAD },
 	{ "drop-field", required_argument, NULL, OPT_DROP },
@@ -196,6 +201,9 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 				return 1;
 			c->o.slots = v;
 			c->o.slots_set = true;
+			break;
+		case OPT_READ_MIGRATES:
+			c->o.read_migrates = true;
 			break;
 		case OPT_THP:
 			c->o.thp = true;
@@ -416,6 +424,7 @@ static void print_json(const struct hm_sim *s)
 	hm_json__str(j, "release", s->release);
 	hm_json__str(j, "era", hm_futex_era__name(s->era));
 	hm_json__str(j, "hash", s->lay.fph ? "private" : "global");
+	hm_json__bool(j, "read_migrates", s->m.read_migrates);
 	hm_json__u64(j, "threads", s->nr_threads);
 	hm_json__u64(j, "ops", s->res.ops);
 	hm_json__u64(j, "accesses", s->res.accesses);
@@ -432,6 +441,49 @@ static void print_json(const struct hm_sim *s)
 	hm_json__u64(j, "stores", s->res.stores);
 	hm_json__obj_end(j);
 	hm_json__delete(j);
+}
+
+/*
+ * --accesses: the lines of mm_struct and futex_private_hash the path reads,
+ * every field on them, and who writes each while the benchmark runs.
+ */
+static void print_neighbours(const struct hm_sim *s)
+{
+	struct hm_sim_mmfield f[HM_SIM_MM_FIELDS_MAX];
+	struct hm_sim_tmpl t;
+	u32 lines[8], nl = 0, n, i, j;
+	int op, obj;
+
+	for (obj = HM_OBJ_FPH; obj <= HM_OBJ_MM; obj++) {
+		nl = 0;
+		for (op = HM_SIM_OP_WAIT; op <= HM_SIM_OP_WAKE; op++) {
+			hm_sim__template(s, (enum hm_sim_op)op, &t);
+			for (i = 0; i < t.n; i++) {
+				u32 l = t.st[i].off & ~63u;
+
+				if (t.st[i].obj != obj)
+					continue;
+				for (j = 0; j < nl && lines[j] != l; j++)
+					;
+				if (j == nl && nl < 8)
+					lines[nl++] = l;
+			}
+		}
+		if (!nl)
+			continue;
+		n = obj == HM_OBJ_MM ? hm_sim__mm_fields(s->kmod, f, HM_SIM_MM_FIELDS_MAX)
+				     : hm_sim__fph_fields(s->kmod, f, HM_SIM_MM_FIELDS_MAX);
+		if (n > HM_SIM_MM_FIELDS_MAX)
+			n = HM_SIM_MM_FIELDS_MAX;
+		printf("%s lines read, every field on them and what writes it (none of these\n"
+		       "writers runs in perf bench's measured loop: the model has no write there):\n",
+		       obj == HM_OBJ_MM ? "mm_struct" : "futex_private_hash");
+		for (j = 0; j < nl; j++)
+			for (i = 0; i < n; i++)
+				if (f[i].off < lines[j] + 64 && f[i].off + f[i].size > lines[j])
+					printf("  %s+%-4u %-24s %s\n", hm_obj__name((enum hm_obj)obj), f[i].off, f[i].name,
+					       f[i].writer ? f[i].writer : "-");
+	}
 }
 
 /* --accesses: the kernel path of one wait and one wake, as the run would make them. */
@@ -460,6 +512,7 @@ static int print_accesses(struct cli *c)
 			       t.st[i].what, hm_sim_acc__name(t.st[i].acc), hm_obj__name(t.st[i].obj),
 			       t.st[i].off);
 	}
+	print_neighbours(s);
 	hm_sim__delete(s);
 	return 0;
 }

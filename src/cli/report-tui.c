@@ -24,6 +24,8 @@ int hm_cli__report_tui(struct hm_report *r, const struct hm_render_opts *rd, con
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	o.t_ready = ts.tv_sec + ts.tv_nsec / 1e9;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	o.t_ready_cpu = ts.tv_sec + ts.tv_nsec / 1e9;
 	err = hm_tui__run(r, &o);
 	if (err < 0)
 		hm_cli__error("report --tui: %s; fix: run it in a terminal, or use --stdio", strerror(-err));

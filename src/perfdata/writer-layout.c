@@ -218,7 +218,18 @@ static int pipe_layout(struct hm_writer *w)
 			if (w->swap)
 				type = bswap_32(type);
 			memcpy(rec, &type, 4);
-			hm_writer__put(w, rec, size);
+			/*
+			 * A record's size is a multiple of 8 in a pipe (perf 7.x
+			 * aborts otherwise); the section's entries are 36 + 64*n
+			 * bytes: pad the name with zeros, as perf's own pipe mode does.
+			 */
+			u16 asize = size <= REC_MAX - 7 ? (u16)((size + 7) & ~7u) : size, hsize = asize;
+
+			memset(rec + size, 0, asize - size);
+			if (w->swap)
+				hsize = bswap_16(hsize);
+			memcpy(rec + 6, &hsize, 2);
+			hm_writer__put(w, rec, asize);
 			off += size;
 		}
 	}

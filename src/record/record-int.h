@@ -18,6 +18,7 @@
 #include "record/contention.h"
 #include "record/evsel.h"
 #include "record/mmap.h"
+#include "record/aux-rec.h"
 #include "record/record.h"
 
 #ifndef HITMAP_VERSION
@@ -90,6 +91,7 @@ struct hm_rec_session {
 	char			**dsos;		/* mapped executable files, for BUILD_ID */
 	int			nr_dsos, cap_dsos;
 	struct hm_rec_futex	*ftab;		/* live futex table discovery (futex-tables.c) */
+	struct hm_rec_aux	*aux;		/* Arm SPE AUX areas (aux-rec.c) */
 	struct hm_evsel		dec[MAX_EV];	/* ev[] for the sample decoder (record-futex.c) */
 	bool			dec_ready[MAX_EV];
 };

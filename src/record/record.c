@@ -35,6 +35,7 @@
 #include "record/contention.h"
 #include "record/evsel.h"
 #include "record/mmap.h"
+#include "record/aux-rec.h"
 #include "record/record.h"
 #include "record/record-int.h"
 
@@ -103,6 +104,7 @@ static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
 		hm_rec__add_dso(s, name);
 	}
 	hm_rec__account(s, h);
+	hm_rec_aux__record(s->aux, h, size);
 	s->wrote_since_round = true;
 	return hm_writer__write(s->w, h, size);
 }
@@ -120,6 +122,15 @@ static int drain_all(struct hm_rec_session *s)
 
 		if (n < 0)
 			return (int)n;
+	}
+	if (s->aux) {
+		/* after the data rings, as perf: their AUX records announce it */
+		long n = hm_rec_aux__drain(s->aux, s->w);
+
+		if (n < 0)
+			return (int)n;
+		if (n)
+			s->wrote_since_round = true;
 	}
 	if (s->wrote_since_round) {
 		int err;
@@ -457,24 +468,12 @@ static int choose_mode(const struct hm_record_opts *o, struct hm_record_result *
 		snprintf(res->mode_why, sizeof(res->mode_why), "%s", plan->desc);
 		return 0;
 	}
-	if (o->mode == HM_MODE_SPE) {
-		hm_err("--mode spe: Arm SPE recording (AUX buffers) is not implemented yet; the plan is shown by 'hitmap record --plan'; fix: --mode contention");
-		return -EOPNOTSUPP;
-	}
 	err = hm_pmu__plan(&po, plan);
 	if (err)
 		return err;
 	if (plan->nr) {
 		res->mode = plan->mode;
 		snprintf(res->mode_why, sizeof(res->mode_why), "%s", plan->desc);
-		if (plan->mode == HM_MODE_SPE) {
-			if (o->mode == HM_MODE_AUTO) {
-				res->mode = HM_MODE_CONTENTION;
-				snprintf(res->mode_why, sizeof(res->mode_why),
-					 "Arm SPE found but its recording is not implemented yet; falling back to contention mode");
-				return 0;
-			}
-		}
 		return 0;
 	}
 	if (o->mode != HM_MODE_AUTO) {
@@ -621,6 +620,15 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	err = setup_rings(&s);
 	if (err)
 		goto out;
+	if (res->mode == HM_MODE_SPE) {
+		/* the AUX areas beside the rings the SPE event (the plan's first) owns */
+		s.aux = hm_rec_aux__setup(&plan, s.cpus, s.nr_cpus, s.ring, s.ev[0].fd,
+					  system_wide ? (u32)-1 : (u32)s.child);
+		if (!s.aux) {
+			err = -errno;
+			goto out;
+		}
+	}
 
 	s.w = hm_writer__new(o->output);
 	if (!s.w) {
@@ -636,6 +644,12 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 				ids[n++] = s.ev[i].id[c];
 		err = hm_writer__add_evsel(s.w, &s.ev[i].attr, s.ev[i].name, n ? ids : NULL, n);
 		if (err < 0)
+			goto out;
+	}
+	if (s.aux) {
+		/* TIME_CONV and AUXTRACE_INFO before any AUX data */
+		err = hm_rec_aux__start(s.aux, s.w);
+		if (err)
 			goto out;
 	}
 	/* the kernel, and threads that already exist */
@@ -703,6 +717,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		hm_bpfpair__delete(s.bpf);
 		s.bpf = NULL;
 	}
+	hm_rec_aux__finish(s.aux, &res->aux_records, &res->aux_bytes, &res->aux_lost);
 	for (c = 0; c < s.nr_cpus; c++) {
 		res->lost += s.ring[c].nr_lost;
 		res->lost_samples += s.ring[c].nr_lost_samples;
@@ -778,6 +793,7 @@ out:
 	if (err && s.w)
 		hm_writer__close(s.w);	/* leave a readable file behind even so */
 	hm_writer__delete(s.w);
+	hm_rec_aux__delete(s.aux);	/* before the rings it is mapped beside */
 	for (c = 0; s.ring && c < s.nr_cpus; c++)
 		hm_ring__munmap(&s.ring[c]);
 	free(s.ring);

@@ -12,6 +12,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "buckets.h"
+#include "names.h"
 
 #define acc_names hm_bk_acc_names
 
@@ -91,6 +92,15 @@ static void table_name(const struct hm_report *r, const struct bk *e, char *buf,
 	}
 }
 
+/* The bucket's line name (names.c), as the line table, the HTML page and the diff call it. */
+static void bucket_line_name(const struct hm_report *r, u64 addr, char *buf, size_t size)
+{
+	struct hm_namer n = { .futex = hm_report__futex(r) };
+	struct hm_line_ref ref = { .line = addr, .first_addr = addr, .pid = 0 };
+
+	hm_name__line(&n, &ref, buf, size);
+}
+
 static int hottest_field(const struct bk *e)
 {
 	int f, best = -1;
@@ -158,6 +168,12 @@ static struct hm_json *json_view_begin(FILE *f, const char *view, const struct h
 	return j;
 }
 
+/* How the futex tables were found (metadata, inferred, given) or why none were: every view says it. */
+static const char *geometry_of(const struct hm_report *r)
+{
+	return hm_report__futex(r)->geometry[0] ? hm_report__futex(r)->geometry : "none";
+}
+
 static void json_summary(struct hm_json *j, const struct hm_buckets *b)
 {
 	hm_json__obj_begin(j, "summary");
@@ -172,20 +188,22 @@ static void json_summary(struct hm_json *j, const struct hm_buckets *b)
 	hm_json__obj_end(j);
 }
 
-static void render_objects_text(const struct hm_buckets *b, bool perf, FILE *f)
+static void render_objects_text(const struct hm_buckets *b, const struct hm_report *r, bool perf, FILE *f)
 {
+	char ln[64];
 	u32 i;
 
 	if (!b->nr_objs)
 		return;
 	fprintf(f, "\nOther futex memory (not buckets)\n");
-	fprintf(f, "%-28s %7s %-18s", "OBJECT", "PID", "LINE");
+	fprintf(f, "%-28s %-24s %7s %-18s", "OBJECT", "NAME", "PID", "LINE");
 	hm_counts__text_header(f, perf, false);
 	fprintf(f, " %10s\n", "COST");
 	for (i = 0; i < b->nr_objs; i++) {
 		const struct obj *o = &b->objs[i];
 
-		fprintf(f, "%-28s %7d 0x%-16" PRIx64, o->name, o->pid, o->addr);
+		hm_name__futex_object(hm_report__futex(r), o->name, o->pid, o->addr, ln, sizeof(ln));
+		fprintf(f, "%-28s %-24s %7d 0x%-16" PRIx64, o->name, ln, o->pid, o->addr);
 		hm_counts__text(f, &o->st, perf, false);
 		fprintf(f, " %10" PRIu64 "\n", o->cost);
 	}
@@ -217,7 +235,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	for (i = 0; i < b->nr; i++)
 		for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++)
 			sort_funcs(&((struct hm_buckets *)b)->b[i].field[fl]);
-	char tname[32], funcs[256];
+	char tname[32], funcs[256], lname[64];
 	struct hm_json *j = NULL;
 	int node;
 	s32 pid;
@@ -230,8 +248,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		j = json_view_begin(f, "bucket", r, perf);
 		hm_json__str(j, "era", hm_futex_era__name(hm_report__futex(r)->era));
 		hm_json__str(j, "layout", hm_report__futex(r)->layout.source);
-		hm_json__str(j, "geometry", hm_report__futex(r)->geometry[0] ?
-			     hm_report__futex(r)->geometry : "none");
+		hm_json__str(j, "geometry", geometry_of(r));
 		hm_json__u64(j, "sockets", b->nr_sockets);
 		json_summary(j, b);
 		hm_json__arr_begin(j, "tables");
@@ -254,7 +271,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		fprintf(f, ",cost");
 		for (s = 0; s < b->nr_sockets; s++)
 			fprintf(f, ",s%u_loads,s%u_hitm_local,s%u_hitm_xdie,s%u_hitm_remote,s%u_stores", s, s, s, s, s);
-		fprintf(f, ",hottest_field,functions,contended,wait_ns\n");
+		fprintf(f, ",hottest_field,functions,contended,wait_ns,name\n");
 	} else {
 		if (mem)
 			fprintf(f, "Futex hash buckets: %u buckets, %" PRIu64 " samples in futex memory, %" PRIu64
@@ -268,8 +285,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 				b->contentions, b->contentions_resolved,
 				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
 		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(hm_report__futex(r)->era), hm_report__futex(r)->layout.source);
-		fprintf(f, "tables: %s\n", hm_report__futex(r)->geometry[0] ?
-			hm_report__futex(r)->geometry : "none");
+		fprintf(f, "tables: %s\n", geometry_of(r));
 		if (mem)
 			hm_counts__text_counting(f, r, perf);
 		if (b->nr) {	/* no empty table: the "tables:" line says why */
@@ -298,6 +314,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		funcs[0] = 0;
 		if (hf >= 0)
 			funcs_text(&e->field[hf], funcs, sizeof(funcs));
+		bucket_line_name(r, addr, lname, sizeof(lname));
 		if (j) {
 			hm_json__obj_begin(j, NULL);
 			hm_json__str(j, "table", e->table < 0 ? "unknown" : pid >= 0 ? "private" : "global");
@@ -312,6 +329,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			else
 				hm_json__str(j, "index", NULL);	/* unknown, never a guess */
 			hm_json__hex(j, "addr", addr);
+			hm_json__str(j, "name", lname);
 			hm_counts__json(j, &e->st, perf);
 			hm_json__u64(j, "cost", e->cost);
 			hm_json__u64(j, "contended", e->contended);
@@ -369,7 +387,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 					e->sock[s].stores);
 			fprintf(f, ",%s,", hf >= 0 ? hm_futex_field__name(hf) : "");
 			csv_str(f, funcs);
-			fprintf(f, ",%" PRIu64 ",%" PRIu64 "\n", e->contended, e->wait_ns);
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%s\n", e->contended, e->wait_ns, lname);
 		} else {
 			char nb[12] = "-", ib[24];
 
@@ -403,6 +421,9 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		for (i = 0; i < b->nr_objs; i++) {
 			hm_json__obj_begin(j, NULL);
 			hm_json__str(j, "object", b->objs[i].name);
+			hm_name__futex_object(hm_report__futex(r), b->objs[i].name, b->objs[i].pid, b->objs[i].addr,
+					      lname, sizeof(lname));
+			hm_json__str(j, "name", lname);
 			hm_json__s64(j, "pid", b->objs[i].pid);
 			hm_json__hex(j, "line", b->objs[i].addr);
 			hm_counts__json(j, &b->objs[i].st, perf);
@@ -419,7 +440,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, ",%" PRIu64 "\n", b->objs[i].cost);
 		}
 	} else {
-		render_objects_text(b, perf, f);
+		render_objects_text(b, r, perf, f);
 		if (b->contentions && hm_waits__render_text(b->callers, f) < 0) {
 			free(o);
 			return -ENOMEM;
@@ -438,6 +459,7 @@ static int render_field(const struct hm_buckets *b, const struct hm_report *r, e
 		return -ENOMEM;
 	if (fmt == HM_FMT_JSON) {
 		j = json_view_begin(f, "field", r, perf);
+		hm_json__str(j, "geometry", geometry_of(r));
 		json_summary(j, b);
 		hm_json__arr_begin(j, "fields");
 	} else if (fmt == HM_FMT_CSV) {
@@ -446,6 +468,7 @@ static int render_field(const struct hm_buckets *b, const struct hm_report *r, e
 		fprintf(f, ",cost\n");
 	} else {
 		fprintf(f, "Futex bucket fields x access x function (%" PRIu64 " bucket samples)\n", b->resolved + b->unknown_index);
+		fprintf(f, "tables: %s\n", geometry_of(r));
 		hm_counts__text_counting(f, r, perf);
 		fprintf(f, "\n%-8s %-8s %-7s", "TABLE", "FIELD", "ACCESS");
 		hm_counts__text_header(f, perf, true);
@@ -479,7 +502,7 @@ static int render_field(const struct hm_buckets *b, const struct hm_report *r, e
 		hm_json__obj_end(j);
 		hm_json__delete(j);
 	} else if (fmt != HM_FMT_CSV) {
-		render_objects_text(b, perf, f);
+		render_objects_text(b, r, perf, f);
 	}
 	free(o);
 	return 0;
@@ -494,6 +517,7 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 
 	if (fmt == HM_FMT_JSON) {
 		j = json_view_begin(f, "socket", r, perf);
+		hm_json__str(j, "geometry", geometry_of(r));
 		json_summary(j, b);
 		hm_json__arr_begin(j, "xfer");
 	} else if (fmt == HM_FMT_CSV) {
@@ -502,10 +526,13 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 		fputc('\n', f);
 	} else if (mem) {
 		fprintf(f, "Futex bucket accesses: requesting CPU socket x data home node\n");
+		fprintf(f, "tables: %s\n", geometry_of(r));
 		hm_counts__text_counting(f, r, perf);
 		fprintf(f, "\n%-7s %-7s", "SOCKET", "NODE");
 		hm_counts__text_header(f, perf, true);
 		fputc('\n', f);
+	} else {
+		fprintf(f, "tables: %s\n", geometry_of(r));	/* contention mode: the lock table follows */
 	}
 	for (s = 0; s < b->nr_sockets; s++) {
 		for (n = 0; n <= b->nr_nodes; n++) {
@@ -661,4 +688,81 @@ int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 	case HM_BY_SOCKET: return render_socket(b, r, fmt, perf_counters, f);
 	}
 	return -EINVAL;
+}
+
+/* ------------------------------------------------------------ for the TUI's tables */
+
+/*
+ * cmp_bucket's order on a compact copy of its keys: sorting tens of
+ * thousands of buckets through their (kilobyte) structs costs a cache miss
+ * per compare.
+ */
+struct bkey {
+	u32	hitm, samples;
+	u64	contended, index;
+	s32	table;
+	u32	i;
+};
+
+static int cmp_bkey(const void *a, const void *b)
+{
+	const struct bkey *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->contended != y->contended)
+		return x->contended > y->contended ? -1 : 1;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n)
+{
+	struct bkey *k;
+	u32 *o, i;
+
+	if (view == HM_BY_FIELD) {
+		*n = b->nr_frows;
+		return sorted(b, *n, cmp_frow);
+	}
+	*n = b->nr;
+	o = malloc((b->nr ? b->nr : 1) * sizeof(*o));
+	k = malloc((b->nr ? b->nr : 1) * sizeof(*k));
+	if (!o || !k) {
+		free(o);
+		free(k);
+		return NULL;
+	}
+	for (i = 0; i < b->nr; i++) {
+		const struct bk *e = &b->b[i];
+
+		k[i] = (struct bkey){ .hitm = hm_counts__hitm(&e->st), .samples = e->st.samples,
+				      .contended = e->contended, .index = e->index, .table = e->table, .i = i };
+	}
+	qsort(k, b->nr, sizeof(*k), cmp_bkey);
+	for (i = 0; i < b->nr; i++)
+		o[i] = k[i].i;
+	free(k);
+	return o;
+}
+
+bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report *r)
+{
+	return memory_mode(b, r);
+}
+
+int hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size)
+{
+	struct bk *e = &((struct hm_buckets *)b)->b[i];
+	int hf = hottest_field(e);
+
+	funcs[0] = 0;
+	if (hf >= 0) {
+		sort_funcs(&e->field[hf]);
+		funcs_text(&e->field[hf], funcs, size);
+	}
+	return hf;
 }

@@ -174,7 +174,7 @@ static const char *cat_phrase(enum hm_mem_cat c)
 
 int hm_report__counting_note(const struct hm_report *r, char *buf, size_t size)
 {
-	const struct hm_count_diff *d = &r->cdiff;
+	const struct hm_count_diff *d = hm_report__count_diff(r);
 	u64 best = 0, total = 0;
 	int kind = -1, cat = 0;
 	char enc[64];

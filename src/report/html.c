@@ -16,14 +16,28 @@
 #include <hitmap/log.h>
 #include "metrics.h"
 #include "html-page.h"
+#include "html-contention.h"
 
-/* Heat-map stats (per bucket x socket) and line-table stats. */
-static const char *const bstats[] = { "HITM.local", "HITM.remote", "DRAM.local", "DRAM.remote" };
-#define NR_BSTATS 4
-static const char *const lstats[] = { "HITM.total", "HITM.local", "HITM.remote", "total_loads", "stores" };
+/*
+ * Heat-map stats (per bucket x socket) and field stats: hitmap's precise
+ * categories, hitmap's spelling; line-table stats: perf's counters of the
+ * cache-line table, perf's spelling (metrics.h, enum hm_mstat).
+ */
+static const char *const bstats[] = { "hitm_local", "hitm_xdie", "hitm_remote", "dram_local", "dram_remote" };
+static const enum hm_mstat bstat_ids[] = {
+	HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
+};
+#define NR_BSTATS 5
+static const char *const lstats[] = { "tot_hitm", "lcl_hitm", "rmt_hitm", "total_loads", "store" };
+static const enum hm_mstat lstat_ids[] = {
+	HM_MS_HITM_TOTAL, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_TOTAL_LOADS, HM_MS_STORES,
+};
 #define NR_LSTATS 5
-static const char *const fstats[] = { "HITM.total", "stores", "loads", "HITM.local", "HITM.remote" };
-#define NR_FSTATS 5
+static const char *const fstats[] = { "hitm", "stores", "loads", "hitm_local", "hitm_xdie", "hitm_remote" };
+static const enum hm_mstat fstat_ids[] = {
+	HM_MS_HITM_TOTAL, HM_MS_STORES, HM_MS_LOADS, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE,
+};
+#define NR_FSTATS 6
 
 struct strmap {
 	char	**keys;
@@ -314,6 +328,80 @@ static void view_add(struct view *w, const char *key, u8 group, u8 match, int si
 	}
 }
 
+/*
+ * One report's view from its metric set's structured data (buckets with
+ * their sockets and fields, lines, socket x node), not from its keys; the
+ * keys feed only the totals table, which lists them by name.
+ */
+static void view_from_metrics(struct view *w, const struct hm_metrics *m)
+{
+	struct hm_counts fsum[2][HM_FUTEX_FIELD__MAX];
+	u32 i, s, n;
+	int k, f, kind;
+
+	memset(fsum, 0, sizeof(fsum));
+	/* lines in hotness order, so the table starts sorted; those with HITMs (their metrics) */
+	for (i = 0; i < m->nr_lines; i++) {
+		const struct hm_mv_line *l = &m->lines[i];
+		s64 li;
+
+		if (!l->st.tot_hitm)
+			continue;
+		li = view_line(w, l->id, strlen(l->id));
+		if (li < 0) {
+			w->err = true;
+			return;
+		}
+		for (k = 0; k < NR_LSTATS; k++)
+			w->lv[li * NR_LSTATS + k] = hm_mstat__get(&l->st, lstat_ids[k]);
+		w->lmatch[li] = l->match;
+	}
+	for (i = 0; i < m->nr_buckets; i++) {
+		const struct hm_mv_bucket *b = &m->buckets[i];
+		char id[64];
+		int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, b->table, b->index);
+		s64 bi = view_bucket(w, id, len);
+
+		if (bi < 0) {
+			w->err = true;
+			return;
+		}
+		for (s = 0; s < w->nsock && s < b->nr_socket; s++)
+			for (k = 0; k < NR_BSTATS; k++)
+				w->bv[(bi * w->nsock + s) * NR_BSTATS + k] =
+					hm_mstat__get_counts(&b->socket[s], bstat_ids[k]);
+		kind = b->kind ? 1 : 0;
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+			const struct hm_counts *c = &b->field[f];
+
+			if (!c->samples)
+				continue;
+			fsum[kind][f].samples += c->samples;
+			fsum[kind][f].loads += c->loads;
+			fsum[kind][f].stores += c->stores;
+			fsum[kind][f].locked += c->locked;
+			for (int cat = 0; cat < HM_CAT__MAX; cat++)
+				fsum[kind][f].cat[cat] += c->cat[cat];
+			w->has_field[kind] = true;
+		}
+	}
+	for (kind = 0; kind < 2; kind++)
+		for (f = 0; w->has_field[kind] && f < HM_FUTEX_FIELD__MAX; f++)
+			for (k = 0; k < NR_FSTATS; k++)
+				w->fv[kind][f][k][0] = hm_mstat__get_counts(&fsum[kind][f], fstat_ids[k]);
+	for (s = 0; s < w->nsock && s < m->nr_sockets; s++)
+		for (n = 0; n < w->nnode && n < m->nr_nodes; n++)
+			w->xv[(size_t)s * w->nnode + n] = m->xfer[s * m->nr_nodes + n];
+	for (i = 0; i < m->nr; i++)
+		switch (m->m[i].group) {
+		case HM_MG_BUCKET: case HM_MG_BUCKET_SOCKET: case HM_MG_BUCKET_FIELD:
+		case HM_MG_FIELD: case HM_MG_XFER: case HM_MG_LINE:
+			break;
+		default:
+			view_total(w, m->m[i].key, 0, m->m[i].value, NULL);
+		}
+}
+
 static void view_code(struct view *w, const struct hm_metrics *m)
 {
 	u32 i, k;
@@ -324,7 +412,8 @@ static void view_code(struct view *w, const struct hm_metrics *m)
 		size_t len = 0;
 		char *s;
 
-		if (li < 0 || w->lcode[li])
+		/* a run where the line is past --lines has no code for it: take another's */
+		if (li < 0 || w->lcode[li] || !l->nr_code)
 			continue;
 		for (k = 0; k < l->nr_code; k++)
 			len += strlen(l->code[k].where) + 32;
@@ -514,7 +603,8 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
-static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len)
+static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len,
+		const char *extra)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -540,8 +630,10 @@ static int page(FILE *f, const char *title, const char *subtitle, const char *js
 	      "<section><h2>Shared cache lines</h2><div class=\"pager\"><button id=\"lines-prev\">&larr; prev</button>"
 	      "<button id=\"lines-next\">next &rarr;</button><span id=\"lines-info\"></span></div>"
 	      "<div style=\"overflow:auto\"><table id=\"lines\"><thead><tr id=\"lines-head\"></tr></thead>"
-	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n"
-	      "</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
+	      "<tbody id=\"lines-body\"></tbody></table></div></section>\n", f);
+	if (extra)	/* html-contention.c */
+		fputs(extra, f);
+	fputs("</main><div id=\"tip\"></div>\n<script type=\"application/json\" id=\"hm-data\">", f);
 	put_script_safe(f, json, len);
 	fputs("</script>\n<script>\n", f);
 	fputs(hm_html_js, f);
@@ -561,33 +653,22 @@ static int view_init(struct view *w, int ns, u32 nsock, u32 nnode)
 
 int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 {
+	return hm_html__render_metrics_extra(m, NULL, f);
+}
+
+int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra, FILE *f)
+{
 	struct view w;
 	char *json = NULL, sub[1024];
 	size_t len = 0;
 	FILE *j;
-	u32 i;
 	int err;
 
 	if (view_init(&w, 1, m->nr_sockets, m->nr_nodes))
 		return -ENOMEM;
-	/* lines in hotness order first, so the table starts sorted */
-	for (i = 0; i < m->nr_lines; i++) {
-		char key[512];
-
-		snprintf(key, sizeof(key), "line.%s.HITM.total", m->lines[i].id);
-		if (hm_metrics__find(m, key) && view_line(&w, m->lines[i].id, strlen(m->lines[i].id)) < 0)
-			w.err = true;
-	}
-	for (i = 0; i < m->nr_buckets; i++) {
-		char id[64];
-		int n = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, m->buckets[i].table, m->buckets[i].index);
-
-		if (view_bucket(&w, id, n) < 0)
-			w.err = true;
-	}
-	for (i = 0; i < m->nr; i++)
-		view_add(&w, m->m[i].key, m->m[i].group, m->m[i].match, 0, m->m[i].value, NULL);
-	view_code(&w, m);
+	view_from_metrics(&w, m);
+	if (!w.err)
+		view_code(&w, m);
 	if (w.err) {
 		view_release(&w);
 		return -ENOMEM;
@@ -603,7 +684,10 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 	emit_view(j, &w, m);
 	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
 	fclose(j);
-	if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
+	if (extra && *extra && !m->nr_lines)	/* contention mode: html-contention.c's view */
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, lock contention events, no memory samples: "
+			 "see \"Futex bucket lock contention\" below", m->label, m->nr_samples);
+	else if (!m->c2c.nr_entries)	/* contention mode: no memory samples to draw */
 		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, none of them memory samples (contention mode?): "
 			 "'hitmap report --by bucket' gives bucket lock contention and its callers", m->label, m->nr_samples);
 	else
@@ -611,7 +695,7 @@ int hm_html__render_metrics(const struct hm_metrics *m, FILE *f)
 			 "counting: hitmap's precise categories (cache lines: perf c2c's counters)%s%s",
 			 m->label, m->nr_samples, m->nr_lines, m->nr_buckets,
 			 m->counting_note ? "; " : "", m->counting_note ? m->counting_note : "");
-	err = page(f, "hitmap report", sub, json, len);
+	err = page(f, "hitmap report", sub, json, len, extra);
 	free(json);
 	view_release(&w);
 	return err;
@@ -696,7 +780,7 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	fclose(j);
 	snprintf(sub, sizeof(sub), "base: %s (%u run%s)  new: %s (%u run%s)", bl, nb, nb == 1 ? "" : "s",
 		 nl, nn, nn == 1 ? "" : "s");
-	err = page(f, "hitmap diff", sub, json, len);
+	err = page(f, "hitmap diff", sub, json, len, NULL);
 	free(json);
 	view_release(&w);
 	return err;

@@ -19,6 +19,7 @@ struct hm_lines {
 	struct slot	*slot;		/* open addressing, key inline */
 	size_t		nr_slots;	/* power of two */
 	size_t		bytes;
+	u64		nr_added;	/* samples added: the next one's seq */
 	struct hm_arena	arena;		/* per-line blocks, offsets, code addresses */
 	void		*free_offs[16], *free_ips[8];	/* outgrown blocks by log2(capacity) */
 };
@@ -184,8 +185,66 @@ static struct hm_line_off *find_off(struct hm_lines *l, struct hm_line *ln, u32 
 int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		  const struct hm_c2c_stats *one, int node_idx)
 {
+	return hm_lines__add_at(l, ms, one, node_idx, l->nr_added++, 0);
+}
+
+u32 hm_lines__lookup(const struct hm_lines *l, u64 line)
+{
+	size_t mask = l->nr_slots - 1, h = mix64(line) & mask;
+
+	while (l->slot[h].idx) {
+		if (l->slot[h].addr == line)
+			return l->slot[h].idx;
+		h = (h + 1) & mask;
+	}
+	return 0;
+}
+
+void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
+{
+	const struct hm_line *ln;
+
+	if (!hint)
+		return;
+	ln = &l->line[hint - 1];
+	if (stage == 0) {
+		for (int i = 0; i < (int)sizeof(*ln); i += 64)
+			__builtin_prefetch((const char *)ln + i);
+	} else {
+		if (ln->offs)
+			__builtin_prefetch(ln->offs);
+		__builtin_prefetch(ln->cpus);
+	}
+}
+
+void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr)
+{
+	const struct hm_line *ln;
+	u32 off, lo = 0, hi;
+
+	if (!hint)
+		return;
+	ln = &l->line[hint - 1];
+	off = (u32)(addr - ln->addr);
+	hi = ln->nr_offs;
+	while (lo < hi) {
+		u32 mid = (lo + hi) / 2;
+
+		if (ln->offs[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
+		__builtin_prefetch(ln->offs[lo].ip);
+}
+
+int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
+		     const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint)
+{
 	const struct hm_sample *s = ms->s;
-	struct hm_line *ln = find_or_add(l, ms->line);
+	struct hm_line *ln = hint && l->line[hint - 1].addr == ms->line ? &l->line[hint - 1] :
+			     find_or_add(l, ms->line);
 	struct hm_line_off *o;
 	u32 hitm = one->lcl_hitm + one->rmt_hitm;
 	u32 peer = one->lcl_peer + one->rmt_peer;
@@ -200,6 +259,7 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		ln->first_ip = s->ip;
 		ln->first_pid = s->pid;
 		ln->first_cpumode = s->misc & 7;
+		ln->seq = seq;
 	}
 	hm_c2c_stats__sum(&ln->st, one);
 	if (hm_line__cat_slot(ms->cls.cat) >= 0)
@@ -280,61 +340,91 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 	return 0;
 }
 
+/* Take over @src's arena chunks (the blocks its lines point to). */
+static int arena_adopt(struct hm_arena *dst, struct hm_arena *src)
+{
+	size_t need = dst->nr_chunks + src->nr_chunks;
+
+	if (need > dst->alloc_chunks) {
+		void **nc = realloc(dst->chunks, (need ? need : 1) * sizeof(*nc));
+
+		if (!nc)
+			return -ENOMEM;
+		dst->chunks = nc;
+		dst->alloc_chunks = need;
+	}
+	memcpy(dst->chunks + dst->nr_chunks, src->chunks, src->nr_chunks * sizeof(void *));
+	dst->nr_chunks = need;
+	dst->bytes += src->bytes;
+	free(src->chunks);
+	memset(src, 0, sizeof(*src));
+	return 0;
+}
+
+struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
+{
+	struct hm_lines *l = NULL;
+	size_t total = 0, *pos = NULL;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!parts[i])
+			goto out;
+	if (n == 1) {
+		l = parts[0];
+		parts[0] = NULL;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		total += parts[i]->nr;
+	l = hm_lines__new(parts[0]->cls, parts[0]->nr_cpus, parts[0]->nr_nodes);
+	pos = calloc(n, sizeof(*pos));
+	if (!l || !pos)
+		goto fail;
+	l->alloc = total ? total : 1;
+	l->line = hm_big__alloc(l->alloc * sizeof(*l->line));
+	if (!l->line)
+		goto fail;
+	/* k-way merge on the first sample's number: the single pass's order */
+	while (l->nr < total) {
+		int best = -1;
+
+		for (i = 0; i < n; i++)
+			if (pos[i] < parts[i]->nr &&
+			    (best < 0 || parts[i]->line[pos[i]].seq < parts[best]->line[pos[best]].seq))
+				best = i;
+		l->line[l->nr++] = parts[best]->line[pos[best]++];
+	}
+	while (l->nr * 2 > l->nr_slots)
+		if (rehash(l) < 0)
+			goto fail;
+	for (size_t k = 0; k < l->nr; k++) {
+		size_t mask = l->nr_slots - 1, h = mix64(l->line[k].addr) & mask;
+
+		while (l->slot[h].idx)
+			h = (h + 1) & mask;
+		l->slot[h].addr = l->line[k].addr;
+		l->slot[h].idx = (u32)k + 1;
+	}
+	for (i = 0; i < n; i++) {
+		l->nr_added += parts[i]->nr_added;
+		if (arena_adopt(&l->arena, &parts[i]->arena) < 0)
+			goto fail;
+	}
+	goto out;
+fail:
+	hm_lines__delete(l);
+	l = NULL;
+out:
+	free(pos);
+	for (i = 0; i < n; i++)
+		hm_lines__delete(parts[i]);
+	return l;
+}
+
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
 {
 	__builtin_prefetch(&l->slot[mix64(line) & (l->nr_slots - 1)]);
-}
-
-void hm_lines__prefetch_line(const struct hm_lines *l, u64 line)
-{
-	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
-
-	if (sl->idx && sl->addr == line) {
-		const struct hm_line *ln = &l->line[sl->idx - 1];
-
-		__builtin_prefetch(ln);
-		__builtin_prefetch((const char *)ln + 64);
-		__builtin_prefetch((const char *)ln + 128);
-		__builtin_prefetch((const char *)ln + 192);
-		__builtin_prefetch((const char *)ln + 256);
-		__builtin_prefetch((const char *)ln + 320);
-	}
-}
-
-void hm_lines__prefetch_offs(const struct hm_lines *l, u64 line)
-{
-	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
-
-	if (sl->idx && sl->addr == line) {
-		const struct hm_line *ln = &l->line[sl->idx - 1];
-
-		if (ln->offs)
-			__builtin_prefetch(ln->offs);
-		__builtin_prefetch(ln->cpus);
-	}
-}
-
-void hm_lines__prefetch_ips(const struct hm_lines *l, u64 addr)
-{
-	u64 line = addr & ~(u64)(l->cls - 1);
-	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
-	const struct hm_line *ln;
-	u32 off = (u32)(addr - line), lo = 0, hi;
-
-	if (!sl->idx || sl->addr != line)
-		return;
-	ln = &l->line[sl->idx - 1];
-	hi = ln->nr_offs;
-	while (lo < hi) {
-		u32 mid = (lo + hi) / 2;
-
-		if (ln->offs[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
-		__builtin_prefetch(ln->offs[lo].ip);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)
@@ -392,23 +482,22 @@ static int line_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/*
- * perf's "shared": HITM or peer loads by perf's counters (so the table has
- * perf's lines); sorted on cost, hitmap's own HITM/peer categories count too.
- */
-static bool is_shared(const struct hm_line *ln, enum hm_sort s)
+/* perf's "shared": HITM or peer loads by perf's counters (so the table has perf's lines). */
+static bool is_shared(const struct hm_line *ln)
 {
-	if (ln->st.lcl_hitm || ln->st.rmt_hitm || ln->st.lcl_peer || ln->st.rmt_peer)
-		return true;
-	return s == HM_SORT_COST &&
-	       (hm_line__cat(ln, HM_CAT_HITM_XDIE) || hm_line__cat(ln, HM_CAT_HITM_LOCAL) ||
-		hm_line__cat(ln, HM_CAT_HITM_REMOTE) || hm_line__cat(ln, HM_CAT_PEER_LOCAL) ||
-		hm_line__cat(ln, HM_CAT_PEER_REMOTE));
+	return ln->st.lcl_hitm || ln->st.rmt_hitm || ln->st.lcl_peer || ln->st.rmt_peer;
 }
 
+/*
+ * perf's he__display(): --show-all shows every line, HITM or not; else a
+ * line shows when its metric is at least 0.1% of the shared lines' total.
+ * -d cost (hitmap's) weighs every line, as the Pareto view does
+ * (render-pareto.c): lines without HITMs (DRAM, locks) show by their cost.
+ */
 struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n)
 {
 	struct hm_line **v = malloc((l->nr ? l->nr : 1) * sizeof(*v));
+	bool every = s == HM_SORT_COST;
 	double total = 0;
 	size_t k = 0;
 
@@ -416,15 +505,13 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < l->nr; i++)
-		if (is_shared(&l->line[i], s))
+		if (every || is_shared(&l->line[i]))
 			total += hm_line__metric(&l->line[i], s);
 	for (size_t i = 0; i < l->nr; i++) {
 		struct hm_line *ln = &l->line[i];
 
-		if (!is_shared(ln, s))
-			continue;
-		/* perf's he__display(): metric / shared total >= 0.1% */
-		if (!all && (total <= 0 || hm_line__metric(ln, s) / total < 0.001))
+		if (!all && ((!every && !is_shared(ln)) || total <= 0 ||
+			     hm_line__metric(ln, s) / total < 0.001))
 			continue;
 		v[k++] = ln;
 	}

@@ -56,6 +56,7 @@ struct hm_line {
 	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
 	u64			last_phys;
 	u64			first_addr, first_ip;	/* the first access: what names the line */
+	u64			seq;		/* the pass's sample number of that access */
 	u32			first_pid;
 	u8			first_cpumode;
 	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
@@ -81,19 +82,41 @@ void hm_lines__delete(struct hm_lines *l);
 /* @one: this sample's perf counters; @node_idx: accessor node index or -1. */
 int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		   const struct hm_c2c_stats *one, int node_idx);
-/* Prefetch hints for a batch: stage 1 the hash slot, stage 2 the line itself. */
+/*
+ * One table from @n tables that hold disjoint sets of lines (each line's
+ * samples all went to one part, in the pass's order): lines in the order
+ * of their first sample, so the result is the table one pass would have
+ * built.  The parts are consumed (freed) in any case; NULL on failure.
+ */
+struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n);
+/*
+ * One probe per sample in a batch: hm_lines__lookup gives the line's index
+ * + 1 (0: not in the table yet), which stays valid while lines are added;
+ * the prefetches and hm_lines__add_at take it instead of probing again
+ * (@hint 0: look the line up, adding it).  Stage 0 of the prefetch: the
+ * line; 1: its offsets and CPU bitmap.
+ */
+u32  hm_lines__lookup(const struct hm_lines *l, u64 line);
+void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage);
+void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);
+/*
+ * @seq: the sample's number in the pass, which orders the lines when tables
+ * that hold parts of the lines are merged (--threads, parallel.c).
+ */
+int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
+		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
+/* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
-void hm_lines__prefetch_line(const struct hm_lines *l, u64 line);
-void hm_lines__prefetch_offs(const struct hm_lines *l, u64 line);
-void hm_lines__prefetch_ips(const struct hm_lines *l, u64 addr);
 size_t hm_lines__count(const struct hm_lines *l);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s);
 /*
- * Lines with HITM or peer loads (perf's "shared"), whose metric is at least
- * 0.1% of the shared total (perf's display filter; @all: no filter), sorted
- * descending.  Returns a malloc'ed array (caller frees) and its length.
+ * The lines the table shows, sorted descending: with @all every line (perf's
+ * --show-all), else lines with HITM or peer loads (perf's "shared") whose
+ * metric is at least 0.1% of the shared total (perf's display filter); for
+ * HM_SORT_COST any line whose cost is at least 0.1% of all lines' cost.
+ * Returns a malloc'ed array (caller frees) and its length.
  */
 struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, size_t *n);
 int  hm_lines__nr_cpus(const struct hm_lines *l);

@@ -89,7 +89,7 @@ struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *
 		}
 	}
 	{
-		struct hm_metrics *m = hm_macc__finish(s->acc);
+		struct hm_metrics *m = hm_macc__finish(s->acc, hm_report__lines(r));
 		char note[256];
 
 		if (m && hm_report__counting_note(r, note, sizeof(note)) > 0)
@@ -117,7 +117,7 @@ struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_l
 	s = hm_mscan__new(top_lines);
 	if (!s)
 		return NULL;
-	o.want_lines = false;
+	o.want_lines = true;		/* the shared lines are the report's */
 	o.want_buckets = false;
 	r = hm_report__new(&o);
 	if (!r) {

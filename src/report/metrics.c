@@ -25,13 +25,24 @@ _Static_assert((int)HM_NAME_BUCKET == (int)HM_MATCH_BUCKET &&
 	       "names.h kinds are the diff's match kinds");
 
 static const char *const mstat_names[HM_MS__MAX] = {
-	"samples", "loads", "stores", "HITM.local", "HITM.remote", "HITM.total",
-	"HIT.remote", "DRAM.local", "DRAM.remote", "total_loads",
+	"samples", "loads", "stores", "hitm_local", "hitm_remote", "hitm",
+	"hit_remote", "dram_local", "dram_remote", "total_loads", "hitm_xdie",
+};
+
+/* perf's spelling (struct c2c_stats) of the same counters */
+static const char *const mstat_perf_names[HM_MS__MAX] = {
+	"samples", "load", "store", "lcl_hitm", "rmt_hitm", "tot_hitm",
+	"rmt_hit", "lcl_dram", "rmt_dram", "total_loads", "hitm_xdie",
 };
 
 const char *hm_mstat__name(enum hm_mstat s)
 {
 	return s < HM_MS__MAX ? mstat_names[s] : "?";
+}
+
+const char *hm_mstat__perf_name(enum hm_mstat s)
+{
+	return s < HM_MS__MAX ? mstat_perf_names[s] : "?";
 }
 
 double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s)
@@ -57,7 +68,8 @@ double hm_mstat__get_counts(const struct hm_counts *c, enum hm_mstat s)
 	case HM_MS_SAMPLES:	return c->samples;
 	case HM_MS_LOADS:	return c->loads;
 	case HM_MS_STORES:	return c->stores;
-	case HM_MS_HITM_LOCAL:	return c->cat[HM_CAT_HITM_LOCAL] + c->cat[HM_CAT_HITM_XDIE];
+	case HM_MS_HITM_LOCAL:	return c->cat[HM_CAT_HITM_LOCAL];
+	case HM_MS_HITM_XDIE:	return c->cat[HM_CAT_HITM_XDIE];
 	case HM_MS_HITM_REMOTE:	return c->cat[HM_CAT_HITM_REMOTE];
 	case HM_MS_HITM_TOTAL:	return hm_counts__hitm(c);
 	case HM_MS_HIT_REMOTE:	return c->cat[HM_CAT_HIT_REMOTE];
@@ -225,25 +237,6 @@ int hm_metrics__set(struct hm_metrics *m, const char *key, double value,
 
 /* ---------------------------------------------------------------- accumulator */
 
-#define LINE_CODE_SLOTS 8
-
-struct acc_code {
-	u64	ip;
-	u32	pid;
-	u8	cpumode;
-	u64	count;
-};
-
-struct acc_line {
-	u64	addr;		/* line address; 0: empty slot */
-	u64	first_addr;	/* a data address seen in it */
-	u32	pid;
-	u8	cpumode;
-	struct hm_c2c_stats st;
-	u32	nr_code;
-	struct acc_code code[LINE_CODE_SLOTS];
-};
-
 struct acc_bucket {
 	const struct hm_futex_table *table;	/* NULL: empty */
 	u64	index;
@@ -267,8 +260,6 @@ struct hm_macc {
 	struct hm_counts	socket[MAX_SOCKETS];
 	struct hm_counts	node[MAX_NODES];
 	u64			xfer[MAX_SOCKETS * MAX_NODES];
-	struct acc_line		*lines;
-	u64			nr_lines, lines_size;
 	struct acc_bucket	*buckets;
 	u64			nr_buckets, buckets_size;
 	int			err;
@@ -301,7 +292,6 @@ void hm_macc__delete(struct hm_macc *a)
 
 	if (!a)
 		return;
-	free(a->lines);
 	for (i = 0; i < a->buckets_size; i++)
 		free(a->buckets[i].socket);
 	free(a->buckets);
@@ -317,48 +307,6 @@ static u64 mix64(u64 x)
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
 	return x;
-}
-
-static int lines_grow(struct hm_macc *a)
-{
-	u64 size = a->lines_size ? a->lines_size * 2 : 4096, i;
-	struct acc_line *n = calloc(size, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i < a->lines_size; i++) {
-		struct acc_line *l = &a->lines[i];
-		u64 p;
-
-		if (!l->addr)
-			continue;
-		p = mix64(l->addr) & (size - 1);
-		while (n[p].addr)
-			p = (p + 1) & (size - 1);
-		n[p] = *l;
-	}
-	free(a->lines);
-	a->lines = n;
-	a->lines_size = size;
-	return 0;
-}
-
-static struct acc_line *line_get(struct hm_macc *a, u64 addr)
-{
-	u64 p;
-
-	if (!addr)
-		addr = 1;	/* the line at 0 (no address samples are not lines anyway) */
-	if ((a->nr_lines + 1) * 2 > a->lines_size && lines_grow(a))
-		return NULL;
-	p = mix64(addr) & (a->lines_size - 1);
-	while (a->lines[p].addr && a->lines[p].addr != addr)
-		p = (p + 1) & (a->lines_size - 1);
-	if (!a->lines[p].addr) {
-		a->lines[p].addr = addr;
-		a->nr_lines++;
-	}
-	return &a->lines[p];
 }
 
 static u64 bucket_hash(const struct hm_futex_table *t, u64 index)
@@ -425,8 +373,6 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 {
 	const struct hm_sample *s = ms->s;
 	struct hm_c2c_stats one;
-	struct acc_line *l;
-	u32 i;
 
 	/* perf's counters of the sample: the report's, or decoded here (unit tests) */
 	if (ms->perf) {
@@ -467,52 +413,11 @@ int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
 			return -ENOMEM;
 	}
 
-	if (!s->addr)
-		return 0;	/* no data address: no line */
-	l = line_get(a, ms->line ? ms->line : s->addr & ~(u64)(a->cacheline - 1));
-	if (!l)
-		return -ENOMEM;
-	if (!l->first_addr) {
-		l->first_addr = s->addr;
-		l->pid = s->pid;
-		l->cpumode = s->misc & 7;
-	}
-	hm_c2c_stats__sum(&l->st, &one);
-	for (i = 0; i < l->nr_code; i++)
-		if (l->code[i].ip == s->ip && l->code[i].pid == s->pid)
-			break;
-	if (i == l->nr_code && l->nr_code < LINE_CODE_SLOTS) {
-		l->code[i].ip = s->ip;
-		l->code[i].pid = s->pid;
-		l->code[i].cpumode = s->misc & 7;
-		l->nr_code++;
-	}
-	if (i < l->nr_code)
-		l->code[i].count++;
 	return 0;
 }
 
 /* ---------------------------------------------------------------- finish */
 
-
-static int set_stats(struct hm_metrics *m, const char *prefix, const struct hm_c2c_stats *st,
-		     const enum hm_mstat *which, int n, enum hm_metric_group g,
-		     enum hm_metric_match match, bool keep_zero)
-{
-	char key[512];
-	int i;
-
-	for (i = 0; i < n; i++) {
-		double v = hm_mstat__get(st, which[i]);
-
-		if (!v && !keep_zero)
-			continue;
-		snprintf(key, sizeof(key), "%s.%s", prefix, hm_mstat__name(which[i]));
-		if (hm_metrics__set(m, key, v, g, match, true) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
 
 static int set_counts(struct hm_metrics *m, const char *prefix, const struct hm_counts *c,
 		      const enum hm_mstat *which, int n, enum hm_metric_group g,
@@ -534,22 +439,19 @@ static int set_counts(struct hm_metrics *m, const char *prefix, const struct hm_
 }
 
 static const enum hm_mstat all_stats[] = {
-	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE,
+	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE,
 	HM_MS_HITM_TOTAL, HM_MS_HIT_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
 };
 static const enum hm_mstat bucket_stats[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
 	HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
 };
 static const enum hm_mstat socket_stats_set[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL,
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_DRAM_LOCAL,
 	HM_MS_DRAM_REMOTE,
 };
 static const enum hm_mstat field_stats[] = {
-	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
-};
-static const enum hm_mstat line_stats[] = {
-	HM_MS_TOTAL_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
+	HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_XDIE, HM_MS_HITM_REMOTE, HM_MS_HITM_TOTAL,
 };
 #define NR(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -561,127 +463,6 @@ static int cmp_bucket_view(const void *x, const void *y)
 	if (c)
 		return c;
 	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static int cmp_line_hot(const void *x, const void *y)
-{
-	const struct acc_line *a = *(const struct acc_line *const *)x;
-	const struct acc_line *b = *(const struct acc_line *const *)y;
-
-	if (a->st.tot_hitm != b->st.tot_hitm)
-		return a->st.tot_hitm > b->st.tot_hitm ? -1 : 1;
-	if (a->st.nr_entries != b->st.nr_entries)
-		return a->st.nr_entries > b->st.nr_entries ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
-static int cmp_code(const void *x, const void *y)
-{
-	const struct acc_code *a = x, *b = y;
-
-	return a->count > b->count ? -1 : a->count < b->count;
-}
-
-
-/* Identity of a shared line (names.c): futex object, else data symbol, else the code. */
-static void line_identity(struct hm_macc *a, const struct acc_line *l, char *buf, size_t size, u8 *match)
-{
-	struct hm_namer n = { a->ctx.futex, a->ctx.resolve, a->ctx.resolve_priv };
-	struct hm_line_ref ref = {
-		.line = l->addr, .first_addr = l->first_addr, .pid = l->pid, .has_code = l->nr_code > 0,
-		.code_pid = l->code[0].pid, .code_cpumode = l->code[0].cpumode, .code_ip = l->code[0].ip,
-	};
-
-	*match = (u8)hm_name__line(&n, &ref, buf, size);
-}
-
-static int finish_lines(struct hm_macc *a, struct hm_metrics *m)
-{
-	struct acc_line **v;
-	u64 i, n = 0;
-	u32 k;
-	int err = 0;
-
-	v = malloc((a->nr_lines ? a->nr_lines : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < a->lines_size; i++) {
-		struct acc_line *l = &a->lines[i];
-
-		/* perf c2c's shared lines: some HITM (or peer) */
-		if (l->addr && (l->st.tot_hitm || l->st.tot_peer))
-			v[n++] = l;
-	}
-	qsort(v, n, sizeof(*v), cmp_line_hot);
-	m->lines = calloc(n ? n : 1, sizeof(*m->lines));
-	if (!m->lines) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n && !err; i++) {
-		struct acc_line *l = v[i];
-		struct hm_mv_line *o = &m->lines[m->nr_lines++];
-		char id[400], key[480], uniq[420];
-		u32 dup = 1;
-		u8 match;
-
-		line_identity(a, l, id, sizeof(id), &match);
-		/* the same identity for a second line (same code, no symbol): number them */
-		snprintf(uniq, sizeof(uniq), "%s", id);
-		for (;;) {
-			snprintf(key, sizeof(key), "line.%s.samples", uniq);
-			if (!hm_metrics__find(m, key))
-				break;
-			snprintf(uniq, sizeof(uniq), "%s#%u", id, ++dup);
-		}
-		o->id = strdup(uniq);
-		o->match = match;
-		o->addr = l->addr;
-		o->st = l->st;
-		if (!o->id) {
-			err = -ENOMEM;
-			break;
-		}
-		/* the samples key marks the identity as taken, even past top_lines */
-		if (hm_metrics__set(m, key, l->st.nr_entries, HM_MG_LINE, match, true) < 0) {
-			err = -ENOMEM;
-			break;
-		}
-		m->m[m->nr - 1].rank = i + 1;
-		if (!a->ctx.top_lines || i < a->ctx.top_lines) {
-			u32 first = m->nr;
-
-			snprintf(key, sizeof(key), "line.%s", uniq);
-			if (set_stats(m, key, &l->st, line_stats, NR(line_stats), HM_MG_LINE, match, false)) {
-				err = -ENOMEM;
-				break;
-			}
-			for (k = first; k < m->nr; k++)
-				m->m[k].rank = i + 1;
-		}
-		/* code locations, most frequent first */
-		qsort(l->code, l->nr_code, sizeof(l->code[0]), cmp_code);
-		for (k = 0; k < l->nr_code && o->nr_code < HM_MV_CODE; k++) {
-			struct hm_symbol_info info;
-			char where[300];
-
-			if (a->ctx.resolve && !a->ctx.resolve(a->ctx.resolve_priv, l->code[k].pid,
-							      l->code[k].cpumode, l->code[k].ip, &info) &&
-			    info.name)
-				hm_name__symbol(&info, info.offset, true, where, sizeof(where));
-			else
-				snprintf(where, sizeof(where), "0x%" PRIx64, l->code[k].ip);
-			o->code[o->nr_code].where = strdup(where);
-			o->code[o->nr_code].count = l->code[k].count;
-			if (!o->code[o->nr_code].where) {
-				err = -ENOMEM;
-				break;
-			}
-			o->nr_code++;
-		}
-	}
-	free(v);
-	return err;
 }
 
 static int cmp_bucket_hot(const void *x, const void *y)
@@ -728,6 +509,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 		o->tot = b->tot;
 		memcpy(o->field, b->field, sizeof(o->field));
 		o->socket = b->socket;
+		o->nr_socket = b->socket ? a->sock_cap : 0;
 		b->socket = NULL;
 	}
 	qsort(m->buckets, m->nr_buckets, sizeof(*m->buckets), cmp_bucket_view);
@@ -807,7 +589,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 	return 0;
 }
 
-struct hm_metrics *hm_macc__finish(struct hm_macc *a)
+struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines)
 {
 	static const struct { const char *name; size_t off; } lkp[] = {
 		{ "perf-c2c.HITM.local",  offsetof(struct hm_c2c_stats, lcl_hitm) },
@@ -878,7 +660,7 @@ struct hm_metrics *hm_macc__finish(struct hm_macc *a)
 		m->has_layout = true;
 		m->layout = a->ctx.futex->layout;
 	}
-	if (finish_buckets(a, m) || finish_lines(a, m))
+	if (finish_buckets(a, m) || hm_metrics__add_lines(m, lines, &a->ctx))
 		goto nomem;
 	if (a->ctx.meta) {
 		u32 len = 0;

@@ -9,6 +9,8 @@
  * Each metric is keyed by what it IS, not by its address, so that two runs
  * with different ASLR, boots or allocations still line up:
  *   perf-c2c.HITM.local ...                    LKP's names (totals)
+ * <stat> is hitmap's spelling (hitm_local ...) except in line.* (perf's
+ * counters, perf's spelling: lcl_hitm ...); see enum hm_mstat.
  *   hitmap.<category>                          precise categories
  *   socket.S.<stat>, node.N.<stat>             CPU socket / memory node
  *   xfer.socketS.nodeN                         LLC-miss loads by socket and node
@@ -29,21 +31,25 @@
 #include "stats.h"
 
 /*
- * The counters of a metric.  Totals named perf-c2c.* and the line metrics
+ * The counters of a metric, with one spelling per counter across outputs.
+ * Totals named perf-c2c.* (LKP's names, unchanged) and the line metrics
  * (the cache-line table's rows, perf's view) read perf's c2c counters
- * (hm_mstat__get); sockets, nodes, buckets and fields read hitmap's precise
- * categories (hm_mstat__get_counts: HITM.local = hitm_local + hitm_xdie,
- * the same socket; HITM.remote = hitm_remote; DRAM.remote = DRAM of another
- * socket), so that no sample counts twice.  TOTAL_LOADS is perf's Total
- * Loads column of a line (LLC misses + hits, perf's quirks included).
+ * (hm_mstat__get) and are spelled as perf spells them (hm_mstat__perf_name:
+ * lcl_hitm, rmt_hitm, tot_hitm, store); sockets, nodes, buckets and fields
+ * read hitmap's precise categories (hm_mstat__get_counts) and are spelled
+ * as hitmap's own views spell them (hm_mstat__name: hitm_local, hitm_xdie,
+ * hitm_remote, hitm = their sum, dram_remote = DRAM of another socket), so
+ * that no sample counts twice.  TOTAL_LOADS is perf's Total Loads column of
+ * a line (LLC misses + hits, perf's quirks included).
  */
 enum hm_mstat {
 	HM_MS_SAMPLES, HM_MS_LOADS, HM_MS_STORES, HM_MS_HITM_LOCAL, HM_MS_HITM_REMOTE,
 	HM_MS_HITM_TOTAL, HM_MS_HIT_REMOTE, HM_MS_DRAM_LOCAL, HM_MS_DRAM_REMOTE,
-	HM_MS_TOTAL_LOADS,
+	HM_MS_TOTAL_LOADS, HM_MS_HITM_XDIE,
 	HM_MS__MAX
 };
 const char *hm_mstat__name(enum hm_mstat s);
+const char *hm_mstat__perf_name(enum hm_mstat s);
 double hm_mstat__get(const struct hm_c2c_stats *st, enum hm_mstat s);
 double hm_mstat__get_counts(const struct hm_counts *c, enum hm_mstat s);
 
@@ -84,7 +90,8 @@ struct hm_mv_bucket {
 	s32	kind, node;
 	u64	index;
 	struct hm_counts tot;
-	struct hm_counts *socket;			/* nr_sockets */
+	struct hm_counts *socket;			/* nr_socket, NULL: none */
+	u32	nr_socket;
 	struct hm_counts field[HM_FUTEX_FIELD__MAX];
 };
 
@@ -145,8 +152,14 @@ struct hm_macc;
 struct hm_macc *hm_macc__new(const struct hm_macc_ctx *ctx);
 /* One classified sample (memory grows with lines and buckets, not samples). */
 int  hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms);
-/* Build the metric set; @a stays valid and must still be deleted. */
-struct hm_metrics *hm_macc__finish(struct hm_macc *a);
+/*
+ * Build the metric set; its shared lines come from @lines, the report's one
+ * per-line aggregation (NULL: none); @a stays valid and must still be deleted.
+ */
+struct hm_lines;
+struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines);
+/* The line.* metrics and m->lines from @lines (metrics-lines.c); 0 or -ENOMEM. */
+int  hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_macc_ctx *ctx);
 void hm_macc__delete(struct hm_macc *a);
 
 struct hm_metrics *hm_metrics__new(const char *label);
@@ -161,7 +174,9 @@ int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
 
 /*
  * Metrics of a whole file (metrics-scan.c), gathered in the report's own
- * single pass as one of its sinks (hm_report__add_sink):
+ * single pass: the shared lines are read from the report's per-line
+ * aggregation (the report must be made with want_lines), the totals,
+ * sockets, nodes and futex buckets still through a sink (hm_report__add_sink):
  *
  *	struct hm_mscan *ms = hm_mscan__new(top_lines);
  *	r = hm_report__new(&report_opts);

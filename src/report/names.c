@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <hitmap/futex_names.h>
 #include "names.h"
 
 void hm_name__futex_table(const struct hm_futex_model *fm, const struct hm_futex_table *t,
@@ -26,6 +27,38 @@ void hm_name__futex_table(const struct hm_futex_model *fm, const struct hm_futex
 		snprintf(buf, size, "private.%u", ord);
 	else
 		snprintf(buf, size, "private");
+}
+
+void hm_name__futex_object(const struct hm_futex_model *fm, const char *obj, s32 pid, u64 line,
+			   char *buf, size_t size)
+{
+	char tn[32];
+	u64 pfn;
+
+	if (!strncmp(obj, "fph.", 4) || !strncmp(obj, "futex_private_hash(", 19)) {
+		/* the header of pid's private hash: named like that table's buckets */
+		for (u32 i = 0; fm && i < fm->nr_tables; i++)
+			if (fm->tables[i].kind == 1 && fm->tables[i].pid == pid) {
+				hm_name__futex_table(fm, &fm->tables[i], tn, sizeof(tn));
+				snprintf(buf, size, "futex.%s.fph", tn);
+				return;
+			}
+		snprintf(buf, size, "futex.private.fph");
+	} else if (!strncmp(obj, "mm.", 3) || !strncmp(obj, "mm_struct(", 10)) {
+		snprintf(buf, size, "futex.mm");
+	} else if (sscanf(obj, "page pfn 0x%" SCNx64, &pfn) == 1) {
+		snprintf(buf, size, "futex.page.0x%" PRIx64, pfn);
+	} else if (!strncmp(obj, "page ", 5)) {
+		snprintf(buf, size, "futex.page");
+	} else if (!strcmp(obj, "pcpu futex_ref")) {
+		snprintf(buf, size, "futex.pcpu.futex_ref");
+	} else if (!strcmp(obj, "__futex_data")) {
+		snprintf(buf, size, "futex.__futex_data");
+	} else if (!strncmp(obj, "futex word ", 11)) {
+		snprintf(buf, size, "futex.word");
+	} else {
+		snprintf(buf, size, "addr:0x%" PRIx64, line);
+	}
 }
 
 void hm_name__symbol(const struct hm_symbol_info *info, u64 off, bool with_src, char *buf, size_t size)
@@ -70,6 +103,12 @@ enum hm_name_kind hm_name__line(const struct hm_namer *n, const struct hm_line_r
 	}
 	if (l->has_code && n->resolve &&
 	    !n->resolve(n->priv, l->code_pid, l->code_cpumode, l->code_ip, &info) && info.name) {
+		/* struct page/folio, per-CPU counter, __futex_data, futex word: by the futex-path code on it */
+		if (hm_futex__path_function(info.name) &&
+		    hm_futex__name_addr(n->futex, l->first_addr, info.name, s, sizeof(s)) == 1) {
+			hm_name__futex_object(n->futex, s, l->pid, l->line, buf, size);
+			return HM_NAME_FUTEX_OBJECT;
+		}
 		hm_name__symbol(&info, info.offset, false, s, sizeof(s));
 		snprintf(buf, size, "code:%s", s);
 		return HM_NAME_CODE;
@@ -91,6 +130,14 @@ void hm_name__offset(const struct hm_namer *n, u64 addr, u32 pid, char *buf, siz
 			snprintf(buf, size, "%s", nm);
 			return;
 		}
+	}
+	/* a struct page in vmemmap: its field (_refcount, flags, mapping, ...) */
+	if (hm_futex__vmemmap_base(addr) && hm_futex__name_addr(n->futex, addr, NULL, buf, size) == 1) {
+		const char *dot = strrchr(buf, '.');
+
+		if (dot)
+			memmove(buf, dot + 1, strlen(dot + 1) + 1);
+		return;
 	}
 	if (n->resolve && !n->resolve(n->priv, pid, (addr >> 63) ? 1 : 2, addr, &info) && info.name)
 		hm_name__symbol(&info, info.offset, false, buf, size);

@@ -9,11 +9,19 @@
  *   line    futex.global.node0.bucket.7   a futex hash bucket
  *           futex.private.fph             a private hash header
  *           futex.mm                      futex fields of mm_struct
+ *           futex.page.0xPFN              struct page/folio in vmemmap (futex.page:
+ *                                         a page that futex-path code touched elsewhere)
+ *           futex.pcpu.futex_ref          per-CPU futex reference counter (6.17+)
+ *           futex.__futex_data            the global hash's mask, shift, queues
+ *           futex.word                    a futex word in user memory (no data symbol)
  *           data:SYMBOL+0xOFF             a kernel or user data symbol
  *           code:FUNCTION+0xOFF           no data symbol: the code touching it
  *           addr:0x...                    nothing better
  *   offset  the bucket field (waiters, lock, chain, priv), the header or mm
- *           field (fph.users, mm.futex_phash), or SYMBOL+0xOFF
+ *           field (fph.users, mm.futex_phash), the struct page field
+ *           (_refcount, flags, mapping), or SYMBOL+0xOFF
+ * Futex-path lines other than buckets, fph headers and mm fields are named
+ * only when futex-path code touched them (hm_futex__path_function).
  */
 #include <hitmap/futex.h>
 #include <hitmap/symbols.h>
@@ -46,6 +54,13 @@ enum hm_name_kind {
 /* "global.node0", "private" or "private.N" (private tables by order: pids change). */
 void hm_name__futex_table(const struct hm_futex_model *fm, const struct hm_futex_table *t,
 			  char *buf, size_t size);
+/*
+ * The line name of a futex object that hm_futex_model__locate (site.name:
+ * "fph.users", "mm.futex_phash") or hm_futex__name_addr ("page pfn 0x12.flags",
+ * "pcpu futex_ref", ...) named @obj; @pid its owner, @line its address.
+ */
+void hm_name__futex_object(const struct hm_futex_model *fm, const char *obj, s32 pid, u64 line,
+			   char *buf, size_t size);
 /* "sym+0x1f", with @with_src " (file.c:12)". */
 void hm_name__symbol(const struct hm_symbol_info *info, u64 off, bool with_src, char *buf, size_t size);
 /* The line's name; returns its kind. */

@@ -41,8 +41,9 @@ static const char *const display_str[] = {
 
 int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
 {
-	const struct hm_c2c_stats *s = &r->c2c;
-	const struct hm_perf_shared *g = &r->shared;
+	const struct hm_c2c_stats *s = hm_report__c2c(r);
+	u32 nr_shared;
+	const struct hm_perf_shared *g = hm_report__shared(r, &nr_shared);
 	/* perf keeps these in int and prints them with %d */
 	int llc = (int)hm_c2c_stats__llc_misses(s);
 	int n;
@@ -85,7 +86,7 @@ int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, 
 	fprintf(f, "  Unable to parse data source       : %10d\n", (int)s->noparse);
 	fprintf(f, "\n");
 	fprintf(f, RULE "    Global Shared Cache Line Event Information   \n" RULE);
-	fprintf(f, "  Total Shared Cache Lines          : %10d\n", (int)r->nr_shared);
+	fprintf(f, "  Total Shared Cache Lines          : %10d\n", (int)nr_shared);
 	fprintf(f, "  Load HITs on shared lines         : %10d\n", (int)g->load);
 	fprintf(f, "  Fill Buffer Hits on shared lines  : %10d\n", (int)g->fbhit);
 	fprintf(f, "  L1D hits on shared lines          : %10d\n", (int)g->l1hit);
@@ -100,9 +101,9 @@ int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, 
 	fprintf(f, "  Total Merged records              : %10d\n", (int)g->merged);
 	fprintf(f, "\n");
 	fprintf(f, RULE "                 c2c details                     \n" RULE);
-	n = r->reader ? hm_reader__nr_evsels(r->reader) : 0;
+	n = hm_report__reader(r) ? hm_reader__nr_evsels(hm_report__reader(r)) : 0;
 	for (int i = 0; i < n; i++) {
-		const struct hm_evsel *e = hm_reader__evsel(r->reader, i);
+		const struct hm_evsel *e = hm_reader__evsel(hm_report__reader(r), i);
 		char raw[64];
 		const char *name = e ? e->name : NULL;
 
@@ -120,7 +121,7 @@ int hm_render__stats(const struct hm_report *r, const struct hm_render_opts *o, 
 
 int hm_render__lkp(const struct hm_report *r, FILE *f)
 {
-	const struct hm_c2c_stats *s = &r->c2c;
+	const struct hm_c2c_stats *s = hm_report__c2c(r);
 
 	fprintf(f, "perf-c2c.HITM.local: %u\n", s->lcl_hitm);
 	fprintf(f, "perf-c2c.HITM.remote: %u\n", s->rmt_hitm);
@@ -181,10 +182,10 @@ static u32 line_hitm_xdie(const struct hm_line *ln)
 /* cpus of @ln that sit in node index @idx */
 static int node_cpus(const struct hm_report *r, const struct hm_line *ln, int idx)
 {
-	int n = 0, nr = hm_topo__nr_cpus(r->topo);
+	int n = 0, nr = hm_topo__nr_cpus(hm_report__topo(r));
 
 	for (int c = 0; c < nr; c++)
-		if (((ln->cpus[c / 64] >> (c % 64)) & 1) && r->cpu_node_idx[c] == idx)
+		if (((ln->cpus[c / 64] >> (c % 64)) & 1) && hm_report__cpu_node_idx(r)[c] == idx)
 			n++;
 	return n;
 }
@@ -197,9 +198,9 @@ static void sym_text(const struct hm_report *r, const struct hm_line_ip *ip, cha
 	snprintf(sym, ssz, "[unknown]");
 	snprintf(src, srcsz, "-");
 	*dso = "[unknown]";
-	if (!r->syms || !r->maps)
+	if (!hm_report__symbols(r) || !hm_report__maps(r))
 		return;
-	if (hm_symbols__resolve(r->syms, r->maps, ip->pid, ip->cpumode, ip->ip, &info) < 0)
+	if (hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), ip->pid, ip->cpumode, ip->ip, &info) < 0)
 		return;
 	if (info.dso)
 		*dso = info.dso;
@@ -209,49 +210,23 @@ static void sym_text(const struct hm_report *r, const struct hm_line_ip *ip, cha
 		snprintf(src, srcsz, "%s:%d", info.file, info.line);
 }
 
-static int name_resolve(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbol_info *info)
-{
-	const struct hm_report *r = priv;
-
-	if (!r->syms)
-		return -ENOENT;
-	return hm_symbols__resolve(r->syms, r->maps, pid, cpumode, addr, info);
-}
-
-static void namer_of(const struct hm_report *r, struct hm_namer *n)
-{
-	n->futex = r->futex.nr_tables ? &r->futex : NULL;
-	n->resolve = name_resolve;
-	n->priv = (void *)r;
-}
-
 /* What the line is (names.h): the same name as the HTML page and the diff give it. */
 static void line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t size)
 {
-	struct hm_namer n;
-	struct hm_line_ref ref = {
-		.line = ln->addr, .first_addr = ln->first_addr, .pid = ln->first_pid, .has_code = true,
-		.code_pid = ln->first_pid, .code_cpumode = ln->first_cpumode, .code_ip = ln->first_ip,
-	};
-
-	namer_of(r, &n);
-	hm_name__line(&n, &ref, buf, size);
+	hm_report__line_name(r, ln, buf, size);
 }
 
 /* What the byte at @off of the line is: field or symbol+offset, "-" when unknown. */
 static void off_name(const struct hm_report *r, const struct hm_line *ln, u32 off, char *buf, size_t size)
 {
-	struct hm_namer n;
-
-	namer_of(r, &n);
-	hm_name__offset(&n, ln->addr + off, ln->first_pid, buf, size);
+	hm_report__offset_name(r, ln->addr + off, ln->first_pid, buf, size);
 	if (!buf[0])
 		snprintf(buf, size, "-");
 }
 
 static const char *comm_of(const struct hm_report *r, u32 tid)
 {
-	const char *c = r->maps ? hm_maps__comm(r->maps, tid) : NULL;
+	const char *c = hm_report__maps(r) ? hm_maps__comm(hm_report__maps(r), tid) : NULL;
 
 	return c ? c : "-";
 }
@@ -281,22 +256,28 @@ static u32 sorted_ips(const struct hm_line_off *of, struct hm_line_ip *v)
 
 int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
 {
-	const struct hm_c2c_stats *tot = &r->c2c;
+	const struct hm_c2c_stats *tot = hm_report__c2c(r);
 	struct hm_line **v;
 	size_t n;
 	char nodes[64], socks[64];
-	int nr_nodes = hm_topo__nr_nodes(r->topo);
+	int nr_nodes = hm_topo__nr_nodes(hm_report__topo(r)), nr_sc;
+	/* the sort column, labelled by -d as the Pareto view and perf label it */
+	const char *mlabel = o->sort == HM_SORT_RMT ? "Rmt Hitm" : o->sort == HM_SORT_LCL ? "Lcl Hitm" :
+			     o->sort == HM_SORT_PEER ? "Peer Snoop" : o->sort == HM_SORT_COST ? "Load Cost" :
+			     "Tot Hitm";
+	int mw = (int)strlen(mlabel) > 8 ? (int)strlen(mlabel) : 8;
+	const u64 *socket_cats = hm_report__socket_cats(r, &nr_sc);
 	double all_cost = 0;
 
-	if (!r->lines)
+	if (!hm_report__lines(r))
 		return 0;
-	v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);
+	v = hm_lines__shared(hm_report__lines(r), o->sort, o->show_all, &n);
 	if (!v)
 		return -ENOMEM;
 	if (o->max_lines && n > (size_t)o->max_lines)
 		n = o->max_lines;
-	for (size_t k = 0; k < hm_lines__count(r->lines); k++)
-		all_cost += hm_lines__get(r->lines, k)->cost;
+	for (size_t k = 0; k < hm_lines__count(hm_report__lines(r)); k++)
+		all_cost += hm_lines__get(hm_report__lines(r), k)->cost;
 	/* PA (physical addresses seen) widens with big files, header and rows alike */
 	int paw = 4;
 	for (size_t i = 0; i < n; i++)
@@ -309,7 +290,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 
 	fprintf(f, "\n" RULE "           Shared Data Cache Line Table          \n" RULE);
 	fprintf(f, "# one row per virtual cache line, sorted on %s; %zu of %zu lines shown\n",
-		display_str[o->sort], n, hm_lines__count(r->lines));
+		display_str[o->sort], n, hm_lines__count(hm_report__lines(r)));
 	fprintf(f, "# counting: perf c2c's counters (Loads: perf's Total Loads); XDie: hitmap's cross-die HITMs\n");
 	{
 		char note[256];
@@ -318,8 +299,9 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			fprintf(f, "# note: %s\n", note);
 	}
 	fprintf(f, "#\n");
-	fprintf(f, "# %5s %18s %5s %*s %8s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s %s\n",
-		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", "Tot Hitm", "Hitm", "LclHitm", "RmtHitm", "XDie",
+	fprintf(f, "# %5s %18s %5s %*s %*s %7s %7s %7s %6s %8s %7s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s %7s %6s %6s %10s %6s %4s %7s %s\n",
+		"Index", o->double_cl ? "Double-Cacheline" : "Cacheline", "Node", paw, "PA", mw, mlabel,
+		"Hitm", "LclHitm", "RmtHitm", "XDie",
 		"Records", "Loads", "Stores", "StL1H", "StL1M", "StNA", "FB", "L1", "L2", "LclHit",
 		"LclHitm", "RmtHit", "RmtHitm", "DrLcl", "DrRmt", "Cost", "Cycles", "CPUs", "Sockets", "Data");
 	for (size_t i = 0; i < n; i++) {
@@ -337,14 +319,14 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 		mask_list(ln->data_nodes, nodes, sizeof(nodes));
 		mask_list(ln->sockets, socks, sizeof(socks));
 		line_name(r, ln, name, sizeof(name));
-		fprintf(f, "  %5zu %#18llx %5s %*u %7.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s %s\n",
-			i, (unsigned long long)ln->addr, nodes, paw, ln->pa_cnt, m, s->tot_hitm, s->lcl_hitm,
+		fprintf(f, "  %5zu %#18llx %5s %*u %*.2f%% %7u %7u %7u %6u %8llu %7u %7u %6u %6u %6u %6u %6u %6u %6u %7u %6u %7u %6u %6u %10.0f %6.0f %4d %7s %s\n",
+			i, (unsigned long long)ln->addr, nodes, paw, ln->pa_cnt, mw - 1, m, s->tot_hitm, s->lcl_hitm,
 			s->rmt_hitm, line_hitm_xdie(ln),
 			(unsigned long long)hm_c2c_stats__total_records(s),
 			(unsigned)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,
 			s->ld_llchit, s->lcl_hitm, s->rmt_hit, s->rmt_hitm, s->lcl_dram, s->rmt_dram,
 			ln->cost, s->load ? ln->w_load / s->load : 0.0,
-			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks, name);
+			popcount64v(ln->cpus, hm_lines__nr_cpus(hm_report__lines(r))), socks, name);
 	}
 
 	fprintf(f, "\n" RULE "           Shared Cache Line Details             \n" RULE);
@@ -375,7 +357,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 
 				if (!nc)
 					continue;
-				fprintf(f, " %2d{%2d %5.1f%% %5.1f%%}", hm_topo__node_id(r->topo, k), nc,
+				fprintf(f, " %2d{%2d %5.1f%% %5.1f%%}", hm_topo__node_id(hm_report__topo(r), k), nc,
 					pct(hm, all), pct(st, ln->st.store));
 			}
 			fprintf(f, "\n");
@@ -384,13 +366,13 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			/* like perf -NN: the CPUs of each node that touched the line */
 			fprintf(f, "  Node{cpu list}:");
 			for (int k = 0; k < nr_nodes; k++) {
-				int nr = hm_topo__nr_cpus(r->topo), first = 1;
+				int nr = hm_topo__nr_cpus(hm_report__topo(r)), first = 1;
 
 				if (!node_cpus(r, ln, k))
 					continue;
-				fprintf(f, " %2d{", hm_topo__node_id(r->topo, k));
+				fprintf(f, " %2d{", hm_topo__node_id(hm_report__topo(r), k));
 				for (int c = 0; c < nr; c++)
-					if (((ln->cpus[c / 64] >> (c % 64)) & 1) && r->cpu_node_idx[c] == k) {
+					if (((ln->cpus[c / 64] >> (c % 64)) & 1) && hm_report__cpu_node_idx(r)[c] == k) {
 						fprintf(f, "%s%d", first ? "" : ",", c);
 						first = 0;
 					}
@@ -442,12 +424,12 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 				pe += v[i]->node[k * 3 + 1];
 				st += v[i]->node[k * 3 + 2];
 			}
-			fprintf(f, "  %5d %7d %10llu %10llu %10llu\n", hm_topo__node_id(r->topo, k),
-				hm_topo__node_socket(r->topo, hm_topo__node_id(r->topo, k)),
+			fprintf(f, "  %5d %7d %10llu %10llu %10llu\n", hm_topo__node_id(hm_report__topo(r), k),
+				hm_topo__node_socket(hm_report__topo(r), hm_topo__node_id(hm_report__topo(r), k)),
 				(unsigned long long)hm, (unsigned long long)pe, (unsigned long long)st);
 		}
 	}
-	if (r->nr_socket_cats) {
+	if (nr_sc) {
 		static const enum hm_mem_cat cols[] = {
 			HM_CAT_HITM_LOCAL, HM_CAT_HITM_XDIE, HM_CAT_HITM_REMOTE, HM_CAT_PEER_LOCAL,
 			HM_CAT_PEER_REMOTE, HM_CAT_HIT_REMOTE, HM_CAT_DRAM_LOCAL, HM_CAT_DRAM_REMOTE,
@@ -457,8 +439,8 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 			fprintf(f, " %12s", hm_mem_cat__name(cols[c]));
 		fprintf(f, " %12s\n", "stores");
-		for (int k = 0; k < r->nr_socket_cats; k++) {
-			const u64 *sc = &r->socket_cats[(size_t)k * HM_CAT__MAX];
+		for (int k = 0; k < nr_sc; k++) {
+			const u64 *sc = &socket_cats[(size_t)k * HM_CAT__MAX];
 
 			fprintf(f, "  %6d", k);
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
@@ -469,8 +451,8 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 	}
 	fprintf(f, "\n  hitmap categories (all samples):");
 	for (int c = 0; c < HM_CAT__MAX; c++)
-		if (r->cats.nr[c])
-			fprintf(f, " %s=%llu", hm_mem_cat__name(c), (unsigned long long)r->cats.nr[c]);
+		if (hm_report__cats(r)->nr[c])
+			fprintf(f, " %s=%llu", hm_mem_cat__name(c), (unsigned long long)hm_report__cats(r)->nr[c]);
 	fprintf(f, "\n");
 	free(v);
 	return ferror(f) ? -EIO : 0;
@@ -497,7 +479,7 @@ static void json_cats(struct hm_json *j, const char *key, const u64 *c64)
 
 static void json_line(struct hm_json *j, const struct hm_report *r, const struct hm_line *ln)
 {
-	int nr_nodes = hm_topo__nr_nodes(r->topo);
+	int nr_nodes = hm_topo__nr_nodes(hm_report__topo(r));
 	char buf[64];
 
 	hm_json__obj_begin(j, NULL);
@@ -520,7 +502,7 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 	hm_json__u64(j, "records", hm_c2c_stats__total_records(&ln->st));
 	hm_json__double(j, "cost", ln->cost);
 	hm_json__double(j, "mean_load_cycles", ln->st.load ? ln->w_load / ln->st.load : 0.0);
-	hm_json__u64(j, "cpus", popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)));
+	hm_json__u64(j, "cpus", popcount64v(ln->cpus, hm_lines__nr_cpus(hm_report__lines(r))));
 	mask_list(ln->sockets, buf, sizeof(buf));
 	hm_json__str(j, "sockets", buf);
 	hm_json__arr_begin(j, "pids");
@@ -540,7 +522,7 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 		if (!nc)
 			continue;
 		hm_json__obj_begin(j, NULL);
-		hm_json__s64(j, "node", hm_topo__node_id(r->topo, k));
+		hm_json__s64(j, "node", hm_topo__node_id(hm_report__topo(r), k));
 		hm_json__u64(j, "cpus", nc);
 		hm_json__u64(j, "hitm", ln->node[k * 3]);
 		hm_json__u64(j, "peer", ln->node[k * 3 + 1]);
@@ -601,31 +583,35 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, FILE *f)
 {
 	struct hm_json *j = hm_json__new(f, true);
+	u32 nr_shared;
+	const struct hm_perf_shared *g = hm_report__shared(r, &nr_shared);
+	int nr_sc;
+	const u64 *socket_cats = hm_report__socket_cats(r, &nr_sc);
 
 	if (!j)
 		return -ENOMEM;
 	hm_json__obj_begin(j, NULL);
-	hm_json__str(j, "input", r->opts.input);
-	hm_json__str(j, "vendor", hm_vendor__name(r->vendor));
-	hm_json__u64(j, "samples", r->nr_samples);
-	hm_json__u64(j, "cacheline_size", r->opts.cacheline_size);
-	json_c2c(j, "perf_c2c", &r->c2c);
+	hm_json__str(j, "input", hm_report__opts(r)->input);
+	hm_json__str(j, "vendor", hm_vendor__name(hm_report__vendor(r)));
+	hm_json__u64(j, "samples", hm_report__nr_samples(r));
+	hm_json__u64(j, "cacheline_size", hm_report__opts(r)->cacheline_size);
+	json_c2c(j, "perf_c2c", hm_report__c2c(r));
 	hm_json__obj_begin(j, "perf_c2c_shared");
-	hm_json__u64(j, "lines", r->nr_shared);
-	hm_json__u64(j, "load", r->shared.load);
-	hm_json__u64(j, "ld_fbhit", r->shared.fbhit);
-	hm_json__u64(j, "ld_l1hit", r->shared.l1hit);
-	hm_json__u64(j, "ld_l2hit", r->shared.l2hit);
-	hm_json__u64(j, "llc_hit", r->shared.llc);
-	hm_json__u64(j, "peer", r->shared.peer);
-	hm_json__u64(j, "locks", r->shared.locks);
-	hm_json__u64(j, "blocked", r->shared.blk);
-	hm_json__u64(j, "store", r->shared.store);
-	hm_json__u64(j, "st_l1hit", r->shared.st_l1hit);
-	hm_json__u64(j, "st_na", r->shared.st_na);
-	hm_json__u64(j, "merged", r->shared.merged);
+	hm_json__u64(j, "lines", nr_shared);
+	hm_json__u64(j, "load", g->load);
+	hm_json__u64(j, "ld_fbhit", g->fbhit);
+	hm_json__u64(j, "ld_l1hit", g->l1hit);
+	hm_json__u64(j, "ld_l2hit", g->l2hit);
+	hm_json__u64(j, "llc_hit", g->llc);
+	hm_json__u64(j, "peer", g->peer);
+	hm_json__u64(j, "locks", g->locks);
+	hm_json__u64(j, "blocked", g->blk);
+	hm_json__u64(j, "store", g->store);
+	hm_json__u64(j, "st_l1hit", g->st_l1hit);
+	hm_json__u64(j, "st_na", g->st_na);
+	hm_json__u64(j, "merged", g->merged);
 	hm_json__obj_end(j);
-	json_cats(j, "hitmap", r->cats.nr);
+	json_cats(j, "hitmap", hm_report__cats(r)->nr);
 	{
 		/* where perf_c2c and hitmap count the same samples differently, and why */
 		char note[256];
@@ -634,16 +620,16 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 			     hm_report__counting_note(r, note, sizeof(note)) > 0 ? note : NULL);
 	}
 	hm_json__arr_begin(j, "sockets");
-	for (int k = 0; k < r->nr_socket_cats; k++) {
+	for (int k = 0; k < nr_sc; k++) {
 		hm_json__obj_begin(j, NULL);
 		hm_json__s64(j, "socket", k);
-		json_cats(j, "hitmap", &r->socket_cats[(size_t)k * HM_CAT__MAX]);
+		json_cats(j, "hitmap", &socket_cats[(size_t)k * HM_CAT__MAX]);
 		hm_json__obj_end(j);
 	}
 	hm_json__arr_end(j);
-	if (!o->stats_only && r->lines) {
+	if (!o->stats_only && hm_report__lines(r)) {
 		size_t n;
-		struct hm_line **v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);
+		struct hm_line **v = hm_lines__shared(hm_report__lines(r), o->sort, o->show_all, &n);
 
 		if (!v) {
 			hm_json__delete(j);
@@ -652,7 +638,7 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 		if (o->max_lines && n > (size_t)o->max_lines)
 			n = o->max_lines;
 		hm_json__str(j, "sort", display_str[o->sort]);
-		hm_json__u64(j, "nr_lines", hm_lines__count(r->lines));
+		hm_json__u64(j, "nr_lines", hm_lines__count(hm_report__lines(r)));
 		hm_json__arr_begin(j, "lines");
 		for (size_t i = 0; i < n; i++)
 			json_line(j, r, v[i]);
@@ -672,9 +658,9 @@ int hm_render__csv(const struct hm_report *r, const struct hm_render_opts *o, FI
 	size_t n;
 	char nodes[64], socks[64];
 
-	if (!r->lines)
+	if (!hm_report__lines(r))
 		return 0;
-	v = hm_lines__shared(r->lines, o->sort, o->show_all, &n);
+	v = hm_lines__shared(hm_report__lines(r), o->sort, o->show_all, &n);
 	if (!v)
 		return -ENOMEM;
 	if (o->max_lines && n > (size_t)o->max_lines)
@@ -696,7 +682,7 @@ int hm_render__csv(const struct hm_report *r, const struct hm_render_opts *o, FI
 			(unsigned long long)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit,
 			s->ld_l2hit, s->ld_llchit, s->rmt_hit, s->lcl_dram, s->rmt_dram, ln->cost,
 			s->load ? ln->w_load / s->load : 0.0,
-			popcount64v(ln->cpus, hm_lines__nr_cpus(r->lines)), socks, s->load, name);
+			popcount64v(ln->cpus, hm_lines__nr_cpus(hm_report__lines(r))), socks, s->load, name);
 	}
 	free(v);
 	return ferror(f) ? -EIO : 0;

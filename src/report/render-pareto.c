@@ -129,8 +129,8 @@ static void resolve_row(const struct ctx *x, struct rrow *rr)
 	bool ok = false;
 
 	memset(&info, 0, sizeof(info));
-	if (x->r->syms && x->r->maps && w->imap)
-		ok = hm_symbols__resolve(x->r->syms, x->r->maps, w->pid, w->cpumode, w->ip, &info) == 0;
+	if (hm_report__symbols(x->r) && hm_report__maps(x->r) && w->imap)
+		ok = hm_symbols__resolve(hm_report__symbols(x->r), hm_report__maps(x->r), w->pid, w->cpumode, w->ip, &info) == 0;
 	rr->has_sym = ok && info.name;
 	if (rr->has_sym) {
 		snprintf(rr->sym, sizeof(rr->sym), "%s", info.name);
@@ -153,7 +153,7 @@ static void resolve_row(const struct ctx *x, struct rrow *rr)
 		snprintf(rr->src, sizeof(rr->src), "%s[%" PRIx64 "]", w->dso ? w->dso : "",
 			 al_addr(w->imap, w->ip));
 	}
-	comm = x->r->maps ? hm_maps__comm(x->r->maps, w->tid) : NULL;
+	comm = hm_report__maps(x->r) ? hm_maps__comm(hm_report__maps(x->r), w->tid) : NULL;
 	if (comm)
 		snprintf(rr->comm, sizeof(rr->comm), "%s", comm);
 	else

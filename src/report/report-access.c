@@ -5,7 +5,10 @@
  * buckets-render.c, metrics-scan.c) and report.c, which feeds them, do not
  * call each other in a loop.
  */
+#include <errno.h>
 #include "report.h"
+#include "lines.h"
+#include "names.h"
 
 const struct hm_futex_model *hm_report__futex(const struct hm_report *r)
 {
@@ -50,4 +53,93 @@ struct hm_buckets *hm_report__buckets(const struct hm_report *r)
 const struct hm_reader *hm_report__reader(const struct hm_report *r)
 {
 	return r ? r->reader : NULL;
+}
+
+struct hm_lines *hm_report__lines(const struct hm_report *r)
+{
+	return r ? r->lines : NULL;
+}
+
+const struct hm_report_opts *hm_report__opts(const struct hm_report *r)
+{
+	return &r->opts;
+}
+
+enum hm_vendor hm_report__vendor(const struct hm_report *r)
+{
+	return r->vendor;
+}
+
+u64 hm_report__nr_samples(const struct hm_report *r)
+{
+	return r->nr_samples;
+}
+
+const struct hm_c2c_stats *hm_report__c2c(const struct hm_report *r)
+{
+	return &r->c2c;
+}
+
+const struct hm_mem_cats *hm_report__cats(const struct hm_report *r)
+{
+	return &r->cats;
+}
+
+const struct hm_count_diff *hm_report__count_diff(const struct hm_report *r)
+{
+	return &r->cdiff;
+}
+
+const struct hm_perf_shared *hm_report__shared(const struct hm_report *r, u32 *nr_lines)
+{
+	if (nr_lines)
+		*nr_lines = r->nr_shared;
+	return &r->shared;
+}
+
+const u64 *hm_report__socket_cats(const struct hm_report *r, int *nr_sockets)
+{
+	*nr_sockets = r->socket_cats ? r->nr_socket_cats : 0;
+	return r->socket_cats;
+}
+
+const int *hm_report__cpu_node_idx(const struct hm_report *r)
+{
+	return r->cpu_node_idx;
+}
+
+static int name_resolve(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbol_info *info)
+{
+	const struct hm_report *r = priv;
+
+	if (!r->syms)
+		return -ENOENT;
+	return hm_symbols__resolve(r->syms, r->maps, pid, cpumode, addr, info);
+}
+
+void hm_report__namer(const struct hm_report *r, struct hm_namer *n)
+{
+	n->futex = r->futex.nr_tables ? &r->futex : NULL;
+	n->resolve = name_resolve;
+	n->priv = (void *)r;
+}
+
+void hm_report__line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t size)
+{
+	struct hm_namer n;
+	struct hm_line_ref ref = {
+		.line = ln->addr, .first_addr = ln->first_addr, .pid = ln->first_pid, .has_code = true,
+		.code_pid = ln->first_pid, .code_cpumode = ln->first_cpumode, .code_ip = ln->first_ip,
+	};
+
+	hm_report__namer(r, &n);
+	hm_name__line(&n, &ref, buf, size);
+}
+
+void hm_report__offset_name(const struct hm_report *r, u64 addr, u32 pid, char *buf, size_t size)
+{
+	struct hm_namer n;
+
+	hm_report__namer(r, &n);
+	hm_name__offset(&n, addr, pid, buf, size);
 }

@@ -13,13 +13,16 @@
  * virtual line.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <hitmap/log.h>
 #include "report.h"
 #include "lines.h"
 #include "pareto.h"
+#include "parallel.h"
 #include "bigalloc.h"
 
 
@@ -260,6 +263,19 @@ static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u6
 
 /* ---------------------------------------------------------------- report */
 
+static void dsrc_cache__delete(struct hm_dsrc_cache *c);
+
+int hm_report__cpus_available(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
 struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 {
 	struct hm_report *r = calloc(1, sizeof(*r));
@@ -269,6 +285,7 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	r->opts = *opts;
 	if (!r->opts.cacheline_size)
 		r->opts.cacheline_size = 64;
+	r->nr_threads = r->opts.threads > 0 ? r->opts.threads : hm_report__cpus_available();
 	if (r->opts.cacheline_size & (r->opts.cacheline_size - 1)) {
 		hm_err("cache line size %u is not a power of two; use 64 or 128",
 		       r->opts.cacheline_size);
@@ -297,6 +314,7 @@ void hm_report__delete(struct hm_report *r)
 		return;
 	if (r->buckets)
 		hm_buckets__delete(r->buckets);
+	hm_par__delete(r->par);
 	hm_lines__delete(r->lines);
 	hm_pareto__delete(r->pareto);
 	perf_lines__delete(r->perf_lines);
@@ -311,7 +329,7 @@ void hm_report__delete(struct hm_report *r)
 	if (r->map_ids)
 		free(r->map_ids->e);
 	free(r->map_ids);
-	free(r->dsrc_cache);
+	dsrc_cache__delete(r->dsrc_cache);
 	free(r);
 }
 
@@ -414,6 +432,7 @@ struct pending {
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
 	u64			kh;
+	u32			lhint;		/* hm_lines__lookup of its line */
 };
 
 static void resolve(struct hm_report *r, struct pending *p)
@@ -443,21 +462,67 @@ static void resolve(struct hm_report *r, struct pending *p)
 
 /*
  * perf's counters and hitmap's class of one sample depend only on data_src,
- * whether there is a data address and whether it was mapped: a few distinct
- * values cover a whole file, so cache them (direct mapped).
+ * whether there is a data address and whether it was mapped: few distinct
+ * values cover a whole file, so each is decoded once (a table that grows
+ * with the distinct values, never evicts).
  */
-#define DSRC_CACHE 256
+struct dsrc_ent {
+	u64			data_src;
+	u32			flags;		/* 1 valid, 2 daddr, 4 mapped; 0 empty */
+	u8			cdiff;		/* enum hm_cdiff, 0xff: agree */
+	int			one_idx;	/* hm_par__intern(one), -1: none */
+	struct hm_mem_class	cls;
+	struct hm_c2c_stats	one;
+};
 
 struct hm_dsrc_cache {
-	u64	mask;		/* the data_src bits the counters and the class read */
-	struct {
-		u64			data_src;
-		u32			flags;		/* 1 valid, 2 daddr, 4 mapped */
-		u8			cdiff;		/* enum hm_cdiff, 0xff: agree */
-		struct hm_mem_class	cls;
-		struct hm_c2c_stats	one;
-	} e[DSRC_CACHE];
+	u64		mask;		/* the data_src bits the counters and the class read */
+	struct dsrc_ent	*e;
+	size_t		nr, nr_slots;	/* power of two */
+	struct dsrc_ent	*last;		/* the previous sample's */
+	struct dsrc_ent	spare;		/* past DSRC_MAX values: decoded each time */
 };
+
+/* Random data_src values (fuzzed or generated files) must not grow memory. */
+#define DSRC_MAX 16384
+
+static u64 dsrc_hash(u64 key, u32 flags)
+{
+	u64 x = (key ^ ((u64)flags << 59)) * 0x9e3779b97f4a7c15ULL;
+
+	return x ^ (x >> 29);
+}
+
+static void dsrc_cache__delete(struct hm_dsrc_cache *c)
+{
+	if (c)
+		free(c->e);
+	free(c);
+}
+
+static int dsrc_grow(struct hm_dsrc_cache *c)
+{
+	size_t ns = c->nr_slots ? c->nr_slots * 2 : 256;
+	struct dsrc_ent *ne = calloc(ns, sizeof(*ne));
+
+	if (!ne)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nr_slots; i++) {
+		size_t h;
+
+		if (!c->e[i].flags)
+			continue;
+		h = dsrc_hash(c->e[i].data_src, c->e[i].flags) & (ns - 1);
+		while (ne[h].flags)
+			h = (h + 1) & (ns - 1);
+		ne[h] = c->e[i];
+	}
+	free(c->e);
+	c->e = ne;
+	c->nr_slots = ns;
+	c->last = NULL;
+	return 0;
+}
 
 static bool cat_dram(enum hm_mem_cat c)
 {
@@ -478,24 +543,48 @@ static u8 cdiff_of(const struct hm_c2c_stats *one, const struct hm_mem_class *cl
 }
 
 static u8 classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
-		   struct hm_c2c_stats *one, struct hm_mem_class *cls)
+		   struct hm_c2c_stats *one, struct hm_mem_class *cls, int *one_idx)
 {
 	struct hm_dsrc_cache *c = r->dsrc_cache;
 	u32 flags = 1 | (daddr ? 2 : 0) | (mapped ? 4 : 0);
 	u64 key = data_src & c->mask;
-	u64 h = (key ^ flags) * 0x9e3779b97f4a7c15ULL;
-	__typeof__(&c->e[0]) e = &c->e[h >> 56];
+	struct dsrc_ent *e = c->last;
 
-	if (e->flags != flags || e->data_src != key) {
+	if (!e || e->flags != flags || e->data_src != key) {
+		size_t h = dsrc_hash(key, flags) & (c->nr_slots - 1);
+
+		for (e = &c->e[h]; e->flags; e = &c->e[h]) {
+			if (e->flags == flags && e->data_src == key)
+				break;
+			h = (h + 1) & (c->nr_slots - 1);
+		}
+		c->last = e;
+		if (!e->flags && c->nr >= DSRC_MAX) {
+			e = &c->spare;
+			e->flags = 0;
+			c->last = NULL;
+		}
+	}
+	if (!e->flags) {
 		memset(&e->one, 0, sizeof(e->one));
 		hm_c2c_stats__add_v(&e->one, r->opts.perf_compat, data_src, daddr, mapped);
 		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
 		e->cdiff = cdiff_of(&e->one, &e->cls);
+		e->one_idx = r->par ? hm_par__intern(r->par, &e->one) : -1;
 		e->data_src = key;
 		e->flags = flags;
+		if (e != &c->spare && ++c->nr * 2 > c->nr_slots) {
+			u8 cd = e->cdiff;
+
+			*one = e->one;
+			*cls = e->cls;
+			*one_idx = e->one_idx;
+			return dsrc_grow(c) < 0 ? 0xfe : cd;
+		}
 	}
 	*one = e->one;
 	*cls = e->cls;
+	*one_idx = e->one_idx;
 	return e->cdiff;
 }
 
@@ -505,7 +594,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	struct hm_mem_sample ms;
 	struct hm_c2c_stats one;
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
-	int node_idx = -1, err;
+	int node_idx = -1, one_idx, err;
 	u8 cd;
 
 	memset(&ms, 0, sizeof(ms));
@@ -513,7 +602,9 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	ms.compat = r->opts.perf_compat;
 	ms.perf = &one;
 	ms.mapped = p->dmap && p->imap;
-	cd = classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls);
+	cd = classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls, &one_idx);
+	if (cd == 0xfe)
+		return -ENOMEM;
 	if (cd != 0xff && !r->cdiff.n[cd][ms.cls.cat]++) {
 		r->cdiff.data_src[cd][ms.cls.cat] = s->data_src;
 		r->cdiff.remote[cd][ms.cls.cat] = one.rmt_dram != 0;
@@ -541,8 +632,15 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		return err;
 	if (r->futex.nr_tables)
 		hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
-	if (r->lines && s->addr) {
-		err = hm_lines__add(r->lines, &ms, &one, node_idx);
+	if (r->par && s->addr) {
+		/* the line's worker adds it (parallel.c), in the pass's order */
+		if (one_idx < 0)
+			return one_idx;
+		err = hm_par__add(r->par, &ms, one_idx, node_idx, r->nr_samples);
+		if (err < 0)
+			return err;
+	} else if (r->lines && s->addr) {
+		err = hm_lines__add_at(r->lines, &ms, &one, node_idx, r->nr_samples, p->lhint);
 		if (err < 0)
 			return err;
 	}
@@ -600,13 +698,16 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 
 			if (idx)
 				__builtin_prefetch(&pl->e[idx - 1]);
-			if (r->lines && b[k].s.addr)
-				hm_lines__prefetch_line(r->lines, b[k].s.addr & cl);
+			b[k].lhint = 0;
+			if (r->lines && b[k].s.addr) {
+				b[k].lhint = hm_lines__lookup(r->lines, b[k].s.addr & cl);
+				hm_lines__prefetch_at(r->lines, b[k].lhint, 0);
+			}
 		}
-		if (m >= 0 && m < n && r->lines && b[m].s.addr)
-			hm_lines__prefetch_offs(r->lines, b[m].s.addr & cl);
-		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines && b[i + PF_D / 2].s.addr)
-			hm_lines__prefetch_ips(r->lines, b[i + PF_D / 2].s.addr);
+		if (m >= 0 && m < n && r->lines)
+			hm_lines__prefetch_at(r->lines, b[m].lhint, 1);
+		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines)
+			hm_lines__prefetch_ips_at(r->lines, b[i + PF_D / 2].lhint, b[i + PF_D / 2].s.addr);
 		if (i >= 0) {
 			err = process_sample(r, &b[i]);
 			if (err < 0)
@@ -698,7 +799,13 @@ static int setup_header(struct hm_report *r)
 	if (r->opts.want_buckets && !r->futex.nr_tables)
 		hm_futex_model__infer_file(&r->futex, r->header->pipe || !strcmp(r->opts.input, "-") ?
 					   NULL : r->opts.input, r->opts.kernel_release, r->syms, r->topo);
-	if (r->opts.want_lines) {
+	if (r->opts.want_lines && r->nr_threads > 1) {
+		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
+		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
+				     hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo));
+		if (!r->par)
+			return errno ? -errno : -ENOMEM;
+	} else if (r->opts.want_lines) {
 		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
 					 hm_topo__nr_nodes(r->topo));
 		if (!r->lines)
@@ -741,21 +848,23 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 {
 	struct hm_sample *c;
 	size_t need = (s->raw && s->raw_size) ? ((size_t)s->raw_size + 7) & ~(size_t)7 : 0;
+	/* the futex views read contention_begin's call chain (waits.c): kept beside the payload */
+	size_t cc = r->buckets && s->callchain ? s->callchain_nr * sizeof(u64) : 0;
 	int err;
 
-	if (b->n == BATCH || b->used + need > b->cap) {
+	if (b->n == BATCH || b->used + need + cc > b->cap) {
 		err = batch__flush(r, b);
 		if (err < 0)
 			return err;
 	}
-	if (need > b->cap) {
+	if (need + cc > b->cap) {
 		/* empty now: growing moves nothing anyone points to */
-		u8 *a = realloc(b->arena, need);
+		u8 *a = realloc(b->arena, need + cc);
 
 		if (!a)
 			return -ENOMEM;
 		b->arena = a;
-		b->cap = need;
+		b->cap = need + cc;
 	}
 	c = &b->p[b->n++].s;
 	*c = *s;
@@ -772,6 +881,12 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 	} else {
 		c->raw = NULL;
 		c->raw_size = 0;
+	}
+	if (cc) {
+		memcpy(b->arena + b->used, s->callchain, cc);
+		c->callchain = (const u64 *)(b->arena + b->used);
+		c->callchain_nr = s->callchain_nr;
+		b->used += cc;
 	}
 	return 0;
 }
@@ -794,7 +909,7 @@ int hm_report__run(struct hm_report *r)
 	r->perf_lines = perf_lines__new();
 	r->map_ids = calloc(1, sizeof(*r->map_ids));
 	r->dsrc_cache = calloc(1, sizeof(*r->dsrc_cache));
-	if (!r->perf_lines || !r->map_ids || !r->dsrc_cache)
+	if (!r->perf_lines || !r->map_ids || !r->dsrc_cache || dsrc_grow(r->dsrc_cache) < 0)
 		return -ENOMEM;
 	{
 		/* all decoded fields but the TLB and the region, which neither reads */
@@ -850,6 +965,14 @@ int hm_report__run(struct hm_report *r)
 	}
 	if (err >= 0)
 		err = batch__flush(r, &batch);
+	if (r->par) {
+		int e2 = hm_par__finish(r->par, &r->lines);
+
+		if (err >= 0)
+			err = e2;
+		hm_par__delete(r->par);
+		r->par = NULL;
+	}
 	free(batch.p);
 	free(batch.arena);
 	if (r->opts.on_progress && !r->header->pipe)

@@ -68,6 +68,7 @@ struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
 struct hm_map_ids;		/* report.c */
 struct hm_dsrc_cache;		/* report.c */
+struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -99,11 +100,43 @@ struct hm_report {
 	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
+	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
+	int				nr_threads;	/* of the pass, resolved from opts.threads */
 };
 
 
 /* The futex views' aggregation of a report (report-access.c). */
 struct hm_buckets *hm_report__buckets(const struct hm_report *r);
+/* Its per-line aggregation (opts.want_lines), NULL without. */
+struct hm_lines *hm_report__lines(const struct hm_report *r);
+
+/*
+ * What the renderers read of a report (report-access.c): its options, the
+ * vendor of its CPU, its totals (perf's counters and hitmap's categories),
+ * where the two differ, perf's global shared-line block (*nr_lines: "Total
+ * Shared Cache Lines"), hitmap's categories per accessor socket
+ * ([socket * HM_CAT__MAX + cat], *nr_sockets of them), and CPU -> node index.
+ */
+const struct hm_report_opts *hm_report__opts(const struct hm_report *r);
+enum hm_vendor hm_report__vendor(const struct hm_report *r);
+u64 hm_report__nr_samples(const struct hm_report *r);
+const struct hm_c2c_stats *hm_report__c2c(const struct hm_report *r);
+const struct hm_mem_cats *hm_report__cats(const struct hm_report *r);
+const struct hm_count_diff *hm_report__count_diff(const struct hm_report *r);
+const struct hm_perf_shared *hm_report__shared(const struct hm_report *r, u32 *nr_lines);
+const u64 *hm_report__socket_cats(const struct hm_report *r, int *nr_sockets);
+const int *hm_report__cpu_node_idx(const struct hm_report *r);
+
+/*
+ * The names of names.c over the report's futex model and symbols, so that
+ * every view (text, JSON, CSV, HTML, TUI, diff) says the same: what a line
+ * is, and what the byte at @addr (touched by @pid) is ("" when unknown).
+ */
+struct hm_namer;
+struct hm_line;
+void hm_report__namer(const struct hm_report *r, struct hm_namer *n);
+void hm_report__line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t size);
+void hm_report__offset_name(const struct hm_report *r, u64 addr, u32 pid, char *buf, size_t size);
 /* Its reader (the file's events), for the views that look at them. */
 const struct hm_reader *hm_report__reader(const struct hm_report *r);
 

@@ -5,12 +5,15 @@
  *
  * Screens form a stack: the cache-line table at the bottom; Enter opens a
  * line's offsets and code addresses, Enter on a code address its source;
- * b/f/s push the bucket, field and socket views, i the totals, ? the keys.
- * Esc or q pops; q on the table quits.  / searches the current screen, n
- * repeats.  d cycles the table's sort key like -d.
+ * b/f/s push the bucket, field and socket tables (tui-futex.c), Enter on a
+ * bucket its cache lines; i the totals, ? the keys.  Esc or q pops; q on
+ * the table quits.  / searches the current screen, n repeats.  d cycles the
+ * line table's sort key like -d, and a futex table's sort column (D back,
+ * r reverses); < > scroll sideways.
  *
  * Everything the TUI reads from the report goes through the rd_* functions
- * below (the report's internals may move behind an opaque header).
+ * below, over the report's accessors (report-access.c); data is named by
+ * names.c as in the text table, JSON, CSV and HTML.
  */
 #include <ctype.h>
 #include <curses.h>
@@ -24,6 +27,7 @@
 #include "report/lines.h"
 #include "report/render-c2c.h"
 #include "report/tui.h"
+#include "report/tui-futex.h"
 
 /* ================================================================ report reads */
 
@@ -31,24 +35,45 @@
 static struct hm_line **rd_lines(struct hm_report *r, enum hm_sort s, bool all, size_t *n)
 {
 	*n = 0;
-	if (!r->lines)
+	if (!hm_report__lines(r))
 		return NULL;
-	return hm_lines__shared(r->lines, s, all, n);
+	return hm_lines__shared(hm_report__lines(r), s, all, n);
+}
+
+/* Every line (shared or not) with a byte in [@lo, @hi); malloc'ed, *n of them. */
+static struct hm_line **rd_lines_in(struct hm_report *r, u64 lo, u64 hi, size_t *n)
+{
+	struct hm_lines *lines = hm_report__lines(r);
+	size_t nr = lines ? hm_lines__count(lines) : 0, k = 0;
+	struct hm_line **v = malloc(sizeof(*v) * (nr ? nr : 1));
+	u64 cl = lines ? hm_lines__cacheline(lines) : 64;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < nr; i++) {
+		struct hm_line *ln = hm_lines__get(lines, i);
+
+		if (ln->addr < hi && ln->addr + cl > lo)
+			v[k++] = ln;
+	}
+	*n = k;
+	return v;
 }
 
 static const struct hm_c2c_stats *rd_totals(const struct hm_report *r)
 {
-	return &r->c2c;
+	return hm_report__c2c(r);
 }
 
 static const char *rd_input(const struct hm_report *r)
 {
-	return r->opts.input;
+	return hm_report__opts(r)->input;
 }
 
 static u64 rd_nr_samples(const struct hm_report *r)
 {
-	return r->nr_samples;
+	return hm_report__nr_samples(r);
 }
 
 /* Symbol, dso and source file:line of a code address. */
@@ -60,8 +85,8 @@ static void rd_code(const struct hm_report *r, u32 pid, u8 cpumode, u64 ip, char
 	snprintf(sym, ssz, "[unknown]");
 	*file = 0;
 	*line = 0;
-	if (!r->syms || !r->maps ||
-	    hm_symbols__resolve(r->syms, r->maps, pid, cpumode, ip, &info) < 0)
+	if (!hm_report__symbols(r) || !hm_report__maps(r) ||
+	    hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), pid, cpumode, ip, &info) < 0)
 		return;
 	if (info.name)
 		snprintf(sym, ssz, "%s+0x%llx", info.name, (unsigned long long)info.offset);
@@ -73,34 +98,21 @@ static void rd_code(const struct hm_report *r, u32 pid, u8 cpumode, u64 ip, char
 	}
 }
 
-/* What the data address is: a futex bucket field, the private hash header, a symbol. */
-static void rd_data_name(const struct hm_report *r, u64 addr, u32 pid, u8 cpumode, char *buf, size_t sz)
+/*
+ * What the data address is, in the words of the text table, JSON, CSV and
+ * the HTML page (names.c through the report): the line's name, or the
+ * byte's field or symbol+offset.
+ */
+static void rd_line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t sz)
 {
-	struct hm_futex_site site;
-	struct hm_symbol_info info;
+	hm_report__line_name(r, ln, buf, sz);
+}
 
-	*buf = 0;
-	memset(&site, 0, sizeof(site));
-	if (hm_futex_model__locate(&r->futex, addr, &site) > 0 || site.where != HM_FUTEX_WHERE_NONE) {
-		const struct hm_futex_table *t = site.loc.table;
-
-		if (site.where == HM_FUTEX_WHERE_BUCKET && t) {
-			if (t->kind)
-				snprintf(buf, sz, "private(%d).bucket.%llu.%s", t->pid,
-					 (unsigned long long)site.loc.index, hm_futex_loc__name(&site.loc));
-			else
-				snprintf(buf, sz, "global.node%d.bucket.%llu.%s", t->node,
-					 (unsigned long long)site.loc.index, hm_futex_loc__name(&site.loc));
-			return;
-		}
-		if (site.where != HM_FUTEX_WHERE_NONE && site.name) {
-			snprintf(buf, sz, "%s+%u", site.name, site.offset);
-			return;
-		}
-	}
-	if (r->syms && r->maps && hm_symbols__resolve(r->syms, r->maps, pid, cpumode, addr, &info) == 0 &&
-	    info.name)
-		snprintf(buf, sz, "%s+0x%llx", info.name, (unsigned long long)info.offset);
+static void rd_offset_name(const struct hm_report *r, const struct hm_line *ln, u32 off, char *buf, size_t sz)
+{
+	hm_report__offset_name(r, ln->addr + off, ln->first_pid, buf, sz);
+	if (!buf[0])
+		snprintf(buf, sz, "-");
 }
 
 enum tui_view { TV_BUCKET, TV_FIELD, TV_SOCKET, TV_STATS };
@@ -118,8 +130,8 @@ static char *rd_view_text(struct hm_report *r, enum tui_view v, size_t *len)
 		return NULL;
 	if (v == TV_STATS)
 		err = hm_render__stats(r, &ro, f);
-	else if (r->buckets)
-		err = hm_buckets__render(r->buckets, r, bv[v], HM_FMT_TEXT, false, f);
+	else if (hm_report__buckets(r))
+		err = hm_buckets__render(hm_report__buckets(r), r, bv[v], HM_FMT_TEXT, false, f);
 	else
 		err = fputs("no futex views: the report ran without them\n", f) < 0 ? -EIO : 0;
 	if (fclose(f) || err < 0) {
@@ -131,7 +143,7 @@ static char *rd_view_text(struct hm_report *r, enum tui_view v, size_t *len)
 
 /* ================================================================ screens */
 
-enum scr_type { S_LINES, S_DETAIL, S_TEXT, S_SOURCE };
+enum scr_type { S_LINES, S_DETAIL, S_TEXT, S_SOURCE, S_TABLE };
 
 struct src_ref {
 	char	*file;		/* NULL: no source */
@@ -143,10 +155,13 @@ struct screen {
 	char		title[256];
 	char		header[512];
 	size_t		nr, top, cur;
+	int		left;		/* columns scrolled off to the left */
 	char		**text;		/* DETAIL, TEXT, SOURCE: one string per row */
 	struct src_ref	*src;		/* DETAIL: per row */
 	struct hm_line	**lines;	/* LINES */
 	long		hl;		/* SOURCE: row to highlight, -1 */
+	struct hm_tui_table *tab;	/* TABLE: one of tui.tab[] */
+	char		what[160];	/* LINES above the table: whose lines */
 };
 
 #define MAX_SCREENS 8
@@ -160,6 +175,7 @@ struct tui {
 	char			msg[256];
 	char			search[128];
 	double			all_cost;
+	struct hm_tui_table	*tab[TV_STATS];	/* the futex tables, built once */
 };
 
 static const char *const sort_name[] = {
@@ -184,7 +200,7 @@ static void screen_free(struct screen *s)
 			free(s->src[i].file);
 	free(s->text);
 	free(s->src);
-	free(s->lines);
+	free(s->lines);	/* s->tab: the tui's, kept for the next time */
 	memset(s, 0, sizeof(*s));
 }
 
@@ -217,10 +233,10 @@ static int screen_add(struct screen *s, size_t *cap, const char *text, const cha
 	return 0;
 }
 
-/* One row of the cache-line table (formatted when drawn or searched). */
-static void line_row(const struct tui *t, size_t i, char *buf, size_t sz)
+/* One row of a cache-line table (formatted when drawn or searched). */
+static void line_row(const struct tui *t, const struct screen *sc, size_t i, char *buf, size_t sz)
 {
-	const struct hm_line *ln = t->st[0].lines[i];
+	const struct hm_line *ln = sc->lines[i];
 	const struct hm_c2c_stats *s = &ln->st, *tot = rd_totals(t->r);
 	char name[160];
 	double m;
@@ -232,9 +248,7 @@ static void line_row(const struct tui *t, size_t i, char *buf, size_t sz)
 	case HM_SORT_COST: m = pct(ln->cost, t->all_cost); break;
 	default:           m = pct(s->tot_hitm, tot->tot_hitm); break;
 	}
-	rd_data_name(t->r, ln->addr, ln->nr_pids ? ln->pid[0] : 0,
-		     ln->addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-		     name, sizeof(name));
+	rd_line_name(t->r, ln, name, sizeof(name));
 	snprintf(buf, sz, "%5zu %#18llx %7.2f%% %7u %7u %7u %7u %7u %8llu %10.0f  %s",
 		 i, (unsigned long long)ln->addr, m, s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
 		 s->store, (unsigned)hm_c2c_stats__total_loads(s),
@@ -244,7 +258,9 @@ static void line_row(const struct tui *t, size_t i, char *buf, size_t sz)
 static void row_text(const struct tui *t, const struct screen *s, size_t i, char *buf, size_t sz)
 {
 	if (s->type == S_LINES)
-		line_row(t, i, buf, sz);
+		line_row(t, s, i, buf, sz);
+	else if (s->type == S_TABLE)
+		hm_tui_table__row(s->tab, i, buf, sz);
 	else
 		snprintf(buf, sz, "%s", s->text[i]);
 }
@@ -260,10 +276,42 @@ static int push(struct tui *t)
 	return 0;
 }
 
+static const char *const sort_what[] = { "Total HITMs", "Remote HITMs", "Local HITMs", "peer loads", "cost" };
+
+static void lines_header(const struct tui *t, struct screen *s)
+{
+	snprintf(s->header, sizeof(s->header), "%5s %18s %8s %7s %7s %7s %7s %7s %8s %10s  %s",
+		 "Index", "Cacheline", t->sort == HM_SORT_COST ? "Cost%" : t->sort == HM_SORT_PEER ? "Peer%" :
+		 t->sort == HM_SORT_RMT ? "Rmt%" : t->sort == HM_SORT_LCL ? "Lcl%" : "Hitm%",
+		 "Hitm", "LclHitm", "RmtHitm", "Stores", "Loads", "Records", "Cost", "Data");
+}
+
+static enum hm_sort lsort_key;
+
+static int lsort_cmp(const void *a, const void *b)
+{
+	const struct hm_line *x = *(struct hm_line *const *)a, *y = *(struct hm_line *const *)b;
+	double mx = hm_line__metric(x, lsort_key), my = hm_line__metric(y, lsort_key);
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A bucket's lines screen (above the table): sorted on the table's key. */
+static void sub_lines_sort(const struct tui *t, struct screen *s)
+{
+	lsort_key = t->sort;
+	qsort(s->lines, s->nr, sizeof(*s->lines), lsort_cmp);
+	snprintf(s->title, sizeof(s->title), "Cache lines of %.150s: %zu line%s, sorted on %s (d: next key); Enter: offsets",
+		 s->what, s->nr, s->nr == 1 ? "" : "s", sort_what[t->sort]);
+	lines_header(t, s);
+}
+
 static int lines_build(struct tui *t)
 {
 	struct screen *s = &t->st[0];
-	const char *what[] = { "Total HITMs", "Remote HITMs", "Local HITMs", "peer loads", "cost" };
+	const char *const *what = sort_what;
 
 	bool all = t->o->show_all;
 
@@ -282,11 +330,22 @@ static int lines_build(struct tui *t)
 	snprintf(s->title, sizeof(s->title), "Shared cache lines of %s: %zu lines, %llu samples, sorted on %s (-d %s)%s",
 		 rd_input(t->r), s->nr, (unsigned long long)rd_nr_samples(t->r), what[t->sort],
 		 sort_name[t->sort], all && !t->o->show_all ? ", all (none above 0.1%)" : "");
-	snprintf(s->header, sizeof(s->header), "%5s %18s %8s %7s %7s %7s %7s %7s %8s %10s  %s",
-		 "Index", "Cacheline", t->sort == HM_SORT_COST ? "Cost%" : t->sort == HM_SORT_PEER ? "Peer%" :
-		 t->sort == HM_SORT_RMT ? "Rmt%" : t->sort == HM_SORT_LCL ? "Lcl%" : "Hitm%",
-		 "Hitm", "LclHitm", "RmtHitm", "Stores", "Loads", "Records", "Cost", "Data");
+	lines_header(t, s);
 	return 0;
+}
+
+/* d on a lines screen: the next sort key, for the table and the bucket lines above it. */
+static int lines_resort(struct tui *t)
+{
+	int err;
+
+	t->sort = (t->sort + 1) % (HM_SORT_COST + 1);
+	err = lines_build(t);
+	for (int k = 1; k <= t->depth && !err; k++)
+		if (t->st[k].type == S_LINES)
+			sub_lines_sort(t, &t->st[k]);
+	snprintf(t->msg, sizeof(t->msg), "sorted on %s", sort_name[t->sort]);
+	return err;
 }
 
 static int ip_cmp(const void *a, const void *b)
@@ -321,11 +380,10 @@ static int open_detail(struct tui *t, const struct hm_line *ln)
 		const struct hm_line_off *of = &ln->offs[k];
 		u32 nips = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
 		char data[160], row[768], sym[160], file[512], fl[560], offs[16];
-		u8 mode = of->nr_ips ? of->ip[0].cpumode : PERF_RECORD_MISC_USER;
 		int line;
 
 		snprintf(offs, sizeof(offs), "0x%x", of->off);
-		rd_data_name(t->r, ln->addr + of->off, of->nr_ips ? of->ip[0].pid : 0, mode, data, sizeof(data));
+		rd_offset_name(t->r, ln, of->off, data, sizeof(data));
 		if (!nips) {
 			snprintf(row, sizeof(row), "%6s %7u %7u %7u %7u  %-32.32s", offs, of->lcl_hitm,
 				 of->rmt_hitm, of->store, of->load, data);
@@ -386,21 +444,121 @@ static int open_text(struct tui *t, const char *title, const char *text)
 	return err;
 }
 
+static double now(void);
+static double now_cpu(void);
+
+static void table_title(struct screen *s)
+{
+	bool rev;
+	int c = hm_tui_table__sort_col(s->tab, &rev);
+
+	snprintf(s->title, sizeof(s->title), "%.180s; sorted on %s%s", hm_tui_table__title(s->tab),
+		 hm_tui_table__col_name(s->tab, c), c < 0 ? "" : rev ? " (ascending)" : " (descending)");
+}
+
+/* A futex view as a table (b, f, s); i: the totals as text. */
 static int open_view(struct tui *t, enum tui_view v)
 {
-	static const char *const title[] = {
-		"Futex buckets (--by bucket)", "Bucket fields (--by field)",
-		"Sockets (--by socket)", "Totals (--stats)",
-	};
+	struct hm_tui_table *tab;
+	struct screen *s;
+	double t0 = now(), c0 = now_cpu();
 	size_t len = 0;
-	char *text = rd_view_text(t->r, v, &len);
+	char *text;
 	int err;
 
-	if (!text)
+	if (v == TV_STATS) {
+		text = rd_view_text(t->r, v, &len);
+		if (!text)
+			return -ENOMEM;
+		err = open_text(t, "Totals (--stats)", text);
+		free(text);
+		return err;
+	}
+	tab = t->tab[v];
+	if (!tab)
+		tab = v == TV_BUCKET ? hm_tui_futex__buckets(t->r) : v == TV_FIELD ? hm_tui_futex__fields(t->r) :
+			hm_tui_futex__sockets(t->r);
+	if (!tab) {
+		if (errno != ENOENT)
+			return -ENOMEM;
+		snprintf(t->msg, sizeof(t->msg), "no futex views: the report ran without them");
+		return 0;
+	}
+	t->tab[v] = tab;
+	if (push(t))
+		return 0;
+	s = &t->st[t->depth];
+	s->type = S_TABLE;
+	s->tab = tab;
+	s->nr = hm_tui_table__nr(tab);
+	table_title(s);
+	snprintf(t->msg, sizeof(t->msg), "%zu rows in %.0f ms (cpu %.0f ms); %sd/D: sort column  r: reverse",
+		 s->nr, (now() - t0) * 1000, (now_cpu() - c0) * 1000, v == TV_BUCKET ? "Enter: the bucket's lines  " : "");
+	return 0;
+}
+
+/* d, D, r on a table: sort on the next or previous column, or reverse. */
+static void table_sort(struct tui *t, struct screen *s, int ch)
+{
+	bool rev;
+	int c = hm_tui_table__sort_col(s->tab, &rev);
+
+	if (ch == 'r')
+		rev = !rev;
+	else
+		c = hm_tui_table__col_next(s->tab, c, ch == 'd' ? 1 : -1), rev = false;
+	hm_tui_table__sort(s->tab, c, rev);
+	s->cur = s->top = 0;
+	table_title(s);
+	snprintf(t->msg, sizeof(t->msg), "sorted on %s%s", hm_tui_table__col_name(s->tab, c),
+		 c < 0 ? "" : rev ? " (ascending)" : " (descending)");
+}
+
+/* The row's TABLE, NODE and INDEX: "global.node0.bucket.7", "private:42.bucket.3", "fph.users". */
+static void bucket_name(const struct screen *s, char *buf, size_t size)
+{
+	char tab[64], node[24], idx[24];
+
+	hm_tui_table__cell(s->tab, s->cur, 0, tab, sizeof(tab));
+	hm_tui_table__cell(s->tab, s->cur, 1, node, sizeof(node));
+	hm_tui_table__cell(s->tab, s->cur, 2, idx, sizeof(idx));
+	snprintf(buf, size, "%s%s%s%s%s", tab, strcmp(node, "-") ? ".node" : "", strcmp(node, "-") ? node : "",
+		 strcmp(idx, "-") ? ".bucket." : "", strcmp(idx, "-") ? idx : "");
+}
+
+/* Enter on a bucket (or futex object) row: the cache lines its bytes are on. */
+static int open_bucket_lines(struct tui *t, const struct screen *from)
+{
+	char name[160];
+	struct screen *s;
+	u64 addr, size;
+
+	hm_tui_table__key(from->tab, from->cur, &addr, &size);
+	if (!size) {
+		snprintf(t->msg, sizeof(t->msg), "Enter opens lines from the bucket table (b)");
+		return 0;
+	}
+	if (push(t))
+		return 0;
+	s = &t->st[t->depth];
+	s->type = S_LINES;
+	s->lines = rd_lines_in(t->r, addr, addr + size, &s->nr);
+	if (!s->lines) {
+		t->depth--;
 		return -ENOMEM;
-	err = open_text(t, title[v], text);
-	free(text);
-	return err;
+	}
+	bucket_name(from, name, sizeof(name));
+	snprintf(s->what, sizeof(s->what), "%.100s %#llx+%llu", name, (unsigned long long)addr,
+		 (unsigned long long)size);
+	if (!s->nr) {
+		screen_free(s);
+		t->depth--;
+		snprintf(t->msg, sizeof(t->msg), "%.60s: no memory samples on its cache lines%s", name,
+			 hm_tui_futex__memory_mode(t->r) ? "" : " (contention mode records lock events only)");
+		return 0;
+	}
+	sub_lines_sort(t, s);
+	return 0;
 }
 
 static FILE *open_source(const struct tui *t, const char *file, char *path, size_t sz)
@@ -463,11 +621,14 @@ static int open_src(struct tui *t, const struct src_ref *ref)
 static const char help_text[] =
 "hitmap report --tui keys\n"
 "\n"
-"  Up/Down, PgUp/PgDn, Home/End   move\n"
-"  Enter        table: open the line's offsets and code addresses\n"
+"  Up/Down, PgUp/PgDn, Home/End   move;  <, >  scroll sideways\n"
+"  Enter        lines: open the line's offsets and code addresses\n"
 "               line:  open the source of the code address (when known)\n"
-"               buckets (b): the bucket's line in the table\n"
-"  d            table: next sort key (tot, rmt, lcl, peer, cost), like -d\n"
+"               buckets (b): the cache lines of the bucket (or futex object)\n"
+"  d            lines: next sort key (tot, rmt, lcl, peer, cost), like -d\n"
+"               futex tables: sort on the next column (D: the previous one);\n"
+"               the first press after the last column: --stdio's order\n"
+"  r            futex tables: reverse the order\n"
 "  /            search this screen (case-insensitive); n: next match\n"
 "  b, f, s      futex buckets, bucket fields, sockets (--by bucket|field|socket)\n"
 "  i            totals (--stats)\n"
@@ -478,6 +639,15 @@ static const char help_text[] =
 
 /* ================================================================ drawing */
 
+/* @buf from column @left on (< >), as much as fits. */
+static void put(int y, const char *buf, int left, int cols)
+{
+	int len = strlen(buf);
+
+	if (left < len)
+		mvaddnstr(y, 0, buf + left, cols);
+}
+
 static void draw(struct tui *t)
 {
 	struct screen *s = &t->st[t->depth];
@@ -486,6 +656,8 @@ static void draw(struct tui *t)
 
 	getmaxyx(stdscr, rows, cols);
 	erase();
+	if (s->type == S_TABLE)
+		hm_tui_table__header(s->tab, s->header, sizeof(s->header));
 	body = rows - 3 - (s->header[0] != 0);
 	if (body < 1)
 		body = 1;
@@ -499,22 +671,31 @@ static void draw(struct tui *t)
 	attroff(A_REVERSE | A_BOLD);
 	if (s->header[0]) {
 		attron(A_BOLD | A_UNDERLINE);
-		mvaddnstr(y++, 0, s->header, cols);
+		put(y++, s->header, s->left, cols);
 		attroff(A_BOLD | A_UNDERLINE);
 	}
-	for (int i = 0; i < body && s->top + i < s->nr; i++) {
+	int i;
+
+	for (i = 0; i < body && s->top + i < s->nr; i++) {
 		size_t k = s->top + i;
-		bool sel = k == s->cur && (s->type != S_TEXT || !strncmp(s->title, "Futex buckets", 13));
+		bool sel = k == s->cur && s->type != S_TEXT;
+		int len;
 
 		row_text(t, s, k, buf, sizeof(buf));
+		len = (int)strlen(buf) - s->left;
+		if (len < 0)
+			len = 0;
 		if (sel || (s->type == S_SOURCE && (long)k == s->hl))
 			attron(sel ? A_REVERSE : A_BOLD);
-		mvaddnstr(y + i, 0, buf, cols);
+		put(y + i, buf, s->left, cols);
 		if (sel)
-			mvhline(y + i, (int)strlen(buf) < cols ? (int)strlen(buf) : cols - 1, ' ',
-				cols - (int)strlen(buf) > 0 ? cols - (int)strlen(buf) : 0);
+			mvhline(y + i, len < cols ? len : cols - 1, ' ', cols - len > 0 ? cols - len : 0);
 		attroff(A_REVERSE | A_BOLD);
 	}
+	/* a table's foot (the HITM matrix, the callers) under its last row */
+	if (s->type == S_TABLE && s->top + i >= s->nr)
+		for (size_t f = 0; f < hm_tui_table__nr_foot(s->tab) && i + 1 + (int)f < body; f++)
+			put(y + i + 1 + (int)f, hm_tui_table__foot(s->tab, f), s->left, cols);
 	if (!s->nr)
 		mvaddnstr(y, 0, s->type == S_LINES ?
 			  "no shared cache lines (no HITM or peer loads); b, f, s: futex views, i: totals" :
@@ -522,6 +703,7 @@ static void draw(struct tui *t)
 	snprintf(buf, sizeof(buf), "%zu/%zu  %s", s->nr ? s->cur + 1 : 0, s->nr,
 		 t->msg[0] ? t->msg : s->type == S_LINES ?
 		 "Enter: offsets  d: sort  /: search  b f s: futex views  i: totals  ?: help  q: quit" :
+		 s->type == S_TABLE ? "d/D: sort column  r: reverse  /: search  </>: scroll  Enter: lines (buckets)  Esc/q: back" :
 		 "Esc/q: back  /: search  n: next  ?: help");
 	attron(A_REVERSE);
 	mvhline(rows - 1, 0, ' ', cols);
@@ -574,34 +756,6 @@ static void prompt_search(struct tui *t)
 	search_next(t);
 }
 
-/*
- * Enter on a row of the bucket view ("private:4242  -  207 ...", "global  0  31 ..."):
- * back to the table, on that bucket's line (the Data column names it).
- */
-static void bucket_to_line(struct tui *t, const char *row)
-{
-	char table[32], node[16];
-	unsigned long long idx;
-	int pid;
-
-	if (sscanf(row, "%31s %15s %llu", table, node, &idx) != 3) {
-		snprintf(t->msg, sizeof(t->msg), "Enter on a bucket row opens its line in the table");
-		return;
-	}
-	if (sscanf(table, "private:%d", &pid) == 1)
-		snprintf(t->search, sizeof(t->search), "private(%d).bucket.%llu.", pid, idx);
-	else if (!strcmp(table, "global"))
-		snprintf(t->search, sizeof(t->search), "global.node%s.bucket.%llu.", node, idx);
-	else
-		return;
-	while (t->depth > 0)
-		screen_free(&t->st[t->depth--]);
-	t->st[0].cur = t->st[0].nr ? t->st[0].nr - 1 : 0;	/* search from the top */
-	search_next(t);
-	if (strstr(t->msg, "not found"))
-		snprintf(t->msg, sizeof(t->msg), "%s: not among the shared lines (no HITM or peer loads on it)", t->search);
-}
-
 static void pop(struct tui *t)
 {
 	if (t->depth > 0)
@@ -613,6 +767,15 @@ static double now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this thread: what the browser costs, whatever else the machine runs. */
+static double now_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -633,9 +796,9 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 	t->o = o;
 	t->sort = o->sort;
 	t->st[0].hl = -1;
-	if (r->lines)
-		for (size_t k = 0; k < hm_lines__count(r->lines); k++)
-			t->all_cost += hm_lines__get(r->lines, k)->cost;
+	if (hm_report__lines(r))
+		for (size_t k = 0; k < hm_lines__count(hm_report__lines(r)); k++)
+			t->all_cost += hm_lines__get(hm_report__lines(r), k)->cost;
 	err = lines_build(t);
 	if (err)
 		goto out;
@@ -664,11 +827,14 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 	set_escdelay(25);
 	curs_set(0);
 	/* no lines (contention mode): start on the buckets */
-	if (!t->st[0].nr && r->buckets)
+	if (!t->st[0].nr && hm_report__buckets(r))
 		err = open_view(t, TV_BUCKET);
-	if (o->t_ready > 0)
-		snprintf(t->msg, sizeof(t->msg), "ready %.0f ms after the pass; ? for help",
-			 (now() - o->t_ready) * 1000);
+	if (o->t_ready > 0 && !err) {
+		/* the first screen drawn and handed to the terminal: the time a user waits */
+		draw(t);
+		snprintf(t->msg, sizeof(t->msg), "ready %.0f ms after the pass (cpu %.0f ms); ? for help",
+			 (now() - o->t_ready) * 1000, (now_cpu() - o->t_ready_cpu) * 1000);
+	}
 	while (!quit && !err) {
 		struct screen *s = &t->st[t->depth];
 		int rows = LINES - 4;
@@ -702,15 +868,20 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 				err = open_detail(t, s->lines[s->cur]);
 			else if (s->type == S_DETAIL && s->nr)
 				err = open_src(t, &s->src[s->cur]);
-			else if (s->type == S_TEXT && s->nr && !strncmp(s->title, "Futex buckets", 13))
-				bucket_to_line(t, s->text[s->cur]);
+			else if (s->type == S_TABLE && s->nr)
+				err = open_bucket_lines(t, s);
 			break;
-		case 'd':
-			if (t->depth == 0) {
-				t->sort = (t->sort + 1) % (HM_SORT_COST + 1);
-				err = lines_build(t);
-				snprintf(t->msg, sizeof(t->msg), "sorted on %s", sort_name[t->sort]);
-			}
+		case 'd': case 'D': case 'r':
+			if (s->type == S_LINES && ch == 'd')
+				err = lines_resort(t);
+			else if (s->type == S_TABLE)
+				table_sort(t, s, ch);
+			break;
+		case '<': case KEY_SLEFT:
+			s->left = s->left > 8 ? s->left - 8 : 0;
+			break;
+		case '>': case KEY_SRIGHT:
+			s->left += 8;
 			break;
 		case '/':
 			prompt_search(t);
@@ -747,6 +918,8 @@ out:
 	while (t->depth > 0)
 		pop(t);
 	screen_free(&t->st[0]);
+	for (int v = 0; v < TV_STATS; v++)
+		hm_tui_table__delete(t->tab[v]);
 	free(t);
 	return err;
 }

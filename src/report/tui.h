@@ -16,6 +16,7 @@ struct hm_tui_opts {
 	bool		show_all;	/* --show-all: no 0.1% display filter */
 	const char	*symfs;		/* prefix for source files, or NULL */
 	double		t_ready;	/* CLOCK_MONOTONIC seconds when the pass ended, 0: unknown */
+	double		t_ready_cpu;	/* CLOCK_THREAD_CPUTIME_ID seconds then (this thread) */
 };
 
 /*

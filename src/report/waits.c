@@ -181,6 +181,28 @@ static const struct caller **sorted(const struct hm_waits *w, unsigned *n)
 	return v;
 }
 
+struct hm_waits_row *hm_waits__rows(const struct hm_waits *w, unsigned *n)
+{
+	const struct caller **v;
+	struct hm_waits_row *out;
+
+	*n = 0;
+	if (!w)
+		return calloc(1, sizeof(*out));
+	v = sorted(w, n);
+	out = v ? calloc(*n + 1, sizeof(*out)) : NULL;
+	for (unsigned i = 0; out && i < *n; i++)
+		out[i] = (struct hm_waits_row){ .caller = v[i]->name, .contended = v[i]->n,
+						.waits = v[i]->waits, .wait_ns = v[i]->total_ns,
+						.max_ns = v[i]->max_ns };
+	free(v);
+	if (!out) {
+		*n = 0;
+		errno = ENOMEM;
+	}
+	return out;
+}
+
 int hm_waits__render_text(const struct hm_waits *w, FILE *f)
 {
 	const struct caller **v;

@@ -32,6 +32,14 @@ int  hm_waits__begin(struct hm_waits *w, const char *name);
 /* Its wait, from contention_begin to contention_end. */
 void hm_waits__end(struct hm_waits *w, const char *name, u64 ns);
 unsigned hm_waits__count(const struct hm_waits *w);
+/* One caller's waits, as the views show them. */
+struct hm_waits_row {
+	const char	*caller;	/* valid while @w lives */
+	u64		contended;	/* contention_begin */
+	u64		waits, wait_ns, max_ns;	/* ended waits (to contention_end), their sum, the longest */
+};
+/* The callers, most total wait first: malloc'ed, *n of them; NULL with errno ENOMEM. */
+struct hm_waits_row *hm_waits__rows(const struct hm_waits *w, unsigned *n);
 /* "Contention by caller" as text (most total wait first), or a JSON array under @key. */
 int  hm_waits__render_text(const struct hm_waits *w, FILE *f);
 void hm_waits__render_json(const struct hm_waits *w, struct hm_json *j, const char *key);

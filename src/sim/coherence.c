@@ -14,6 +14,9 @@
  *   MESIF (Intel): owner -> S, requester gets F (forwards later clean reads)
  *   MOESI (AMD):   owner -> O (keeps the dirty data and forwards it)
  *   MESI  (Arm):   owner writes back, both S
+ * --read-migrates (a what-if for any of them): the reader takes the line
+ * modified and the owner invalidates, so a load followed by a store or RMW
+ * of the same line costs one transfer.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -216,7 +219,13 @@ static u8 miss_source(struct hm_coh *c, u32 core, u32 id, struct hm_coh_line *l,
 			src = HM_SRC_HITM_XDIE;
 		else
 			src = HM_SRC_HITM_REMOTE;
-		if (!for_write) {
+		if (!for_write && m->read_migrates) {
+			/* migratory: the owner forwards and invalidates, the reader holds it modified */
+			l->state = HM_LS_M;
+			l->owner = (u16)core;
+			l->epoch++;
+			l->llc_mask = 0;
+		} else if (!for_write) {
 			switch (m->proto) {
 			case HM_PROTO_MESIF:
 				l->state = HM_LS_F;

@@ -602,6 +602,8 @@ static void describe(FILE *f, const char *tag, const char *spec, const struct hm
 			s->o.pad_field >= 0 ? hm_futex_field__name(s->o.pad_field) : "",
 			s->o.drop_field >= 0 ? ", dropped " : "",
 			s->o.drop_field >= 0 ? hm_futex_field__name(s->o.drop_field) : "");
+	if (s->m.read_migrates)
+		fprintf(f, "   what-if protocol: loads of a line modified elsewhere take it modified (--read-migrates)\n");
 }
 
 void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,

@@ -393,25 +393,29 @@ s32 hm_sim__mm_unique_id(const struct hm_sim_kernel *k)
 	/*
 	 * No BTF of a 7.x build here; the 6.18.44 stable build that carries both
 	 * the mm-reuse fix and a734d9fca84e has futex_unique_id at +256, right
-	 * before futex_hash_lock (BTF of the machine the notes were taken on).
+	 * before futex_hash_lock (mmlines.c).
 	 */
-	return k->mm_seq ? 256 : -1;
+	return k->mm_seq ? hm_sim__mm_field_off(k, "futex_unique_id") : -1;
 }
 
+/* The mm's futex fields of kernel @k, from its mm_struct layout (mmlines.c). */
 void hm_sim__mm_layout(const struct hm_sim_kernel *k, struct hm_futex_mm_layout *l)
 {
-	static const s32 off[HM_FUTEX_MM__MAX] = {
-		[HM_FUTEX_MM_futex_hash_lock] = 264, [HM_FUTEX_MM_futex_phash] = 296,
-		[HM_FUTEX_MM_futex_phash_new] = 304, [HM_FUTEX_MM_futex_batches] = 312,
-		[HM_FUTEX_MM_futex_rcu] = 320, [HM_FUTEX_MM_futex_atomic] = 336,
-		[HM_FUTEX_MM_futex_ref] = 344,
+	static const char *const names[HM_FUTEX_MM__MAX] = {
+#define HM_SIM_MM_NAME(n) #n,
+		HM_FUTEX_MM_FIELDS(HM_SIM_MM_NAME)
+#undef HM_SIM_MM_NAME
 	};
-	int i;
+	struct hm_sim_mmfield f[HM_SIM_MM_FIELDS_MAX];
+	u32 n = hm_sim__mm_fields(k, f, HM_SIM_MM_FIELDS_MAX), i, j;
 
-	/* the futex block moves 8 bytes up behind futex_unique_id (6.18.44 BTF) */
-	if (!k->mm_seq)
-		return;
-	for (i = 0; i < HM_FUTEX_MM__MAX; i++)
-		if (l->offset[i] >= 0)
-			l->offset[i] = off[i];
+	for (i = 0; i < HM_FUTEX_MM__MAX; i++) {
+		l->offset[i] = -1;
+		l->size[i] = 0;
+		for (j = 0; j < n && j < HM_SIM_MM_FIELDS_MAX; j++)
+			if (!strcmp(f[j].name, names[i])) {
+				l->offset[i] = (s32)f[j].off;
+				l->size[i] = f[j].size;
+			}
+	}
 }

@@ -79,6 +79,7 @@ struct hm_machine {
 	u32		lat[HM_LAT__MAX];		/* cycles */
 	const char	*lat_source[HM_LAT__MAX];
 	u64		node_mem;			/* bytes of memory per node */
+	bool		read_migrates;			/* what-if: a load of a line modified elsewhere takes it (M), the owner invalidates */
 	char		cpuid[64], cpudesc[96], arch[16];
 	u32		pmu_type;			/* attr.type of the memory PMU */
 	/* derived by hm_machine__finish */
@@ -330,9 +331,25 @@ const struct hm_sim_kernel *hm_sim_kernel__find(const char *name);
 /* "6.12, 6.16-rc4, ..." */
 void hm_sim_kernel__names(char *buf, size_t n);
 s32 hm_sim__mm_unique_id(const struct hm_sim_kernel *k);
-/* The mm's futex fields of kernels with mm->futex unique ids (moved 8 bytes up). */
+/* The mm's futex fields of kernel @k (offsets and sizes from mmlines.c; -1: absent). */
 void hm_sim__mm_layout(const struct hm_sim_kernel *k, struct hm_futex_mm_layout *l);
 #define HM_SIM_MM_PGD	120	/* offsetof(struct mm_struct, pgd), 6.18.44 BTF; assumed for all */
+
+/* mmlines.c: a field of mm_struct or futex_private_hash and its writer during the benchmark. */
+struct hm_sim_mmfield {
+	const char	*name;
+	u32		off, size;
+	const char	*writer;	/* NULL: nobody writes it after setup */
+};
+#define HM_SIM_MM_FIELDS_MAX	48
+/* The mm_struct fields of kernel @k up to the end of its futex block's lines; returns the count. */
+u32  hm_sim__mm_fields(const struct hm_sim_kernel *k, struct hm_sim_mmfield *f, u32 cap);
+/* Offset of mm_struct field @name in kernel @k, -1 when it has none. */
+s32  hm_sim__mm_field_off(const struct hm_sim_kernel *k, const char *name);
+/* The futex_private_hash header fields (the line before queues[]); 0 without a private hash. */
+u32  hm_sim__fph_fields(const struct hm_sim_kernel *k, struct hm_sim_mmfield *f, u32 cap);
+/* "a b c": the names of the fields of @f that share the 64-byte line of offset @off. */
+void hm_sim__line_fields(const struct hm_sim_mmfield *f, u32 n, u32 off, char *buf, size_t len);
 
 enum hm_sim_ksym {
 	HM_K_DO_FUTEX, HM_K_FUTEX_WAIT, HM_K___FUTEX_WAIT, HM_K_FUTEX_WAIT_SETUP, HM_K_GET_FUTEX_KEY,
@@ -410,6 +427,7 @@ struct hm_sim_opts {
 	u32		futexes;		/* per thread (1024) */
 	bool		shared;
 	bool		thp;			/* the heap of futex words is a THP */
+	bool		read_migrates;		/* what-if: --read-migrates (struct hm_machine) */
 	bool		slots_set;		/* --slots given (0: the global hash, like -b 0) */
 	u64		slots;			/* private hash slots, 0: the kernel's default */
 	u64		global_slots;		/* what-if: global table size (per node), 0: the kernel's */

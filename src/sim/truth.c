@@ -369,6 +369,7 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 	hm_json__str(j, "placement", s->o.placement == HM_PLACE_SPREAD ? "spread" :
 				     s->o.placement == HM_PLACE_PERF ? "perf" : "compact");
 	hm_json__bool(j, "thp", s->o.thp);
+	hm_json__bool(j, "read_migrates", s->m.read_migrates);
 	hm_json__u64(j, "bucket_size", s->fm.layout.bucket_size);
 	hm_json__str(j, "layout", s->fm.layout.source);
 	hm_json__u64(j, "seed", s->o.seed);

@@ -161,6 +161,7 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 	err = hm_machine__finish(&s->m, o->sockets, o->cores, o->smt);
 	if (err)
 		goto fail;
+	s->m.read_migrates = o->read_migrates;
 	for (i = 0; i < o->nr_latency; i++) {
 		err = hm_machine__set_latency(&s->m, o->latency[i]);
 		if (err)

@@ -1,43 +1,167 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# hitmap report against perf c2c report on 1M samples over 100k cache lines:
-# wall time and peak RSS side by side, and the two ratios.
-# Target: hitmap >= 10x faster with <= 1/10 of perf's peak RSS.
+# hitmap report against perf c2c report --stdio (6.1 and 7.3), side by side in
+# one run, on five file shapes, with the read limit (cat, hitmap stat):
+#
+#   futex     hitmap simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000
+#   l50k      1M samples over 50k lines (hm-gen)
+#   l1m       1M samples over 1M lines (hm-gen)
+#   cont      a contention-mode recording (hm-cont-gen, lock tracepoints)
+#   big       20M samples over 200k lines (hm-gen, ~1.8 GB; made here, deleted after)
+#
+# Each line: wall time, CPU time and peak RSS; then the ratios against the targets
+# (CPU-time ratios too: on a loaded machine they are the steadier ones):
+# report (1 thread) >= 20x perf, --by bucket >= 15x, RSS <= 1/10 of perf's,
+# report <= 2x hitmap stat on the futex file, all threads >= 1.7x one thread
+# on the 20M file (2 CPUs), 20M samples in < 200 MB.
+#
+# perf runs under an address-space cap (BENCH_PERF_MEM_GB, default 10) and a
+# time limit (BENCH_PERF_TIMEOUT, default 300 s): past either it is reported
+# as "out of memory"/"timed out" and its ratio as a lower bound.
+#
+# BENCH_SHAPES="futex l50k" picks shapes; BENCH_QUICK=1 leaves out the 20M
+# file and runs every command once; BENCH_RUNS=N: best of N for hitmap
+# (default 2; perf runs once); BENCH_PERFS="6.1 7.3" picks perf versions.
 set -u
 HITMAP=${HITMAP:-$PWD/${HITMAP_BUILD:-build}/hitmap}
-GEN=${HM_GEN:-$(dirname "$HITMAP")/tools/hm-gen}
+TOOLS=$(dirname "$HITMAP")/tools
 T=${BENCH_TMP:-$(mktemp -d /tmp/hitmap-bench.XXXXXX)}
-N=${BENCH_C2C_SAMPLES:-1000000}
-L=${BENCH_C2C_LINES:-100000}
-command -v perf >/dev/null || { echo "bench-c2c: SKIP: perf not installed"; exit 0; }
-[ -x "$GEN" ] || { echo "bench-c2c: SKIP: $GEN not built (make tests)"; exit 0; }
-[ -x /usr/bin/time ] || { echo "bench-c2c: SKIP: /usr/bin/time missing"; exit 0; }
-f=$T/c2c-bench.data
-"$GEN" -o "$f" -n "$N" -l "$L" --nodes 2 --cpus 16 --seed 7 --phys >/dev/null || { echo "bench-c2c: hm-gen failed"; exit 1; }
-echo "input: $(du -h "$f" | cut -f1) perf.data, $N samples over $L lines (hm-gen -n $N -l $L --nodes 2 --cpus 16 --phys)"
+QUICK=${BENCH_QUICK:-0}
+SHAPES=${BENCH_SHAPES:-futex l50k l1m cont big}
+[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex l50k l1m cont"
+RUNS=${BENCH_RUNS:-2}
+[ "$QUICK" = 1 ] && RUNS=1
+PERF_MEM_GB=${BENCH_PERF_MEM_GB:-10}
+PERF_TIMEOUT=${BENCH_PERF_TIMEOUT:-300}
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
-# measure NAME CMD...: prints "wall_secs maxrss_kb cpu_secs"
+[ -x /usr/bin/time ] || { echo "bench-c2c: SKIP: /usr/bin/time missing"; exit 0; }
+[ -x "$TOOLS/hm-gen" ] || { echo "bench-c2c: SKIP: $TOOLS/hm-gen not built (make tests)"; exit 0; }
+mkdir -p "$T"
+
+# the perfs to compare with: perf-V on PATH, or the system perf when it is V
+PERFS=
+for v in ${BENCH_PERFS:-6.1 7.3}; do
+	if command -v "perf-$v" >/dev/null 2>&1; then PERFS="$PERFS $v:perf-$v"
+	elif [ "$v" = 6.1 ] && perf version 2>/dev/null | grep -q '^perf version 6\.1\.'; then PERFS="$PERFS $v:perf"
+	else echo "perf $v: skipped: neither perf-$v nor a perf $v on PATH (scripts/setup-oracles.sh)"; fi
+done
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# measure CAP CMD...: "wall_s maxrss_kb cpu_s status" (status: ok, oom, timeout, failed)
+# CAP: an address-space limit in GB for the command, 0 for none.
 measure() {
-	local out=$T/time.$1; shift
-	/usr/bin/time -f "%e %M %U %S" -o "$out" "$@" >/dev/null 2>"$T/err.txt" || { echo "FAILED: $* ($(tail -n 2 "$T/err.txt" | tr '\n' ' '))" >&2; echo "0 0 0"; return; }
-	awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$out"
+	local cap=$1 rc st; shift
+	: >"$T/time.out"
+	if [ "$cap" != 0 ]; then
+		/usr/bin/time -f "%e %M %U %S" -o "$T/time.out" bash -c \
+			'ulimit -v $1; shift; exec timeout -s KILL "$@"' _ $((cap * 1024 * 1024)) \
+			"$PERF_TIMEOUT" "$@" </dev/null >/dev/null 2>"$T/err.txt"
+	else
+		/usr/bin/time -f "%e %M %U %S" -o "$T/time.out" "$@" </dev/null >/dev/null 2>"$T/err.txt"
+	fi
+	rc=$?
+	st=ok
+	if [ $rc != 0 ]; then
+		if [ "$cap" != 0 ] && [ $rc = 137 ]; then st=timeout
+		elif [ "$cap" != 0 ] && grep -qiE 'cannot allocate|out of memory|not enough memory|ENOMEM|std::bad_alloc' "$T/err.txt"; then st=oom
+		elif [ "$cap" != 0 ] && [ $rc -gt 128 ] && [ $rc -lt 160 ]; then st=oom	# killed by a signal under the cap: a failed allocation
+		else st=failed; echo "    (exit $rc: $(tail -n 1 "$T/err.txt"))" >&2; fi
+	fi
+	awk -v st=$st '/^[0-9]/ { printf "%s %s %.2f %s\n", $1, $2, $3 + $4, st; n = 1 }
+		END { if (!n) print "0 0 0 " st }' "$T/time.out"
 }
-# warm the page cache
-cat "$f" >/dev/null
-# best of two runs each (the machine may be shared): the lower wall time, its CPU and RSS
+# best N CAP CMD...: the lowest wall time of N runs
 best() {
-	local a b
-	a=$(measure "$@"); b=$(measure "$@")
-	printf '%s\n%s\n' "$a" "$b" | sort -n -k1,1 | head -n 1
+	local n=$1 i; shift
+	for ((i = 0; i < n; i++)); do measure "$@"; done | sort -n -k1,1 | head -n 1
 }
-read -r pt pm pc < <(best perf perf c2c report --stdio -i "$f")
-read -r ht hm hc < <(best hitmap "$HITMAP" report -i "$f")
-printf '%-34s %8.2f s wall %8.2f s cpu %10d KB peak RSS\n' "perf c2c report --stdio" "$pt" "$pc" "$pm"
-printf '%-34s %8.2f s wall %8.2f s cpu %10d KB peak RSS\n' "hitmap report" "$ht" "$hc" "$hm"
-awk -v pt="$pt" -v ht="$ht" -v pc="$pc" -v hc="$hc" -v pm="$pm" -v hm="$hm" 'BEGIN {
-	if (ht <= 0) ht = 0.01; if (hc <= 0) hc = 0.01; if (hm <= 0) hm = 1;
-	printf "ratio: hitmap report is %.1fx faster than perf c2c report (wall; %.1fx in CPU time; target >= 10x)\n", pt / ht, pc / hc;
-	printf "ratio: hitmap report peak RSS is 1/%.1f of perf c2c report (target <= 1/10)\n", pm / hm;
-}'
+row() {	# NAME WALL RSS CPU STATUS
+	local note=
+	case $5 in oom) note=" (out of memory at $PERF_MEM_GB GB)";; timeout) note=" (timed out at $PERF_TIMEOUT s)";;
+	failed) note=" (FAILED: no ratio)";; esac
+	printf '  %-40s %8.2f s wall %8.2f s cpu %9.1f MB peak RSS%s\n' "$1" "$2" "$4" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')" "$note"
+}
+# ratio TEXT NUM DEN TARGET_OP TARGET [LOWER]: NUM/DEN and whether it meets the target
+ratio() {
+	awk -v t="$1" -v a="$2" -v b="$3" -v op="$4" -v g="$5" -v lb="${6:-}" 'BEGIN {
+		if (b <= 0) b = 0.01; r = a / b;
+		ok = (op == ">=") ? (r >= g) : (r <= g);
+		printf "  ratio: %-52s %s%7.2f  (target %s %s%s)%s\n", t, lb ? ">=" : "", r, op, g,
+			lb ? "; perf did not finish: a lower bound" : "", ok ? "" : "  MISSED";
+	}'
+}
+
+make_shape() {	# SHAPE -> sets F and DESC, or returns 1
+	F=$T/$1.data
+	case $1 in
+	futex)
+		DESC="hitmap simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000"
+		"$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000 -o "$F" >/dev/null 2>"$T/err.txt";;
+	l50k)
+		DESC="hm-gen -n 1000000 -l 50000 --nodes 2 --cpus 16 --phys"
+		"$TOOLS/hm-gen" -o "$F" -n 1000000 -l 50000 --nodes 2 --cpus 16 --seed 7 --phys >/dev/null 2>"$T/err.txt";;
+	l1m)
+		DESC="hm-gen -n 1000000 -l 1000000 --nodes 2 --cpus 16 --phys"
+		"$TOOLS/hm-gen" -o "$F" -n 1000000 -l 1000000 --nodes 2 --cpus 16 --seed 7 --phys >/dev/null 2>"$T/err.txt";;
+	cont)
+		DESC="hm-cont-gen -n 1000000 (lock:contention_begin/end, contention mode)"
+		[ -x "$TOOLS/hm-cont-gen" ] || { echo "  SKIP: hm-cont-gen not built"; return 1; }
+		"$TOOLS/hm-cont-gen" -o "$F" -e "$T/cont.json" -n 1000000 >/dev/null 2>"$T/err.txt";;
+	big)
+		DESC="hm-gen -n 20000000 -l 200000 --nodes 2 --cpus 16 --phys"
+		"$TOOLS/hm-gen" -o "$F" -n 20000000 -l 200000 --nodes 2 --cpus 16 --seed 7 --phys >/dev/null 2>"$T/err.txt";;
+	*)	echo "  unknown shape $1"; return 1;;
+	esac || { echo "  SKIP: making the file failed: $(tail -n 1 "$T/err.txt")"; rm -f "$F"; return 1; }
+}
+
+echo "machine: $NCPU CPUs online, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo); hitmap runs best of $RUNS, perf once (cap $PERF_MEM_GB GB, $PERF_TIMEOUT s)"
+for shape in $SHAPES; do
+	make_shape "$shape" || continue
+	echo "shape $shape: $DESC"
+	echo "  $(du -m "$F" | cut -f1) MB, $("$HITMAP" stat -i "$F" 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }') samples; load $(load) before"
+	cat "$F" >/dev/null
+	read -r ct cm cc cs < <(best "$RUNS" 0 cat "$F")
+	row "cat FILE >/dev/null" "$ct" "$cm" "$cc" "$cs"
+	read -r st sm sc ss < <(best "$RUNS" 0 "$HITMAP" stat -i "$F")
+	row "hitmap stat" "$st" "$sm" "$sc" "$ss"
+	declare -A PT=() PM=() PS=() PC=()
+	for p in $PERFS; do
+		v=${p%%:*}; c=${p#*:}
+		read -r pt pm pc ps < <(measure "$PERF_MEM_GB" "$c" c2c report --stdio -i "$F")
+		PT[$v]=$pt; PM[$v]=$pm; PS[$v]=$ps; PC[$v]=$pc
+		row "perf $v c2c report --stdio" "$pt" "$pm" "$pc" "$ps"
+	done
+	read -r h1t h1m h1c h1s < <(best "$RUNS" 0 "$HITMAP" report --threads 1 -i "$F")
+	row "hitmap report --threads 1" "$h1t" "$h1m" "$h1c" "$h1s"
+	read -r hnt hnm hnc hns < <(best "$RUNS" 0 "$HITMAP" report --threads "$NCPU" -i "$F")
+	row "hitmap report --threads $NCPU" "$hnt" "$hnm" "$hnc" "$hns"
+	read -r hbt hbm hbc hbs < <(best "$RUNS" 0 "$HITMAP" report --threads 1 --by bucket -i "$F")
+	row "hitmap report --threads 1 --by bucket" "$hbt" "$hbm" "$hbc" "$hbs"
+	for p in $PERFS; do
+		v=${p%%:*}
+		lb=; [ "${PS[$v]}" != ok ] && lb=1
+		[ "${PS[$v]}" = failed ] && continue
+		ratio "perf $v / hitmap (1 thread), time" "${PT[$v]}" "$h1t" ">=" 20 $lb
+		ratio "perf $v / hitmap --by bucket (1 thread), time" "${PT[$v]}" "$hbt" ">=" 15 $lb
+		case ${PS[$v]} in
+		ok)	ratio "perf $v / hitmap (1 thread), CPU time" "${PC[$v]}" "$h1c" ">=" 20
+			ratio "perf $v / hitmap (1 thread), peak RSS" "${PM[$v]}" "$h1m" ">=" 10;;
+		oom)	ratio "perf $v / hitmap (1 thread), peak RSS (perf: its cap)" $((PERF_MEM_GB * 1048576)) "$h1m" ">=" 10 1;;
+		*)	echo "  ratio: perf $v CPU time and peak RSS unknown: perf was killed at the time limit";;
+		esac
+	done
+	ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2
+	ratio "hitmap (1 thread) / hitmap stat, CPU time" "$h1c" "$sc" "<=" 2
+	awk -v a="$h1t" -v b="$ct" 'BEGIN { if (b <= 0) b = 0.01;
+		printf "  ratio: %-52s %7.2f  (no target: the read limit)\n", "hitmap (1 thread) / cat, time", a / b }'
+	ratio "hitmap 1 thread / $NCPU threads, time (speed-up)" "$h1t" "$hnt" ">=" "$([ "$NCPU" -ge 2 ] && echo 1.7 || echo 1)"
+	[ "$shape" = big ] && awk -v m="$h1m" -v n="$hnm" 'BEGIN { m = (m > n ? m : n) / 1024;
+		printf "  ratio: %-52s %7.1f MB (target < 200)%s\n", "20M samples, peak RSS", m, m < 200 ? "" : "  MISSED" }'
+	echo "  load $(load) after"
+	unset PT PM PS PC
+	rm -f "$F"
+done
 [ -z "${BENCH_TMP:-}" ] && rm -rf "$T"
 exit 0

@@ -6,7 +6,8 @@
 #  - a734d9fca84e "futex: Optimize futex hash bucket access patterns" (Peter
 #    Zijlstra, June 2026, v7.2): 2-socket Skylake, 112 threads, perf bench
 #    futex hash: autosize (512 buckets) 646,390 -> 903,371 ops/s (+39.7%),
-#    -b 256 +26.4%, shared (-S, global hash) +4.4%.  Base: 6.18's code path
+#    -b 512 715,687 -> 995,943 (+39.2%), -b 256 464,395 -> 587,014 (+26.4%),
+#    shared (-S, global hash) 1,571,857 -> 1,641,435 (+4.4%).  Base: 6.18's code path
 #    (hb->priv read in futex_hash and futex_hash_put; 6.19..7.1 carry it
 #    unchanged as far as the notes go), patched: 7.2.
 #  - LKP 202507160223.2a483e8b-lkp@intel.com: v6.16-rc4 -> private hash
@@ -26,7 +27,14 @@ line() {
 			w, k, a, b, m, p, d, d <= 10 ? "within 10" : "OUTSIDE 10"
 	}'
 }
-line "a734d9fca84e skx 112t autosize" 39.7 6.18 7.2 --preset skx
-line "a734d9fca84e skx 112t -b 256" 26.4 6.18 7.2 --preset skx -b 256
-line "a734d9fca84e skx 112t shared" 4.4 6.18 7.2 --preset skx --shared
-line "LKP 2a483e8b srf 192t -S" 1.9 6.16-rc4 6.16 --preset srf --shared
+for x in "" --read-migrates; do
+	[ -n "$x" ] && echo "with $x (a load of a line modified elsewhere takes it: load then RMW is one transfer):"
+	line "a734d9fca84e skx 112t autosize" 39.7 6.18 7.2 --preset skx $x
+	line "a734d9fca84e skx 112t -b 512" 39.2 6.18 7.2 --preset skx -b 512 $x
+	line "a734d9fca84e skx 112t -b 256" 26.4 6.18 7.2 --preset skx -b 256 $x
+	line "a734d9fca84e skx 112t shared" 4.4 6.18 7.2 --preset skx --shared $x
+	line "LKP 2a483e8b srf 192t -S" 1.9 6.16-rc4 6.16 --preset srf --shared $x
+done
+# the bucket-count sensitivity behind the private-hash gaps: 7.2, -b 256 -> -b 512
+a=$(ops --preset skx --kernel 7.2 -b 256) && b=$(ops --preset skx --kernel 7.2 -b 512) &&
+	awk -v a="$a" -v b="$b" 'BEGIN { printf "sim 7.2 skx 112t -b 256 -> -b 512: model %+.1f%%, published %+.1f%% (587,014 -> 995,943)\n", 100 * (b - a) / a, 69.7 }'

@@ -4,21 +4,36 @@
 # core (target >= 20 M/s), for the 192-CPU Sierra Forest preset and each era,
 # with the perf.data written.  There is no real tool that simulates this; the
 # ratio line compares against the 20 M/s target.
+#
+# What limits it: every simulated access reads 3-5 host cache lines at random
+# (the line's directory entry, the core's L1 and L2 slots, the transfer clock,
+# the lock word) from a working set of about 10 MB on this preset (192 cores x
+# 4608 private-cache slots x 8 bytes = 7 MB, plus 16-26 bytes per simulated
+# line); the run loop prefetches them, but the rate follows how much of that
+# stays in the host's last-level cache.  The last line runs the same kernel on
+# 16 CPUs (128 KB of slots) to show it: when the two rates differ a lot, the
+# host's cache, not the model's work, sets the pace.  The load average is
+# printed because on a shared box other processes take that cache.
 set -u
 HITMAP=${HITMAP:-$PWD/build/hitmap}
+command -v jq >/dev/null || { echo "bench-sim: jq is not installed"; exit 0; }
 T=${BENCH_TMP:-/tmp}/bench-sim.$$
 mkdir -p "$T"
 OPS=${SIM_BENCH_OPS:-2000000}
 min=
+rate() {	# ARGS...: prints "accesses cpu_s M/s"
+	local out
+	out=$("$HITMAP" simulate "$@" --ops "$OPS" -o "$T/sim.data" --json 2>&1) || {
+		echo "bench-sim: simulate $* failed: $out" >&2; return 1; }
+	printf '%s\n' "$out" | jq -r '"\(.accesses) \(.cpu_s) \(.accesses_per_sec / 1e6 * 10 | floor / 10)"'
+}
+echo "host: $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for k in 6.12 6.16-rc4 6.17 7.3; do
-	out=$("$HITMAP" simulate --preset srf --kernel $k --ops "$OPS" -o "$T/sim.data" --json 2>&1) || {
-		echo "bench-sim: simulate --kernel $k failed: $out"; rm -rf "$T"; exit 1; }
-	rate=$(printf '%s\n' "$out" | sed -n 's/.*"accesses_per_sec": *\([0-9.e+]*\).*/\1/p')
-	acc=$(printf '%s\n' "$out" | sed -n 's/.*"accesses": *\([0-9]*\).*/\1/p')
-	cpu=$(printf '%s\n' "$out" | sed -n 's/.*"cpu_s": *\([0-9.e+-]*\).*/\1/p')
-	m=$(awk -v r="$rate" 'BEGIN { printf "%.1f", r / 1e6 }')
-	printf 'sim %-5s srf 192 CPUs: %s accesses in %s s CPU: %s M accesses/s\n' "$k" "$acc" "$cpu" "$m"
-	if [ -z "$min" ] || awk -v a="$m" -v b="$min" 'BEGIN { exit !(a < b) }'; then min=$m; fi
+	set -- $(rate --preset srf --kernel $k) || { rm -rf "$T"; exit 1; }
+	printf 'sim %-8s srf 192 CPUs: %s accesses in %s s CPU: %s M accesses/s\n' "$k" "$1" "$2" "$3"
+	if [ -z "$min" ] || awk -v a="$3" -v b="$min" 'BEGIN { exit !(a < b) }'; then min=$3; fi
 done
 awk -v m="$min" 'BEGIN { printf "ratio simulate/target: %.2f (slowest era %.1f M accesses/s vs 20 M/s)\n", m / 20, m }'
+set -- $(rate --preset srf --cores 8 --kernel 6.12) &&
+	printf 'sim 6.12     srf 16 CPUs (small working set): %s M accesses/s\n' "$3"
 rm -rf "$T"

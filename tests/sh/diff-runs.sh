@@ -36,11 +36,11 @@ check same-config-single-runs [ "$(jq '.test.significant' "$TMP/same1.json")" = 
 check same-config-single-poisson jq -e '.test.method | test("Poisson")' "$TMP/same1.json"
 # the bucket and the data symbol were matched across runs despite other addresses
 "$HITMAP" diff --all --json "$TMP"/g1.data "$TMP"/g2.data -- "$TMP"/g4.data "$TMP"/g5.data >"$TMP/same-all.json"
-check same-config-bucket-matched jq -e '.rows[] | select(.metric == "futex.global.node0.bucket.37.HITM.total")
+check same-config-bucket-matched jq -e '.rows[] | select(.metric == "futex.global.node0.bucket.37.hitm")
 	| select(.base.mean > 100 and .new.mean > 100 and .match == "futex table kind+node+bucket index")' "$TMP/same-all.json"
-check same-config-symbol-matched jq -e '.rows[] | select(.metric == "line.data:hm_counter+0x40.HITM.total")
+check same-config-symbol-matched jq -e '.rows[] | select(.metric == "line.data:hm_counter+0x40.tot_hitm")
 	| select(.base.mean > 100 and .new.mean > 100 and .match == "data symbol+offset")' "$TMP/same-all.json"
-check same-config-field-matched jq -e '.rows[] | select(.metric == "futex.global.field.lock.HITM.total")
+check same-config-field-matched jq -e '.rows[] | select(.metric == "futex.global.field.lock.hitm")
 	| select(.base.mean > 100 and .new.mean > 100 and .match == "bucket field")' "$TMP/same-all.json"
 
 # --- global hash -> private hash
@@ -49,12 +49,12 @@ check same-config-field-matched jq -e '.rows[] | select(.metric == "futex.global
 row() { jq -e --arg m "$1" ".rows[] | select(.metric == \$m) | select($2)" "$TMP/gp.json" >/dev/null; }
 check gp-hitm-remote-down row perf-c2c.HITM.remote '.significant and .change_pct < -40'
 check gp-hitm-local-up row perf-c2c.HITM.local '.significant and .change_pct > 0'
-check gp-global-bucket-gone row futex.global.node0.bucket.37.HITM.total '.significant and .new.mean == 0 and .base.mean > 0'
-check gp-global-bucket-socket row futex.global.node0.bucket.37.socket.1.HITM.remote '.significant and .new.mean == 0'
-check gp-private-bucket-appears row futex.private.bucket.3.HITM.total '.significant and .base.mean == 0 and .new.mean > 0'
-check gp-field-lock row futex.global.field.lock.HITM.total '.significant and .match == "bucket field"'
-check gp-private-field row futex.private.field.lock.HITM.total '.significant and .change_pct > 0'
-check gp-counter-unchanged row line.data:hm_counter+0x40.HITM.total '(.significant | not) and .match == "data symbol+offset"'
+check gp-global-bucket-gone row futex.global.node0.bucket.37.hitm '.significant and .new.mean == 0 and .base.mean > 0'
+check gp-global-bucket-socket row futex.global.node0.bucket.37.socket.1.hitm_remote '.significant and .new.mean == 0'
+check gp-private-bucket-appears row futex.private.bucket.3.hitm '.significant and .base.mean == 0 and .new.mean > 0'
+check gp-field-lock row futex.global.field.lock.hitm '.significant and .match == "bucket field"'
+check gp-private-field row futex.private.field.lock.hitm '.significant and .change_pct > 0'
+check gp-counter-unchanged row line.data:hm_counter+0x40.tot_hitm '(.significant | not) and .match == "data symbol+offset"'
 check gp-ops-up row workload.ops_per_sec '.significant and .change_pct > 30'
 check gp-sorted jq -e '[.rows[].significant] | . == (sort | reverse)' "$TMP/gp.json"
 

@@ -37,8 +37,8 @@ check sim-same-config-buckets-matched [ "$(jq '[.rows[] | select(.group == "buck
 "$HITMAP" diff --all --json "$TMP"/k616-{1,2,3}.data -- "$TMP"/k617-{1,2,3}.data >"$TMP/k.json"
 row() { jq -e --arg m "$1" ".rows[] | select(.metric == \$m) | select($2)" "$TMP/k.json" >/dev/null; }
 check sim-616-617-hitm-down row perf-c2c.HITM.total '.significant and .change_pct < -30'
-check sim-616-617-fph-gone row line.futex.private.fph.HITM.total '.significant and .new.mean == 0 and .base.mean > 100 and .match == "futex object"'
-check sim-616-617-lock-hot row futex.private.field.lock.HITM.total '.significant and .new.mean > 100 and .match == "bucket field"'
+check sim-616-617-fph-gone row line.futex.private.fph.tot_hitm '.significant and .new.mean == 0 and .base.mean > 100 and .match == "futex object"'
+check sim-616-617-lock-hot row futex.private.field.lock.hitm '.significant and .new.mean > 100 and .match == "bucket field"'
 check sim-616-617-ops-up row workload.ops_per_sec_thread '.significant and .change_pct > 100'
 check sim-616-617-welch jq -e '.test.method | test("Welch")' "$TMP/k.json"
 "$HITMAP" diff "$TMP"/k616-{1,2,3}.data -- "$TMP"/k617-{1,2,3}.data >"$TMP/k.txt"

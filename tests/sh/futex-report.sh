@@ -69,6 +69,39 @@ check "by bucket: text" bash -c "'$HITMAP' report -i '$TMP/f.data' --by bucket |
 check "by bucket: csv rows" bash -c "[ \$('$HITMAP' report -i '$TMP/f.data' --by bucket --csv | grep -c '^global\|^private') = 12 ]"
 check "by socket: text matrix" bash -c "'$HITMAP' report -i '$TMP/f.data' --by socket | grep -q 'HITM: socket holding'"
 
+# every futex view says how the tables were found ("tables:" / .geometry)
+for view in bucket field socket; do
+	"$HITMAP" report -i "$TMP/f.data" --by $view >"$TMP/v.txt" 2>&1
+	check "by $view: text says how the tables were found" grep -q '^tables: metadata, 3 tables' "$TMP/v.txt"
+	"$HITMAP" report -i "$TMP/f.data" --by $view --json >"$TMP/v.json" 2>&1
+	check "by $view: JSON says how the tables were found" jq -e '.geometry | startswith("metadata, 3 tables")' "$TMP/v.json"
+done
+# names through src/report/names.c: a bucket row has the line name the line
+# table, the HTML page and the diff give it; so do the fph header's line
+check "by bucket: JSON names each bucket line as the line table does" jq -e '
+  [.buckets[] | select(.index != null) | .name == (if .table == "global" then "futex.global.node\(.node).bucket.\(.index)" else "futex.private.bucket.\(.index)" end)] | all and length == 12' "$TMP/b.json"
+check "by bucket: JSON names the private hash header's line futex.private.fph" jq -e \
+  '[.objects[] | select(.object | startswith("fph.")) | .name] | unique == ["futex.private.fph"]' "$TMP/b.json"
+check "by bucket: CSV has the line name last" bash -c "'$HITMAP' report -i '$TMP/f.data' --by bucket --csv | awk -F, 'NR == 1 { ok = \$NF == \"name\" } NR > 1 && /^global/ && \$NF !~ /^futex\\.global\\.node[01]\\.bucket\\.[0-9]+\$/ { ok = 0 } END { exit !ok }'"
+"$HITMAP" report -i "$TMP/f.data" --json >"$TMP/t.json" 2>/dev/null
+check "line table (JSON) and --by bucket give each bucket line the same name" jq -e --slurpfile b "$TMP/b.json" '
+  (.lines | map({key: .address, value: .data}) | from_entries) as $l
+  | [$b[0].buckets[] | select($l[.addr] != null) | $l[.addr] == .name] | all and length > 0' "$TMP/t.json"
+# shared futexes (simulated): the struct page lines GUP-fast and get_futex_key
+# touch are futex.page.0xPFN in the line table and in --by bucket, their
+# fields (_refcount, ...) in the line details
+if "$HITMAP" simulate --preset skx --cores 4 --futexes 64 --ops 20000 --shared -o "$TMP/sh.data" >/dev/null 2>&1; then
+	"$HITMAP" report -i "$TMP/sh.data" --json >"$TMP/sh.json" 2>/dev/null
+	"$HITMAP" report -i "$TMP/sh.data" --by bucket --json >"$TMP/shb.json" 2>/dev/null
+	check "shared: page lines named futex.page.0xPFN in the line table" jq -e '[.lines[] | select(.data | startswith("futex.page.0x"))] | length > 0' "$TMP/sh.json"
+	check "shared: the same names in --by bucket's objects" jq -e --slurpfile t "$TMP/sh.json" '
+	  ([$t[0].lines[] | select(.data | startswith("futex.page.")) | .data] | unique) as $l
+	  | [.objects[] | select(.object | startswith("page ")) | .name] | unique | length > 0 and all(. as $n | $l | index($n) != null)' "$TMP/shb.json"
+	check "shared: line details name the page field _refcount" bash -c "'$HITMAP' report -i '$TMP/sh.data' 2>/dev/null | grep -q '^ *0x34 _refcount '"
+else
+	fail "shared: simulate" "hitmap simulate --shared failed"
+fi
+
 # tables given on the command line instead of the file's metadata
 check "gen: file without metadata" "$GEN" -o "$TMP/n.data" -e "$TMP/exp2.json" -n 6000 --no-meta
 if "$HITMAP" report -i "$TMP/n.data" --by bucket --json --kernel 6.18 \

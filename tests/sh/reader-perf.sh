@@ -37,11 +37,13 @@ same_script() {
 }
 
 # same_stats NAME FILE: the 'events:' lines agree with perf 6.1 report --stats
-# (newer perf lists more record types there; hitmap stat prints 6.1's list)
+# (newer perf lists more record types there; hitmap stat prints 6.1's list;
+# perf 6.12+ right-aligns the names at 20 columns, 6.1 and hitmap at 16:
+# blanks are squeezed)
 same_stats() {
 	local n=$1 f=$2
-	perf report --stats -i "$f" 2>/dev/null | grep 'events:' >"$TMP/$n.pstat"
-	"$HITMAP" stat -i "$f" 2>&1 | grep 'events:' >"$TMP/$n.hstat"
+	perf report --stats -i "$f" 2>/dev/null | grep 'events:' | tr -s ' ' >"$TMP/$n.pstat"
+	"$HITMAP" stat -i "$f" 2>&1 | grep 'events:' | tr -s ' ' >"$TMP/$n.hstat"
 	if [ -s "$TMP/$n.pstat" ] && cmp -s "$TMP/$n.pstat" "$TMP/$n.hstat"; then
 		pass "reader-perf.$n.stats ($(grep -m1 TOTAL "$TMP/$n.hstat" | tr -s ' '))"
 	else

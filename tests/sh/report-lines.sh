@@ -33,7 +33,7 @@ for v in details json csv; do
 		fail "report-lines: $v = table" "table '$(cat "$TMP/table")' $v '$(cat "$TMP/$v")'"
 	fi
 done
-# the HTML page's data: the hottest line's HITM.total/local/remote, total_loads, stores
+# the HTML page's data: the hottest line's tot_hitm, lcl_hitm, rmt_hitm, total_loads, store (perf's)
 if command -v python3 >/dev/null; then
 	python3 - "$TMP/r.html" >"$TMP/html" <<'PY'
 import json, re, sys
@@ -41,7 +41,7 @@ s = open(sys.argv[1]).read()
 d = json.loads(re.search(r'<script type="application/json" id="hm-data">(.*?)</script>', s, re.S).group(1))
 ls, v, n = d['lstats'], d['lines']['v'], len(d['lstats'])
 row = dict(zip(ls, v[:n]))
-print(int(row['HITM.total']), int(row['HITM.local']), int(row['HITM.remote']), int(row['total_loads']), int(row['stores']))
+print(int(row['tot_hitm']), int(row['lcl_hitm']), int(row['rmt_hitm']), int(row['total_loads']), int(row['store']))
 PY
 	if [ "$(cat "$TMP/html")" = "$rest" ]; then
 		pass "report-lines: HTML = table ($rest)"

@@ -8,9 +8,14 @@
  * wait times.
  *
  *   hm-cont-gen -o FILE -e EXPECTED.json [-n BEGINS] [--seed S] [--no-rounds]
+ *               [--callchain KALLSYMS]
  *
  * --no-rounds leaves out the FINISHED_ROUND records, so that an ordered
  * reader holds far more than one round and flushes half its queue at a time.
+ * --callchain gives contention_begin a kernel call chain as record --mode
+ * contention does (the spin-lock slow path, then the waiting code: two
+ * callers in a 2:1 ratio) and writes the symbols to KALLSYMS for report
+ * --kallsyms; EXPECTED.json then holds the callers' contentions on buckets.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -132,13 +137,38 @@ static struct perf_event_attr attr(u64 id, bool first)
 
 static u64 exp_n[SLOTS], exp_wait[SLOTS];
 
+/* --callchain: the kernel text the chains point into */
+#define KT 0xffffffff81200000ull
+static const char *const ksyms[] = {
+	"native_queued_spin_lock_slowpath", "_raw_spin_lock", "futex_q_lock", "futex_wait_setup",
+	"futex_wake", "do_futex", "__x64_sys_futex",
+};
+enum { K_SLOW, K_RAW, K_QLOCK, K_WSETUP, K_WAKE, K_DOFUTEX, K_SYS, K__MAX };
+static const char *const exp_caller[2] = { "futex_q_lock <- futex_wait_setup", "futex_wake <- do_futex" };
+static u64 exp_caller_n[2], exp_caller_wait[2];
+
+static int write_kallsyms(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "%016llx T _stext\n", (unsigned long long)(KT - 0x1000));
+	for (int i = 0; i < K__MAX; i++)
+		fprintf(f, "%016llx T %s\n", (unsigned long long)(KT + 0x100 * i), ksyms[i]);
+	fprintf(f, "%016llx T _etext\n", (unsigned long long)(KT + 0x100 * K__MAX));
+	return fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "seed", required_argument, NULL, 's' }, { "no-rounds", no_argument, NULL, 'R' },
+		{ "callchain", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *expf = NULL;
+	const char *out = NULL, *expf = NULL, *ksymf = NULL;
+	int who[NTID];
 	unsigned long n = 120000, begins = 0, other = 0, recs = 0;
 	bool rounds = true;
 	struct hm_header h;
@@ -164,6 +194,7 @@ int main(int argc, char **argv)
 		case 'n': n = strtoul(optarg, NULL, 10); break;
 		case 's': gen_rng = strtoull(optarg, NULL, 0) | 1; break;
 		case 'R': rounds = false; break;
+		case 'C': ksymf = optarg; break;
 		default: return 2;
 		}
 	}
@@ -172,6 +203,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memset(th, 0, sizeof(th));
+	if (ksymf) {
+		if (write_kallsyms(ksymf)) {
+			fprintf(stderr, "hm-cont-gen: %s: %s\n", ksymf, strerror(errno));
+			return 1;
+		}
+		a0.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	}
 	gen_host__header(&host, &h, "hm-cont-gen", "6.17.0-hm-cont-gen", false);
 	td = tracing_data();
 	h.tracing_data = td.p;
@@ -203,6 +241,7 @@ int main(int argc, char **argv)
 	/* each thread alternates begin -> end; bucket b drawn with weight ~ 1/(b%37+1) */
 	while ((begins < n || first) && !err) {
 		struct hm_sample s;
+		u64 chain[6];
 		u8 payload[20];
 		u16 type;
 		u32 fl = 0;
@@ -237,12 +276,30 @@ int main(int argc, char **argv)
 			th[tid].t0 = s.time;
 			begins++;
 			s.ip = 0xffffffff81100000ull;
+			if (ksymf) {	/* the slow path, the lock, then who waits */
+				int c2 = gen_rnd(3) == 0;
+
+				who[tid] = c2;
+				chain[0] = PERF_CONTEXT_KERNEL;
+				chain[1] = KT + 0x100 * K_SLOW + 0x2a;
+				chain[2] = KT + 0x100 * K_RAW + 0x11;
+				chain[3] = KT + 0x100 * (c2 ? K_WAKE : K_QLOCK) + 0x33;
+				chain[4] = KT + 0x100 * (c2 ? K_DOFUTEX : K_WSETUP) + 0x44;
+				chain[5] = KT + 0x100 * K_SYS + 0x55;
+				s.callchain = chain;
+				s.callchain_nr = 6;
+				s.ip = chain[1];
+				if (th[tid].bucket >= 0)
+					exp_caller_n[c2]++;
+			}
 			s.id = ids0[s.cpu];
 			type = ID_BEGIN;
 			fl = 1;
 		} else {
 			if (th[tid].bucket >= 0)
 				exp_wait[th[tid].bucket] += s.time - th[tid].t0;
+			if (ksymf && th[tid].bucket >= 0)
+				exp_caller_wait[who[tid]] += s.time - th[tid].t0;
 			th[tid].open = false;
 			s.ip = 0xffffffff81100100ull;
 			s.id = ids1[s.cpu];
@@ -269,7 +326,12 @@ int main(int argc, char **argv)
 			first ? "" : ",\n", k, exp_n[k], exp_wait[k]);
 		first = 0;
 	}
-	fprintf(f, "\n  ]\n}\n");
+	fprintf(f, "\n  ]");
+	if (ksymf)
+		for (k = 0; k < 2; k++)
+			fprintf(f, "%s    {\"caller\": \"%s\", \"contended\": %" PRIu64 ", \"wait_ns\": %" PRIu64 "}",
+				k ? ",\n" : ",\n  \"callers\": [\n", exp_caller[k], exp_caller_n[k], exp_caller_wait[k]);
+	fprintf(f, "%s\n}\n", ksymf ? "\n  ]" : "");
 	fclose(f);
 	hm_meta__delete(meta);
 	hm_futex_model__release(&m);

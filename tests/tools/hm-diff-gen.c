@@ -9,7 +9,11 @@
  * lines and touched buckets, for size tests, and workload ops/s.
  *
  *   hm-diff-gen -o FILE [--mode global|private] [--seed S] [-n SAMPLES]
- *               [--lines N] [--buckets N] [--ops OPS]
+ *               [--lines N] [--line-share PCT] [--buckets N] [--ops OPS]
+ *
+ * --line-share: percent of the samples that go to the --lines lines (15);
+ * 100 with -n equal to --lines gives each line exactly one local HITM
+ * (linear-time tests with a million distinct lines).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -58,7 +62,8 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "mode", required_argument, NULL, 'm' }, { "seed", required_argument, NULL, 's' },
 		{ "lines", required_argument, NULL, 'l' }, { "buckets", required_argument, NULL, 'b' },
-		{ "ops", required_argument, NULL, 'O' }, { NULL, 0, NULL, 0 },
+		{ "ops", required_argument, NULL, 'O' }, { "line-share", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 },
 	};
 	/* contended futex buckets: global (node, index) or private index */
 	static const struct { int node; u64 index; unsigned weight; } gbuck[] = {
@@ -72,6 +77,7 @@ int main(int argc, char **argv)
 	static const unsigned w_other[K__MAX] = { 0, 0, 300, 200, 200, 300 };
 	const char *out = NULL, *mode = "global";
 	unsigned long n = 20000, nlines = 0, nbuckets = 0, i, seed = 1, lcount = 0, bcount = 0;
+	unsigned long line_share = 15;
 	double ops = 0;
 	bool priv;
 	struct hm_header h;
@@ -96,12 +102,13 @@ int main(int argc, char **argv)
 		case 'l': nlines = strtoul(optarg, NULL, 10); break;
 		case 'b': nbuckets = strtoul(optarg, NULL, 10); break;
 		case 'O': ops = strtod(optarg, NULL); break;
+		case 'L': line_share = strtoul(optarg, NULL, 10); break;
 		default: return 2;
 		}
 	}
-	if (!out || (strcmp(mode, "global") && strcmp(mode, "private"))) {
+	if (!out || (strcmp(mode, "global") && strcmp(mode, "private")) || line_share > 100) {
 		fprintf(stderr, "usage: hm-diff-gen -o FILE [--mode global|private] [--seed S] [-n SAMPLES] "
-			"[--lines N] [--buckets N] [--ops OPS]\n");
+			"[--lines N] [--line-share PCT] [--buckets N] [--ops OPS]\n");
 		return 2;
 	}
 	priv = !strcmp(mode, "private");
@@ -183,6 +190,10 @@ int main(int argc, char **argv)
 		struct hm_sample s;
 		u64 r = gen_rnd(100);
 		enum kind k;
+
+		/* --line-share: this share of the samples goes to the many lines */
+		if (nlines && line_share != 15)
+			r = gen_rnd(100) < line_share ? 80 : 95 + gen_rnd(5);
 		int cpu_ = gen_rnd(4), node;
 
 		memset(&s, 0, sizeof(s));

@@ -10,6 +10,7 @@
 #include <hitmap/symbols.h>
 #include "tap.h"
 #include "report/metrics.h"
+#include "report/lines.h"
 #include "mem/data_src.h"
 
 enum acc { LCL_HITM, RMT_HITM, LCL_DRAM, RMT_DRAM, STORE };
@@ -59,11 +60,15 @@ static int fake_resolve(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_sym
 	return -2;
 }
 
+/* The run's per-line aggregation, as the report keeps it. */
+static struct hm_lines *cur_lines;
+
 static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, enum acc k,
 		 int socket, double n)
 {
 	struct hm_sample s = { 0 };
 	struct hm_mem_sample ms = { 0 };
+	struct hm_c2c_stats one;
 	long i, cnt = lround(n);
 
 	s.addr = addr;
@@ -81,8 +86,13 @@ static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, e
 	ms.futex.table = NULL;
 	if (fm)
 		hm_futex_model__resolve(fm, addr, &ms.futex);
-	for (i = 0; i < cnt; i++)
+	memset(&one, 0, sizeof(one));
+	hm_c2c_stats__add_v(&one, ms.compat, s.data_src, s.addr, ms.mapped);
+	ms.perf = &one;
+	for (i = 0; i < cnt; i++) {
 		hm_macc__add(a, &ms);
+		hm_lines__add(cur_lines, &ms, &one, -1);
+	}
 }
 
 /*
@@ -116,6 +126,7 @@ static struct hm_metrics *make_run(int run, bool private_hash, double noise)
 	ctx.nr_sockets = 2;
 	ctx.nr_nodes = 2;
 	a = hm_macc__new(&ctx);
+	cur_lines = hm_lines__new(64, 4, 2);
 	lock_off = fm.layout.offset[HM_FUTEX_FIELD_LOCK];
 	waiters_off = fm.layout.offset[HM_FUTEX_FIELD_WAITERS];
 	for (s = 0; s < 2; s++) {
@@ -137,8 +148,9 @@ static struct hm_metrics *make_run(int run, bool private_hash, double noise)
 		feed(a, &fm, 0x7f0000000000ull + run * 0x100000 + s * 4096, LCL_DRAM, s, N(1000));
 		feed(a, &fm, 0x7f0000000000ull + run * 0x100000 + s * 4096 + 64, RMT_DRAM, s, N(private_hash ? 600 : 900));
 	}
-	m = hm_macc__finish(a);
+	m = hm_macc__finish(a, cur_lines);
 	hm_macc__delete(a);
+	hm_lines__delete(cur_lines);
 	hm_futex_model__release(&fm);
 	return m;
 #undef N
@@ -179,19 +191,19 @@ int main(void)
 	CHECK("metric-lkp-hitm-total", mt && mt->value == 2 * (2000 + 600 + 800 + 200 + 400));
 	mt = hm_metrics__find(one, "perf-c2c.DRAM.local");
 	CHECK("metric-lkp-dram-local", mt && mt->value == 2000);
-	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.socket.1.HITM.remote");
+	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.socket.1.hitm_remote");
 	CHECK("metric-bucket-socket", mt && mt->value == 2600 && mt->match == HM_MATCH_BUCKET);
-	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.lock.HITM.total");
+	mt = hm_metrics__find(one, "futex.global.node0.bucket.7.lock.hitm");
 	CHECK("metric-bucket-field", mt && mt->value == 2 * 2800 && mt->match == HM_MATCH_FIELD);
-	mt = hm_metrics__find(one, "futex.global.field.waiters.HITM.remote");
+	mt = hm_metrics__find(one, "futex.global.field.waiters.hitm_remote");
 	CHECK("metric-field", mt && mt->value == 1200);
-	mt = hm_metrics__find(one, "futex.global.hottest.1.HITM.total");
+	mt = hm_metrics__find(one, "futex.global.hottest.1.hitm");
 	CHECK("metric-rank", mt && mt->value == 2 * 3400 && mt->match == HM_MATCH_RANK);
-	mt = hm_metrics__find(one, "line.data:counter+0x40.HITM.local");
+	mt = hm_metrics__find(one, "line.data:counter+0x40.lcl_hitm");
 	CHECK("metric-line-data-symbol", mt && mt->value == 800 && mt->match == HM_MATCH_DATA_SYMBOL);
-	mt = hm_metrics__find(one, "line.futex.global.node0.bucket.7.HITM.remote");
+	mt = hm_metrics__find(one, "line.futex.global.node0.bucket.7.rmt_hitm");
 	CHECK("metric-line-bucket", mt && mt->match == HM_MATCH_BUCKET && mt->rank == 1);
-	mt = hm_metrics__find(one, "socket.1.HITM.local");
+	mt = hm_metrics__find(one, "socket.1.hitm_local");
 	CHECK("metric-socket", mt && mt->value == 800 + 200 + 400);
 	mt = hm_metrics__find(one, "xfer.socket1.node0");
 	CHECK("metric-xfer", mt && mt->value == 3400 + 200 + 400 + 1000 + 900);
@@ -220,10 +232,10 @@ int main(void)
 			n += hm_diff__row(d, k)->significant;
 		CHECK_EQ("same-config-no-significant-change", n, 0);
 	}
-	r = row(d, "futex.global.node0.bucket.7.HITM.remote");
+	r = row(d, "futex.global.node0.bucket.7.hitm_remote");
 	CHECK("same-config-bucket-matched", r && r->a->n == 3 && r->b->n == 3 && fabs(r->change) < 5 &&
 	      r->test == HM_TEST_WELCH);
-	r = row(d, "line.data:counter+0x40.HITM.total");
+	r = row(d, "line.data:counter+0x40.tot_hitm");
 	CHECK("same-config-line-matched-by-symbol", r && r->match == HM_MATCH_DATA_SYMBOL &&
 	      r->a->mean > 700 && r->b->mean > 700);
 	hm_diff__delete(d);
@@ -232,15 +244,15 @@ int main(void)
 	d = hm_diff__new(g, 3, p, 3, &o);
 	r = row(d, "perf-c2c.HITM.remote");
 	CHECK("gp-hitm-remote-down", r && r->significant && r->change < -50);
-	r = row(d, "futex.global.node0.bucket.7.HITM.remote");
+	r = row(d, "futex.global.node0.bucket.7.hitm_remote");
 	CHECK("gp-global-bucket-gone", r && r->significant && r->b->mean == 0 && r->match == HM_MATCH_BUCKET);
-	r = row(d, "futex.private.bucket.3.HITM.remote");
+	r = row(d, "futex.private.bucket.3.hitm_remote");
 	CHECK("gp-private-bucket-appears", r && r->significant && r->a->mean == 0 && r->b->mean > 0);
-	r = row(d, "futex.global.field.lock.HITM.total");
+	r = row(d, "futex.global.field.lock.hitm");
 	CHECK("gp-field-lock-down", r && r->significant && r->match == HM_MATCH_FIELD);
-	r = row(d, "futex.private.field.lock.HITM.total");
+	r = row(d, "futex.private.field.lock.hitm");
 	CHECK("gp-private-field-up", r && r->significant && r->change > 0);
-	r = row(d, "line.data:counter+0x40.HITM.total");
+	r = row(d, "line.data:counter+0x40.tot_hitm");
 	CHECK("gp-counter-unchanged", r && !r->significant);
 	r = row(d, "perf-c2c.DRAM.local");
 	CHECK("gp-dram-local-unchanged", r && !r->significant && r->shown);

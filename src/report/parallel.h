@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef HITMAP_REPORT_PARALLEL_H
+#define HITMAP_REPORT_PARALLEL_H
+
+/*
+ * The cache-line table built by worker threads (report --threads N).
+ *
+ * The report's thread reads, resolves and classifies every sample, in the
+ * pass's order; the table's work (hm_lines__add, most of a report's cost:
+ * cache misses in large tables) is split by cache line over the workers:
+ * each line belongs to one worker, which sees that line's samples in the
+ * pass's order, so every line ends exactly as one thread would have built
+ * it.  The parts are merged in the order of each line's first sample
+ * (hm_lines__merge), which is the single pass's order: output does not
+ * depend on the number of threads.
+ *
+ * Samples travel in chunks through a fixed ring per worker (the report's
+ * thread waits when a worker is behind): memory does not grow with samples.
+ */
+#include "report.h"
+#include "lines.h"
+
+struct hm_par;
+
+/* @nr_workers >= 1 threads, each with its part of the table. */
+struct hm_par *hm_par__new(int nr_workers, u32 cacheline_size, int nr_cpus, int nr_nodes);
+/*
+ * A stable index of perf's counters @one (a few distinct values per file):
+ * what hm_par__add takes, so that samples need not carry them.  -ENOSPC
+ * past 65536 distinct values.
+ */
+int  hm_par__intern(struct hm_par *p, const struct hm_c2c_stats *one);
+/* Queue one sample (ms->s->addr != 0) for its line's worker; @seq: its number in the pass. */
+int  hm_par__add(struct hm_par *p, const struct hm_mem_sample *ms, int one_idx, int node_idx,
+		 u64 seq);
+/* Hand over what is queued, wait for the workers and merge their parts into *@out. */
+int  hm_par__finish(struct hm_par *p, struct hm_lines **out);
+/* Stops the workers if still running; accepts NULL. */
+void hm_par__delete(struct hm_par *p);
+
+#endif

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Headless-Chromium check of the contention view of a hitmap report page
+ * (a contention-mode file), over the DevTools protocol on
+ * --remote-debugging-pipe (no npm packages).  Prints PASS/FAIL lines:
+ *   - the page loads (data-ready), no console errors, exceptions or network
+ *     requests;
+ *   - the tables #contention-buckets, #contention-sockets and
+ *     #contention-callers hold the rows of --expect, a TSV of what
+ *     'hitmap report --stdio --by bucket|socket' prints ("bucket", "socket"
+ *     or "caller", then the cells), in that order;
+ *   - the page does not claim buckets it has not got ("0 futex buckets touched");
+ *   - a screenshot of the section is written to --shot.
+ *
+ *   check-contention.js --html PAGE.html --expect ROWS.tsv --shot OUT.png [--name NAME] [--chromium PATH]
+ */
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const NAME = args.name || 'contention';
+let failed = 0;
+const check = (n, ok, why) => {
+  if (ok) console.log(`PASS ${NAME}-${n}`);
+  else { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); }
+};
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hitmap-chromium-'));
+const chrome = spawn(args.chromium || '/usr/bin/chromium', [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',
+  '--disable-default-apps', '--mute-audio', '--hide-scrollbars', '--window-size=1400,1200',
+  `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+let stderr = '';
+chrome.stderr.on('data', (d) => { stderr += d; });
+const out = chrome.stdio[3], inp = chrome.stdio[4];
+let nextId = 1, buf = '';
+const pending = new Map(), listeners = [];
+inp.on('data', (d) => {
+  buf += d.toString('utf8');
+  let z;
+  while ((z = buf.indexOf('\0')) >= 0) {
+    const msg = JSON.parse(buf.slice(0, z));
+    buf = buf.slice(z + 1);
+    if (msg.id && pending.has(msg.id)) {
+      const { resolve, reject } = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+      else resolve(msg.result);
+    } else if (msg.method) {
+      listeners.forEach((l) => l(msg));
+    }
+  }
+});
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  const m = { id, method, params };
+  if (sessionId) m.sessionId = sessionId;
+  out.write(JSON.stringify(m) + '\0');
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const html = path.resolve(args.html), url = 'file://' + html;
+  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  const S = (m, p) => send(m, p, sessionId);
+  const errors = [], requests = [];
+  listeners.push((msg) => {
+    if (msg.sessionId !== sessionId) return;
+    const p = msg.params;
+    if (msg.method === 'Runtime.consoleAPICalled' && (p.type === 'error' || p.type === 'assert'))
+      errors.push('console.' + p.type + ': ' + p.args.map((a) => a.value || a.description).join(' '));
+    if (msg.method === 'Runtime.exceptionThrown')
+      errors.push('exception: ' + (p.exceptionDetails.exception ? p.exceptionDetails.exception.description : p.exceptionDetails.text));
+    if (msg.method === 'Log.entryAdded' && p.entry.level === 'error')
+      errors.push('log: ' + p.entry.text + ' ' + (p.entry.url || ''));
+    if (msg.method === 'Network.requestWillBeSent' && p.request.url !== url && !p.request.url.startsWith('data:'))
+      requests.push(p.request.url);
+  });
+  for (const d of ['Runtime', 'Log', 'Network', 'Page']) await S(d + '.enable');
+  const ev = async (expr) => {
+    const r = await S('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error(expr + ': ' + JSON.stringify(r.exceptionDetails.exception || r.exceptionDetails));
+    return r.result.value;
+  };
+  const t0 = Date.now();
+  await S('Page.navigate', { url });
+  let ready = false;
+  while (Date.now() - t0 < 30000) {
+    try { ready = await ev("document.body && document.body.getAttribute('data-ready') === '1'"); } catch (e) { ready = false; }
+    if (ready) break;
+    await sleep(20);
+  }
+  check('loads', ready, 'data-ready never set (script failed?) ' + errors.join('; '));
+  if (!ready) return;
+  await sleep(200);
+
+  /* the rows of --stdio, table by table */
+  const want = { bucket: [], socket: [], caller: [] };
+  for (const line of fs.readFileSync(args.expect, 'utf8').split('\n')) {
+    if (!line) continue;
+    const cells = line.split('\t');
+    if (want[cells[0]]) want[cells[0]].push(cells.slice(1));
+  }
+  const ids = { bucket: 'contention-buckets', socket: 'contention-sockets', caller: 'contention-callers' };
+  for (const k of Object.keys(ids)) {
+    const got = await ev(`(function(){ var t = document.getElementById('${ids[k]}'); if (!t) return null;
+        return Array.prototype.map.call(t.querySelectorAll('tbody tr'), function (tr) {
+          return Array.prototype.map.call(tr.children, function (td) { return td.textContent; }); }); })()`);
+    if (!got) { check(`${k}-table`, false, `no #${ids[k]}`); continue; }
+    const n = want[k].length;
+    let bad = '';
+    for (let i = 0; i < n && !bad; i++)
+      if (!got[i] || got[i].join('|') !== want[k][i].join('|'))
+        bad = `row ${i}: page '${got[i] ? got[i].join('|') : '(none)'}', --stdio '${want[k][i].join('|')}'`;
+    check(`${k}-table-equals-stdio`, n > 0 && got.length === n && !bad,
+          bad || `${got.length} rows on the page, ${n} from --stdio`);
+  }
+  const sub = await ev("document.querySelector('header p').textContent");
+  check('no-empty-bucket-claim', !/0 futex buckets touched/.test(sub), sub);
+  const rect = await ev(`(function(){ var s = document.getElementById('contention-section'); s.scrollIntoView();
+      var r = s.getBoundingClientRect(); return { x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height }; })()`);
+  const shot = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true,
+    clip: { x: rect.x, y: rect.y, width: Math.max(rect.w, 10), height: Math.min(Math.max(rect.h, 10), 3000), scale: 1 } });
+  fs.writeFileSync(args.shot, Buffer.from(shot.data, 'base64'));
+  check('screenshot', fs.statSync(args.shot).size > 1000, `${args.shot}: ${fs.statSync(args.shot).size} bytes`);
+  console.log(`# ${NAME}: screenshot ${args.shot}`);
+  await sleep(100);
+  check('no-console-errors', errors.length === 0, errors.slice(0, 3).join(' | '));
+  check('no-network-requests', requests.length === 0, requests.slice(0, 3).join(' '));
+}
+
+const watchdog = setTimeout(() => { check('timeout', false, 'no answer from chromium in 90 s; ' + stderr.slice(-300)); finish(); }, 90000);
+let finishing = false;
+function finish() {
+  if (finishing) return;
+  finishing = true;
+  clearTimeout(watchdog);
+  const done = () => {
+    for (let i = 0; i < 20; i++) {
+      try { fs.rmSync(profile, { recursive: true, force: true }); break; } catch (e) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); }
+    }
+    process.exit(failed ? 1 : 0);
+  };
+  if (chrome.exitCode !== null || chrome.signalCode !== null) return done();
+  chrome.once('exit', done);
+  setTimeout(done, 3000);
+  try { send('Browser.close').catch(() => {}); } catch (e) { /* pipe gone */ }
+  setTimeout(() => { try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ } }, 1000);
+}
+main().catch((e) => check('driver', false, e.message)).finally(finish);

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# report --threads N: the output must not depend on N.  --threads 1 and
+# --threads 4 byte-identical on simulated files (several presets and
+# kernels), generated files (every vendor encoding, contention mode), the
+# same files as pipes and zstd-compressed, and the real fixtures read in
+# place; for the text report, the futex views, JSON, CSV, HTML and
+# perf's Pareto layout.
+. tests/lib.sh
+GEN=$HITMAP_BUILD/tools/hm-gen
+CGEN=$HITMAP_BUILD/tools/hm-cont-gen
+files=()
+
+# simulated futex workloads: presets (Intel, AMD, Arm with SPE samples) and kernels
+sim() {	# NAME ARGS...
+	local n=$1; shift
+	if "$HITMAP" simulate --ops 10000 --seed 3 -o "$TMP/$n.data" "$@" >/dev/null 2>"$TMP/$n.err"; then
+		files+=("$TMP/$n.data")
+	else
+		skip "report-threads: $n" "hitmap simulate $* failed: $(tail -n 1 "$TMP/$n.err")"
+	fi
+}
+sim srf-6.16 --sockets 2 --kernel 6.16
+sim skx-6.12 --preset skx --kernel 6.12
+sim zen4-7.3 --preset zen4 --kernel 7.3
+sim altra-6.17 --preset altra --kernel 6.17 --spe-samples
+if [ -x "$GEN" ]; then
+	"$GEN" -o "$TMP/gen.data" -n 60000 -l 3000 --nodes 2 --cpus 16 --seed 5 --phys --mix all >/dev/null &&
+		files+=("$TMP/gen.data")
+	"$GEN" -o "$TMP/gen-swap.data" -n 20000 -l 500 --seed 6 --mix arm --swap >/dev/null &&
+		files+=("$TMP/gen-swap.data")
+else
+	skip "report-threads: generated files" "no $GEN (make tests)"
+fi
+if [ -x "$CGEN" ]; then
+	"$CGEN" -o "$TMP/cont.data" -e "$TMP/cont.exp" -n 20000 >/dev/null && files+=("$TMP/cont.data")
+	"$CGEN" -o "$TMP/cont-nr.data" -e "$TMP/cont-nr.exp" -n 20000 --no-rounds >/dev/null &&
+		files+=("$TMP/cont-nr.data")
+fi
+# pipe and compressed forms of two of them
+for b in srf-6.16 gen; do
+	[ -f "$TMP/$b.data" ] || continue
+	"$HITMAP" convert -i "$TMP/$b.data" -o - >"$TMP/$b.pipe.data" 2>/dev/null && files+=("$TMP/$b.pipe.data")
+	"$HITMAP" convert -i "$TMP/$b.data" -o "$TMP/$b.zst.data" -z >/dev/null 2>&1 && files+=("$TMP/$b.zst.data")
+	"$HITMAP" convert -i "$TMP/$b.data" -o - -z --compressed2 >"$TMP/$b.zst2.pipe.data" 2>/dev/null &&
+		files+=("$TMP/$b.zst2.pipe.data")
+done
+# the real fixtures, in place
+if [ -d "$FIXTURES" ]; then
+	for f in "$FIXTURES"/linux-perf-data/*.data "$FIXTURES"/perf_data_converter/perf.data.numatopology-3.2 \
+		 "$FIXTURES"/perf_data_converter/multi-event-single-process.perf.data; do
+		[ -f "$f" ] && files+=("$f")
+	done
+else
+	skip "report-threads: fixtures" "no $FIXTURES (set HITMAP_FIXTURES)"
+fi
+
+# views: text, futex views, JSON, CSV, HTML, Pareto
+views=("" "--by bucket" "--by field" "--by socket" "--json" "--csv" "--html -" "--pareto" "-N --show-all")
+short=("" "--json" "--by bucket")
+n=0 bad=0 skipped=0
+for f in "${files[@]}"; do
+	# every view on one file of each kind, the main ones on the others
+	case ${f##*/} in
+	srf-6.16.data|zen4-7.3.data|altra-6.17.data|gen.data|cont.data|gen.zst2.pipe.data) vs=("${views[@]}");;
+	*) vs=("${short[@]}");;
+	esac
+	for v in "${vs[@]}"; do
+		# shellcheck disable=SC2086
+		"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>"$TMP/a.err"; ra=$?
+		# shellcheck disable=SC2086
+		"$HITMAP" report --threads 4 -i "$f" $v >"$TMP/b.out" 2>"$TMP/b.err"; rb=$?
+		if [ $ra != 0 ] && [ $ra = $rb ] && cmp -s "$TMP/a.err" "$TMP/b.err"; then
+			skipped=$((skipped + 1))	# the same error both ways (a view the file has no data for)
+			continue
+		fi
+		n=$((n + 1))
+		if [ $ra != $rb ] || ! cmp -s "$TMP/a.out" "$TMP/b.out" || ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
+			bad=$((bad + 1))
+			fail "report-threads: ${f##*/} ${v:-text}" \
+				"exit $ra/$rb; $(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')$(diff "$TMP/a.err" "$TMP/b.err" | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+done
+if [ $n -gt 0 ] && [ $bad = 0 ]; then
+	pass "report-threads: --threads 1 = --threads 4, byte for byte ($n outputs of ${#files[@]} files; $skipped failed the same way both times)"
+elif [ $n = 0 ]; then
+	fail "report-threads" "no file could be reported"
+fi
+
+# a view that shows the lines must have them: the comparison is not vacuous
+if [ -f "$TMP/gen.data" ] && command -v jq >/dev/null; then
+	l=$("$HITMAP" report --threads 4 -i "$TMP/gen.data" --json | jq -r '.lines | length' 2>/dev/null)
+	if [ "${l:-0}" -gt 10 ]; then
+		pass "report-threads: the compared table has lines ($l)"
+	else
+		fail "report-threads: the compared table has lines" "got '${l:-}'"
+	fi
+fi
+# usage
+"$HITMAP" report --threads 0 -i /dev/null >/dev/null 2>&1; rc=$?
+if [ $rc = 2 ]; then pass "report-threads: --threads 0 is a usage error (2)"
+else fail "report-threads: --threads 0 is a usage error (2)" "exit $rc"; fi
+done_tests
