@@ -45,8 +45,10 @@ BIN      := $(B)/hitmap
 
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_SRCS := $(filter-out tests/tools/gen-common.c,$(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
+# the perf.data generators that share tests/tools/gen-common.c
+GEN_TOOLS := $(B)/tools/hm-cont-gen $(B)/tools/hm-futex-gen $(B)/tools/hm-diff-gen
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
 .PHONY: all check run bench fuzz install clean setup tests check-debian13
@@ -91,6 +93,16 @@ $(B)/tools/%: tests/tools/%.c $(LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+$(B)/tools/gen-common.o: tests/tools/gen-common.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(GEN_TOOLS): $(B)/tools/%: tests/tools/%.c $(B)/tools/gen-common.o $(LIB)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/tools/gen-common.o $(LIB) $(LDLIBS)
+
 tests: $(BIN) $(BPF_OBJS) $(UNIT_BINS) $(TOOL_BINS)
 
 # The one test command: installs what it needs (as root), then runs every test.
@@ -126,20 +138,32 @@ bench: $(BIN) $(TOOL_BINS)
 # recordings come cut to 48 KiB in tests/fuzz/seeds.
 FUZZ_SECONDS ?= 20
 FUZZ_FIXTURES := $(wildcard ../shared/fixtures/corrupt)
-fuzz: $(BIN)
+# The library is compiled once for all targets, with clang's fuzzer and
+# sanitizer instrumentation (in parallel under make -j).  A target that
+# crashes does not stop the others; make fuzz fails at the end, naming it.
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GNU_SOURCE -Iinclude -Isrc \
+	       $(PKG_CFLAGS) -MMD -MP
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+$(B)/fuzz/obj/%.o: %.c
+	$(call msg,FUZZCC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -c -o $@ $<
+
+fuzz: $(BIN) $(FUZZ_OBJS)
 	$(Q)mkdir -p $(B)/fuzz
 	$(Q)tests/fuzz/make-sim-seeds.sh $(BIN) $(B)/fuzz/sim-seeds
-	$(Q)for f in $(FUZZ_SRCS); do \
+	$(Q)bad=; for f in $(FUZZ_SRCS); do \
 	  n=$$(basename $$f .c); \
-	  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) \
-	    -o $(B)/fuzz/$$n $$f $(filter-out src/cli/%,$(LIB_SRCS)) $(LDLIBS) || exit 1; \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $(B)/fuzz/$$n $$f $(FUZZ_OBJS) $(LDLIBS) || exit 1; \
 	  mkdir -p $(B)/fuzz/$$n.corpus; \
 	  $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -max_len=524288 \
+	    -artifact_prefix=$(B)/fuzz/$$n- \
 	    $(B)/fuzz/$$n.corpus tests/fuzz/seeds $(B)/fuzz/sim-seeds $(FUZZ_FIXTURES) \
 	    >$(B)/fuzz/$$n.log 2>&1; rc=$$?; tail -n 3 $(B)/fuzz/$$n.log; \
 	  echo "$$n: exit $$rc; seeds: $$(grep -m1 -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log); corpus now $$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log | tail -n 1), $$(ls $(B)/fuzz/$$n.corpus | wc -l) new files kept"; \
-	  [ $$rc -eq 0 ] || exit 1; \
-	done
+	  [ $$rc -eq 0 ] || bad="$$bad $$n"; \
+	done; \
+	if [ -n "$$bad" ]; then echo "fuzz: crashes in$$bad (inputs: $(B)/fuzz/*-crash-*, logs: $(B)/fuzz/*.log)"; exit 1; fi
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -150,4 +174,4 @@ install: $(BIN)
 clean:
 	rm -rf build build-san $(O) $(B)
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(wildcard $(B)/tools/*.d $(B)/fuzz/obj/src/*/*.d)

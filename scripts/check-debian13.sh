@@ -3,7 +3,8 @@
 # Builds hitmap warning-free (WERROR=1) with Debian 13's gcc 14, libbpf 1.5
 # and libtraceevent 1.8 inside the Debian 13 chroot that setup-oracles.sh
 # makes (its perf, 7.3, is the oracle there), into build-debian13/, and
-# runs the tests there.
+# runs the tests there; the last line is "N passed, N failed, N skipped"
+# (a failed setup or build counts as one failure).
 #   scripts/check-debian13.sh [FILTER]    FILTER: a test-name substring, as tests/run.sh
 set -u
 cd "$(dirname "$0")/.."
@@ -11,11 +12,12 @@ D=${HITMAP_ORACLES:-/var/cache/hitmap-oracles}
 scripts/setup-oracles.sh --debian13 | grep -v '^setup-oracles: perf'
 if [ ! -f "$D/trixie/.hitmap-dev-ok" ] || [ ! -x "$D/bin/perf-7.3" ]; then
 	echo "check-debian13: no Debian 13 chroot with build tools (run scripts/setup-oracles.sh --debian13 as root; see $D/debian13-dev.log)" >&2
+	echo "0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
 exec "$D/bin/perf-7.3" --sh '
 cd "$1" || exit 1
 echo "check-debian13: $(. /etc/os-release; echo "$PRETTY_NAME"); $(gcc --version | head -n 1); libbpf $(pkg-config --modversion libbpf); libtraceevent $(pkg-config --modversion libtraceevent); $(perf version)"
-make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 tests || { echo "check-debian13: the build failed" >&2; exit 1; }
+make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 tests || { echo "check-debian13: the WERROR=1 build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 HITMAP_BUILD="$2" HITMAP_TEST_LOG="$2/test.log" tests/run.sh "$3"
 ' "$PWD" build-debian13 "${1:-}"

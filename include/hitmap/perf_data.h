@@ -150,6 +150,10 @@ struct hm_event {
 					   of unknown type */
 	struct hm_sample sample;	/* SAMPLE; or the trailer when sample_id_all */
 	bool		has_sample;
+	const void	*aux;		/* AUXTRACE with hm_reader_opts.aux_payload: the
+					   aux_size bytes of AUX data that follow it, as
+					   in the file; valid until the next record */
+	u64		aux_size;
 };
 
 /* Feature data, parsed.  Strings are NULL when the feature is absent. */
@@ -276,6 +280,11 @@ struct hm_reader_opts {
 	bool	ordered;
 	/* Hand out every record; false: SAMPLE records only.  opts NULL: every record. */
 	bool	all_records;
+	/*
+	 * AUXTRACE payloads are handed out (hm_event.aux) instead of decoded:
+	 * no Arm SPE samples are synthesized.  For copying a file (convert).
+	 */
+	bool	aux_payload;
 };
 
 /*
@@ -337,6 +346,16 @@ int hm_sample__format_tp(const struct hm_sample *s, const struct hm_header *h,
 			 char *buf, size_t size);
 /* Look up one numeric tracepoint field of @s by name. */
 int hm_sample__tp_field(const struct hm_sample *s, const char *field, u64 *val);
+
+/*
+ * Outside a file (records from a live ring buffer): hm_evsel__derive sets
+ * the derived fields of @e from its attr (the rest zeroed by the caller);
+ * hm_sample__decode decodes the native PERF_RECORD_SAMPLE @rec of @size
+ * bytes of event @e into @s exactly as the reader does.  0, or -EINVAL when
+ * the record is shorter than its sample_type needs.
+ */
+void hm_evsel__derive(struct hm_evsel *e);
+int hm_sample__decode(const struct hm_evsel *e, const void *rec, u32 size, struct hm_sample *s);
 
 /* ---------------------------------------------------------------- writer */
 
@@ -463,6 +482,8 @@ struct hm_convert_stats {
 	u32	in_attr_size;	/* attr size of the first event in the input */
 	bool	in_compressed;	/* COMPRESSED/COMPRESSED2 records in the input */
 	bool	tracing_data;	/* TRACING_DATA written */
+	u64	aux_records;	/* AUXTRACE records written (in records) */
+	u64	aux_bytes;	/* the AUX data they carry */
 };
 
 int hm_convert(const char *in, const char *out, const struct hm_convert_opts *opts,

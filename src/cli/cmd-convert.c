@@ -19,7 +19,8 @@ static const char usage_text[] =
 "Read any perf.data hitmap reads (file or pipe mode, either byte order,\n"
 "COMPRESSED or COMPRESSED2, attrs of any size) and write it again in the\n"
 "chosen form.  The default output is a plain file-mode perf.data with\n"
-"128-byte attrs that perf 6.1 reads.\n"
+"128-byte attrs that perf 6.1 reads.  AUX trace data (Arm SPE, Intel PT)\n"
+"is kept as it is.\n"
 "\n"
 "  -i, --input IN       perf.data to read ('-': standard input)\n"
 "  -o, --output OUT     file to write ('-': pipe mode to standard output)\n"
@@ -147,6 +148,8 @@ static int cmd_convert(int argc, char **argv)
 		hm_json__u64(j, "records", st.records);
 		hm_json__u64(j, "samples", st.samples);
 		hm_json__u64(j, "dropped", st.dropped);
+		hm_json__u64(j, "aux_records", st.aux_records);
+		hm_json__u64(j, "aux_bytes", st.aux_bytes);
 		if (o.comp_level) {
 			hm_json__u64(j, "raw_bytes", st.raw_bytes);
 			hm_json__u64(j, "compressed_bytes", st.comp_bytes);
@@ -161,6 +164,9 @@ static int cmd_convert(int argc, char **argv)
 			!o.comp_level ? "" : o.compressed2 ? ", COMPRESSED2" : ", COMPRESSED");
 		if (o.comp_level && st.comp_bytes)
 			fprintf(info, " (%.1fx)", (double)st.raw_bytes / st.comp_bytes);
+		if (st.aux_records)
+			fprintf(info, "; %llu AUX trace records (%llu bytes of AUX data)",
+				(unsigned long long)st.aux_records, (unsigned long long)st.aux_bytes);
 		if (st.dropped)
 			fprintf(info, "; %llu records of unknown layout dropped",
 				(unsigned long long)st.dropped);

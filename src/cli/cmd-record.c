@@ -22,7 +22,7 @@ static const char record_usage[] =
 "usage: hitmap record [options] -- COMMAND [ARGS]\n"
 "       hitmap record [options] --workload futex-hash [workload options]\n"
 "\n"
-"Record memory accesses (Intel PEBS, AMD IBS) the way 'perf c2c record' does,\n"
+"Record memory accesses (Intel PEBS, AMD IBS, Arm SPE) the way 'perf c2c record' does,\n"
 "or, where there is no PMU (VMs, containers), lock contention through the\n"
 "lock:contention_begin/end tracepoints.  Writes a perf.data that perf reads.\n"
 "\n"
@@ -134,6 +134,11 @@ static void print_json(const struct hm_record_opts *o, const struct hm_record_re
 	hm_json__u64(j, "bytes", r->bytes);
 	hm_json__u64(j, "lost", r->lost);
 	hm_json__u64(j, "lost_samples", r->lost_samples);
+	if (r->mode == HM_MODE_SPE) {
+		hm_json__u64(j, "aux_records", r->aux_records);
+		hm_json__u64(j, "aux_bytes", r->aux_bytes);
+		hm_json__u64(j, "aux_lost", r->aux_lost);
+	}
 	hm_json__bool(j, "interrupted", r->interrupted);
 	hm_json__double(j, "recorder_cpu_secs", r->rec_cpu_secs);
 	if (r->mode == HM_MODE_CONTENTION) {
@@ -385,6 +390,11 @@ static int cmd_record(int argc, char **argv)
 			o.output, r.bytes / 1e6, (unsigned long long)r.nr_samples, r.nr_cpus,
 			(unsigned long long)r.lost, (unsigned long long)r.lost_samples,
 			r.interrupted ? "; interrupted, the file is complete" : "");
+		if (r.mode == HM_MODE_SPE)
+			fprintf(stderr, "[ hitmap record: Arm SPE: %llu AUX trace records, %.3f MB of AUX data, "
+				"%llu times lost (truncated or partial) ]\n",
+				(unsigned long long)r.aux_records, r.aux_bytes / 1e6,
+				(unsigned long long)r.aux_lost);
 		if (r.mode == HM_MODE_CONTENTION) {
 			fprintf(stderr, "[ hitmap record: contention_begin %llu, contention_end %llu%s",
 				(unsigned long long)r.nr_begin, (unsigned long long)r.nr_end,

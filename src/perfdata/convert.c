@@ -5,7 +5,9 @@
  * order).  One pass, streaming: memory does not grow with records.  In pipe
  * input the events and features come as records before the first kernel
  * record; the writer starts there, and for file output the header is set
- * again at the end so that late HEADER_BUILD_ID records are kept.
+ * again at the end so that late HEADER_BUILD_ID records are kept.  AUX
+ * trace data (AUXTRACE_INFO, AUXTRACE with its payload, AUXTRACE_ERROR) is
+ * copied as it is; decoding it is the reader's business, not the copy's.
  */
 #include <errno.h>
 #include <string.h>
@@ -83,10 +85,27 @@ static int start(struct conv *c)
 	return 0;
 }
 
-static bool is_aux(u32 type)
+/*
+ * AUXTRACE and the AUX data after it (Intel PT, Arm SPE ...): the bytes as
+ * they came (the trace's own format), the record in the output's byte
+ * order; the writer indexes it (the AUXTRACE feature) in file mode.
+ */
+static int copy_auxtrace(struct conv *c, const struct hm_event *ev)
 {
-	return type == HM_RECORD_AUXTRACE_INFO || type == HM_RECORD_AUXTRACE ||
-	       type == HM_RECORD_AUXTRACE_ERROR;
+	int ret;
+
+	if (ev->size != 48 || !ev->aux) {
+		hm_err("%s: offset %llu: AUXTRACE record of %u bytes (perf writes 48); the file is corrupt",
+		       c->in, (unsigned long long)ev->file_offset, ev->size);
+		return -EINVAL;
+	}
+	ret = hm_writer__write_auxtrace(c->w, ev->data, ev->size, ev->aux, ev->aux_size);
+	if (ret)
+		return ret;
+	c->st->records++;
+	c->st->aux_records++;
+	c->st->aux_bytes += ev->aux_size;
+	return 0;
 }
 
 static int copy(struct conv *c, const struct hm_event *ev)
@@ -120,16 +139,13 @@ static int copy(struct conv *c, const struct hm_event *ev)
 	default:
 		break;
 	}
-	if (is_aux(ev->type)) {
-		hm_err("%s: offset %llu: AUX area data (record type %u) is not converted; convert a recording without AUX trace",
-		       c->in, (unsigned long long)ev->file_offset, ev->type);
-		return -EOPNOTSUPP;
-	}
 	if (!c->started) {
 		ret = start(c);
 		if (ret)
 			return ret;
 	}
+	if (ev->type == HM_RECORD_AUXTRACE)
+		return copy_auxtrace(c, ev);
 	if (ev->type == PERF_RECORD_SAMPLE && c->o->swap) {
 		if (!ev->has_sample || !ev->sample.evsel) {
 			c->st->dropped++;
@@ -153,7 +169,7 @@ static int copy(struct conv *c, const struct hm_event *ev)
 int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 	       struct hm_convert_stats *st)
 {
-	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
+	struct hm_reader_opts ro = { .ordered = false, .all_records = true, .aux_payload = true };
 	struct hm_convert_stats dummy;
 	struct conv c = { .o = o, .in = in, .out = out };
 	const struct hm_header *h;
@@ -170,12 +186,6 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 	h = hm_reader__header(c.r);
 	c.st->in_pipe = h->pipe;
 	c.st->in_swap = h->needs_swap;
-	if (hm_header__has_feat(h, HM_FEAT_AUXTRACE)) {
-		hm_err("%s: has AUX area data (AUXTRACE feature), which is not converted; convert a recording without AUX trace",
-		       in);
-		ret = -EOPNOTSUPP;
-		goto out_reader;
-	}
 	c.w = o->out_fd >= 0 ? hm_writer__new_fd(o->out_fd, out) : hm_writer__new(out);
 	if (!c.w) {
 		ret = errno ? -errno : -EIO;

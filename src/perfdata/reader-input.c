@@ -153,6 +153,12 @@ static int win_read_payload(struct hm_reader *r, u64 n)
 	return 0;
 }
 
+/* Whether AUXTRACE payloads are read into r->tmp (Arm SPE decoding, or handed out). */
+static bool aux_kept(const struct hm_reader *r)
+{
+	return r->spe || r->opts.aux_payload;
+}
+
 /* An AUXTRACE payload of @n bytes is about to be kept in r->tmp (Arm SPE). */
 static int aux_keep(struct hm_reader *r, u64 n, u64 off)
 {
@@ -228,7 +234,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 					if (c != p)
 						memcpy(c, p, sz);
 					*rec = c;
-					if (r->spe && aux_keep(r, n, zoff))
+					if (aux_kept(r) && aux_keep(r, n, zoff))
 						return r->err;
 					for (u64 done = 0; n;) {
 						size_t step = n > 65536 ? 65536 : n;
@@ -243,13 +249,13 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 							if (!step)
 								break;
 						}
-						if (r->spe)
+						if (aux_kept(r))
 							memcpy(r->tmp + done, p, step);
 						done += step;
 						hm_zstream__consume(r->z, step);
 						n -= step;
 					}
-					if (r->spe && n)
+					if (aux_kept(r) && n)
 						return hm_reader__fail(r, -EINVAL, zoff,
 								       "(decompressed stream) "
 								       "AUXTRACE payload cut off %"
@@ -351,10 +357,13 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 				memcpy(c, p, sz);
 				*rec = c;
 			}
-			if (r->spe) {
+			if (aux_kept(r)) {
 				if (aux_keep(r, n, roff))
 					return r->err;
-				ret = win_read_payload(r, n) ? 0 : 1;
+				ret = win_read_payload(r, n);
+				if (ret == -ENOMEM)
+					return hm_reader__fail(r, ret, roff, "out of memory");
+				ret = ret ? 0 : 1;
 			} else {
 				ret = win_skip(r, n);
 			}

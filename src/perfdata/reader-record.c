@@ -31,6 +31,12 @@ int hm_reader__decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, boo
 	ev->compressed = compressed;
 	ev->data = rec;
 	ev->has_sample = false;
+	ev->aux = NULL;
+	ev->aux_size = 0;
+	if (type == HM_RECORD_AUXTRACE && r->opts.aux_payload && size >= 16) {
+		ev->aux = r->tmp;
+		ev->aux_size = hm_ld64(rec + 8);
+	}
 	if (type == PERF_RECORD_SAMPLE) {
 		u32 bad = 0;
 
@@ -164,7 +170,7 @@ static int spe_start(struct hm_reader *r, const u8 *nat, u32 size, u64 off)
 	const struct perf_event_attr *a;
 	struct hm_evsel *e;
 
-	if (r->spe || size < 16 || hm_ld32(nat + 8) != HM_AUXTRACE_ARM_SPE)
+	if (r->spe || r->opts.aux_payload || size < 16 || hm_ld32(nat + 8) != HM_AUXTRACE_ARM_SPE)
 		return 0;
 	for (int i = 0; i < r->nr_ev; i++)
 		if (r->ev[i]->attr.sample_type & PERF_SAMPLE_TIME)

@@ -370,3 +370,18 @@ int hm_sample__walk_id(const struct hm_evsel *e, void *body, u32 size, bool swap
 		s->id = rd64(&w);
 	return 0;
 }
+
+void hm_evsel__derive(struct hm_evsel *e)
+{
+	e->id_pos = hm_sample__id_pos(e->attr.sample_type);
+	e->is_pos = hm_sample__is_pos(e->attr.sample_type);
+}
+
+int hm_sample__decode(const struct hm_evsel *e, const void *rec, u32 size, struct hm_sample *s)
+{
+	hm_sample__init(e, s);
+	if (!rec || size < 8)
+		return -EINVAL;
+	s->misc = hm_ld16((const u8 *)rec + 4);
+	return hm_sample__walk(e, (u8 *)rec + 8, size - 8, false, s, NULL);
+}

@@ -138,9 +138,8 @@ static size_t trailer(const struct hm_spe_writer *sw, u8 *p, u32 pid, u32 tid, u
 	return (size_t)(p - s);
 }
 
-static int write_info(struct hm_spe_writer *sw)
+int hm_spe__write_info(struct hm_writer *w, const struct hm_spe_wopts *o)
 {
-	const struct hm_spe_wopts *o = &sw->o;
 	u64 nwords = o->version == 1 ? HM_SPE_V1_PRIV : HM_SPE_V2_HDR + (u64)o->nr_cpus * HM_SPE_V2_CPU;
 	size_t size = 16 + nwords * 8;
 	u8 *rec;
@@ -172,31 +171,35 @@ static int write_info(struct hm_spe_writer *sw)
 		priv[3] = o->nr_cpus;
 		for (u32 c = 0; c < o->nr_cpus; c++) {
 			u64 *m = priv + HM_SPE_V2_HDR + (u64)c * HM_SPE_V2_CPU;
+			u32 cpu = o->cpus ? (u32)o->cpus[c] : c;
 
 			m[0] = HM_SPE_CPU_MAGIC;
-			m[1] = c;
+			m[1] = cpu;
 			m[2] = HM_SPE_CPU_NR_PARAMS;
-			m[3] = o->midr_of ? o->midr_of(o->midr_arg, c) : o->midr;
+			m[3] = o->midr_of ? o->midr_of(o->midr_arg, cpu) : o->midr;
 			m[4] = o->pmu_type;
 			m[5] = o->min_interval;
 			m[6] = o->ev_filter;
 		}
 	}
-	{
-		/* TIME_CONV first: perf takes the clock when it sees AUXTRACE_INFO */
-		u8 tc[56] = { 0 };
-		u64 one = 1;
-		struct perf_event_header th = { .type = HM_RECORD_TIME_CONV, .size = sizeof(tc) };
-
-		memcpy(tc, &th, 8);
-		memcpy(tc + 16, &one, 8);	/* time_mult: SPE timestamps are perf time */
-		tc[48] = 1;			/* cap_user_time_zero */
-		err = hm_writer__write(sw->w, tc, sizeof(tc));
-	}
-	if (!err)
-		err = hm_writer__write(sw->w, rec, size);
+	err = hm_writer__write(w, rec, size);
 	free(rec);
 	return err;
+}
+
+static int write_info(struct hm_spe_writer *sw)
+{
+	/* TIME_CONV first: perf takes the clock when it sees AUXTRACE_INFO */
+	u8 tc[56] = { 0 };
+	u64 one = 1;
+	struct perf_event_header th = { .type = HM_RECORD_TIME_CONV, .size = sizeof(tc) };
+	int err;
+
+	memcpy(tc, &th, 8);
+	memcpy(tc + 16, &one, 8);	/* time_mult: SPE timestamps are perf time */
+	tc[48] = 1;			/* cap_user_time_zero */
+	err = hm_writer__write(sw->w, tc, sizeof(tc));
+	return err ? err : hm_spe__write_info(sw->w, &sw->o);
 }
 
 struct hm_spe_writer *hm_spe_writer__new(struct hm_writer *w, const struct hm_spe_wopts *o)

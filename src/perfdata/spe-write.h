@@ -12,6 +12,7 @@ struct hm_spe_wopts {
 	int	version;		/* AUXTRACE_INFO metadata: 1 or 2 */
 	u32	pmu_type;		/* the arm_spe PMU's type (the event's attr.type) */
 	u32	nr_cpus;
+	const int *cpus;		/* their numbers (v2 metadata); NULL: 0 .. nr_cpus - 1 */
 	u64	midr;			/* every CPU's, unless midr_of */
 	u64	(*midr_of)(void *arg, u32 cpu);
 	void	*midr_arg;
@@ -24,6 +25,9 @@ struct hm_spe_wopts {
 	u64	sample_type;
 	bool	sample_id_all;
 };
+
+/* The AUXTRACE_INFO record of Arm SPE (metadata v1 or v2), as perf record writes it. */
+int hm_spe__write_info(struct hm_writer *w, const struct hm_spe_wopts *o);
 
 struct hm_spe_writer;
 /* Writes AUXTRACE_INFO and TIME_CONV at once.  NULL with errno. */

@@ -35,143 +35,11 @@
 #include "record/contention.h"
 #include "record/evsel.h"
 #include "record/mmap.h"
+#include "record/aux-rec.h"
 #include "record/record.h"
+#include "record/record-int.h"
 
-#ifndef HITMAP_VERSION
-#define HITMAP_VERSION "0.1"
-#endif
-
-#define MAX_EV		(HM_PLAN_MAX + 4)
 #define DEFAULT_PAGES	512
-
-/* ------------------------------------------------------------ small hash sets */
-
-struct lockent {
-	u64	addr;		/* 0: empty */
-	u64	count;		/* contention_begin events */
-	u64	wl_count;	/* of those, from the workload process */
-	u64	wait_ns;
-	u64	sock[HM_REC_MAX_SOCK];	/* workload events per socket of the CPU */
-};
-
-struct pairent {
-	u64	uaddr, hb;	/* uaddr 0: empty */
-};
-
-struct tident {
-	u32	tid;		/* 0: empty */
-	u64	begin_time;
-	u64	uaddr;		/* last sys_enter_futex uaddr */
-};
-
-#define DEFINE_SET(name, type, keyexpr, hashexpr, eqexpr)					\
-struct name { type *e; size_t cap, nr; };					\
-static type *name##__find(struct name *s, type *key, bool add)			\
-{										\
-	size_t i;								\
-	if (add && (s->nr + 1) * 2 > s->cap) {					\
-		struct name n = { NULL, s->cap ? s->cap * 2 : 1024, 0 };	\
-		n.e = calloc(n.cap, sizeof(type));				\
-		if (!n.e)							\
-			return NULL;						\
-		for (i = 0; i < s->cap; i++) {					\
-			type *a = &s->e[i], *b;					\
-			if (!(a->keyexpr))					\
-				continue;					\
-			b = name##__find(&n, a, false);				\
-			*b = *a;						\
-			n.nr++;							\
-		}								\
-		free(s->e);							\
-		*s = n;								\
-	}									\
-	if (!s->cap)								\
-		return NULL;							\
-	i = (size_t)(((u64)(hashexpr) * 0x9e3779b97f4a7c15ULL) >> 20) & (s->cap - 1); \
-	for (;; i = (i + 1) & (s->cap - 1)) {					\
-		type *a = &s->e[i];						\
-		if (!(a->keyexpr)) {						\
-			if (!add)						\
-				return a;					\
-			*a = *key;						\
-			s->nr++;						\
-			return a;						\
-		}								\
-		if (eqexpr)							\
-			return a;						\
-	}									\
-}
-
-DEFINE_SET(lockset, struct lockent, addr, key->addr, a->addr == key->addr)
-DEFINE_SET(pairset, struct pairent, uaddr, key->uaddr ^ (key->hb << 7), a->uaddr == key->uaddr && a->hb == key->hb)
-DEFINE_SET(tidset, struct tident, tid, key->tid, a->tid == key->tid)
-
-/* ------------------------------------------------------------ session */
-
-struct wl_shared {
-	int	done;
-	int	pid;
-	long	slots;
-	double	avg, rel_stddev, cpu_secs;
-	u64	total_ops;
-	int	nr_threads, futexes;
-	u64	base[];		/* futex[0] of each thread */
-};
-
-struct session {
-	const struct hm_record_opts *o;
-	struct hm_record_result *res;
-	struct hm_writer	*w;
-	struct hm_pevsel	ev[MAX_EV];
-	int			nr_ev;
-	int			ev_begin, ev_end, ev_futex;	/* -1 when absent */
-	int			*cpus, nr_cpus;
-	struct hm_ring		*ring;
-	struct hm_contention	ct;
-	pid_t			child;
-	int			go_fd;
-	bool			child_done;
-	struct wl_shared	*wl;
-	size_t			wl_len;
-	struct hm_futex_hash	*fh;
-	struct lockset		locks;
-	struct pairset		pairs;
-	struct tidset		tids;
-	u64			time_first, time_last;
-	bool			wrote_since_round;
-	int			*cpu_sock;	/* CPU -> socket, [8192] */
-	struct hm_bpfpair	*bpf;
-	struct hm_bpf_pair	*bpf_pairs;
-	size_t			nr_bpf_pairs;
-	char			**dsos;		/* mapped executable files, for BUILD_ID */
-	int			nr_dsos, cap_dsos;
-	struct hm_rec_futex	*ftab;		/* live futex table discovery (futex-tables.c) */
-};
-
-#define MAX_DSOS 1024
-
-static void add_dso(struct session *s, const char *name)
-{
-	int i;
-
-	if (name[0] != '/' || s->nr_dsos >= MAX_DSOS)
-		return;
-	for (i = 0; i < s->nr_dsos; i++)
-		if (!strcmp(s->dsos[i], name))
-			return;
-	if (s->nr_dsos == s->cap_dsos) {
-		int cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
-		char **n = realloc(s->dsos, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		s->dsos = n;
-		s->cap_dsos = cap;
-	}
-	s->dsos[s->nr_dsos] = strdup(name);
-	if (s->dsos[s->nr_dsos])
-		s->nr_dsos++;
-}
 
 static volatile sig_atomic_t child_stop;
 
@@ -221,174 +89,9 @@ static int online_cpus(int **cpus)
 	return n;
 }
 
-/* ------------------------------------------------------------ record parsing */
-
-/* Offsets of the fields of a sample for the sample_types this file uses. */
-struct sample_view {
-	u64	id;
-	u32	pid, tid, cpu;
-	u64	time;
-	u32	raw_size;
-	const u8 *raw;
-	bool	ok;
-};
-
-static void parse_sample(u64 st, const struct perf_event_header *h, struct sample_view *v)
-{
-	const u64 *p = (const u64 *)(h + 1), *end = (const u64 *)((const u8 *)h + h->size);
-
-	memset(v, 0, sizeof(*v));
-#define NEXT() (p < end ? *p++ : 0)
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		v->id = NEXT();
-	if (st & PERF_SAMPLE_IP)
-		(void)NEXT();
-	if (st & PERF_SAMPLE_TID) {
-		u64 x = NEXT();
-
-		v->pid = (u32)x;
-		v->tid = (u32)(x >> 32);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		v->time = NEXT();
-	if (st & PERF_SAMPLE_ADDR)
-		(void)NEXT();
-	if (st & PERF_SAMPLE_ID)
-		v->id = NEXT();
-	if (st & PERF_SAMPLE_STREAM_ID)
-		(void)NEXT();
-	if (st & PERF_SAMPLE_CPU)
-		v->cpu = (u32)NEXT();
-	if (st & PERF_SAMPLE_PERIOD)
-		(void)NEXT();
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		u64 nr = NEXT();
-
-		p = nr <= (u64)(end - p) ? p + nr : end + 1;
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		if ((const u8 *)p + 4 <= (const u8 *)end) {
-			v->raw_size = *(const u32 *)p;
-			v->raw = (const u8 *)p + 4;
-			if (v->raw + v->raw_size > (const u8 *)end)
-				v->raw_size = 0;
-		}
-	}
-#undef NEXT
-	v->ok = p <= end;
-}
-
-static int evsel_of_id(const struct session *s, u64 id)
-{
-	int i, c;
-
-	for (i = 0; i < s->nr_ev; i++)
-		for (c = 0; c < s->ev[i].nr_cpus; c++)
-			if (s->ev[i].id[c] == id)
-				return i;
-	return -1;
-}
-
-static u64 raw_field(const struct sample_view *v, const struct hm_tp_field *f)
-{
-	u64 x = 0;
-
-	if (f->offset < 0 || !v->raw || f->offset + f->size > (int)v->raw_size)
-		return 0;
-	if (f->size == 8)
-		memcpy(&x, v->raw + f->offset, 8);
-	else if (f->size == 4) {
-		u32 y;
-
-		memcpy(&y, v->raw + f->offset, 4);
-		x = y;
-	}
-	return x;
-}
-
-static void account(struct session *s, const struct perf_event_header *h)
-{
-	struct sample_view v;
-	struct tident tk = { 0 }, *t;
-	int idx;
-
-	if (h->type != PERF_RECORD_SAMPLE)
-		return;
-	s->res->nr_samples++;
-	/* every evsel of a contention session has IDENTIFIER first */
-	parse_sample(s->ev[0].attr.sample_type, h, &v);
-	if (!v.ok)
-		return;
-	if (v.time) {
-		if (!s->time_first || v.time < s->time_first)
-			s->time_first = v.time;
-		if (v.time > s->time_last)
-			s->time_last = v.time;
-	}
-	if (s->ev_begin < 0)
-		return;
-	idx = evsel_of_id(s, v.id);
-	if (idx < 0)
-		return;
-	/* contention_begin alone carries a call chain: its own layout */
-	if (s->ev[idx].attr.sample_type != s->ev[0].attr.sample_type) {
-		parse_sample(s->ev[idx].attr.sample_type, h, &v);
-		if (!v.ok)
-			return;
-	}
-	tk.tid = v.tid ? v.tid : 0xffffffff;
-	if (idx == s->ev_begin) {
-		struct lockent lk = { 0 }, *l;
-
-		s->res->nr_begin++;
-		lk.addr = raw_field(&v, &s->ct.tp[HM_TP_BEGIN].f1);
-		if (!lk.addr)
-			return;
-		l = lockset__find(&s->locks, &lk, true);
-		if (!l)
-			return;
-		l->count++;
-		if (s->child > 0 && (pid_t)v.pid == s->child) {
-			int sock = v.cpu < 8192 && s->cpu_sock ? s->cpu_sock[v.cpu] : 0;
-
-			l->wl_count++;
-			if (sock < 0)
-				sock = 0;
-			l->sock[sock < HM_REC_MAX_SOCK ? sock : HM_REC_MAX_SOCK - 1]++;
-		}
-		t = tidset__find(&s->tids, &tk, true);
-		if (t) {
-			t->begin_time = v.time;
-			if (t->uaddr) {
-				struct pairent pk = { t->uaddr, lk.addr };
-
-				pairset__find(&s->pairs, &pk, true);
-				t->uaddr = 0;
-			}
-		}
-	} else if (idx == s->ev_end) {
-		struct lockent lk = { 0 }, *l;
-
-		s->res->nr_end++;
-		t = tidset__find(&s->tids, &tk, false);
-		if (!t || !t->tid || !t->begin_time)
-			return;
-		lk.addr = raw_field(&v, &s->ct.tp[HM_TP_END].f1);
-		l = lockset__find(&s->locks, &lk, false);
-		if (l && l->addr && v.time > t->begin_time)
-			l->wait_ns += v.time - t->begin_time;
-		t->begin_time = 0;
-	} else if (idx == s->ev_futex) {
-		s->res->nr_futex_sys++;
-		t = tidset__find(&s->tids, &tk, true);
-		if (t)
-			t->uaddr = raw_field(&v, &s->ct.tp[HM_TP_FUTEX].f1);
-	}
-}
-
 static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
 {
-	struct session *s = ctx;
+	struct hm_rec_session *s = ctx;
 
 	if (h->type == PERF_RECORD_MMAP2 && size > 72 &&
 	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
@@ -398,14 +101,15 @@ static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
 
 		memcpy(name, (const char *)h + 72, n);
 		name[n] = 0;
-		add_dso(s, name);
+		hm_rec__add_dso(s, name);
 	}
-	account(s, h);
+	hm_rec__account(s, h);
+	hm_rec_aux__record(s->aux, h, size);
 	s->wrote_since_round = true;
 	return hm_writer__write(s->w, h, size);
 }
 
-static int drain_all(struct session *s)
+static int drain_all(struct hm_rec_session *s)
 {
 	int i;
 
@@ -419,6 +123,15 @@ static int drain_all(struct session *s)
 		if (n < 0)
 			return (int)n;
 	}
+	if (s->aux) {
+		/* after the data rings, as perf: their AUX records announce it */
+		long n = hm_rec_aux__drain(s->aux, s->w);
+
+		if (n < 0)
+			return (int)n;
+		if (n)
+			s->wrote_since_round = true;
+	}
 	if (s->wrote_since_round) {
 		int err;
 
@@ -431,586 +144,9 @@ static int drain_all(struct session *s)
 }
 
 /* ------------------------------------------------------------ synthesis from /proc */
-
-static int synth_maps(struct session *s, pid_t pid, bool data_maps)
-{
-	char path[64], line[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;	/* gone */
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8], dev[16], name[4096] = "";
-		unsigned long ino;
-		u32 prot = 0, flags;
-		u16 misc = PERF_RECORD_MISC_USER;
-		int n = sscanf(line, "%llx-%llx %7s %llx %15s %lu %4095[^\n]",
-			       &start, &end, perms, &pgoff, dev, &ino, name);
-		char *nm = name;
-
-		if (n < 6)
-			continue;
-		while (*nm == ' ')
-			nm++;
-		if (perms[2] != 'x') {
-			if (!data_maps)
-				continue;
-			misc |= PERF_RECORD_MISC_MMAP_DATA;
-		} else {
-			add_dso(s, nm);
-		}
-		if (!*nm)
-			nm = "//anon";
-		if (perms[0] == 'r')
-			prot |= PROT_READ;
-		if (perms[1] == 'w')
-			prot |= PROT_WRITE;
-		if (perms[2] == 'x')
-			prot |= PROT_EXEC;
-		flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		if (hm_writer__write_mmap2(s->w, pid, pid, start, end - start, pgoff, prot,
-					   flags, nm, misc) < 0)
-			break;
-	}
-	fclose(f);
-	return 0;
-}
-
-/* The kernel map perf synthesizes: [kernel.kallsyms]_text from _text to the end. */
-static void synth_kernel(struct session *s)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-	unsigned long long start = 0;
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, name[256];
-
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 && !strcmp(name, "_text")) {
-			start = a;
-			break;
-		}
-	}
-	fclose(f);
-	if (start)
-		hm_writer__write_mmap2(s->w, (u32)-1, 0, start, ~0ULL - start, start,
-				       PROT_READ | PROT_EXEC, MAP_PRIVATE, "[kernel.kallsyms]_text",
-				       PERF_RECORD_MISC_KERNEL);
-}
-
-static void read_comm(const char *path, char *comm, size_t n)
-{
-	FILE *f = fopen(path, "r");
-
-	comm[0] = 0;
-	if (f) {
-		if (fgets(comm, n, f))
-			comm[strcspn(comm, "\n")] = 0;
-		fclose(f);
-	}
-	if (!comm[0])
-		snprintf(comm, n, ":unknown");
-}
-
-static void synth_task(struct session *s, pid_t pid, bool data_maps)
-{
-	char path[96], comm[64];
-	DIR *d;
-	struct dirent *de;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		int tid = atoi(de->d_name);
-
-		if (tid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
-		read_comm(path, comm, sizeof(comm));
-		hm_writer__write_comm(s->w, pid, tid, comm);
-	}
-	closedir(d);
-	synth_maps(s, pid, data_maps);
-}
-
-static void synth_all(struct session *s, bool data_maps)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		int pid = atoi(de->d_name);
-
-		if (pid > 0 && isdigit((unsigned char)de->d_name[0]))
-			synth_task(s, pid, data_maps);
-	}
-	closedir(d);
-}
-
-/* ------------------------------------------------------------ header */
-
-static char *cpuinfo_field(const char *key)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[1024];
-	size_t kl = strlen(key);
-	char *res = NULL;
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		char *c;
-
-		if (strncmp(line, key, kl) || !(c = strchr(line, ':')))
-			continue;
-		c++;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		c[strcspn(c, "\n")] = 0;
-		res = strdup(c);
-		break;
-	}
-	fclose(f);
-	return res;
-}
-
-/* PMU_MAPPINGS: every /sys/bus/event_source/devices/NAME/type */
-static void fill_pmu_mappings(struct hm_header *h)
-{
-	DIR *d = opendir("/sys/bus/event_source/devices");
-	struct dirent *de;
-	int cap = 0;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[512];
-		FILE *f;
-		unsigned int type;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%u", &type) == 1) {
-			if ((int)h->nr_pmu_mappings == cap) {
-				u32 *t;
-				char **n;
-
-				cap = cap ? cap * 2 : 16;
-				t = realloc(h->pmu_types, cap * sizeof(*t));
-				if (t)
-					h->pmu_types = t;
-				n = realloc(h->pmu_names, cap * sizeof(*n));
-				if (n)
-					h->pmu_names = n;
-				if (!t || !n) {
-					fclose(f);
-					break;
-				}
-			}
-			h->pmu_types[h->nr_pmu_mappings] = type;
-			h->pmu_names[h->nr_pmu_mappings] = strdup(de->d_name);
-			if (h->pmu_names[h->nr_pmu_mappings])
-				h->nr_pmu_mappings++;
-		}
-		fclose(f);
-	}
-	closedir(d);
-}
-
-static char *read_line(const char *path)
-{
-	char buf[512];
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return NULL;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return strdup(buf);
-}
-
-/* CACHE: each distinct {level, type, shared_cpu_list} over the CPUs, as perf */
-static void fill_caches(struct hm_header *h, int nr_cpus)
-{
-	int cpu, idx;
-
-	for (cpu = 0; cpu < nr_cpus && cpu < 8192; cpu++) {
-		for (idx = 0; idx < 16; idx++) {
-			char base[160], path[224];
-			struct hm_cache_level c, *nc;
-			char *lv, *ls, *sets, *ways;
-			u32 i;
-			bool dup = false;
-
-			snprintf(base, sizeof(base), "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu, idx);
-			snprintf(path, sizeof(path), "%s/level", base);
-			lv = read_line(path);
-			if (!lv)
-				break;
-			memset(&c, 0, sizeof(c));
-			c.level = atoi(lv);
-			free(lv);
-			snprintf(path, sizeof(path), "%s/coherency_line_size", base);
-			ls = read_line(path);
-			snprintf(path, sizeof(path), "%s/number_of_sets", base);
-			sets = read_line(path);
-			snprintf(path, sizeof(path), "%s/ways_of_associativity", base);
-			ways = read_line(path);
-			c.line_size = ls ? atoi(ls) : 0;
-			c.sets = sets ? atoi(sets) : 0;
-			c.ways = ways ? atoi(ways) : 0;
-			free(ls);
-			free(sets);
-			free(ways);
-			snprintf(path, sizeof(path), "%s/type", base);
-			c.type = read_line(path);
-			snprintf(path, sizeof(path), "%s/size", base);
-			c.size = read_line(path);
-			snprintf(path, sizeof(path), "%s/shared_cpu_list", base);
-			c.map = read_line(path);
-			if (!c.type || !c.size || !c.map)
-				dup = true;
-			for (i = 0; !dup && i < h->nr_caches; i++)
-				dup = h->caches[i].level == c.level && !strcmp(h->caches[i].type, c.type) &&
-				      !strcmp(h->caches[i].map, c.map);
-			nc = dup ? NULL : realloc(h->caches, (h->nr_caches + 1) * sizeof(*nc));
-			if (!nc) {
-				free(c.type);
-				free(c.size);
-				free(c.map);
-				continue;
-			}
-			h->caches = nc;
-			h->caches[h->nr_caches++] = c;
-		}
-	}
-}
-
-static void fill_build_ids(struct session *s, struct hm_header *h)
-{
-	struct hm_build_id *b = calloc(s->nr_dsos + 1, sizeof(*b));
-	int i;
-
-	if (!b)
-		return;
-	h->build_ids = b;
-	if (!hm_buildid__read_kernel(b->id, &b->size)) {
-		b->pid = -1;
-		b->misc = PERF_RECORD_MISC_KERNEL;
-		b->filename = strdup("[kernel.kallsyms]");
-		if (b->filename) {
-			h->nr_build_ids++;
-			b++;
-		}
-	}
-	for (i = 0; i < s->nr_dsos; i++) {
-		if (hm_buildid__read_file(s->dsos[i], b->id, &b->size))
-			continue;
-		b->pid = -1;
-		b->misc = PERF_RECORD_MISC_USER;
-		b->filename = strdup(s->dsos[i]);
-		if (b->filename) {
-			h->nr_build_ids++;
-			b++;
-		}
-	}
-}
-
-static void fill_header(struct session *s, struct hm_header *h, struct hm_meta *meta)
-{
-	struct utsname u;
-	struct sysinfo si;
-	struct hm_topo *t = hm_topo__new_live(NULL);
-	char *vendor = cpuinfo_field("vendor_id"), *fam = cpuinfo_field("cpu family"),
-	     *model = cpuinfo_field("model\t"), *step = cpuinfo_field("stepping");
-	char buf[256];
-	void *mbuf = NULL;
-	u64 msize = 0;
-
-	if (t) {
-		if (hm_topo__fill_header(t, h) < 0)
-			hm_warn("topology features incomplete: %s", hm_log__last_error());
-		hm_topo__delete(t);
-	}
-	if (!h->nr_cpus_avail) {
-		h->nr_cpus_avail = get_nprocs_conf();
-		h->nr_cpus_online = get_nprocs();
-	}
-	if (!uname(&u)) {
-		h->hostname = strdup(u.nodename);
-		h->osrelease = strdup(u.release);
-		h->arch = strdup(u.machine);
-	}
-	h->version = strdup("hitmap-" HITMAP_VERSION);
-	h->cpudesc = cpuinfo_field("model name");
-	if (vendor && fam && model && step) {
-		snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, fam, model, step);
-		h->cpuid = strdup(buf);
-	}
-	free(vendor);
-	free(fam);
-	free(model);
-	free(step);
-	if (!sysinfo(&si))
-		h->total_mem_kb = (u64)si.totalram * si.mem_unit / 1024;
-	if (s->o->argc_cmdline > 0) {
-		int i;
-
-		h->cmdline_argc = s->o->argc_cmdline;
-		h->cmdline_argv = calloc(h->cmdline_argc, sizeof(char *));
-		for (i = 0; h->cmdline_argv && i < s->o->argc_cmdline; i++)
-			h->cmdline_argv[i] = strdup(s->o->argv_cmdline[i]);
-		if (!h->cmdline_argv)
-			h->cmdline_argc = 0;
-	}
-	fill_pmu_mappings(h);
-	fill_caches(h, h->nr_cpus_avail);
-	fill_build_ids(s, h);
-	h->sample_time_first = s->time_first;
-	h->sample_time_last = s->time_last;
-	if (meta && !hm_meta__serialize(meta, &mbuf, &msize)) {
-		h->hitmap_meta = mbuf;
-		h->hitmap_meta_size = msize;
-	}
-}
-
-/* ------------------------------------------------------------ futex attribution */
-
-static int bucket_cmp(const void *a, const void *b)
-{
-	const struct hm_record_bucket *x = a, *y = b;
-
-	if (x->events != y->events)
-		return x->events < y->events ? 1 : -1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-void hm_record_result__release(struct hm_record_result *r)
-{
-	if (r) {
-		free(r->buckets);
-		r->buckets = NULL;
-		r->nr_rows = 0;
-	}
-}
-
-static void attribute(struct session *s, struct hm_meta *meta)
-{
-	struct hm_record_result *r = s->res;
-	struct hm_futex_model m;
-	struct hm_futex_table tab;
-	bool have_model = hm_futex_geometry__this_machine(&m) == 0;
-	struct hm_record_bucket *rows;
-	u64 slots, best_base = 0, best_events = 0, *bases = NULL;
-	u8 *predicted = NULL;
-	int lock_off, i, t;
-	bool private_tab;
-	size_t k;
-
-	r->table_kind = -1;
-	if (!have_model)
-		return;
-	if (!s->wl) {
-		/* a command: its futex addresses are unknown; keep the observed pairs only */
-		lock_off = m.layout.offset[HM_FUTEX_FIELD_LOCK] >= 0 ? m.layout.offset[HM_FUTEX_FIELD_LOCK] : 4;
-		goto out;
-	}
-	lock_off = m.layout.offset[HM_FUTEX_FIELD_LOCK] >= 0 ? m.layout.offset[HM_FUTEX_FIELD_LOCK] : 4;
-	private_tab = s->wl && s->wl->slots > 0 && !s->o->wl.shared;
-	slots = private_tab ? (u64)s->wl->slots : m.global_slots;
-	if (!slots || !s->locks.cap)
-		goto out;
-
-	/* the workload's futexes, hashed: which private indices can appear */
-	if (private_tab) {
-		predicted = calloc(slots, 1);
-		if (!predicted)
-			goto out;
-		for (t = 0; t < s->wl->nr_threads; t++)
-			for (i = 0; i < s->wl->futexes; i++) {
-				struct hm_futex_key key;
-
-				hm_futex_key__private(&key, 0, s->wl->base[t] + 4 * (u64)i);
-				predicted[hm_futex__hash_private(&key, slots)] = 1;
-			}
-	}
-	/* candidate table base of every lock the workload contended; majority by events */
-	bases = calloc(s->locks.cap, sizeof(*bases));
-	if (!bases)
-		goto out;
-	for (k = 0; k < s->locks.cap; k++) {
-		struct lockent *l = &s->locks.e[k];
-		u64 base = 0, ev = 0;
-		size_t j;
-
-		if (!l->addr || !l->wl_count)
-			continue;
-		r->nr_locks++;
-		/* buckets are cache-line aligned: &hb->lock sits at lock_off in its line */
-		if ((l->addr - lock_off) % m.layout.bucket_size)
-			continue;
-		if (private_tab)
-			hm_futex_geometry__private_base(l->addr - lock_off, slots, m.layout.bucket_size,
-							m.fph.queues ? m.fph.queues : 64, &base);
-		else
-			hm_futex_geometry__global_base(l->addr - lock_off, slots, m.layout.bucket_size,
-						       &base);
-		bases[k] = base;
-		for (j = 0; j < s->locks.cap; j++)
-			if (bases[j] == base && s->locks.e[j].addr)
-				ev += s->locks.e[j].wl_count;
-		if (base && ev > best_events) {
-			best_events = ev;
-			best_base = base;
-		}
-	}
-	if (!best_base)
-		goto out;
-	/* every lock in the table: index from the base; private: checked against the hash */
-	for (k = 0; k < s->locks.cap; k++) {
-		struct lockent *l = &s->locks.e[k];
-		u64 hb, idx;
-
-		if (!l->addr || !l->wl_count || bases[k] != best_base)
-			continue;
-		hb = l->addr - lock_off;
-		if ((hb - best_base) % m.layout.bucket_size)
-			continue;
-		idx = (hb - best_base) / m.layout.bucket_size;
-		if (idx >= slots)
-			continue;
-		r->nr_buckets++;
-		r->bucket_events += l->wl_count;
-		if (!predicted || predicted[idx])
-			r->nr_buckets_attributed++;
-		rows = realloc(r->buckets, (r->nr_rows + 1) * sizeof(*rows));
-		if (rows) {
-			struct hm_record_bucket *b = &rows[r->nr_rows++];
-
-			r->buckets = rows;
-			memset(b, 0, sizeof(*b));
-			b->index = idx;
-			b->addr = hb;
-			b->events = l->wl_count;
-			b->wait_ns = l->wait_ns;
-			b->predicted = !predicted || predicted[idx];
-			memcpy(b->sock, l->sock, sizeof(b->sock));
-		}
-	}
-	if (r->nr_rows)
-		qsort(r->buckets, r->nr_rows, sizeof(*r->buckets), bucket_cmp);
-	memset(&tab, 0, sizeof(tab));
-	tab.kind = private_tab ? 1 : 0;
-	tab.node = private_tab ? -1 : 0;
-	tab.pid = private_tab ? s->wl->pid : -1;
-	tab.base = best_base;
-	tab.slots = slots;
-	snprintf(tab.provenance, sizeof(tab.provenance), "contention+model");
-	if (!hm_futex_model__add_table(&m, &tab) && meta)
-		hm_futex_model__to_meta(&m, meta);
-	r->table_kind = tab.kind;
-	r->table_base = best_base;
-	r->table_slots = slots;
-	r->table_pid = tab.pid;
-	/* --futex-bpf: the kernel's own pairing, checked against the model */
-	if (private_tab && s->nr_bpf_pairs) {
-		size_t q;
-
-		for (q = 0; q < s->nr_bpf_pairs; q++) {
-			const struct hm_bpf_pair *bp = &s->bpf_pairs[q];
-			struct hm_futex_key key;
-			u64 want;
-
-			if ((pid_t)bp->tgid != s->wl->pid)
-				continue;
-			/* only bucket locks of this table: other locks taken in a futex call are not */
-			if ((bp->lock - lock_off) % m.layout.bucket_size || bp->lock - lock_off < best_base ||
-			    bp->lock - lock_off >= best_base + slots * m.layout.bucket_size) {
-				r->bpf_not_bucket++;
-				continue;
-			}
-			hm_futex_key__private(&key, 0, bp->uaddr);
-			want = best_base + m.layout.bucket_size * hm_futex__hash_private(&key, slots);
-			r->bpf_checked++;
-			r->bpf_agree += bp->lock - lock_off == want;
-		}
-	}
-	/* uaddr -> bucket pairs: observed in BPF, else computed for the private hash of the workload */
-	if (private_tab && meta && !s->nr_bpf_pairs) {
-		u64 n = (u64)s->wl->nr_threads * s->wl->futexes, j = 0;
-		u64 *pairs = calloc(n * 2, sizeof(u64));
-
-		for (t = 0; pairs && t < s->wl->nr_threads; t++)
-			for (i = 0; i < s->wl->futexes; i++) {
-				struct hm_futex_key key;
-				u64 ua = s->wl->base[t] + 4 * (u64)i;
-
-				hm_futex_key__private(&key, 0, ua);
-				pairs[j++] = ua;
-				pairs[j++] = best_base + m.layout.bucket_size *
-					     hm_futex__hash_private(&key, slots);
-			}
-		if (pairs && n * 16 < 0xffffffffULL) {
-			hm_meta__add(meta, HM_META_FUTEX_ADDRS, pairs, (u32)(n * 16));
-			r->nr_pairs = n;
-		}
-		free(pairs);
-	}
-out:
-	if (meta && s->nr_bpf_pairs && !r->nr_pairs) {
-		u64 *pairs = calloc(s->nr_bpf_pairs * 2, sizeof(u64)), j = 0;
-
-		for (k = 0; pairs && k < s->nr_bpf_pairs; k++) {
-			pairs[j++] = s->bpf_pairs[k].uaddr;
-			pairs[j++] = s->bpf_pairs[k].lock - lock_off;
-		}
-		if (pairs && j * 8 < 0xffffffffULL) {
-			hm_meta__add(meta, HM_META_FUTEX_ADDRS, pairs, (u32)(j * 8));
-			r->nr_pairs = j / 2;
-		}
-		free(pairs);
-	}
-	/* observed pairs from --futex-syscalls */
-	if (meta && s->pairs.nr && !r->nr_pairs) {
-		u64 *pairs = calloc(s->pairs.nr * 2, sizeof(u64)), j = 0;
-
-		for (k = 0; pairs && k < s->pairs.cap; k++)
-			if (s->pairs.e[k].uaddr) {
-				pairs[j++] = s->pairs.e[k].uaddr;
-				pairs[j++] = s->pairs.e[k].hb - lock_off;
-			}
-		if (pairs) {
-			hm_meta__add(meta, HM_META_FUTEX_ADDRS, pairs, (u32)(j * 8));
-			r->nr_pairs = j / 2;
-		}
-		free(pairs);
-	}
-	free(bases);
-	free(predicted);
-	hm_futex_model__release(&m);
-}
-
 /* ------------------------------------------------------------ events */
 
-static void add_contention_events(struct session *s, bool system_wide, bool per_task_exec)
+static void add_contention_events(struct hm_rec_session *s, bool system_wide, bool per_task_exec)
 {
 	u64 st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
@@ -1061,7 +197,7 @@ static void add_contention_events(struct session *s, bool system_wide, bool per_
 	}
 }
 
-static void add_plan_events(struct session *s, const struct hm_pmu_plan *p, bool no_exec)
+static void add_plan_events(struct hm_rec_session *s, const struct hm_pmu_plan *p, bool no_exec)
 {
 	int i;
 
@@ -1082,7 +218,7 @@ static void add_plan_events(struct session *s, const struct hm_pmu_plan *p, bool
 	s->ev_begin = s->ev_end = s->ev_futex = -1;
 }
 
-static int open_events(struct session *s, pid_t pid, bool precise_fallback)
+static int open_events(struct hm_rec_session *s, pid_t pid, bool precise_fallback)
 {
 	int i, err;
 
@@ -1106,7 +242,7 @@ static int open_events(struct session *s, pid_t pid, bool precise_fallback)
 	return 0;
 }
 
-static int setup_rings(struct session *s)
+static int setup_rings(struct hm_rec_session *s)
 {
 	/* users are held to kernel.perf_event_mlock_kb (516 KiB per CPU): perf's 128 pages */
 	int pages = s->o->mmap_pages > 0 ? s->o->mmap_pages : geteuid() ? 128 : DEFAULT_PAGES;
@@ -1147,7 +283,7 @@ static int setup_rings(struct session *s)
 
 /* ------------------------------------------------------------ target */
 
-static int start_child(struct session *s)
+static int start_child(struct hm_rec_session *s)
 {
 	int go[2];
 	pid_t pid;
@@ -1250,7 +386,7 @@ static int start_child(struct session *s)
 	return 0;
 }
 
-static void release_child(struct session *s)
+static void release_child(struct hm_rec_session *s)
 {
 	if (s->go_fd >= 0) {
 		if (write(s->go_fd, "g", 1) != 1)
@@ -1260,7 +396,7 @@ static void release_child(struct session *s)
 	}
 }
 
-static void reap(struct session *s, bool block)
+static void reap(struct hm_rec_session *s, bool block)
 {
 	int status;
 	pid_t p;
@@ -1332,24 +468,12 @@ static int choose_mode(const struct hm_record_opts *o, struct hm_record_result *
 		snprintf(res->mode_why, sizeof(res->mode_why), "%s", plan->desc);
 		return 0;
 	}
-	if (o->mode == HM_MODE_SPE) {
-		hm_err("--mode spe: Arm SPE recording (AUX buffers) is not implemented yet; the plan is shown by 'hitmap record --plan'; fix: --mode contention");
-		return -EOPNOTSUPP;
-	}
 	err = hm_pmu__plan(&po, plan);
 	if (err)
 		return err;
 	if (plan->nr) {
 		res->mode = plan->mode;
 		snprintf(res->mode_why, sizeof(res->mode_why), "%s", plan->desc);
-		if (plan->mode == HM_MODE_SPE) {
-			if (o->mode == HM_MODE_AUTO) {
-				res->mode = HM_MODE_CONTENTION;
-				snprintf(res->mode_why, sizeof(res->mode_why),
-					 "Arm SPE found but its recording is not implemented yet; falling back to contention mode");
-				return 0;
-			}
-		}
 		return 0;
 	}
 	if (o->mode != HM_MODE_AUTO) {
@@ -1376,7 +500,7 @@ static double self_cpu(void)
 
 int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 {
-	struct session s;
+	struct hm_rec_session s;
 	struct hm_pmu_plan plan;
 	struct hm_header h;
 	struct hm_meta *meta = NULL;
@@ -1496,6 +620,15 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	err = setup_rings(&s);
 	if (err)
 		goto out;
+	if (res->mode == HM_MODE_SPE) {
+		/* the AUX areas beside the rings the SPE event (the plan's first) owns */
+		s.aux = hm_rec_aux__setup(&plan, s.cpus, s.nr_cpus, s.ring, s.ev[0].fd,
+					  system_wide ? (u32)-1 : (u32)s.child);
+		if (!s.aux) {
+			err = -errno;
+			goto out;
+		}
+	}
 
 	s.w = hm_writer__new(o->output);
 	if (!s.w) {
@@ -1513,12 +646,18 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		if (err < 0)
 			goto out;
 	}
+	if (s.aux) {
+		/* TIME_CONV and AUXTRACE_INFO before any AUX data */
+		err = hm_rec_aux__start(s.aux, s.w);
+		if (err)
+			goto out;
+	}
 	/* the kernel, and threads that already exist */
-	synth_kernel(&s);
+	hm_rec__synth_kernel(&s);
 	if (system_wide)
-		synth_all(&s, !contention);
+		hm_rec__synth_all(&s, !contention);
 	else if (o->workload && s.child > 0)
-		synth_task(&s, s.child, !contention);
+		hm_rec__synth_task(&s, s.child, !contention);
 	if (system_wide)
 		for (i = 0; i < s.nr_ev; i++)
 			hm_pevsel__enable(&s.ev[i]);
@@ -1578,6 +717,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		hm_bpfpair__delete(s.bpf);
 		s.bpf = NULL;
 	}
+	hm_rec_aux__finish(s.aux, &res->aux_records, &res->aux_bytes, &res->aux_lost);
 	for (c = 0; c < s.nr_cpus; c++) {
 		res->lost += s.ring[c].nr_lost;
 		res->lost_samples += s.ring[c].nr_lost_samples;
@@ -1615,14 +755,14 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			s.fh->total_ops = s.wl->total_ops;
 		}
 		if (contention && (s.wl ? s.wl->done : true))
-			attribute(&s, meta);
+			hm_rec__attribute(&s, meta);
 		if (s.ftab)
 			res->futex_tables = hm_rec_futex__finish(s.ftab, meta, res->futex_tables_sum,
 								 sizeof(res->futex_tables_sum));
 	}
 	hm_rec_futex__delete(s.ftab);
 	s.ftab = NULL;
-	fill_header(&s, &h, meta);
+	hm_rec__fill_header(&s, &h, meta);
 	if (contention) {
 		/* the tracepoint formats, so perf script decodes the events */
 		err = hm_contention__tracing_data(&s.ct, &td, &td_size);
@@ -1653,6 +793,7 @@ out:
 	if (err && s.w)
 		hm_writer__close(s.w);	/* leave a readable file behind even so */
 	hm_writer__delete(s.w);
+	hm_rec_aux__delete(s.aux);	/* before the rings it is mapped beside */
 	for (c = 0; s.ring && c < s.nr_cpus; c++)
 		hm_ring__munmap(&s.ring[c]);
 	free(s.ring);
@@ -1680,3 +821,4 @@ out:
 		close(lock_fd);
 	return err;
 }
+

@@ -52,6 +52,8 @@ struct hm_record_result {
 	u64		nr_records;
 	u64		lost, lost_samples;
 	u64		bytes;
+	u64		aux_records, aux_bytes;	/* Arm SPE: AUXTRACE records and their data */
+	u64		aux_lost;		/* PERF_RECORD_AUX truncated or partial */
 	int		child_status;		/* wait status of the command */
 	bool		interrupted;
 	/* contention mode */

@@ -122,18 +122,56 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->cont);
 	free(b->cont_wait);
 	free(b->waits);
+	free(b->bslot);
 	hm_waits__delete(b->callers);
 	free(b);
 }
 
+static u32 bslot_hash(s32 table, u64 index)
+{
+	u64 v = ((u64)(table + 1) << 48) ^ index;
+
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdull;
+	v ^= v >> 33;
+	return (u32)v;
+}
+
+static int bslots_grow(struct hm_buckets *b)
+{
+	u32 n = b->nr_bslots ? 2 * b->nr_bslots : 1024;
+	struct bk_slot *ns = calloc(n, sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	for (u32 i = 0; i < b->nr; i++) {
+		u32 h = bslot_hash(b->b[i].table, b->b[i].index) & (n - 1);
+
+		while (ns[h].idx)
+			h = (h + 1) & (n - 1);
+		ns[h] = (struct bk_slot){ .index = b->b[i].index, .table = b->b[i].table, .idx = i + 1 };
+	}
+	free(b->bslot);
+	b->bslot = ns;
+	b->nr_bslots = n;
+	return 0;
+}
+
+/* The bucket (@table, @index), made on its first sample (buckets stay in that order). */
 static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 {
-	u32 h = hash64(((u64)(table + 1) << 48) ^ index), i;
+	struct bk_slot *sl;
 	struct bk *e;
+	u32 h;
 
-	for (i = b->head[h]; i; i = b->b[i - 1].next)
-		if (b->b[i - 1].table == table && b->b[i - 1].index == index)
-			return &b->b[i - 1];
+	if (2 * (b->nr + 1) > b->nr_bslots && bslots_grow(b) < 0)
+		return NULL;
+	h = bslot_hash(table, index) & (b->nr_bslots - 1);
+	for (sl = &b->bslot[h]; sl->idx; sl = &b->bslot[h]) {
+		if (sl->table == table && sl->index == index)
+			return &b->b[sl->idx - 1];
+		h = (h + 1) & (b->nr_bslots - 1);
+	}
 	if (b->nr == b->alloc) {
 		u32 n = b->alloc ? 2 * b->alloc : 256;
 		struct bk *p = realloc(b->b, n * sizeof(*p));
@@ -150,8 +188,7 @@ static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 		return NULL;
 	e->table = table;
 	e->index = index;
-	e->next = b->head[h];
-	b->head[h] = ++b->nr;
+	*sl = (struct bk_slot){ .index = index, .table = table, .idx = ++b->nr };
 	return e;
 }
 

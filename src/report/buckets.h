@@ -32,6 +32,12 @@ struct wait {			/* open addressing by tid; tid 0 is free */
 	const char	*caller;	/* interned in b->callers, or NULL */
 };
 
+struct bk_slot {
+	u64		index;
+	s32		table;
+	u32		idx;		/* index + 1 in b, 0 empty */
+};
+
 struct bk {
 	u32		next;		/* hash chain, index + 1 */
 	s32		table;		/* index in the model, -1: index unknown */
@@ -70,7 +76,8 @@ struct hm_buckets {
 	u32		nr_sockets, nr_nodes;
 	u32		nr, alloc;
 	struct bk	*b;
-	u32		head[1u << HASH_BITS];
+	struct bk_slot	*bslot;		/* open addressing over b: key inline, index + 1 */
+	u32		nr_bslots;	/* power of two, 0 before the first bucket */
 	u32		nr_objs, alloc_objs;
 	struct obj	*objs;
 	u32		nr_frows, alloc_frows;

@@ -188,12 +188,6 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 	return hm_lines__add_at(l, ms, one, node_idx, l->nr_added++, 0);
 }
 
-int hm_lines__add_seq(struct hm_lines *l, const struct hm_mem_sample *ms,
-		      const struct hm_c2c_stats *one, int node_idx, u64 seq)
-{
-	return hm_lines__add_at(l, ms, one, node_idx, seq, 0);
-}
-
 u32 hm_lines__lookup(const struct hm_lines *l, u64 line)
 {
 	size_t mask = l->nr_slots - 1, h = mix64(line) & mask;
@@ -431,58 +425,6 @@ out:
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
 {
 	__builtin_prefetch(&l->slot[mix64(line) & (l->nr_slots - 1)]);
-}
-
-void hm_lines__prefetch_line(const struct hm_lines *l, u64 line)
-{
-	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
-
-	if (sl->idx && sl->addr == line) {
-		const struct hm_line *ln = &l->line[sl->idx - 1];
-
-		__builtin_prefetch(ln);
-		__builtin_prefetch((const char *)ln + 64);
-		__builtin_prefetch((const char *)ln + 128);
-		__builtin_prefetch((const char *)ln + 192);
-		__builtin_prefetch((const char *)ln + 256);
-		__builtin_prefetch((const char *)ln + 320);
-	}
-}
-
-void hm_lines__prefetch_offs(const struct hm_lines *l, u64 line)
-{
-	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
-
-	if (sl->idx && sl->addr == line) {
-		const struct hm_line *ln = &l->line[sl->idx - 1];
-
-		if (ln->offs)
-			__builtin_prefetch(ln->offs);
-		__builtin_prefetch(ln->cpus);
-	}
-}
-
-void hm_lines__prefetch_ips(const struct hm_lines *l, u64 addr)
-{
-	u64 line = addr & ~(u64)(l->cls - 1);
-	const struct slot *sl = &l->slot[mix64(line) & (l->nr_slots - 1)];
-	const struct hm_line *ln;
-	u32 off = (u32)(addr - line), lo = 0, hi;
-
-	if (!sl->idx || sl->addr != line)
-		return;
-	ln = &l->line[sl->idx - 1];
-	hi = ln->nr_offs;
-	while (lo < hi) {
-		u32 mid = (lo + hi) / 2;
-
-		if (ln->offs[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
-		__builtin_prefetch(ln->offs[lo].ip);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)

@@ -83,13 +83,6 @@ void hm_lines__delete(struct hm_lines *l);
 int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 		   const struct hm_c2c_stats *one, int node_idx);
 /*
- * The same, for a table that holds part of the lines (--threads): @seq is
- * the sample's number in the pass, which orders the lines when the parts
- * are merged.
- */
-int  hm_lines__add_seq(struct hm_lines *l, const struct hm_mem_sample *ms,
-		       const struct hm_c2c_stats *one, int node_idx, u64 seq);
-/*
  * One table from @n tables that hold disjoint sets of lines (each line's
  * samples all went to one part, in the pass's order): lines in the order
  * of their first sample, so the result is the table one pass would have
@@ -106,13 +99,14 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n);
 u32  hm_lines__lookup(const struct hm_lines *l, u64 line);
 void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage);
 void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);
+/*
+ * @seq: the sample's number in the pass, which orders the lines when tables
+ * that hold parts of the lines are merged (--threads, parallel.c).
+ */
 int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
-/* Prefetch hints for a batch: stage 1 the hash slot, stage 2 the line itself. */
+/* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
-void hm_lines__prefetch_line(const struct hm_lines *l, u64 line);
-void hm_lines__prefetch_offs(const struct hm_lines *l, u64 line);
-void hm_lines__prefetch_ips(const struct hm_lines *l, u64 addr);
 size_t hm_lines__count(const struct hm_lines *l);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */

@@ -340,6 +340,9 @@ struct hm_tui_table *hm_tui_futex__sockets(const struct hm_report *r)
 		}
 	if (!err && mem)
 		err = socket_foot(t, b);
+	else if (!err && !cont)
+		err = hm_tui_table__foot_add(t, "Futex bucket lock contention (contention mode): nothing contended "
+					     "while recording");
 	if (err) {
 		hm_tui_table__delete(t);
 		errno = ENOMEM;

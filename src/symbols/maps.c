@@ -25,542 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <hitmap/log.h>
-#include "symbols-priv.h"
-
-#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
-#define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
-#endif
-#ifndef PERF_RECORD_MISC_FORK_EXEC
-#define PERF_RECORD_MISC_FORK_EXEC (1 << 13)
-#endif
-#define KSYM_UNREGISTER 1
-
-#define KERNEL_MMAP_NAME "[kernel.kallsyms]"
-#define ENTRY_TRAMPOLINE_NAME "__entry_SYSCALL_64_trampoline"
-
-/* Sorted, non-overlapping maps of one process. */
-struct mapset {
-	struct hm_map **v;
-	u32 nr, alloc;
-	/* maps found last (a sample asks for its code's and its data's), valid while hint_gen is hm_maps' gen */
-	u64 hint_gen;
-	const struct hm_map *hint[2];
-	u32 hint_next;
-};
-
-struct thread {
-	u32 tid;
-	s32 pid;
-	bool dead;
-	const char *comm;	/* pooled */
-};
-
-struct proc {
-	u32 pid;
-	struct mapset ms;
-};
-
-/* A u32-keyed open-addressing table of pointers (keys stored in the objects). */
-struct table {
-	void **slot;
-	u32 nr, cap;
-};
-
-struct kseg {
-	u64 start, end;
-	const struct hm_map *map;
-};
-
-struct build_id_ent {
-	const char *filename;	/* pooled */
-	u8 id[20];
-	u8 size;
-};
-
-struct hm_maps {
-	struct table threads;	/* struct thread, key tid */
-	struct table procs;	/* struct proc, key pid */
-	/* kernel maps in insertion order; flat view built on demand */
-	struct hm_map **kmaps;
-	u32 nr_kmaps, alloc_kmaps;
-	struct kseg *kflat;
-	u32 nr_kflat, alloc_kflat;
-	bool kdirty;
-	struct hm_map *vmlinux;
-	char ref_name[64];	/* ref_reloc_sym of the kernel MMAP ("_text") */
-	hm_maps_ksyms_fn ksyms_fn;
-	void *ksyms_ctx;
-	struct hm_symbols *own_syms;	/* hm_maps__set_kallsyms */
-	bool vmlinux_loaded;
-	/* every map object, for freeing */
-	struct hm_map **all;
-	u64 nr_all, alloc_all;
-	struct build_id_ent *bids;
-	u32 nr_bids, alloc_bids;
-	struct hm_strpool *pool;
-	/* sample_proc()'s last answer; any record processed drops it */
-	struct { u32 pid, tid; bool valid; const struct proc *p; } last;
-	u64 gen;	/* bumped by every record processed: drops the mapsets' hints */
-};
-
-/* ------------------------------------------------------------- helpers */
-
-static int grow_array(void **v, u64 *alloc, u64 need, size_t elem)
-{
-	u64 n = *alloc ? *alloc : 8;
-	void *nv;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	nv = realloc(*v, n * elem);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*alloc = n;
-	return 0;
-}
-
-static int grow32(void **v, u32 *alloc, u32 need, size_t elem)
-{
-	u64 a = *alloc;
-	int err = grow_array(v, &a, need, elem);
-
-	*alloc = (u32)a;
-	return err;
-}
-
-static u32 hash32(u32 k)
-{
-	k ^= k >> 16;
-	k *= 0x7feb352d;
-	k ^= k >> 15;
-	k *= 0x846ca68b;
-	k ^= k >> 16;
-	return k;
-}
-
-/* Objects start with their u32 key. */
-static void *table_get(const struct table *t, u32 key)
-{
-	if (!t->cap)
-		return NULL;
-	for (u32 j = hash32(key) & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
-		void *o = t->slot[j];
-
-		if (!o)
-			return NULL;
-		if (*(u32 *)o == key)
-			return o;
-	}
-}
-
-static int table_put(struct table *t, void *obj)
-{
-	u32 key = *(u32 *)obj;
-
-	if ((t->nr + 1) * 2 > t->cap) {
-		u32 ncap = t->cap ? t->cap * 2 : 64;
-		void **ns = calloc(ncap, sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		for (u32 i = 0; i < t->cap; i++) {
-			void *o = t->slot[i];
-			u32 j;
-
-			if (!o)
-				continue;
-			for (j = hash32(*(u32 *)o) & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
-				;
-			ns[j] = o;
-		}
-		free(t->slot);
-		t->slot = ns;
-		t->cap = ncap;
-	}
-	for (u32 j = hash32(key) & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
-		if (!t->slot[j]) {
-			t->slot[j] = obj;
-			t->nr++;
-			return 0;
-		}
-		if (*(u32 *)t->slot[j] == key) {	/* replace: caller freed the old one */
-			t->slot[j] = obj;
-			return 0;
-		}
-	}
-}
-
-static void table_free(struct table *t, void (*fn)(void *))
-{
-	for (u32 i = 0; i < t->cap; i++)
-		if (t->slot[i])
-			fn(t->slot[i]);
-	free(t->slot);
-	t->slot = NULL;
-	t->nr = t->cap = 0;
-}
-
-static void proc_free(void *o)
-{
-	struct proc *p = o;
-
-	free(p->ms.v);
-	free(p);
-}
-
-/* --------------------------------------------------------------- maps */
-
-static struct hm_map *map_new(struct hm_maps *m)
-{
-	struct hm_map *map;
-
-	if (grow_array((void **)&m->all, &m->alloc_all, m->nr_all + 1, sizeof(*m->all)) < 0)
-		return NULL;
-	map = calloc(1, sizeof(*map));
-	if (map)
-		m->all[m->nr_all++] = map;
-	return map;
-}
-
-static struct hm_map *map_clone(struct hm_maps *m, const struct hm_map *src)
-{
-	struct hm_map *map = map_new(m);
-
-	if (map)
-		*map = *src;	/* filename is pooled: shared */
-	return map;
-}
-
-static void map_apply_build_id(struct hm_maps *m, struct hm_map *map)
-{
-	if (map->build_id_size)
-		return;
-	for (u32 i = 0; i < m->nr_bids; i++) {
-		if (m->bids[i].filename == map->filename) {
-			memcpy(map->build_id, m->bids[i].id, sizeof(map->build_id));
-			map->build_id_size = m->bids[i].size;
-			return;
-		}
-	}
-}
-
-/* Index of the first map whose end > @addr. */
-static u32 ms_lower(const struct mapset *ms, u64 addr)
-{
-	u32 lo = 0, hi = ms->nr;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (ms->v[mid]->end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-static const struct hm_map *ms_find(const struct mapset *ms, u64 addr)
-{
-	u32 i = ms_lower(ms, addr);
-
-	if (i < ms->nr && ms->v[i]->start <= addr)
-		return ms->v[i];
-	return NULL;
-}
-
-/* Insert @map, splitting or dropping what it overlaps (maps__fixup_overlappings). */
-static int ms_insert(struct hm_maps *m, struct mapset *ms, struct hm_map *map)
-{
-	u32 i = ms_lower(ms, map->start), j = i;
-	struct hm_map *before = NULL, *after = NULL, *ins[3];
-	u32 n = 0;
-
-	while (j < ms->nr && ms->v[j]->start < map->end)
-		j++;
-	if (j > i) {
-		const struct hm_map *first = ms->v[i], *last = ms->v[j - 1];
-
-		if (map->start > first->start) {
-			before = map_clone(m, first);
-			if (!before)
-				return -ENOMEM;
-			before->end = map->start;
-		}
-		if (map->end < last->end) {
-			after = map_clone(m, last);
-			if (!after)
-				return -ENOMEM;
-			after->start = map->end;
-			after->pgoff += map->end - last->start;
-		}
-	}
-	if (before)
-		ins[n++] = before;
-	ins[n++] = map;
-	if (after)
-		ins[n++] = after;
-	if (grow32((void **)&ms->v, &ms->alloc, ms->nr - (j - i) + n, sizeof(*ms->v)) < 0)
-		return -ENOMEM;
-	memmove(ms->v + i + n, ms->v + j, (ms->nr - j) * sizeof(*ms->v));
-	memcpy(ms->v + i, ins, n * sizeof(*ins));
-	ms->nr = ms->nr - (j - i) + n;
-	return 0;
-}
-
-static int ms_clone(struct mapset *dst, const struct mapset *src)
-{
-	free(dst->v);
-	dst->v = NULL;
-	dst->nr = dst->alloc = 0;
-	if (!src->nr)
-		return 0;
-	dst->v = malloc(src->nr * sizeof(*dst->v));
-	if (!dst->v)
-		return -ENOMEM;
-	memcpy(dst->v, src->v, src->nr * sizeof(*dst->v));
-	dst->nr = dst->alloc = src->nr;
-	return 0;
-}
-
-/* ----------------------------------------------------- threads, procs */
-
-static struct proc *proc_findnew(struct hm_maps *m, u32 pid)
-{
-	struct proc *p = table_get(&m->procs, pid);
-
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	if (table_put(&m->procs, p) < 0) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static struct thread *thread_findnew(struct hm_maps *m, s32 pid, u32 tid)
-{
-	struct thread *t = table_get(&m->threads, tid);
-
-	if (t) {
-		if (t->pid == -1 && pid != -1)	/* machine__update_thread_pid */
-			t->pid = pid;
-		return t;
-	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->tid = tid;
-	t->pid = pid;
-	if (table_put(&m->threads, t) < 0) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* The process whose maps thread (pid, tid) uses. */
-static struct proc *proc_of(struct hm_maps *m, s32 pid, u32 tid)
-{
-	struct thread *t = thread_findnew(m, pid, tid);
-
-	if (!t)
-		return NULL;
-	return proc_findnew(m, t->pid == -1 ? tid : (u32)t->pid);
-}
-
-/* ------------------------------------------------------- kernel maps */
-
-static int kmaps_add(struct hm_maps *m, struct hm_map *map)
-{
-	if (grow32((void **)&m->kmaps, &m->alloc_kmaps, m->nr_kmaps + 1, sizeof(*m->kmaps)) < 0)
-		return -ENOMEM;
-	m->kmaps[m->nr_kmaps++] = map;
-	m->kdirty = true;
-	return 0;
-}
-
-static void kmaps_remove(struct hm_maps *m, const struct hm_map *map)
-{
-	for (u32 i = 0; i < m->nr_kmaps; i++) {
-		if (m->kmaps[i] == map) {
-			memmove(m->kmaps + i, m->kmaps + i + 1, (m->nr_kmaps - i - 1) * sizeof(*m->kmaps));
-			m->nr_kmaps--;
-			m->kdirty = true;
-			return;
-		}
-	}
-}
-
-static int cmp_size_desc(const void *a, const void *b)
-{
-	const struct hm_map *x = *(struct hm_map *const *)a, *y = *(struct hm_map *const *)b;
-	u64 sx = x->end - x->start, sy = y->end - y->start;
-
-	return sx < sy ? 1 : sx > sy ? -1 : 0;
-}
-
-/* Paint @seg over the flat view: later (smaller) maps win where they overlap. */
-static int kflat_paint(struct hm_maps *m, struct kseg seg)
-{
-	u32 lo = 0, hi = m->nr_kflat, i, j, n = 0;
-	struct kseg ins[3];
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (m->kflat[mid].end > seg.start)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	i = j = lo;
-	while (j < m->nr_kflat && m->kflat[j].start < seg.end)
-		j++;
-	if (j > i && m->kflat[i].start < seg.start) {
-		ins[n] = m->kflat[i];
-		ins[n++].end = seg.start;
-	}
-	ins[n++] = seg;
-	if (j > i && m->kflat[j - 1].end > seg.end) {
-		ins[n] = m->kflat[j - 1];
-		ins[n++].start = seg.end;
-	}
-	if (grow32((void **)&m->kflat, &m->alloc_kflat, m->nr_kflat - (j - i) + n, sizeof(*m->kflat)) < 0)
-		return -ENOMEM;
-	memmove(m->kflat + i + n, m->kflat + j, (m->nr_kflat - j) * sizeof(*m->kflat));
-	memcpy(m->kflat + i, ins, n * sizeof(*ins));
-	m->nr_kflat = m->nr_kflat - (j - i) + n;
-	return 0;
-}
-
-/* Rebuild the flat view: each address maps to the smallest kernel map holding it. */
-static int kflat_build(struct hm_maps *m)
-{
-	struct hm_map **order;
-	int err = 0;
-
-	m->nr_kflat = 0;
-	if (!m->nr_kmaps) {
-		m->kdirty = false;
-		return 0;
-	}
-	order = malloc(m->nr_kmaps * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	memcpy(order, m->kmaps, m->nr_kmaps * sizeof(*order));
-	/* stable enough: equal sizes keep the later insertion on top */
-	qsort(order, m->nr_kmaps, sizeof(*order), cmp_size_desc);
-	for (u32 i = 0; i < m->nr_kmaps && !err; i++) {
-		if (order[i]->end <= order[i]->start)
-			continue;
-		err = kflat_paint(m, (struct kseg){ order[i]->start, order[i]->end, order[i] });
-	}
-	free(order);
-	if (!err)
-		m->kdirty = false;
-	return err;
-}
-
-static const struct hm_map *kmaps_find(const struct hm_maps *cm, u64 addr)
-{
-	struct hm_maps *m = (struct hm_maps *)cm;	/* the flat view is a cache */
-	u32 lo = 0, hi;
-
-	if (m->kdirty && kflat_build(m) < 0) {
-		/* out of memory: fall back to a scan */
-		const struct hm_map *best = NULL;
-
-		for (u32 i = 0; i < m->nr_kmaps; i++) {
-			const struct hm_map *k = m->kmaps[i];
-
-			if (k->start <= addr && addr < k->end &&
-			    (!best || k->end - k->start <= best->end - best->start))
-				best = k;
-		}
-		return best;
-	}
-	hi = m->nr_kflat;
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (m->kflat[mid].end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	if (lo < m->nr_kflat && m->kflat[lo].start <= addr)
-		return m->kflat[lo].map;
-	return NULL;
-}
-
-static const struct hm_map *kmaps_find_any(const struct hm_maps *m, u64 addr)
-{
-	return kmaps_find(m, addr);
-}
-
-/* machine__process_kernel_mmap_event() */
-static int kernel_mmap(struct hm_maps *m, u64 start, u64 len, u64 pgoff, const char *name,
-		       const u8 *bid, u8 bid_size, u16 misc, u32 prot, u32 flags)
-{
-	bool is_kernel = !strncmp(name, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME) - 1);
-	struct hm_map *map;
-	u8 type;
-
-	if (name[0] == '/' || (!is_kernel && name[0] == '['))
-		type = HM_MAP_MODULE;
-	else if (is_kernel)
-		type = HM_MAP_VMLINUX;
-	else if (!strcmp(name, ENTRY_TRAMPOLINE_NAME))
-		type = HM_MAP_KEXTRA;
-	else
-		return 0;	/* perf ignores it */
-
-	if (type == HM_MAP_VMLINUX)
-		snprintf(m->ref_name, sizeof(m->ref_name), "%s", name + strlen(KERNEL_MMAP_NAME));
-	if (type == HM_MAP_VMLINUX && m->vmlinux) {
-		map = m->vmlinux;	/* machine__update_kernel_mmap: same map, new range */
-	} else {
-		map = map_new(m);
-		if (!map)
-			return -ENOMEM;
-		map->filename = (char *)hm_strpool__intern(m->pool,
-				type == HM_MAP_VMLINUX ? KERNEL_MMAP_NAME : name);
-		if (!map->filename)
-			return -ENOMEM;
-		map->kernel = true;
-		map->type = type;
-		if (kmaps_add(m, map) < 0)
-			return -ENOMEM;
-		if (type == HM_MAP_VMLINUX)
-			m->vmlinux = map;
-	}
-	map->start = start;
-	map->end = start + len;
-	if (type == HM_MAP_VMLINUX && start == 0 && map->end == 0)
-		map->end = ~0ULL;	/* zero-sized synthesized kernel MMAP */
-	if (map->end < map->start)
-		map->end = ~0ULL;
-	map->pgoff = pgoff;
-	map->misc = misc;
-	map->prot = prot;
-	map->flags = flags;
-	if (bid && bid_size) {
-		memcpy(map->build_id, bid, bid_size > 20 ? 20 : bid_size);
-		map->build_id_size = bid_size > 20 ? 20 : bid_size;
-	} else {
-		map_apply_build_id(m, map);
-	}
-	m->kdirty = true;
-	return 0;
-}
+#include "maps-int.h"
 
 /* ---------------------------------------------------------- records */
 
@@ -631,7 +96,7 @@ static int do_mmap(struct hm_maps *m, const struct hm_event *ev, bool v2)
 	u8 bid_size = 0;
 	u32 prot, flags = 0;
 	struct hm_map *map;
-	struct proc *p;
+	struct hm_proc *p;
 	int err;
 
 	if (ev->size < need) {
@@ -653,13 +118,13 @@ static int do_mmap(struct hm_maps *m, const struct hm_event *ev, bool v2)
 		prot = (ev->misc & PERF_RECORD_MISC_MMAP_DATA) ? 0 : PROT_EXEC;
 	}
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-		return kernel_mmap(m, r->start, r->len, r->pgoff, name, bid, bid_size,
+		return hm_maps__kernel_mmap(m, r->start, r->len, r->pgoff, name, bid, bid_size,
 				   ev->misc, prot, flags);
 
-	p = proc_of(m, (s32)r->pid, r->tid);
+	p = hm_maps__proc_of(m, (s32)r->pid, r->tid);
 	if (!p)
 		return -ENOMEM;
-	map = map_new(m);
+	map = hm_maps__map_new(m);
 	if (!map)
 		return -ENOMEM;
 	map->start = r->start;
@@ -676,23 +141,23 @@ static int do_mmap(struct hm_maps *m, const struct hm_event *ev, bool v2)
 		map->build_id_size = bid_size > 20 ? 20 : bid_size;
 		memcpy(map->build_id, bid, map->build_id_size);
 	} else {
-		map_apply_build_id(m, map);
+		hm_maps__apply_build_id(m, map);
 	}
 	if (map->end == map->start)
 		return 0;	/* empty: nothing to find */
-	err = ms_insert(m, &p->ms, map);
+	err = hm_mapset__insert(m, &p->ms, map);
 	return err;
 }
 
 static int do_comm(struct hm_maps *m, const struct hm_event *ev)
 {
 	const struct rec_comm *r = ev->data;
-	struct thread *t;
+	struct hm_thread *t;
 	const char *comm;
 
 	if (ev->size < sizeof(*r))
 		return -EINVAL;
-	t = thread_findnew(m, (s32)r->pid, r->tid);
+	t = hm_maps__thread_findnew(m, (s32)r->pid, r->tid);
 	if (!t)
 		return -ENOMEM;
 	comm = rec_str(m, r->comm, ev->data, ev->size);
@@ -706,34 +171,34 @@ static int do_comm(struct hm_maps *m, const struct hm_event *ev)
 static int do_fork(struct hm_maps *m, const struct hm_event *ev)
 {
 	const struct rec_fork *r = ev->data;
-	struct thread *parent, *t;
-	struct proc *pp, *cp;
+	struct hm_thread *parent, *t;
+	struct hm_proc *pp, *cp;
 
 	if (ev->size < sizeof(*r))
 		return -EINVAL;
-	parent = thread_findnew(m, (s32)r->ppid, r->ptid);
+	parent = hm_maps__thread_findnew(m, (s32)r->ppid, r->ptid);
 	if (!parent)
 		return -ENOMEM;
 	if (parent->pid != (s32)r->ppid)	/* an erroneous parent: start it over */
 		parent->pid = (s32)r->ppid;
 	/* if a thread exists for the child tid it is replaced */
-	t = table_get(&m->threads, r->tid);
+	t = hm_table__get(&m->threads, r->tid);
 	if (t) {
 		t->pid = (s32)r->pid;
 		t->dead = false;
 		t->comm = NULL;
 	} else {
-		t = thread_findnew(m, (s32)r->pid, r->tid);
+		t = hm_maps__thread_findnew(m, (s32)r->pid, r->tid);
 		if (!t)
 			return -ENOMEM;
 	}
 	t->comm = parent->comm;
-	pp = proc_findnew(m, r->ppid);
+	pp = hm_maps__proc_findnew(m, r->ppid);
 	if (!pp)
 		return -ENOMEM;
 	if (r->pid == r->ppid)
 		return 0;	/* a new thread: shares its process's maps */
-	cp = proc_findnew(m, r->pid);
+	cp = hm_maps__proc_findnew(m, r->pid);
 	if (!cp)
 		return -ENOMEM;
 	if (r->pid == r->tid) {	/* a new leader starts with fresh maps */
@@ -745,24 +210,24 @@ static int do_fork(struct hm_maps *m, const struct hm_event *ev)
 		return 0;	/* synthesized: the MMAPs follow */
 	if (cp->ms.nr) {	/* maps__clone inserts into what is there */
 		for (u32 i = 0; i < pp->ms.nr; i++) {
-			struct hm_map *c = map_clone(m, pp->ms.v[i]);
+			struct hm_map *c = hm_maps__map_clone(m, pp->ms.v[i]);
 
-			if (!c || ms_insert(m, &cp->ms, c) < 0)
+			if (!c || hm_mapset__insert(m, &cp->ms, c) < 0)
 				return -ENOMEM;
 		}
 		return 0;
 	}
-	return ms_clone(&cp->ms, &pp->ms);
+	return hm_mapset__clone(&cp->ms, &pp->ms);
 }
 
 static int do_exit(struct hm_maps *m, const struct hm_event *ev)
 {
 	const struct rec_fork *r = ev->data;
-	struct thread *t;
+	struct hm_thread *t;
 
 	if (ev->size < sizeof(*r))
 		return -EINVAL;
-	t = table_get(&m->threads, r->tid);
+	t = hm_table__get(&m->threads, r->tid);
 	if (t)
 		t->dead = true;
 	return 0;
@@ -777,10 +242,10 @@ static int do_ksymbol(struct hm_maps *m, const struct hm_event *ev)
 
 	if (ev->size < sizeof(*r))
 		return -EINVAL;
-	cur = kmaps_find_any(m, r->addr);
+	cur = hm_kmaps__find_any(m, r->addr);
 	if (r->flags & KSYM_UNREGISTER) {
 		if (cur && cur != m->vmlinux)
-			kmaps_remove(m, cur);
+			hm_kmaps__remove(m, cur);
 		return 0;
 	}
 	if (cur)
@@ -788,7 +253,7 @@ static int do_ksymbol(struct hm_maps *m, const struct hm_event *ev)
 	name = rec_str(m, r->name, ev->data, ev->size);
 	if (!name)
 		return -ENOMEM;
-	map = map_new(m);
+	map = hm_maps__map_new(m);
 	if (!map)
 		return -ENOMEM;
 	map->start = r->addr;
@@ -798,7 +263,7 @@ static int do_ksymbol(struct hm_maps *m, const struct hm_event *ev)
 	map->type = HM_MAP_KSYMBOL;
 	map->misc = ev->misc;
 	map->prot = PROT_EXEC;
-	return kmaps_add(m, map);
+	return hm_kmaps__add(m, map);
 }
 
 /* ---------------------------------------------------------------- API */
@@ -823,8 +288,8 @@ void hm_maps__delete(struct hm_maps *m)
 {
 	if (!m)
 		return;
-	table_free(&m->threads, free);
-	table_free(&m->procs, proc_free);
+	hm_table__free(&m->threads, free);
+	hm_table__free(&m->procs, hm_maps__proc_free);
 	for (u64 i = 0; i < m->nr_all; i++)
 		free(m->all[i]);
 	free(m->all);
@@ -866,7 +331,7 @@ int hm_maps__set_build_ids(struct hm_maps *m, const struct hm_header *h)
 		return -EINVAL;
 	for (u32 i = 0; i < h->nr_build_ids; i++) {
 		const struct hm_build_id *b = &h->build_ids[i];
-		struct build_id_ent *e;
+		struct hm_build_id_ent *e;
 		const char *fn;
 		u32 k;
 
@@ -878,7 +343,7 @@ int hm_maps__set_build_ids(struct hm_maps *m, const struct hm_header *h)
 		for (k = 0; k < m->nr_bids && m->bids[k].filename != fn; k++)
 			;
 		if (k == m->nr_bids) {
-			if (grow32((void **)&m->bids, &m->alloc_bids, m->nr_bids + 1, sizeof(*m->bids)) < 0)
+			if (hm_maps__grow32((void **)&m->bids, &m->alloc_bids, m->nr_bids + 1, sizeof(*m->bids)) < 0)
 				return -ENOMEM;
 			m->nr_bids++;
 		}
@@ -887,49 +352,9 @@ int hm_maps__set_build_ids(struct hm_maps *m, const struct hm_header *h)
 		e->size = b->size > 20 ? 20 : b->size;
 		memcpy(e->id, b->id, e->size);
 		for (u64 j = 0; j < m->nr_all; j++)
-			map_apply_build_id(m, m->all[j]);
+			hm_maps__apply_build_id(m, m->all[j]);
 	}
 	return 0;
-}
-
-/*
- * perf's map__load() of the kernel map at its first hit: kallsyms loaded,
- * symbols moved by the relocation delta (kallsyms__delta), the map set to
- * their range (map__fixup_start/end).
- */
-static void vmlinux_load(struct hm_maps *m)
-{
-	const struct hm_ksyms *k;
-	u64 start, end, delta = 0;
-
-	m->vmlinux_loaded = true;
-	if (!m->ksyms_fn)
-		return;
-	k = m->ksyms_fn(m->ksyms_ctx);
-	if (!k || hm_ksyms__kernel_range(k, &start, &end) < 0)
-		return;
-	if (m->vmlinux->pgoff && m->ref_name[0]) {
-		const struct hm_ksym *ref = hm_ksyms__by_name(k, m->ref_name);
-
-		if (!ref)
-			return;	/* perf: kallsyms__delta fails, nothing loaded */
-		delta = ref->start - m->vmlinux->pgoff;
-	}
-	m->vmlinux->start = start - delta;
-	m->vmlinux->end = end - delta;
-	m->kdirty = true;
-}
-
-static const struct hm_map *kfind(const struct hm_maps *cm, u64 addr)
-{
-	struct hm_maps *m = (struct hm_maps *)cm;	/* loading is a cache fill */
-	const struct hm_map *map = kmaps_find(m, addr);
-
-	if (map && map == m->vmlinux && !m->vmlinux_loaded) {
-		vmlinux_load(m);
-		map = kmaps_find(m, addr);
-	}
-	return map;
 }
 
 void hm_maps__set_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ctx)
@@ -956,30 +381,30 @@ const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m)
 }
 
 /* The process whose maps thread (@pid, @tid) of a sample uses (perf: by tid, then the leader). */
-static const struct proc *sample_proc_slow(const struct hm_maps *m, u32 pid, u32 tid)
+static const struct hm_proc *sample_proc_slow(const struct hm_maps *m, u32 pid, u32 tid)
 {
-	const struct thread *t = table_get(&m->threads, tid);
+	const struct hm_thread *t = hm_table__get(&m->threads, tid);
 	u32 p = pid;
 
 	if (t && t->pid != -1)
 		p = (u32)t->pid;
 	if (p != tid) {	/* the leader: a known thread p may belong elsewhere */
-		const struct thread *l = table_get(&m->threads, p);
+		const struct hm_thread *l = hm_table__get(&m->threads, p);
 
 		if (l && l->pid != -1)
 			p = (u32)l->pid;
 	}
-	return table_get(&m->procs, p);
+	return hm_table__get(&m->procs, p);
 }
 
 /*
- * ms_find() through the last maps found: the maps of a set do not overlap,
+ * hm_mapset__find() through the last maps found: the maps of a set do not overlap,
  * so a remembered map of the same, unchanged set that holds @addr is the
  * answer.  Sets change only while records are processed, which drops them.
  */
-static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct mapset *cms, u64 addr)
+static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct hm_mapset *cms, u64 addr)
 {
-	struct mapset *ms = (struct mapset *)cms;	/* the hints only */
+	struct hm_mapset *ms = (struct hm_mapset *)cms;	/* the hints only */
 	const struct hm_map *map;
 
 	if (ms->hint_gen != m->gen) {
@@ -989,7 +414,7 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 	for (int i = 0; i < 2; i++)
 		if (ms->hint[i] && ms->hint[i]->start <= addr && addr < ms->hint[i]->end)
 			return ms->hint[i];
-	map = ms_find(ms, addr);
+	map = hm_mapset__find(ms, addr);
 	if (map) {
 		ms->hint[ms->hint_next] = map;
 		ms->hint_next ^= 1;
@@ -998,7 +423,7 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 }
 
 /* Samples come in runs of one thread and ask twice each (ip, data): remember the last. */
-static const struct proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
+static const struct hm_proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 {
 	struct hm_maps *mm = (struct hm_maps *)m;	/* the cache only */
 
@@ -1013,13 +438,13 @@ static const struct proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 
 static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
 {
-	const struct proc *p;
+	const struct hm_proc *p;
 
 	if (!m)
 		return NULL;
 	switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
-		return load ? kfind(m, addr) : kmaps_find(m, addr);
+		return load ? hm_maps__kfind(m, addr) : hm_kmaps__find(m, addr);
 	case PERF_RECORD_MISC_USER:
 		p = sample_proc(m, pid, tid);
 		return p ? ms_find_cached(m, &p->ms, addr) : NULL;
@@ -1072,14 +497,14 @@ bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 a
 
 const char *hm_maps__comm(const struct hm_maps *m, u32 tid)
 {
-	const struct thread *t = m ? table_get(&m->threads, tid) : NULL;
+	const struct hm_thread *t = m ? hm_table__get(&m->threads, tid) : NULL;
 
 	return t ? t->comm : NULL;
 }
 
 int hm_maps__pid(const struct hm_maps *m, u32 tid)
 {
-	const struct thread *t = m ? table_get(&m->threads, tid) : NULL;
+	const struct hm_thread *t = m ? hm_table__get(&m->threads, tid) : NULL;
 
 	return t ? t->pid : -1;
 }
@@ -1094,3 +519,4 @@ void hm_maps__stats(const struct hm_maps *m, struct hm_maps_stats *st)
 	st->nr_maps = m->nr_all;
 	st->nr_kmaps = m->nr_kmaps;
 }
+

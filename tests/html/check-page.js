@@ -118,6 +118,8 @@ async function main() {
       S: D.sockets, ids: D.buckets.id, bstats: D.bstats, nl: D.lines.id.length,
       canvases: document.querySelectorAll('#heat canvas').length }; })()`);
   const nb = info.ids.length;
+  /* the remote-HITM heat map: by name, the stats' order may grow (hitm_xdie) */
+  const RMT = Math.max(0, info.bstats.indexOf('hitm_remote'));
   for (let k = 0; k < info.bstats.length; k++) {
     const cells = await ev(`hitmap.setHeat(${k}, 0)`);
     const drawn = await ev('hitmap.heat.drawn');
@@ -150,7 +152,7 @@ async function main() {
     const rows = {};
     for (const r of JSON.parse(fs.readFileSync(args['expect-diff'], 'utf8')).rows) rows[r.metric] = r;
     for (let side = 0; side < 2; side++) {
-      const cells = await ev(`hitmap.setHeat(1, ${side})`);
+      const cells = await ev(`hitmap.setHeat(${RMT}, ${side})`);
       let bad = 0, first = '';
       for (const [id, s, stat, v] of cells) {
         const r = rows[`futex.${id}.socket.${s}.${stat}`];
@@ -190,7 +192,7 @@ async function main() {
   }
   /* hover: synthetic mouse events on every socket's canvas report that socket's cell */
   const diffView = info.mode === 'diff' ? 2 : 0;
-  await ev(`hitmap.setHeat(1, ${diffView})`);
+  await ev(`hitmap.setHeat(${RMT}, ${diffView})`);
   if (nb > 0) {
     let bad = 0, tried = 0, first = '';
     for (let sock = 0; sock < info.S; sock++) {
@@ -266,7 +268,7 @@ async function main() {
   if (fd.length)
     check('fields-span-struct', fd.every((f) => f.lo === 0 && f.hi === f.bytes && f.cov === f.bytes && f.lcl > 0 && f.rmt > 0),
           JSON.stringify(fd));
-  await ev('hitmap.setHeat(1, ' + diffView + ')');
+  await ev('hitmap.setHeat(' + RMT + ', ' + diffView + ')');
   await ev('window.scrollTo(0, 0)');
   await S('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 1, y: 1 });	/* no tooltip in the shot */
   const shot = await S('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });

@@ -4,7 +4,8 @@
 # mode, both byte orders, compressed): each output form reads back in
 # hitmap with the same samples as the original, and where perf 6.1 reads
 # the original, `perf script` prints the same of the converted file (plain,
-# pipe, -z, swapped).  AUX trace recordings are refused with a reason.
+# pipe, -z, swapped).  AUX trace recordings (Intel PT) keep their AUX
+# data: perf 6.1 decodes the same trace from every file-mode output.
 . tests/lib.sh
 
 if [ ! -x "$HITMAP" ]; then
@@ -23,14 +24,8 @@ for f in "$FIXTURES"/*/*; do
 	[ -f "$f" ] || continue
 	case $f in *.md|*.txt) continue ;; esac
 	name=$(basename "$f")
-	case $name in *intel_pt*)
-		rm -f "$TMP/o.data"
-		"$HITMAP" convert -i "$f" -o "$TMP/o.data" >/dev/null 2>"$TMP/e"
-		rc=$?
-		if [ $rc -ne 0 ] && grep -q "AUX" "$TMP/e" && [ ! -e "$TMP/o.data" ]; then pass "$name: AUX trace refused with a reason"
-		else fail "$name: AUX trace refused with a reason" "rc $rc $(head -n 1 "$TMP/e")"; fi
-		continue ;;
-	esac
+	aux=0
+	case $name in *intel_pt*) aux=1 ;; esac
 	"$HITMAP" script -i "$f" --ns >"$TMP/in.hm" 2>/dev/null || continue	# corrupt ones: reader tests
 	p=0
 	[ $perf_ok = 1 ] && perf script -i "$f" >"$TMP/in.perf" 2>/dev/null && p=1
@@ -47,6 +42,8 @@ for f in "$FIXTURES"/*/*; do
 		# perf 6.1 mis-reads swapped pipe mode (needs_swap only set in file mode)
 		# and knows no COMPRESSED2
 		case $form in *--compressed2*) continue ;; esac
+		# perf refuses Intel PT in pipe mode ("Intel PT with pipe mode is not recommended")
+		case $aux$form in 1*--pipe*) continue ;; esac
 		[ $p = 1 ] || continue
 		perf script -i "$TMP/o.data" >"$TMP/o.perf" 2>"$TMP/o.err"
 		if cmp -s "$TMP/in.perf" "$TMP/o.perf"; then pass "$tag: perf 6.1 script prints the same"

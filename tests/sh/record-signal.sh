@@ -11,6 +11,8 @@ for sig in INT TERM; do
 	out=$TMP/sig-$sig.data
 	"$HITMAP" record -o "$out" --workload futex-hash -r 30 -s >"$TMP/wl.out" 2>"$TMP/rec.err" &
 	pid=$!
+	# in the middle of recording: from the file's start (setting up takes seconds on a busy machine)
+	for ((w = 0; w < 600; w++)); do [ -s "$out" ] || ! kill -0 $pid 2>/dev/null && break; sleep 0.05; done
 	sleep 1.5
 	kill -$sig $pid
 	t0=$(date +%s)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Arm SPE AUX data that is truncated or corrupt: hitmap never crashes; a
 # truncated AUXTRACE payload or malformed metadata is a one-line error with
-# the offset (exit 1); bad packets inside an AUX buffer are skipped as perf
-# does, with a warning naming the offset.  Run it under 'make SAN=1 check'
+# the offset (exit 1), in convert too (no output left behind); bad packets
+# inside an AUX buffer are skipped as perf does, with a warning naming the
+# offset, and convert copies them as they are.  Run it under 'make SAN=1 check'
 # to have ASan/UBSan watch the decoder.
 . tests/lib.sh
 GEN=${HITMAP_BUILD}/tools/hm-spe-gen
@@ -39,6 +40,13 @@ while read -r off len; do
 		   grep -q -e AddressSanitizer -e 'runtime error' "$TMP/e"; then
 			bad=$((bad + 1)); echo "# cut $cut: rc $rc: $(tail -n1 "$TMP/e")"
 		fi
+		rm -f "$TMP/conv.data"
+		"$HITMAP" convert -i "$TMP/t.data" -o "$TMP/conv.data" >/dev/null 2>"$TMP/e"; rc=$?
+		n=$((n + 1))
+		if [ $rc -ne 1 ] || ! grep -q 'offset [0-9]*:.*truncated' "$TMP/e" || [ -e "$TMP/conv.data" ] ||
+		   grep -q -e AddressSanitizer -e 'runtime error' "$TMP/e"; then
+			bad=$((bad + 1)); echo "# convert, cut $cut: rc $rc: $(tail -n1 "$TMP/e")"
+		fi
 	done
 done < <(head -n 6 "$TMP/aux")
 [ $bad = 0 ] && pass spe-corrupt-truncated-$n || fail spe-corrupt-truncated "$bad of $n cuts"
@@ -64,6 +72,14 @@ PY
 		fi
 		grep -q 'offset [0-9]*: bad Arm SPE packet' "$TMP/e" && warned=$((warned + 1))
 	done
+	# convert copies the bad packets as they are: the copy decodes alike
+	if "$HITMAP" convert -i "$TMP/x.data" -o "$TMP/xc.data" -z >/dev/null 2>"$TMP/e" &&
+	   cmp -s <("$HITMAP" script -F ip,addr,data_src -i "$TMP/x.data" 2>/dev/null) \
+		  <("$HITMAP" script -F ip,addr,data_src -i "$TMP/xc.data" 2>/dev/null); then
+		:
+	else
+		crash=$((crash + 1)); echo "# seed $seed convert: $(head -n1 "$TMP/e")"
+	fi
 done
 [ $crash = 0 ] && pass spe-corrupt-flips-no-crash || fail spe-corrupt-flips-no-crash "$crash crashes"
 [ $warned -gt 0 ] && pass spe-corrupt-flips-warn-offset || fail spe-corrupt-flips-warn-offset "no warning with an offset"

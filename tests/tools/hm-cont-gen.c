@@ -27,6 +27,7 @@
 #include <hitmap/futex.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
+#include "gen-common.h"
 
 #define G0	 0xffff888100998000ull
 #define SLOTS	 512
@@ -62,15 +63,6 @@ static const char hdr_event[] =
 	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
 	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
 	"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
-
-static u64 rng = 88172645463325252ull;
-static u64 rnd(u64 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
-}
 
 struct blob { u8 *p; size_t n; };
 
@@ -180,8 +172,7 @@ int main(int argc, char **argv)
 	unsigned long n = 120000, begins = 0, other = 0, recs = 0;
 	bool rounds = true;
 	struct hm_header h;
-	struct hm_cpu_topo cpu[4];
-	char *pkg[2] = { "0-1", "2-3" }, *core[4] = { "0", "1", "2", "3" };
+	struct gen_host host;
 	struct perf_event_attr a0 = attr(ID_BEGIN, true), a1 = attr(ID_END, false);
 	u64 ids0[4] = { 101, 102, 103, 104 }, ids1[4] = { 201, 202, 203, 204 };
 	struct { u64 lock, t0; int bucket; bool open; } th[NTID];
@@ -190,7 +181,7 @@ int main(int argc, char **argv)
 	struct hm_meta *meta;
 	struct blob td;
 	void *raw = NULL;
-	u64 rawsize = 0, time = 1000000000ull;
+	u64 time = 1000000000ull;
 	struct hm_writer *w;
 	FILE *f;
 	int c, err = 0, first = 1;
@@ -201,7 +192,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'e': expf = optarg; break;
 		case 'n': n = strtoul(optarg, NULL, 10); break;
-		case 's': rng = strtoull(optarg, NULL, 0) | 1; break;
+		case 's': gen_rng = strtoull(optarg, NULL, 0) | 1; break;
 		case 'R': rounds = false; break;
 		case 'C': ksymf = optarg; break;
 		default: return 2;
@@ -211,7 +202,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: hm-cont-gen -o FILE -e EXPECTED.json [-n BEGINS] [--seed S] [--no-rounds]\n");
 		return 2;
 	}
-	memset(&h, 0, sizeof(h));
 	memset(th, 0, sizeof(th));
 	if (ksymf) {
 		if (write_kallsyms(ksymf)) {
@@ -220,22 +210,7 @@ int main(int argc, char **argv)
 		}
 		a0.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	}
-	h.hostname = "hm-cont-gen";
-	h.osrelease = "6.17.0-hm-cont-gen";
-	h.version = "6.1.0";
-	h.arch = "x86_64";
-	h.cpudesc = "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz (hm-cont-gen)";
-	h.cpuid = "GenuineIntel,6,85,4";
-	h.nr_cpus_avail = h.nr_cpus_online = 4;
-	for (c = 0; c < 4; c++)
-		cpu[c] = (struct hm_cpu_topo){ c % 2, c / 2, 0 };
-	h.cpu = cpu;
-	h.nr_package_cpus = 2;
-	h.package_cpus = pkg;
-	h.nr_core_cpus = 4;
-	h.core_cpus = core;
-	h.nr_die_cpus = 2;
-	h.die_cpus = pkg;
+	gen_host__header(&host, &h, "hm-cont-gen", "6.17.0-hm-cont-gen", false);
 	td = tracing_data();
 	h.tracing_data = td.p;
 	h.tracing_data_size = td.n;
@@ -253,26 +228,16 @@ int main(int argc, char **argv)
 		err = hm_meta__add(meta, HM_META_KERNEL, "6.17.0", 6);
 	if (!err)
 		err = hm_meta__add(meta, HM_META_RECORD_MODE, "contention", 10);
-	if (!err)
-		err = hm_meta__serialize(meta, &raw, &rawsize);
 	if (err) {
 		fprintf(stderr, "hm-cont-gen: metadata: %s\n", strerror(-err));
 		return 1;
 	}
-	h.hitmap_meta = raw;
-	h.hitmap_meta_size = rawsize;
-
-	w = hm_writer__new(out);
-	if (!w) {
-		fprintf(stderr, "hm-cont-gen: %s: %s\n", out, strerror(errno));
+	if (gen_meta__attach(meta, &h, &raw, "hm-cont-gen"))
 		return 1;
-	}
-	if (hm_writer__add_evsel(w, &a0, "lock:contention_begin", ids0, 4) < 0 ||
-	    hm_writer__add_evsel(w, &a1, "lock:contention_end", ids1, 4) < 0 ||
-	    hm_writer__set_header(w, &h) || hm_writer__write_comm(w, 4242, 4242, "futex-hash")) {
-		fprintf(stderr, "hm-cont-gen: %s: writer setup failed\n", out);
+	w = gen_writer__open("hm-cont-gen", out, &h, &a0, "lock:contention_begin", ids0,
+			     &a1, "lock:contention_end", ids1, 4242, "futex-hash");
+	if (!w)
 		return 1;
-	}
 	/* each thread alternates begin -> end; bucket b drawn with weight ~ 1/(b%37+1) */
 	while ((begins < n || first) && !err) {
 		struct hm_sample s;
@@ -280,7 +245,7 @@ int main(int argc, char **argv)
 		u8 payload[20];
 		u16 type;
 		u32 fl = 0;
-		unsigned tid = rnd(NTID);
+		unsigned tid = gen_rnd(NTID);
 
 		first = 0;
 		memset(&s, 0, sizeof(s));
@@ -289,19 +254,19 @@ int main(int argc, char **argv)
 		s.cpu = tid % 4;
 		s.pid = 4242;
 		s.tid = 4242 + tid;
-		s.time = time += 100 + rnd(900);
+		s.time = time += 100 + gen_rnd(900);
 		s.period = 1;
 		s.raw = payload;
 		s.raw_size = sizeof(payload);
 		memcpy(payload + 4, &s.tid, 4);
 		if (!th[tid].open) {
-			if (rnd(8) == 0) {
-				th[tid].lock = 0xffff888300000000ull + 64 * rnd(4096);	/* not a bucket */
+			if (gen_rnd(8) == 0) {
+				th[tid].lock = 0xffff888300000000ull + 64 * gen_rnd(4096);	/* not a bucket */
 				th[tid].bucket = -1;
 				other++;
 			} else {
-				k = rnd(SLOTS);
-				if (rnd(4))
+				k = gen_rnd(SLOTS);
+				if (gen_rnd(4))
 					k = (k % 37) * 13;			/* hot buckets */
 				th[tid].lock = G0 + 64ull * k + LOCK_OFF;
 				th[tid].bucket = (int)k;
@@ -312,7 +277,7 @@ int main(int argc, char **argv)
 			begins++;
 			s.ip = 0xffffffff81100000ull;
 			if (ksymf) {	/* the slow path, the lock, then who waits */
-				int c2 = rnd(3) == 0;
+				int c2 = gen_rnd(3) == 0;
 
 				who[tid] = c2;
 				chain[0] = PERF_CONTEXT_KERNEL;
@@ -347,15 +312,8 @@ int main(int argc, char **argv)
 		if (!err && rounds && ++recs % 2048 == 0)
 			err = hm_writer__write_finished_round(w);
 	}
-	if (!err && rounds)
-		err = hm_writer__write_finished_round(w);
-	if (!err)
-		err = hm_writer__close(w);
-	hm_writer__delete(w);
-	if (err) {
-		fprintf(stderr, "hm-cont-gen: %s: write failed: %s\n", out, strerror(-err));
+	if (gen_writer__finish(w, err, rounds, "hm-cont-gen", out))
 		return 1;
-	}
 	f = fopen(expf, "w");
 	if (!f)
 		return 1;

@@ -25,10 +25,10 @@
 #include <hitmap/futex.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
+#include "gen-common.h"
 
 #define PID		4242
-#define NODE_MEM	(1ull << 30)
-#define MEM_BLOCK	(128ull << 20)
+#define NODE_MEM	GEN_NODE_MEM
 #define GSLOTS		32768
 #define PSLOTS		64
 
@@ -44,19 +44,10 @@ static const u64 kind_src[K__MAX] = {
 	[K_L1]	  = P(OP, LOAD) | P(LVL, HIT) | P(LVL, L1) | P(SNOOP, NONE) | P(LVLNUM, L1),
 };
 
-static u64 rng = 88172645463325252ull;
-static u64 rnd(u64 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return n ? rng % n : 0;
-}
-
 /* A kind drawn from weights (per mille). */
 static enum kind pick(const unsigned *w)
 {
-	unsigned r = rnd(1000), acc = 0, k;
+	unsigned r = gen_rnd(1000), acc = 0, k;
 
 	for (k = 0; k < K__MAX; k++) {
 		acc += w[k];
@@ -64,27 +55,6 @@ static enum kind pick(const unsigned *w)
 			return k;
 	}
 	return K_L1;
-}
-
-static struct perf_event_attr attr(u64 config, u64 config1, bool first)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_RAW;
-	a.size = sizeof(a);
-	a.config = config;
-	a.config1 = config1;
-	a.sample_period = 1000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
-			PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT |
-			PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
-	a.read_format = PERF_FORMAT_ID;
-	a.precise_ip = 3;
-	a.sample_id_all = 1;
-	if (first)
-		a.mmap = a.comm = a.mmap_data = a.mmap2 = 1;
-	return a;
 }
 
 int main(int argc, char **argv)
@@ -111,18 +81,14 @@ int main(int argc, char **argv)
 	double ops = 0;
 	bool priv;
 	struct hm_header h;
-	struct hm_cpu_topo cpu[4];
-	struct hm_numa_node numa[2];
-	struct hm_mem_node mem[2];
-	u64 bits[2] = { 0, 0 };
-	char *pkg[2] = { "0-1", "2-3" }, *core[4] = { "0", "1", "2", "3" };
-	struct perf_event_attr a0 = attr(0x1cd, 30, true), a1 = attr(0x82d0, 0, false);
+	struct gen_host host;
+	struct perf_event_attr a0 = gen_mem_attr(0x1cd, 30, true), a1 = gen_mem_attr(0x82d0, 0, false);
 	u64 ids0[4] = { 101, 102, 103, 104 }, ids1[4] = { 201, 202, 203, 204 };
 	struct hm_futex_model m;
 	struct hm_futex_table t;
 	struct hm_meta *meta;
 	void *raw = NULL;
-	u64 rawsize = 0, time = 1000000000ull, g[2], pbase, kaslr, counter;
+	u64 time = 1000000000ull, g[2], pbase, kaslr, counter;
 	char ksyms[1024], wl[128];
 	struct hm_writer *w;
 	int c, err = 0;
@@ -146,8 +112,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	priv = !strcmp(mode, "private");
-	rng = 88172645463325252ull ^ (seed * 0x9e3779b97f4a7c15ull);
-	rnd(1);
+	gen_rng = 88172645463325252ull ^ (seed * 0x9e3779b97f4a7c15ull);
+	gen_rnd(1);
 	/* what moves from run to run: table bases, KASLR, the private hash allocation */
 	g[0] = 0xffff888100000000ull + (seed % 61) * (GSLOTS * 64ull);
 	g[1] = 0xffff888200000000ull + (seed % 53) * (GSLOTS * 64ull);
@@ -155,34 +121,7 @@ int main(int argc, char **argv)
 	kaslr = (seed % 37) * 0x200000ull;
 	counter = 0xffffffff82a01000ull + kaslr;
 
-	memset(&h, 0, sizeof(h));
-	h.hostname = "hm-diff-gen";
-	h.osrelease = "6.17.0-hm-diff-gen";
-	h.version = "6.1.0";
-	h.arch = "x86_64";
-	h.cpudesc = "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz (hm-diff-gen)";
-	h.cpuid = "GenuineIntel,6,85,4";
-	h.nr_cpus_avail = h.nr_cpus_online = 4;
-	h.total_mem_kb = 2 * (NODE_MEM >> 10);
-	for (c = 0; c < 4; c++)
-		cpu[c] = (struct hm_cpu_topo){ c % 2, c / 2, 0 };
-	h.cpu = cpu;
-	h.nr_package_cpus = 2;
-	h.package_cpus = pkg;
-	h.nr_core_cpus = 4;
-	h.core_cpus = core;
-	h.nr_die_cpus = 2;
-	h.die_cpus = pkg;
-	for (c = 0; c < 2; c++) {
-		numa[c] = (struct hm_numa_node){ c, NODE_MEM >> 10, NODE_MEM >> 11, pkg[c] };
-		bits[c] = ((1ull << (NODE_MEM / MEM_BLOCK)) - 1) << (c * (NODE_MEM / MEM_BLOCK));
-		mem[c] = (struct hm_mem_node){ c, 2 * NODE_MEM / MEM_BLOCK, &bits[c] };
-	}
-	h.nr_numa_nodes = 2;
-	h.numa = numa;
-	h.mem_block_size = MEM_BLOCK;
-	h.nr_mem_nodes = 2;
-	h.mem = mem;
+	gen_host__header(&host, &h, "hm-diff-gen", "6.17.0-hm-diff-gen", true);
 
 	hm_futex_model__init(&m, HM_FUTEX_ERA_6_17);
 	hm_futex_model__set_machine(&m, 4, 2);
@@ -225,27 +164,20 @@ int main(int argc, char **argv)
 	if (!err && ops > 0) {
 		/* ops/s with ±1% noise */
 		snprintf(wl, sizeof(wl), "{\"benchmark\": \"futex-hash\", \"ops_per_sec\": %.1f, \"threads\": 4}",
-			 ops * (0.99 + rnd(2001) / 100000.0));
+			 ops * (0.99 + gen_rnd(2001) / 100000.0));
 		err = hm_meta__add(meta, HM_META_WORKLOAD, wl, strlen(wl));
 	}
-	if (!err)
-		err = hm_meta__serialize(meta, &raw, &rawsize);
 	if (err) {
 		fprintf(stderr, "hm-diff-gen: metadata: %s\n", strerror(-err));
 		return 1;
 	}
-	h.hitmap_meta = raw;
-	h.hitmap_meta_size = rawsize;
-
-	w = hm_writer__new(out);
-	if (!w) {
-		fprintf(stderr, "hm-diff-gen: %s: %s\n", out, strerror(errno));
+	if (gen_meta__attach(meta, &h, &raw, "hm-diff-gen"))
 		return 1;
-	}
-	if (hm_writer__add_evsel(w, &a0, "cpu/mem-loads,ldlat=30/P", ids0, 4) < 0 ||
-	    hm_writer__add_evsel(w, &a1, "cpu/mem-stores/P", ids1, 4) < 0 ||
-	    hm_writer__set_header(w, &h) || hm_writer__write_comm(w, PID, PID, "futex-worker") ||
-	    hm_writer__write_mmap2(w, (u32)-1, 0, 0xffffffff81000000ull + kaslr, 0x1000000, 0, 5, 2,
+	w = gen_writer__open("hm-diff-gen", out, &h, &a0, "cpu/mem-loads,ldlat=30/P", ids0,
+			     &a1, "cpu/mem-stores/P", ids1, PID, "futex-worker");
+	if (!w)
+		return 1;
+	if (hm_writer__write_mmap2(w, (u32)-1, 0, 0xffffffff81000000ull + kaslr, 0x1000000, 0, 5, 2,
 				   "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL) ||
 	    hm_writer__write_mmap2(w, PID, PID, 0x555555554000ull, 0x100000, 0, 5, 2, "/usr/bin/futex-worker",
 				   PERF_RECORD_MISC_USER) ||
@@ -256,13 +188,13 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n && !err; i++) {
 		struct hm_sample s;
-		u64 r = rnd(100);
+		u64 r = gen_rnd(100);
 		enum kind k;
 
 		/* --line-share: this share of the samples goes to the many lines */
 		if (nlines && line_share != 15)
-			r = rnd(100) < line_share ? 80 : 95 + rnd(5);
-		int cpu_ = rnd(4), node;
+			r = gen_rnd(100) < line_share ? 80 : 95 + gen_rnd(5);
+		int cpu_ = gen_rnd(4), node;
 
 		memset(&s, 0, sizeof(s));
 		s.misc = PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_EXACT_IP;
@@ -273,7 +205,7 @@ int main(int argc, char **argv)
 		s.period = 1000;
 		if (r < 60) {
 			/* the contended futexes */
-			unsigned b = rnd(100), acc = 0, j;
+			unsigned b = gen_rnd(100), acc = 0, j;
 
 			for (j = 0; j < 3; j++) {
 				acc += gbuck[j].weight;
@@ -282,18 +214,18 @@ int main(int argc, char **argv)
 			}
 			k = pick(priv ? w_private : w_global);
 			if (priv) {
-				s.addr = pbase + pbuck[j] * 64 + (k == K_STORE ? 4 : rnd(2) * 4);
+				s.addr = pbase + pbuck[j] * 64 + (k == K_STORE ? 4 : gen_rnd(2) * 4);
 				node = 1;
 			} else {
 				node = gbuck[j].node;
-				s.addr = g[node] + gbuck[j].index * 64 + (k == K_STORE ? 4 : rnd(2) * 4);
+				s.addr = g[node] + gbuck[j].index * 64 + (k == K_STORE ? 4 : gen_rnd(2) * 4);
 			}
 			s.ip = 0xffffffff81100000ull + kaslr + (k == K_STORE ? 0x40c : 0x12);
 			s.phys_addr = node * NODE_MEM + 0x1000000 + (s.addr & 0xfffff);
 		} else if (r < 75) {
 			/* a kernel counter, the same in every configuration */
 			k = pick(w_counter);
-			s.addr = counter + 0x40 + rnd(8);
+			s.addr = counter + 0x40 + gen_rnd(8);
 			s.ip = 0xffffffff81100800ull + kaslr + 0x30;
 			s.phys_addr = 0x2a01040ull;
 		} else if (r < 80 && nbuckets) {
@@ -311,35 +243,27 @@ int main(int argc, char **argv)
 
 			k = (lcount++ / nlines) % 2 ? K_STORE : K_LHITM;
 			s.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
-			s.addr = 0x7f0000000000ull + li * 64 + 8 * rnd(8);
+			s.addr = 0x7f0000000000ull + li * 64 + 8 * gen_rnd(8);
 			s.ip = 0x555555555000ull + 16 * (li % 256);
 			s.phys_addr = NODE_MEM * (li & 1) + 0x4000000 + (li * 64 & 0x3ffffff);
 		} else {
 			/* everything else: DRAM traffic on both nodes */
 			k = pick(w_other);
 			s.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
-			s.addr = 0x7f0008000000ull + 64 * rnd(4096);
-			s.ip = 0x555555556000ull + 16 * rnd(64);
+			s.addr = 0x7f0008000000ull + 64 * gen_rnd(4096);
+			s.ip = 0x555555556000ull + 16 * gen_rnd(64);
 			s.phys_addr = NODE_MEM * (s.addr >> 6 & 1) + 0x8000000 + (s.addr & 0xfffff);
 		}
 		s.data_src = kind_src[k];
-		s.weight = k == K_STORE ? 0 : 30 + rnd(500);
+		s.weight = k == K_STORE ? 0 : 30 + gen_rnd(500);
 		s.id = k == K_STORE ? ids1[s.cpu] : ids0[s.cpu];
 		err = hm_writer__write_sample(w, k == K_STORE, &s);
 		if (!err && i % 4096 == 4095)
 			err = hm_writer__write_finished_round(w);
 	}
-	if (!err)
-		err = hm_writer__write_finished_round(w);
-	if (!err)
-		err = hm_writer__close(w);
-	hm_writer__delete(w);
+	err = gen_writer__finish(w, err, true, "hm-diff-gen", out);
 	hm_meta__delete(meta);
 	free(raw);
 	hm_futex_model__release(&m);
-	if (err) {
-		fprintf(stderr, "hm-diff-gen: %s: write failed: %s\n", out, strerror(-err));
-		return 1;
-	}
-	return 0;
+	return err;
 }

@@ -20,13 +20,13 @@
 #include <hitmap/futex.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
+#include "gen-common.h"
 
 #define G0	0xffff888100998000ull
 #define G1	0xffff888200998000ull
 #define PRIV	0xffff88815ece9040ull
 #define PID	4242
-#define NODE_MEM (1ull << 30)
-#define MEM_BLOCK (128ull << 20)
+#define NODE_MEM GEN_NODE_MEM
 
 enum kind { K_LHITM, K_RHITM, K_LDRAM, K_RDRAM, K_STORE, K_L1, K__MAX };
 enum stat { S_SAMPLES, S_LOADS, S_LHITM, S_RHITM, S_LDRAM, S_RDRAM, S_STORES, S__MAX };
@@ -56,15 +56,6 @@ static const struct { u32 off; int field; } fields[] = {
 };
 #define NF (sizeof(fields) / sizeof(fields[0]))
 
-static u64 rng = 88172645463325252ull;
-static u64 rnd(u64 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
-}
-
 static u64 exp_b[NB][S__MAX], exp_f[2][HM_FUTEX_FIELD__MAX][S__MAX], exp_sock[NB][2][S__MAX];
 static u64 exp_fph[S__MAX];
 
@@ -75,27 +66,6 @@ static void tally(u64 *st, int k)
 		st[S_LOADS]++;
 	if (kind_stat[k] >= 0)
 		st[kind_stat[k]]++;
-}
-
-static struct perf_event_attr attr(u64 config, u64 config1, bool first)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_RAW;
-	a.size = sizeof(a);
-	a.config = config;
-	a.config1 = config1;
-	a.sample_period = 1000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
-			PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT |
-			PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
-	a.read_format = PERF_FORMAT_ID;
-	a.precise_ip = 3;
-	a.sample_id_all = 1;
-	if (first)
-		a.mmap = a.comm = a.mmap_data = a.mmap2 = 1;
-	return a;
 }
 
 static void put_stats(FILE *f, const u64 *st)
@@ -115,18 +85,14 @@ int main(int argc, char **argv)
 	unsigned long n = 6000, i;
 	bool meta_on = true;
 	struct hm_header h;
-	struct hm_cpu_topo cpu[4];
-	struct hm_numa_node numa[2];
-	struct hm_mem_node mem[2];
-	u64 bits[2] = { 0, 0 };
-	char *pkg[2] = { "0-1", "2-3" }, *core[4] = { "0", "1", "2", "3" };
-	struct perf_event_attr a0 = attr(0x1cd, 30, true), a1 = attr(0x82d0, 0, false);
+	struct gen_host host;
+	struct perf_event_attr a0 = gen_mem_attr(0x1cd, 30, true), a1 = gen_mem_attr(0x82d0, 0, false);
 	u64 ids0[4] = { 101, 102, 103, 104 }, ids1[4] = { 201, 202, 203, 204 };
 	struct hm_futex_model m;
 	struct hm_futex_table t;
 	struct hm_meta *meta = NULL;
 	void *raw = NULL;
-	u64 rawsize = 0, time = 1000000000ull;
+	u64 time = 1000000000ull;
 	struct hm_writer *w;
 	FILE *f;
 	int c, err = 0;
@@ -137,7 +103,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'e': expf = optarg; break;
 		case 'n': n = strtoul(optarg, NULL, 10); break;
-		case 's': rng = strtoull(optarg, NULL, 0) | 1; break;
+		case 's': gen_rng = strtoull(optarg, NULL, 0) | 1; break;
 		case 'M': meta_on = false; break;
 		default: return 2;
 		}
@@ -146,34 +112,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta]\n");
 		return 2;
 	}
-	memset(&h, 0, sizeof(h));
-	h.hostname = "hm-futex-gen";
-	h.osrelease = "6.18.44-hm-futex-gen";
-	h.version = "6.1.0";
-	h.arch = "x86_64";
-	h.cpudesc = "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz (hm-futex-gen)";
-	h.cpuid = "GenuineIntel,6,85,4";
-	h.nr_cpus_avail = h.nr_cpus_online = 4;
-	h.total_mem_kb = 2 * (NODE_MEM >> 10);
-	for (c = 0; c < 4; c++)
-		cpu[c] = (struct hm_cpu_topo){ c % 2, c / 2, 0 };
-	h.cpu = cpu;
-	h.nr_package_cpus = 2;
-	h.package_cpus = pkg;
-	h.nr_core_cpus = 4;
-	h.core_cpus = core;
-	h.nr_die_cpus = 2;
-	h.die_cpus = pkg;
-	for (c = 0; c < 2; c++) {
-		numa[c] = (struct hm_numa_node){ c, NODE_MEM >> 10, NODE_MEM >> 11, pkg[c] };
-		bits[c] = ((1ull << (NODE_MEM / MEM_BLOCK)) - 1) << (c * (NODE_MEM / MEM_BLOCK));
-		mem[c] = (struct hm_mem_node){ c, 2 * NODE_MEM / MEM_BLOCK, &bits[c] };
-	}
-	h.nr_numa_nodes = 2;
-	h.numa = numa;
-	h.mem_block_size = MEM_BLOCK;
-	h.nr_mem_nodes = 2;
-	h.mem = mem;
+	gen_host__header(&host, &h, "hm-futex-gen", "6.18.44-hm-futex-gen", true);
 
 	hm_futex_model__init(&m, HM_FUTEX_ERA_6_17);
 	hm_futex_model__set_machine(&m, 4, 2);
@@ -206,42 +145,32 @@ int main(int argc, char **argv)
 
 		err = hm_meta__add(meta, HM_META_KSYMS, ksyms, sizeof(ksyms) - 1);
 	}
-	if (!err)
-		err = hm_meta__serialize(meta, &raw, &rawsize);
 	if (err) {
 		fprintf(stderr, "hm-futex-gen: metadata: %s\n", strerror(-err));
 		return 1;
 	}
-	h.hitmap_meta = raw;
-	h.hitmap_meta_size = rawsize;
-
-	w = hm_writer__new(out);
-	if (!w) {
-		fprintf(stderr, "hm-futex-gen: %s: %s\n", out, strerror(errno));
+	if (gen_meta__attach(meta, &h, &raw, "hm-futex-gen"))
 		return 1;
-	}
-	if (hm_writer__add_evsel(w, &a0, "cpu/mem-loads,ldlat=30/P", ids0, 4) < 0 ||
-	    hm_writer__add_evsel(w, &a1, "cpu/mem-stores/P", ids1, 4) < 0 ||
-	    hm_writer__set_header(w, &h) || hm_writer__write_comm(w, PID, PID, "futex-worker")) {
-		fprintf(stderr, "hm-futex-gen: %s: writer setup failed\n", out);
+	w = gen_writer__open("hm-futex-gen", out, &h, &a0, "cpu/mem-loads,ldlat=30/P", ids0,
+			     &a1, "cpu/mem-stores/P", ids1, PID, "futex-worker");
+	if (!w)
 		return 1;
-	}
 	for (i = 0; i < n + n / 10 + n / 6 && !err; i++) {
 		struct hm_sample s;
-		u64 r = rnd(NB * (NB + 1) / 2), acc = 0;
-		unsigned fi = rnd(NF);
+		u64 r = gen_rnd(NB * (NB + 1) / 2), acc = 0;
+		unsigned fi = gen_rnd(NF);
 
 		memset(&s, 0, sizeof(s));
-		k = rnd(K__MAX);
+		k = gen_rnd(K__MAX);
 		s.misc = PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_EXACT_IP;
-		s.cpu = rnd(4);
+		s.cpu = gen_rnd(4);
 		s.pid = PID;
-		s.tid = PID + rnd(4);
+		s.tid = PID + gen_rnd(4);
 		s.time = time += 1000;
-		s.ip = 0xffffffff81100000ull + 16 * rnd(64);
+		s.ip = 0xffffffff81100000ull + 16 * gen_rnd(64);
 		s.period = 1000;
 		s.data_src = kind_src[k];
-		s.weight = k == K_STORE ? 0 : 30 + rnd(500);
+		s.weight = k == K_STORE ? 0 : 30 + gen_rnd(500);
 		if (i < n) {
 			/* bucket b with weight b+1: distinct counts per bucket */
 			for (b = 0; b < NB; b++) {
@@ -254,15 +183,15 @@ int main(int argc, char **argv)
 			tally(exp_sock[b][s.cpu / 2], k);
 			tally(exp_f[buckets[b].table == 2][fields[fi].field], k);
 		} else if (i < n + n / 10) {
-			s.addr = PRIV - 64 + 4 * rnd(16);	/* fph header line */
+			s.addr = PRIV - 64 + 4 * gen_rnd(16);	/* fph header line */
 			tally(exp_fph, k);
-		} else if (rnd(2)) {
-			s.addr = 0xffff888300000000ull + 64 * rnd(32) + 8 * rnd(8);	/* other kernel memory */
-			s.ip = 0xffffffff81100400ull + 16 * rnd(32);			/* ... from other code */
+		} else if (gen_rnd(2)) {
+			s.addr = 0xffff888300000000ull + 64 * gen_rnd(32) + 8 * gen_rnd(8);	/* other kernel memory */
+			s.ip = 0xffffffff81100400ull + 16 * gen_rnd(32);			/* ... from other code */
 		} else {
 			s.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
-			s.ip = 0x555555555000ull + 16 * rnd(64);
-			s.addr = 0x7f0000000000ull + 64 * rnd(32) + 8 * rnd(8);
+			s.ip = 0x555555555000ull + 16 * gen_rnd(64);
+			s.addr = 0x7f0000000000ull + 64 * gen_rnd(32) + 8 * gen_rnd(8);
 		}
 		/* physical addresses: global table n on node n, the private hash on node 1 */
 		if (s.addr >= G0 && s.addr < G0 + 512 * 64)
@@ -278,15 +207,8 @@ int main(int argc, char **argv)
 		if (!err && i % 4096 == 4095)
 			err = hm_writer__write_finished_round(w);
 	}
-	if (!err)
-		err = hm_writer__write_finished_round(w);
-	if (!err)
-		err = hm_writer__close(w);
-	hm_writer__delete(w);
-	if (err) {
-		fprintf(stderr, "hm-futex-gen: %s: write failed: %s\n", out, strerror(-err));
+	if (gen_writer__finish(w, err, true, "hm-futex-gen", out))
 		return 1;
-	}
 	f = fopen(expf, "w");
 	if (!f)
 		return 1;

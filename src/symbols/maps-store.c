@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The maps' storage: u32-keyed tables, map objects, the sorted mapsets of
+ * processes (inserting splits what a map overlaps), threads and processes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <hitmap/log.h>
+#include "maps-int.h"
+
+static int grow_array(void **v, u64 *alloc, u64 need, size_t elem)
+{
+	u64 n = *alloc ? *alloc : 8;
+	void *nv;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	nv = realloc(*v, n * elem);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*alloc = n;
+	return 0;
+}
+
+int hm_maps__grow32(void **v, u32 *alloc, u32 need, size_t elem)
+{
+	u64 a = *alloc;
+	int err = grow_array(v, &a, need, elem);
+
+	*alloc = (u32)a;
+	return err;
+}
+
+static u32 hash32(u32 k)
+{
+	k ^= k >> 16;
+	k *= 0x7feb352d;
+	k ^= k >> 15;
+	k *= 0x846ca68b;
+	k ^= k >> 16;
+	return k;
+}
+
+/* Objects start with their u32 key. */
+void *hm_table__get(const struct hm_table *t, u32 key)
+{
+	if (!t->cap)
+		return NULL;
+	for (u32 j = hash32(key) & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
+		void *o = t->slot[j];
+
+		if (!o)
+			return NULL;
+		if (*(u32 *)o == key)
+			return o;
+	}
+}
+
+static int table_put(struct hm_table *t, void *obj)
+{
+	u32 key = *(u32 *)obj;
+
+	if ((t->nr + 1) * 2 > t->cap) {
+		u32 ncap = t->cap ? t->cap * 2 : 64;
+		void **ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		for (u32 i = 0; i < t->cap; i++) {
+			void *o = t->slot[i];
+			u32 j;
+
+			if (!o)
+				continue;
+			for (j = hash32(*(u32 *)o) & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
+				;
+			ns[j] = o;
+		}
+		free(t->slot);
+		t->slot = ns;
+		t->cap = ncap;
+	}
+	for (u32 j = hash32(key) & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
+		if (!t->slot[j]) {
+			t->slot[j] = obj;
+			t->nr++;
+			return 0;
+		}
+		if (*(u32 *)t->slot[j] == key) {	/* replace: caller freed the old one */
+			t->slot[j] = obj;
+			return 0;
+		}
+	}
+}
+
+void hm_table__free(struct hm_table *t, void (*fn)(void *))
+{
+	for (u32 i = 0; i < t->cap; i++)
+		if (t->slot[i])
+			fn(t->slot[i]);
+	free(t->slot);
+	t->slot = NULL;
+	t->nr = t->cap = 0;
+}
+
+void hm_maps__proc_free(void *o)
+{
+	struct hm_proc *p = o;
+
+	free(p->ms.v);
+	free(p);
+}
+
+/* --------------------------------------------------------------- maps */
+
+struct hm_map *hm_maps__map_new(struct hm_maps *m)
+{
+	struct hm_map *map;
+
+	if (grow_array((void **)&m->all, &m->alloc_all, m->nr_all + 1, sizeof(*m->all)) < 0)
+		return NULL;
+	map = calloc(1, sizeof(*map));
+	if (map)
+		m->all[m->nr_all++] = map;
+	return map;
+}
+
+struct hm_map *hm_maps__map_clone(struct hm_maps *m, const struct hm_map *src)
+{
+	struct hm_map *map = hm_maps__map_new(m);
+
+	if (map)
+		*map = *src;	/* filename is pooled: shared */
+	return map;
+}
+
+void hm_maps__apply_build_id(struct hm_maps *m, struct hm_map *map)
+{
+	if (map->build_id_size)
+		return;
+	for (u32 i = 0; i < m->nr_bids; i++) {
+		if (m->bids[i].filename == map->filename) {
+			memcpy(map->build_id, m->bids[i].id, sizeof(map->build_id));
+			map->build_id_size = m->bids[i].size;
+			return;
+		}
+	}
+}
+
+/* Index of the first map whose end > @addr. */
+static u32 ms_lower(const struct hm_mapset *ms, u64 addr)
+{
+	u32 lo = 0, hi = ms->nr;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (ms->v[mid]->end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+const struct hm_map *hm_mapset__find(const struct hm_mapset *ms, u64 addr)
+{
+	u32 i = ms_lower(ms, addr);
+
+	if (i < ms->nr && ms->v[i]->start <= addr)
+		return ms->v[i];
+	return NULL;
+}
+
+/* Insert @map, splitting or dropping what it overlaps (maps__fixup_overlappings). */
+int hm_mapset__insert(struct hm_maps *m, struct hm_mapset *ms, struct hm_map *map)
+{
+	u32 i = ms_lower(ms, map->start), j = i;
+	struct hm_map *before = NULL, *after = NULL, *ins[3];
+	u32 n = 0;
+
+	while (j < ms->nr && ms->v[j]->start < map->end)
+		j++;
+	if (j > i) {
+		const struct hm_map *first = ms->v[i], *last = ms->v[j - 1];
+
+		if (map->start > first->start) {
+			before = hm_maps__map_clone(m, first);
+			if (!before)
+				return -ENOMEM;
+			before->end = map->start;
+		}
+		if (map->end < last->end) {
+			after = hm_maps__map_clone(m, last);
+			if (!after)
+				return -ENOMEM;
+			after->start = map->end;
+			after->pgoff += map->end - last->start;
+		}
+	}
+	if (before)
+		ins[n++] = before;
+	ins[n++] = map;
+	if (after)
+		ins[n++] = after;
+	if (hm_maps__grow32((void **)&ms->v, &ms->alloc, ms->nr - (j - i) + n, sizeof(*ms->v)) < 0)
+		return -ENOMEM;
+	memmove(ms->v + i + n, ms->v + j, (ms->nr - j) * sizeof(*ms->v));
+	memcpy(ms->v + i, ins, n * sizeof(*ins));
+	ms->nr = ms->nr - (j - i) + n;
+	return 0;
+}
+
+int hm_mapset__clone(struct hm_mapset *dst, const struct hm_mapset *src)
+{
+	free(dst->v);
+	dst->v = NULL;
+	dst->nr = dst->alloc = 0;
+	if (!src->nr)
+		return 0;
+	dst->v = malloc(src->nr * sizeof(*dst->v));
+	if (!dst->v)
+		return -ENOMEM;
+	memcpy(dst->v, src->v, src->nr * sizeof(*dst->v));
+	dst->nr = dst->alloc = src->nr;
+	return 0;
+}
+
+/* ----------------------------------------------------- threads, procs */
+
+struct hm_proc *hm_maps__proc_findnew(struct hm_maps *m, u32 pid)
+{
+	struct hm_proc *p = hm_table__get(&m->procs, pid);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (table_put(&m->procs, p) < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct hm_thread *hm_maps__thread_findnew(struct hm_maps *m, s32 pid, u32 tid)
+{
+	struct hm_thread *t = hm_table__get(&m->threads, tid);
+
+	if (t) {
+		if (t->pid == -1 && pid != -1)	/* machine__update_thread_pid */
+			t->pid = pid;
+		return t;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->pid = pid;
+	if (table_put(&m->threads, t) < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The process whose maps thread (pid, tid) uses. */
+struct hm_proc *hm_maps__proc_of(struct hm_maps *m, s32 pid, u32 tid)
+{
+	struct hm_thread *t = hm_maps__thread_findnew(m, pid, tid);
+
+	if (!t)
+		return NULL;
+	return hm_maps__proc_findnew(m, t->pid == -1 ? tid : (u32)t->pid);
+}
+
