@@ -108,12 +108,12 @@ static int hottest_field(const struct bk *e)
 	if (!e->st.samples && e->contended)
 		return HM_FUTEX_FIELD_LOCK;	/* contention mode: the lock is all there is */
 	for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
-		u32 h = hm_counts__hitm(&e->field[f].st), hb;
+		u32 h = hm_counts__hitm(&bk__field(e, f)->st), hb;
 
-		if (!e->field[f].st.samples)
+		if (!bk__field(e, f)->st.samples)
 			continue;
-		hb = best < 0 ? 0 : hm_counts__hitm(&e->field[best].st);
-		if (best < 0 || h > hb || (h == hb && e->field[f].st.samples > e->field[best].st.samples))
+		hb = best < 0 ? 0 : hm_counts__hitm(&bk__field(e, best)->st);
+		if (best < 0 || h > hb || (h == hb && bk__field(e, f)->st.samples > bk__field(e, best)->st.samples))
 			best = f;
 	}
 	return best;
@@ -233,8 +233,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 
 	/* function lists, most samples first (the only state rendering changes) */
 	for (i = 0; i < b->nr; i++)
-		for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++)
-			sort_funcs(&((struct hm_buckets *)b)->b[i].field[fl]);
+		for (u8 fl = 0; fl < b->b[i].nr_fld; fl++)
+			sort_funcs(&b->b[i].fld[fl]);
 	char tname[32], funcs[256], lname[64];
 	struct hm_json *j = NULL;
 	int node;
@@ -313,7 +313,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			addr = e->index;
 		funcs[0] = 0;
 		if (hf >= 0)
-			funcs_text(&e->field[hf], funcs, sizeof(funcs));
+			funcs_text(bk__field(e, hf), funcs, sizeof(funcs));
 		bucket_line_name(r, addr, lname, sizeof(lname));
 		if (j) {
 			hm_json__obj_begin(j, NULL);
@@ -347,7 +347,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			hm_json__str(j, "hottest_field", hf >= 0 ? hm_futex_field__name(hf) : NULL);
 			hm_json__arr_begin(j, "fields");
 			for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++) {
-				const struct bk_field *bf = &e->field[fl];
+				const struct bk_field *bf = bk__field(e, fl);
 
 				if (!bf->st.samples)
 					continue;
@@ -761,8 +761,9 @@ int hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t s
 
 	funcs[0] = 0;
 	if (hf >= 0) {
-		sort_funcs(&e->field[hf]);
-		funcs_text(&e->field[hf], funcs, size);
+		if (bk__field_mut(e, hf))
+			sort_funcs(bk__field_mut(e, hf));
+		funcs_text(bk__field(e, hf), funcs, size);
 	}
 	return hf;
 }

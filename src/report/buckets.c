@@ -31,6 +31,7 @@
 #include "buckets.h"
 
 const char *const hm_bk_acc_names[ACC__MAX] = { "load", "store", "atomic" };
+const struct bk_field hm_bk_field_zero;
 
 static u32 hash64(u64 v)
 {
@@ -109,8 +110,10 @@ void hm_buckets__delete(struct hm_buckets *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->nr; i++)
+	for (i = 0; i < b->nr; i++) {
 		free(b->b[i].sock);
+		free(b->b[i].fld);
+	}
 	free(b->b);
 	free(b->objs);
 	free(b->frows);
@@ -190,6 +193,22 @@ static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 	e->index = index;
 	*sl = (struct bk_slot){ .index = index, .table = table, .idx = ++b->nr };
 	return e;
+}
+
+/* Field @f of bucket @e, made zero on its first touch (NULL: no memory). */
+static struct bk_field *bk_field_get(struct bk *e, int f)
+{
+	struct bk_field *p;
+
+	if (e->fidx[f])
+		return &e->fld[e->fidx[f] - 1];
+	p = realloc(e->fld, (e->nr_fld + 1u) * sizeof(*p));
+	if (!p)
+		return NULL;
+	e->fld = p;
+	memset(&p[e->nr_fld], 0, sizeof(*p));
+	e->fidx[f] = ++e->nr_fld;
+	return &p[e->nr_fld - 1];
 }
 
 static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 line)
@@ -350,7 +369,13 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 		fn = info.name ? caller = hm_waits__intern(b->callers, info.name) : NULL;
 	if (caller)
 		hm_waits__begin(b->callers, caller);
-	func_add(&e->field[HM_FUTEX_FIELD_LOCK], intern(b, fn));
+	{
+		struct bk_field *lf = bk_field_get(e, HM_FUTEX_FIELD_LOCK);
+
+		if (!lf)
+			return -ENOMEM;
+		func_add(lf, intern(b, fn));
+	}
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
 		return 0;
 	w = wait_slot(b, s->tid, true);
@@ -518,8 +543,14 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	e->cost += w;
 	if (sock >= 0)
 		hm_counts__add(&e->sock[sock], ms);
-	hm_counts__add(&e->field[field].st, ms);
-	func_add(&e->field[field], fn);
+	{
+		struct bk_field *bf = bk_field_get(e, field);
+
+		if (!bf)
+			return -ENOMEM;
+		hm_counts__add(&bf->st, ms);
+		func_add(bf, fn);
+	}
 	{
 		struct frow *f = frow_get(b, kind, field, access_kind(ms), fn);
 

@@ -43,13 +43,35 @@ struct bk {
 	s32		table;		/* index in the model, -1: index unknown */
 	u64		index;		/* bucket index, or line address when table -1 */
 	struct hm_counts st;
+	struct hm_counts *sock;	/* nr_sockets */
 	u64		cost;
+	/*
+	 * Only the fields this bucket's samples touched, in first-touch order
+	 * (a bucket sees two or three of them): fidx[field] is the index + 1 in
+	 * fld, 0 for none; read them with bk__field().
+	 */
+	struct bk_field	*fld;
+	u8		nr_fld;
+	u8		fidx[HM_FUTEX_FIELD__MAX];
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	u64		wait_ns;	/* contention_begin -> contention_end, summed */
 	u64		wait_max_ns, waits;	/* the longest, and ended waits */
-	struct bk_field	field[HM_FUTEX_FIELD__MAX];
-	struct hm_counts *sock;	/* nr_sockets */
 };
+
+/* A field no sample touched: all zero. */
+extern const struct bk_field hm_bk_field_zero;
+
+/* Field @f of bucket @e (hm_bk_field_zero when untouched). */
+static inline const struct bk_field *bk__field(const struct bk *e, int f)
+{
+	return e->fidx[f] ? &e->fld[e->fidx[f] - 1] : &hm_bk_field_zero;
+}
+
+/* The same, writable; NULL when untouched. */
+static inline struct bk_field *bk__field_mut(struct bk *e, int f)
+{
+	return e->fidx[f] ? &e->fld[e->fidx[f] - 1] : NULL;
+}
 
 struct obj {			/* fph header / mm fields */
 	char		name[32];
