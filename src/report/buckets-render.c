@@ -233,8 +233,9 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 
 	/* function lists, most samples first (the only state rendering changes) */
 	for (i = 0; i < b->nr; i++)
-		for (u8 fl = 0; fl < b->b[i].nr_fld; fl++)
-			sort_funcs(&b->b[i].fld[fl]);
+		for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++)
+			if (b->b[i].field[fl])
+				sort_funcs(b->b[i].field[fl]);
 	char tname[32], funcs[256], lname[64];
 	struct hm_json *j = NULL;
 	int node;
@@ -761,8 +762,8 @@ int hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t s
 
 	funcs[0] = 0;
 	if (hf >= 0) {
-		if (bk__field_mut(e, hf))
-			sort_funcs(bk__field_mut(e, hf));
+		if (e->field[hf])
+			sort_funcs(e->field[hf]);
 		funcs_text(bk__field(e, hf), funcs, size);
 	}
 	return hf;

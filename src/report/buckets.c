@@ -110,10 +110,9 @@ void hm_buckets__delete(struct hm_buckets *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->nr; i++) {
-		free(b->b[i].sock);
-		free(b->b[i].fld);
-	}
+	for (i = 0; i < b->nr_chunks; i++)
+		free(b->chunks[i]);
+	free(b->chunks);
 	free(b->b);
 	free(b->objs);
 	free(b->frows);
@@ -160,6 +159,8 @@ static int bslots_grow(struct hm_buckets *b)
 	return 0;
 }
 
+static void *arena_alloc(struct hm_buckets *b, size_t size);
+
 /* The bucket (@table, @index), made on its first sample (buckets stay in that order). */
 static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 {
@@ -186,7 +187,7 @@ static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 	}
 	e = &b->b[b->nr];
 	memset(e, 0, sizeof(*e));
-	e->sock = calloc(b->nr_sockets, sizeof(*e->sock));
+	e->sock = arena_alloc(b, b->nr_sockets * sizeof(*e->sock));
 	if (!e->sock)
 		return NULL;
 	e->table = table;
@@ -195,20 +196,46 @@ static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 	return e;
 }
 
-/* Field @f of bucket @e, made zero on its first touch (NULL: no memory). */
-static struct bk_field *bk_field_get(struct bk *e, int f)
-{
-	struct bk_field *p;
+#define CHUNK_SIZE	(256u << 10)
 
-	if (e->fidx[f])
-		return &e->fld[e->fidx[f] - 1];
-	p = realloc(e->fld, (e->nr_fld + 1u) * sizeof(*p));
-	if (!p)
+/*
+ * @size zeroed bytes from the buckets' arena (NULL: no memory): one malloc
+ * per CHUNK_SIZE instead of one per bucket row, rows of a bucket made
+ * together lie together, and they never move.
+ */
+static void *arena_alloc(struct hm_buckets *b, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (size > CHUNK_SIZE)
 		return NULL;
-	e->fld = p;
-	memset(&p[e->nr_fld], 0, sizeof(*p));
-	e->fidx[f] = ++e->nr_fld;
-	return &p[e->nr_fld - 1];
+	if (size > b->chunk_left) {
+		char *c;
+
+		if (b->nr_chunks == b->alloc_chunks) {
+			u32 n = b->alloc_chunks ? 2 * b->alloc_chunks : 16;
+			char **p = realloc(b->chunks, n * sizeof(*p));
+
+			if (!p)
+				return NULL;
+			b->chunks = p;
+			b->alloc_chunks = n;
+		}
+		c = calloc(1, CHUNK_SIZE);
+		if (!c)
+			return NULL;
+		b->chunks[b->nr_chunks++] = c;
+		b->chunk_left = CHUNK_SIZE;
+	}
+	b->chunk_left -= size;
+	return b->chunks[b->nr_chunks - 1] + (CHUNK_SIZE - b->chunk_left - size);
+}
+
+/* Field @f of bucket @e, made zero on its first touch (NULL: no memory). */
+static struct bk_field *bk_field_get(struct hm_buckets *b, struct bk *e, int f)
+{
+	if (!e->field[f])
+		e->field[f] = arena_alloc(b, sizeof(*e->field[f]));
+	return e->field[f];
 }
 
 static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 line)
@@ -370,7 +397,7 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	if (caller)
 		hm_waits__begin(b->callers, caller);
 	{
-		struct bk_field *lf = bk_field_get(e, HM_FUTEX_FIELD_LOCK);
+		struct bk_field *lf = bk_field_get(b, e, HM_FUTEX_FIELD_LOCK);
 
 		if (!lf)
 			return -ENOMEM;
@@ -544,7 +571,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	if (sock >= 0)
 		hm_counts__add(&e->sock[sock], ms);
 	{
-		struct bk_field *bf = bk_field_get(e, field);
+		struct bk_field *bf = bk_field_get(b, e, field);
 
 		if (!bf)
 			return -ENOMEM;

@@ -43,16 +43,10 @@ struct bk {
 	s32		table;		/* index in the model, -1: index unknown */
 	u64		index;		/* bucket index, or line address when table -1 */
 	struct hm_counts st;
-	struct hm_counts *sock;	/* nr_sockets */
+	struct hm_counts *sock;	/* nr_sockets, in the arena */
 	u64		cost;
-	/*
-	 * Only the fields this bucket's samples touched, in first-touch order
-	 * (a bucket sees two or three of them): fidx[field] is the index + 1 in
-	 * fld, 0 for none; read them with bk__field().
-	 */
-	struct bk_field	*fld;
-	u8		nr_fld;
-	u8		fidx[HM_FUTEX_FIELD__MAX];
+	/* only the fields this bucket's samples touched, NULL for the others (read with bk__field) */
+	struct bk_field	*field[HM_FUTEX_FIELD__MAX];
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	u64		wait_ns;	/* contention_begin -> contention_end, summed */
 	u64		wait_max_ns, waits;	/* the longest, and ended waits */
@@ -64,13 +58,7 @@ extern const struct bk_field hm_bk_field_zero;
 /* Field @f of bucket @e (hm_bk_field_zero when untouched). */
 static inline const struct bk_field *bk__field(const struct bk *e, int f)
 {
-	return e->fidx[f] ? &e->fld[e->fidx[f] - 1] : &hm_bk_field_zero;
-}
-
-/* The same, writable; NULL when untouched. */
-static inline struct bk_field *bk__field_mut(struct bk *e, int f)
-{
-	return e->fidx[f] ? &e->fld[e->fidx[f] - 1] : NULL;
+	return e->field[f] ? e->field[f] : &hm_bk_field_zero;
 }
 
 struct obj {			/* fph header / mm fields */
@@ -98,6 +86,10 @@ struct hm_buckets {
 	u32		nr_sockets, nr_nodes;
 	u32		nr, alloc;
 	struct bk	*b;
+	/* bucket fields and socket rows, zeroed, never moved, freed at once */
+	char		**chunks;
+	u32		nr_chunks, alloc_chunks;
+	size_t		chunk_left;
 	struct bk_slot	*bslot;		/* open addressing over b: key inline, index + 1 */
 	u32		nr_bslots;	/* power of two, 0 before the first bucket */
 	u32		nr_objs, alloc_objs;
