@@ -566,6 +566,11 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	e = bucket_get(b, table, index);
 	if (!e)
 		return -ENOMEM;
+	/* the bucket's rows are cold: fetch them together, not one after another */
+	if (sock >= 0)
+		__builtin_prefetch(&e->sock[sock]);
+	if (e->field[field])
+		__builtin_prefetch(e->field[field]);
 	hm_counts__add(&e->st, ms);
 	e->cost += w;
 	if (sock >= 0)

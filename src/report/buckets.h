@@ -42,11 +42,12 @@ struct bk {
 	u32		next;		/* hash chain, index + 1 */
 	s32		table;		/* index in the model, -1: index unknown */
 	u64		index;		/* bucket index, or line address when table -1 */
-	struct hm_counts st;
+	/* first, so that one cache line leads to the rows a sample updates */
 	struct hm_counts *sock;	/* nr_sockets, in the arena */
-	u64		cost;
 	/* only the fields this bucket's samples touched, NULL for the others (read with bk__field) */
 	struct bk_field	*field[HM_FUTEX_FIELD__MAX];
+	u64		cost;
+	struct hm_counts st;
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	u64		wait_ns;	/* contention_begin -> contention_end, summed */
 	u64		wait_max_ns, waits;	/* the longest, and ended waits */
