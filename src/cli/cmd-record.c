@@ -434,9 +434,11 @@ static int cmd_record(int argc, char **argv)
 					r.table_kind ? "pid " : "node ", r.table_kind ? r.table_pid : 0,
 					(unsigned long long)r.table_base, (unsigned long long)r.table_slots,
 					(unsigned long long)r.nr_buckets_attributed);
-			else
-				fprintf(stderr, "[ hitmap record: %llu locks contended by the workload; no futex table found ]\n",
+			else if (r.nr_locks)
+				fprintf(stderr, "[ hitmap record: %llu locks contended by the workload; none is a bucket of a known futex table ]\n",
 					(unsigned long long)r.nr_locks);
+			else
+				fprintf(stderr, "[ hitmap record: no lock contended by the workload ]\n");
 		}
 	}
 	if (!quiet && r.nr_rows) {

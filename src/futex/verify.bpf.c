@@ -115,6 +115,12 @@ static __always_inline struct hm_vcfg *target(void)
 	return c;
 }
 
+/*
+ * Every program returns 1: a tracepoint's BPF program that returns 0 drops the
+ * event for every perf listener of that tracepoint (perf_trace_run_bpf_submit,
+ * perf_syscall_enter), which would hide it from a concurrent perf record and
+ * from hitmap record's own lock:contention_begin samples.
+ */
 SEC("tracepoint/syscalls/sys_enter_getppid")
 int hm_snapshot(void *ctx)
 {
@@ -124,10 +130,10 @@ int hm_snapshot(void *ctx)
 	__u32 k = 0, i, nr;
 
 	if (!c)
-		return 0;
+		return 1;
 	s = bpf_map_lookup_elem(&snap, &k);
 	if (!s)
-		return 0;
+		return 1;
 	task = (__u64)bpf_get_current_task();
 	bpf_probe_read_kernel(&mm, sizeof(mm), (void *)(task + c->task_mm));
 	s->mm = mm;
@@ -151,7 +157,7 @@ int hm_snapshot(void *ctx)
 			s->waiters[i] = 0xffffffff;
 	}
 	s->seq++;
-	return 0;
+	return 1;
 }
 
 struct sys_enter_futex_args {
@@ -172,10 +178,10 @@ int hm_futex_enter(struct sys_enter_futex_args *ctx)
 	__u64 task;
 
 	if (!c)
-		return 0;
+		return 1;
 	bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY);
 	if (!c->watch_all)
-		return 0;
+		return 1;
 	/* geometry probe: this process's mm and private hash */
 	task = (__u64)bpf_get_current_task();
 	bpf_probe_read_kernel(&p.mm, sizeof(p.mm), (void *)(task + c->task_mm));
@@ -197,7 +203,7 @@ int hm_futex_enter(struct sys_enter_futex_args *ctx)
 			bpf_map_update_elem(&phashes, &hk, &nh, BPF_NOEXIST);
 		}
 	}
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex")
@@ -206,9 +212,9 @@ int hm_futex_exit(void *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
 	if (!target())
-		return 0;
+		return 1;
 	bpf_map_delete_elem(&inflight, &tid);
-	return 0;
+	return 1;
 }
 
 struct contention_begin_args {
@@ -228,10 +234,10 @@ int hm_contention(struct contention_begin_args *ctx)
 	struct hm_vcfg *c = target();
 
 	if (!c)
-		return 0;
+		return 1;
 	in = bpf_map_lookup_elem(&inflight, &tid);
 	if (!in)
-		return 0;
+		return 1;
 	p.uaddr = in->uaddr;
 	p.lock = ctx->lock_addr;
 	p.tgid = id >> 32;
@@ -243,7 +249,7 @@ int hm_contention(struct contention_begin_args *ctx)
 		bpf_map_update_elem(&pairs, &p, &one, BPF_NOEXIST);
 	if ((ctx->flags & 1) && !((p.lock - c->lock_off) & 63))	/* LCB_F_SPIN */
 		bpf_map_update_elem(&ulock, &p.uaddr, &p.lock, BPF_ANY);
-	return 0;
+	return 1;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -11,19 +11,7 @@
 #include <string.h>
 #include "buckets.h"
 #include "html-contention.h"
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
+#include "html-esc.h"
 
 /* <tr> of header cells; bit i of @text: column i is text (left-aligned). */
 static void head(FILE *f, const char *const *names, int n, unsigned text)
@@ -85,7 +73,7 @@ static void bucket_rows(FILE *f, const struct hm_buckets *b, const struct hm_rep
 			"</td><td class=\"l\">", e->contended, e->wait_ns / 1e3,
 			e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3,
 			hf >= 0 ? hm_futex_field__name(hf) : "-");
-		esc(f, funcs);
+		hm_html__escape(f, funcs);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
@@ -133,7 +121,7 @@ static int caller_rows(FILE *f, const struct hm_buckets *b)
 		fprintf(f, "<tr><td>%" PRIu64 "</td><td>%.1f</td><td>%.2f</td><td>%.1f</td><td class=\"l\">",
 			v[i].contended, v[i].wait_ns / 1e3, v[i].waits ? v[i].wait_ns / 1e3 / v[i].waits : 0.0,
 			v[i].max_ns / 1e3);
-		esc(f, v[i].caller);
+		hm_html__escape(f, v[i].caller);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);

@@ -17,6 +17,7 @@
 #include "metrics.h"
 #include "html-page.h"
 #include "html-contention.h"
+#include "html-esc.h"
 
 /*
  * Heat-map stats (per bucket x socket) and field stats: hitmap's precise
@@ -590,32 +591,19 @@ static void put_script_safe(FILE *f, const char *s, size_t n)
 	fwrite(s + from, 1, n - from, f);
 }
 
-static void html_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static int page(FILE *f, const char *title, const char *subtitle, const char *json, size_t len,
 		const char *extra)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>", f);
-	html_escape(f, title);
+	hm_html__escape(f, title);
 	fputs("</title>\n<style>\n", f);
 	fputs(hm_html_css, f);
 	fputs("</style></head><body>\n<header><h1>", f);
-	html_escape(f, title);
+	hm_html__escape(f, title);
 	fputs("</h1><p>", f);
-	html_escape(f, subtitle);
+	hm_html__escape(f, subtitle);
 	fputs("</p></header>\n<main>\n"
 	      "<section id=\"rows-section\"><h2>Changes (LKP's comparison, sorted by significance and size)</h2>"
 	      "<p class=\"muted\" id=\"rows-info\"></p><div style=\"max-height:480px;overflow:auto\"><table id=\"rows\"></table></div></section>\n"

@@ -16,9 +16,7 @@
  *   check-contention.js --html PAGE.html --expect ROWS.tsv --shot OUT.png [--name NAME] [--chromium PATH]
  */
 'use strict';
-const { spawn } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const args = {};
@@ -30,42 +28,7 @@ const check = (n, ok, why) => {
   else { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); }
 };
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hitmap-chromium-'));
-const chrome = spawn(args.chromium || '/usr/bin/chromium', [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',
-  '--disable-default-apps', '--mute-audio', '--hide-scrollbars', '--window-size=1400,1200',
-  `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
-], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
-let stderr = '';
-chrome.stderr.on('data', (d) => { stderr += d; });
-const out = chrome.stdio[3], inp = chrome.stdio[4];
-let nextId = 1, buf = '';
-const pending = new Map(), listeners = [];
-inp.on('data', (d) => {
-  buf += d.toString('utf8');
-  let z;
-  while ((z = buf.indexOf('\0')) >= 0) {
-    const msg = JSON.parse(buf.slice(0, z));
-    buf = buf.slice(z + 1);
-    if (msg.id && pending.has(msg.id)) {
-      const { resolve, reject } = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) reject(new Error(JSON.stringify(msg.error)));
-      else resolve(msg.result);
-    } else if (msg.method) {
-      listeners.forEach((l) => l(msg));
-    }
-  }
-});
-function send(method, params = {}, sessionId) {
-  const id = nextId++;
-  const m = { id, method, params };
-  if (sessionId) m.sessionId = sessionId;
-  out.write(JSON.stringify(m) + '\0');
-  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { send, listeners, sleep, run } = require('./cdp').launch({ chromium: args.chromium, window: '1400,1200' });
 
 async function main() {
   const html = path.resolve(args.html), url = 'file://' + html;
@@ -138,22 +101,4 @@ async function main() {
   check('no-network-requests', requests.length === 0, requests.slice(0, 3).join(' '));
 }
 
-const watchdog = setTimeout(() => { check('timeout', false, 'no answer from chromium in 90 s; ' + stderr.slice(-300)); finish(); }, 90000);
-let finishing = false;
-function finish() {
-  if (finishing) return;
-  finishing = true;
-  clearTimeout(watchdog);
-  const done = () => {
-    for (let i = 0; i < 20; i++) {
-      try { fs.rmSync(profile, { recursive: true, force: true }); break; } catch (e) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); }
-    }
-    process.exit(failed ? 1 : 0);
-  };
-  if (chrome.exitCode !== null || chrome.signalCode !== null) return done();
-  chrome.once('exit', done);
-  setTimeout(done, 3000);
-  try { send('Browser.close').catch(() => {}); } catch (e) { /* pipe gone */ }
-  setTimeout(() => { try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ } }, 1000);
-}
-main().catch((e) => check('driver', false, e.message)).finally(finish);
+run(main, { timeout: (why) => check('timeout', false, why), error: (e) => check('driver', false, e.message), failed: () => failed });
