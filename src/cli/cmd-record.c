@@ -140,6 +140,7 @@ static void print_json(const struct hm_record_opts *o, const struct hm_record_re
 		hm_json__u64(j, "aux_lost", r->aux_lost);
 	}
 	hm_json__bool(j, "interrupted", r->interrupted);
+	hm_json__bool(j, "written", !r->not_written);
 	hm_json__double(j, "recorder_cpu_secs", r->rec_cpu_secs);
 	if (r->mode == HM_MODE_CONTENTION) {
 		hm_json__obj_begin(j, "contention");
@@ -384,6 +385,14 @@ static int cmd_record(int argc, char **argv)
 		return hm_cli__lib_error(err, "record");
 	if (record_json)
 		print_json(&o, &r);
+	if (r.not_written) {
+		/* stopped while setting up: the command never ran, as a signal during recording: exit 0 */
+		if (!quiet)
+			fprintf(stderr, "[ hitmap record: interrupted while setting up: nothing recorded, %s not written ]\n",
+				o.output);
+		hm_record_result__release(&r);
+		return 0;
+	}
 	if (!quiet) {
 		fprintf(stderr, "[ hitmap record: mode %s: %s ]\n", hm_rec_mode__name(r.mode), r.mode_why);
 		fprintf(stderr, "[ hitmap record: wrote %s: %.3f MB, %llu samples on %d CPUs, %llu lost events, %llu lost samples%s ]\n",

@@ -5,7 +5,9 @@
  * BTF (libbpf btf__ API) and DWARF (libdw).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
@@ -110,11 +112,45 @@ void hm_futex_mm_layout__for_era(enum hm_futex_era e, struct hm_futex_mm_layout 
 
 /* ------------------------------------------------------------------ BTF */
 
+/*
+ * The running kernel's BTF, parsed once per process: each parse costs tens
+ * of ms (seconds on a busy machine) and record needs the layouts several
+ * times while setting up and finishing. Freed at exit.
+ */
+static struct btf *vmlinux_btf;
+static int vmlinux_btf_errno;
+static pthread_once_t vmlinux_btf_once = PTHREAD_ONCE_INIT;
+
+static void free_vmlinux_btf(void)
+{
+	btf__free(vmlinux_btf);
+	vmlinux_btf = NULL;
+}
+
+static void load_vmlinux_btf(void)
+{
+	vmlinux_btf = btf__load_vmlinux_btf();
+	if (vmlinux_btf)
+		atexit(free_vmlinux_btf);
+	else
+		vmlinux_btf_errno = errno;
+}
+
+static void close_btf(struct btf *btf)
+{
+	if (btf != vmlinux_btf)
+		btf__free(btf);
+}
+
 static struct btf *open_btf(const char *path)
 {
 	struct btf *btf;
 
-	btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	if (!path) {
+		pthread_once(&vmlinux_btf_once, load_vmlinux_btf);
+		errno = vmlinux_btf_errno;
+	}
+	btf = path ? btf__parse(path, NULL) : vmlinux_btf;
 	if (!btf) {
 		int err = errno ? -errno : -ENOENT;
 
@@ -201,7 +237,7 @@ int hm_futex_layout__from_btf(const char *path, struct hm_futex_layout *l)
 	snprintf(n.source, sizeof(n.source), "btf");
 	*l = n;
 out:
-	btf__free(btf);
+	close_btf(btf);
 	return err;
 }
 
@@ -231,7 +267,7 @@ int hm_futex_fph_layout__from_btf(const char *path, struct hm_futex_fph_layout *
 #undef F
 	*l = n;
 out:
-	btf__free(btf);
+	close_btf(btf);
 	return err;
 }
 
@@ -259,7 +295,7 @@ int hm_futex_mm_layout__from_btf(const char *path, struct hm_futex_mm_layout *l)
 		n.task_mm = off;
 	*l = n;
 out:
-	btf__free(btf);
+	close_btf(btf);
 	return err;
 }
 

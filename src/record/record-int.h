@@ -107,6 +107,12 @@ void hm_rec__synth_kernel(struct hm_rec_session *s);
 void hm_rec__synth_task(struct hm_rec_session *s, pid_t pid, bool data_maps);
 void hm_rec__synth_all(struct hm_rec_session *s, bool data_maps);
 
+/* SIGINT/SIGTERM asked the run to end (checked between and inside set-up steps) */
+static inline bool hm_rec__stopped(const struct hm_rec_session *s)
+{
+	return s->o->stop && *s->o->stop;
+}
+
 /* ---- record-header.c */
 /* Note an executable mapping of @name (for BUILD_ID). */
 void hm_rec__add_dso(struct hm_rec_session *s, const char *name);

@@ -153,7 +153,7 @@ void hm_rec__synth_all(struct hm_rec_session *s, bool data_maps)
 
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
+	while ((de = readdir(d)) && !hm_rec__stopped(s)) {
 		int pid = atoi(de->d_name);
 
 		if (pid > 0 && isdigit((unsigned char)de->d_name[0]))

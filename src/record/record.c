@@ -222,7 +222,7 @@ static int open_events(struct hm_rec_session *s, pid_t pid, bool precise_fallbac
 {
 	int i, err;
 
-	for (i = 0; i < s->nr_ev; i++) {
+	for (i = 0; i < s->nr_ev && !hm_rec__stopped(s); i++) {
 		struct hm_pevsel *e = &s->ev[i];
 		const struct hm_pevsel *leader = e->leader >= 0 ? &s->ev[e->leader] : NULL;
 
@@ -403,7 +403,9 @@ static void reap(struct hm_rec_session *s, bool block)
 
 	if (s->child <= 0 || s->child_done)
 		return;
-	p = waitpid(s->child, &status, block ? 0 : WNOHANG);
+	do
+		p = waitpid(s->child, &status, block ? 0 : WNOHANG);
+	while (p < 0 && errno == EINTR);	/* a second signal must not leave it unreaped */
 	if (p == s->child) {
 		s->child_done = true;
 		s->res->child_status = status;
@@ -488,6 +490,19 @@ static int choose_mode(const struct hm_record_opts *o, struct hm_record_result *
 	return 0;
 }
 
+/*
+ * Tests only: HITMAP_RECORD_TEST_SLOW_SETUP=MS makes each set-up step last MS
+ * ms more, a sleep that signals do not cut short (as a BTF parse on a busy
+ * machine), so that a test sees a signal during set-up end the run promptly.
+ */
+static void slow_setup_step(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static double self_cpu(void)
 {
 	struct rusage ru;
@@ -513,6 +528,9 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	size_t td_size = 0;
 	double cpu0;
 	int lock_fd = -1;
+	bool created = false;	/* the output did not exist: ours to remove if nothing is written */
+	const char *slow = getenv("HITMAP_RECORD_TEST_SLOW_SETUP");
+	int slow_ms = slow ? atoi(slow) : 0;
 
 	memset(&s, 0, sizeof(s));
 	memset(res, 0, sizeof(*res));
@@ -525,6 +543,19 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		hm_err("record: nothing to record; fix: give a command after --, --workload futex-hash, or -a");
 		return -EINVAL;
 	}
+	/*
+	 * A SIGINT/SIGTERM while setting up (tracefs, BTF, BPF, opening the
+	 * events: seconds on a busy machine) ends the run at the next step:
+	 * before the output is started no file is written (an existing one is
+	 * left as it was), after it the file is closed complete and readable,
+	 * with whatever was recorded (nothing, the command never started).
+	 */
+#define STOP_POINT() do {				\
+		slow_setup_step(slow_ms);		\
+		if (hm_rec__stopped(&s))		\
+			goto stopped;			\
+	} while (0)
+	STOP_POINT();
 	err = choose_mode(o, res, &plan);
 	if (err)
 		return err;
@@ -542,6 +573,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		if (err)
 			return err;
 	}
+	STOP_POINT();
 
 	if (o->cpus) {
 		s.cpus = calloc(8192, sizeof(int));
@@ -576,7 +608,11 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	 * One recorder per output: the lock is taken on the file before it
 	 * is truncated, so a second recorder cannot clobber a running one.
 	 */
-	lock_fd = open(o->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	STOP_POINT();
+	lock_fd = open(o->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	created = lock_fd >= 0;
+	if (lock_fd < 0 && errno == EEXIST)
+		lock_fd = open(o->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (lock_fd < 0) {
 		err = -errno;
 		hm_err("%s: cannot create: %s", o->output, strerror(errno));
@@ -586,8 +622,10 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		hm_err("%s: another recording is writing this file; fix: give another -o, or "
 		       "wait for it to finish", o->output);
+		created = false;	/* another recorder's */
 		goto out;
 	}
+	STOP_POINT();
 	if (o->workload || (o->argv && o->argv[0])) {
 		err = start_child(&s);
 		if (err) {
@@ -596,6 +634,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			goto out;
 		}
 	}
+	STOP_POINT();
 	pid = system_wide ? -1 : s.child;
 	if (o->futex_bpf) {
 		char buf[4096];
@@ -607,6 +646,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			goto out;
 		}
 	}
+	STOP_POINT();
 	/* the futex tables of the recorded processes, live (futex-tables.c) */
 	s.ftab = hm_rec_futex__start(NULL, system_wide ? 0 : s.child, res->futex_tables_sum,
 				     sizeof(res->futex_tables_sum));
@@ -614,12 +654,15 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		add_contention_events(&s, system_wide, !system_wide && !o->workload);
 	else
 		add_plan_events(&s, &plan, o->workload);
+	STOP_POINT();
 	err = open_events(&s, pid, !contention);
 	if (err)
 		goto out;
+	STOP_POINT();
 	err = setup_rings(&s);
 	if (err)
 		goto out;
+	STOP_POINT();
 	if (res->mode == HM_MODE_SPE) {
 		/* the AUX areas beside the rings the SPE event (the plan's first) owns */
 		s.aux = hm_rec_aux__setup(&plan, s.cpus, s.nr_cpus, s.ring, s.ev[0].fd,
@@ -630,6 +673,8 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		}
 	}
 
+	STOP_POINT();
+#undef STOP_POINT
 	s.w = hm_writer__new(o->output);
 	if (!s.w) {
 		err = -errno;
@@ -654,11 +699,13 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	}
 	/* the kernel, and threads that already exist */
 	hm_rec__synth_kernel(&s);
-	if (system_wide)
+	if (hm_rec__stopped(&s))
+		;	/* the file is closed at once, with nothing recorded */
+	else if (system_wide)
 		hm_rec__synth_all(&s, !contention);
 	else if (o->workload && s.child > 0)
 		hm_rec__synth_task(&s, s.child, !contention);
-	if (system_wide)
+	if (system_wide && !hm_rec__stopped(&s))
 		for (i = 0; i < s.nr_ev; i++)
 			hm_pevsel__enable(&s.ev[i]);
 	cpu0 = self_cpu();
@@ -666,10 +713,14 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	err = hm_writer__sync(s.w);
 	if (err)
 		goto out;
-	if (o->stop && *o->stop && s.go_fd >= 0) {
+	if (hm_rec__stopped(&s)) {
 		/* stopped before the command ran: it never starts (exits 126) */
-		close(s.go_fd);
+		if (s.go_fd >= 0)
+			close(s.go_fd);
 		s.go_fd = -1;
+		/* nothing ran: no futex table to look for (seconds of BTF on a busy machine) */
+		hm_rec_futex__delete(s.ftab);
+		s.ftab = NULL;
 	} else {
 		release_child(&s);
 	}
@@ -778,6 +829,14 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	err = hm_writer__close(s.w);
 	if (err)
 		goto out;
+	goto out;
+stopped:
+	/* before the output was started: nothing recorded, no file written */
+	res->interrupted = true;
+	res->not_written = true;
+	if (created)
+		unlink(o->output);
+	err = 0;
 out:
 	if (s.child > 0 && !s.child_done) {
 		if (s.go_fd >= 0) {

@@ -56,6 +56,7 @@ struct hm_record_result {
 	u64		aux_lost;		/* PERF_RECORD_AUX truncated or partial */
 	int		child_status;		/* wait status of the command */
 	bool		interrupted;
+	bool		not_written;		/* stopped while setting up: no file written */
 	/* contention mode */
 	u64		nr_begin, nr_end, nr_futex_sys;
 	u64		nr_locks;		/* distinct contended lock addresses */

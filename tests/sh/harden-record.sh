@@ -3,7 +3,8 @@
 # Recording under signals, failures and a second recorder:
 #   - SIGINT/SIGTERM at random times from 0 to 3 s: record exits 0 promptly
 #     (well before the 20 s command ends) and leaves a file hitmap reads
-#     without a warning;
+#     without a warning, or, stopped while setting up, says it wrote none and
+#     leaves none;
 #   - SIGKILL at random times once the file is there: it reads up to its last
 #     complete round, with the "incomplete" warning (exit 3), and the command
 #     died too;
@@ -31,8 +32,17 @@ rc=$?
 one() {
 	local i=$1 ms=$2 sig=$3 f=$TMP/run.$1.data mark="hm-harden-$$-$1"
 	local t0 t1 rc r2
-	"$HITMAP" record -q -o "$f" -- bash -c "exec -a $mark sleep 20" >/dev/null 2>"$TMP/run.$i.err" &
+	"$HITMAP" record -o "$f" -- bash -c "exec -a $mark sleep 20" >/dev/null 2>"$TMP/run.$i.err" &
 	local pid=$! w=0
+	# a background command starts with SIGINT ignored (no job control here) until
+	# record catches it: times count from then, or the shell would lose the signal
+	local cgt
+	while [ $w -lt 2000 ] && kill -0 $pid 2>/dev/null; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+		[ -n "$cgt" ] && (((0x$cgt & 2) != 0)) && break
+		sleep 0.002; w=$((w + 1))
+	done
+	w=0
 	if [ "$sig" = KILL ]; then
 		# from the moment the file is there: setting up takes seconds on a busy machine
 		while [ ! -s "$f" ] && [ $w -lt 600 ] && kill -0 $pid 2>/dev/null; do sleep 0.05; w=$((w + 1)); done
@@ -61,6 +71,12 @@ one() {
 	if [ $(((t1 - t0) / 1000000)) -gt 15000 ]; then
 		echo "FAIL SIG$sig at $ms ms: took $(((t1 - t0) / 1000000)) ms to stop" >"$TMP/run.$i.res"; return
 	fi
+	if grep -q 'not written' "$TMP/run.$i.err"; then
+		# stopped while setting up: no file, as it says
+		[ ! -e "$f" ] && echo "OK stopped while setting up, no file" >"$TMP/run.$i.res" ||
+			echo "FAIL SIG$sig at $ms ms: says 'not written' but left $f" >"$TMP/run.$i.res"
+		return
+	fi
 	"$HITMAP" stat -i "$f" >/dev/null 2>"$TMP/run.$i.rerr"; r2=$?
 	if [ $r2 -ne 0 ]; then
 		echo "FAIL SIG$sig at $ms ms: stat rc $r2: $(head -c 200 "$TMP/run.$i.rerr")" >"$TMP/run.$i.res"; return
@@ -81,17 +97,18 @@ while [ $n -lt $total ]; do
 	done
 	wait
 done
-bad_s=0 bad_k=0 early=0
+bad_s=0 bad_k=0 early=0 setup=0
 for ((n = 0; n < total; n++)); do
 	r=$(cat "$TMP/run.$n.res" 2>/dev/null || echo "FAIL no result")
 	case $r in
 	"OK killed before"*) early=$((early + 1)) ;;
+	"OK stopped while"*) setup=$((setup + 1)) ;;
 	OK*) ;;
 	*) if [ $n -lt $NSIG ]; then bad_s=$((bad_s + 1)); else bad_k=$((bad_k + 1)); fi
 	   echo "# run $n: $r" ;;
 	esac
 done
-[ $bad_s -eq 0 ] && pass "harden-record.signals ($NSIG SIGINT/SIGTERM at 0-3 s: exit 0, prompt, readable)" ||
+[ $bad_s -eq 0 ] && pass "harden-record.signals ($NSIG SIGINT/SIGTERM at 0-3 s: exit 0, prompt, readable; $setup of them while setting up: no file)" ||
 	fail harden-record.signals "$bad_s of $NSIG runs"
 [ $bad_k -eq 0 ] && pass "harden-record.sigkill ($NKILL SIGKILL, $((NKILL - early)) of them while recording: readable up to the last round, 'incomplete', command gone)" ||
 	fail harden-record.sigkill "$bad_k of $NKILL runs"
