@@ -464,9 +464,23 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 	u32 i, k, n;
 	int s, kind, fi;
 
+	bool keep[NR_BSTATS];
+	u32 nkept = 0;
+
+	/*
+	 * Cross-die HITMs exist only on multi-die sockets: where the file has
+	 * none, the page leaves the all-zero column out (less to load and draw).
+	 */
+	n = w->buckets.nr * w->ns * w->nsock * NR_BSTATS;
+	for (k = 0; k < NR_BSTATS; k++)
+		keep[k] = strcmp(bstats[k], "hitm_xdie") != 0;
+	for (i = 0; i < n; i++)
+		if (w->bv[i] != 0 && strcmp(bstats[i % NR_BSTATS], "hitm_xdie") == 0)
+			keep[i % NR_BSTATS] = true;
 	fprintf(f, ",\"sockets\":%u,\"nodes\":%u,\"bstats\":[", w->nsock, w->nnode);
 	for (k = 0; k < NR_BSTATS; k++)
-		fprintf(f, "%s\"%s\"", k ? "," : "", bstats[k]);
+		if (keep[k])
+			fprintf(f, "%s\"%s\"", nkept++ ? "," : "", bstats[k]);
 	fputs("],\"lstats\":[", f);
 	for (k = 0; k < NR_LSTATS; k++)
 		fprintf(f, "%s\"%s\"", k ? "," : "", lstats[k]);
@@ -496,9 +510,10 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 		hm_json__write_string(f, w->buckets.keys[i]);
 	}
 	fputs("],\"v\":[", f);
-	n = w->buckets.nr * w->ns * w->nsock * NR_BSTATS;
-	for (i = 0; i < n; i++) {
-		if (i)
+	for (i = 0, nkept = 0; i < n; i++) {
+		if (!keep[i % NR_BSTATS])
+			continue;
+		if (nkept++)
 			fputc(',', f);
 		num(f, w->bv[i]);
 	}
