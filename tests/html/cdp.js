@@ -8,6 +8,7 @@
  *   const b = require('./cdp').launch({ chromium, window: '1400,1200' });
  *   b.send(method, params, sessionId) -> Promise of the result
  *   b.listeners.push(fn)              -> every event message
+ *   b.page(url)                       -> { S, sessionId, errors, requests } of a new tab
  *   b.run(main, { timeout(why), error(e), failed() })
  */
 'use strict';
@@ -53,6 +54,26 @@ function launch(opts) {
     out.write(JSON.stringify(m) + '\0');
     return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
   }
+  /* a new tab's session: S(method, params), and the console errors and network requests it sees */
+  async function page(url) {
+    const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+    const S = (m, p) => send(m, p, sessionId);
+    const errors = [], requests = [];
+    listeners.push((msg) => {
+      if (msg.sessionId !== sessionId) return;
+      const p = msg.params;
+      if (msg.method === 'Runtime.consoleAPICalled' && (p.type === 'error' || p.type === 'assert'))
+        errors.push('console.' + p.type + ': ' + p.args.map((a) => a.value || a.description).join(' '));
+      if (msg.method === 'Runtime.exceptionThrown')
+        errors.push('exception: ' + (p.exceptionDetails.exception ? p.exceptionDetails.exception.description : p.exceptionDetails.text));
+      if (msg.method === 'Log.entryAdded' && p.entry.level === 'error')
+        errors.push('log: ' + p.entry.text + ' ' + (p.entry.url || ''));
+      if (msg.method === 'Network.requestWillBeSent' && p.request.url !== url && !p.request.url.startsWith('data:'))
+        requests.push(p.request.url);
+    });
+    return { S, sessionId, errors, requests };
+  }
   /* run main() under the watchdog; always close the browser and exit 0/1 */
   function run(main, h) {
     let finishing = false, watchdog;
@@ -76,7 +97,7 @@ function launch(opts) {
     watchdog = setTimeout(() => { h.timeout('no answer from chromium in 90 s; ' + stderr.slice(-300)); finish(); }, 90000);
     main().catch(h.error).finally(finish);
   }
-  return { send, listeners, run, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+  return { send, listeners, run, page, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 }
 
 module.exports = { launch };

@@ -28,27 +28,12 @@ const pass = (n) => console.log(`PASS ${NAME}-${n}`);
 const fail = (n, why) => { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); };
 const check = (n, ok, why) => (ok ? pass(n) : fail(n, why));
 
-const { send, listeners, sleep, run } = require('./cdp').launch({ chromium: args.chromium, window: '1400,1800' });
+const { send, sleep, run, page } = require('./cdp').launch({ chromium: args.chromium, window: '1400,1800' });
 
 async function main() {
   const html = path.resolve(args.html);
   const url = 'file://' + html;
-  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-  const S = (m, p) => send(m, p, sessionId);
-  const errors = [], requests = [];
-  listeners.push((msg) => {
-    if (msg.sessionId !== sessionId) return;
-    const p = msg.params;
-    if (msg.method === 'Runtime.consoleAPICalled' && (p.type === 'error' || p.type === 'assert'))
-      errors.push('console.' + p.type + ': ' + p.args.map((a) => a.value || a.description).join(' '));
-    if (msg.method === 'Runtime.exceptionThrown')
-      errors.push('exception: ' + (p.exceptionDetails.exception ? p.exceptionDetails.exception.description : p.exceptionDetails.text));
-    if (msg.method === 'Log.entryAdded' && p.entry.level === 'error')
-      errors.push('log: ' + p.entry.text + ' ' + (p.entry.url || ''));
-    if (msg.method === 'Network.requestWillBeSent' && p.request.url !== url && !p.request.url.startsWith('data:'))
-      requests.push(p.request.url);
-  });
+  const { S, errors, requests } = await page(url);
   await S('Runtime.enable');
   await S('Log.enable');
   await S('Network.enable');
