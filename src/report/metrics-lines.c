@@ -162,7 +162,7 @@ static int line_metrics(struct hm_metrics *m, const char *uniq, const struct hm_
 }
 
 /* Where the line's code is: "sym+0x1f (file.c:12)" or the address. */
-static int line_where(const struct hm_macc_ctx *ctx, struct hm_mv_line *o, const struct code_count *c,
+static int line_where(const struct hm_metrics_ctx *ctx, struct hm_mv_line *o, const struct code_count *c,
 		      u32 n)
 {
 	u32 k;
@@ -185,7 +185,7 @@ static int line_where(const struct hm_macc_ctx *ctx, struct hm_mv_line *o, const
 	return 0;
 }
 
-int hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_macc_ctx *ctx)
+int hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_metrics_ctx *ctx)
 {
 	struct hm_namer namer = { ctx->futex, ctx->resolve, ctx->resolve_priv };
 	struct id_counters ids = { NULL, 0, 0 };
