@@ -142,16 +142,6 @@ struct view {
 	bool		err;
 };
 
-static int find_stat(const char *s, const char *const *names, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
 static double *grow(double *v, u32 *alloc, u32 need, size_t per)
 {
 	u32 n = *alloc;
@@ -213,14 +203,11 @@ static s64 view_line(struct view *w, const char *id, size_t n)
 	return l;
 }
 
-static void view_total(struct view *w, const char *key, int side, double v, const struct hm_diff_row *r)
+/* A row of the totals table: a report's metric @v, or a diff's row @r (both sides). */
+static void view_total(struct view *w, const char *key, double v, const struct hm_diff_row *r)
 {
 	struct total *t;
 
-	if (side == 1) {
-		/* diff rows come once with both sides */
-		return;
-	}
 	if (w->nr_totals == w->totals_alloc) {
 		u32 n = w->totals_alloc ? w->totals_alloc * 2 : 64;
 		struct total *nt = realloc(w->totals, n * sizeof(*nt));
@@ -242,90 +229,15 @@ static void view_total(struct view *w, const char *key, int side, double v, cons
 	t->tested = r && r->test != HM_TEST_NONE;
 }
 
-/* One metric value of @side; @r: its diff row (totals), or NULL. */
-static void view_add(struct view *w, const char *key, u8 group, u8 match, int side, double v,
-		     const struct hm_diff_row *r)
+/* The totals table lists the metrics by name; every other view is built from structured data. */
+static bool group_is_total(u8 g)
 {
-	const char *p, *q;
-	s64 i;
-	int k;
-
-	switch (group) {
-	case HM_MG_BUCKET_SOCKET: {
-		unsigned s;
-
-		/* futex.<table>.bucket.<I>.socket.<S>.<stat> */
-		p = strstr(key, ".socket.");
-		if (!p || strncmp(key, "futex.", 6))
-			return;
-		q = strchr(p + 8, '.');
-		if (!q || (k = find_stat(q + 1, bstats, NR_BSTATS)) < 0)
-			return;
-		s = strtoul(p + 8, NULL, 10);
-		if (s >= w->nsock)
-			return;
-		i = view_bucket(w, key + 6, p - (key + 6));
-		if (i < 0) {
-			w->err = true;
-			return;
-		}
-		w->bv[((i * w->ns + side) * w->nsock + s) * NR_BSTATS + k] = v;
-		return;
-	}
-	case HM_MG_BUCKET:
-		/* futex.<table>.bucket.<I>.<stat>: makes the bucket exist */
-		if (strncmp(key, "futex.", 6) || !(p = strstr(key, ".bucket.")) || !(q = strchr(p + 8, '.')))
-			return;
-		if (view_bucket(w, key + 6, q - (key + 6)) < 0)
-			w->err = true;
-		return;
-	case HM_MG_FIELD: {
-		/* futex.<kind>.field.<field>.<stat> */
-		int kind = !strncmp(key, "futex.private", 13), f;
-
-		p = strstr(key, ".field.");
-		if (!p)
-			return;
-		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
-			const char *fn = hm_futex_field__name(f);
-			size_t fl = strlen(fn);
-
-			if (!strncmp(p + 7, fn, fl) && p[7 + fl] == '.' &&
-			    (k = find_stat(p + 8 + fl, fstats, NR_FSTATS)) >= 0) {
-				w->fv[kind][f][k][side] = v;
-				w->has_field[kind] = true;
-			}
-		}
-		return;
-	}
-	case HM_MG_XFER: {
-		unsigned s, n;
-
-		if (sscanf(key, "xfer.socket%u.node%u", &s, &n) == 2 && s < w->nsock && n < w->nnode)
-			w->xv[((size_t)side * w->nsock + s) * w->nnode + n] = v;
-		return;
-	}
-	case HM_MG_LINE:
-		/* line.<id>.<stat>, the id may hold dots: match the stat at the end */
-		for (k = 0; k < NR_LSTATS; k++) {
-			size_t kl = strlen(key), sl = strlen(lstats[k]);
-
-			if (kl > 5 + sl + 1 && key[kl - sl - 1] == '.' && !strcmp(key + kl - sl, lstats[k])) {
-				i = view_line(w, key + 5, kl - sl - 1 - 5);
-				if (i < 0) {
-					w->err = true;
-					return;
-				}
-				w->lv[(i * w->ns + side) * NR_LSTATS + k] = v;
-				w->lmatch[i] = match;
-				return;
-			}
-		}
-		return;
-	case HM_MG_BUCKET_FIELD:
-		return;
+	switch (g) {
+	case HM_MG_BUCKET: case HM_MG_BUCKET_SOCKET: case HM_MG_BUCKET_FIELD:
+	case HM_MG_FIELD: case HM_MG_XFER: case HM_MG_LINE:
+		return false;
 	default:
-		view_total(w, key, side, v, r);
+		return true;
 	}
 }
 
@@ -394,13 +306,92 @@ static void view_from_metrics(struct view *w, const struct hm_metrics *m)
 		for (n = 0; n < w->nnode && n < m->nr_nodes; n++)
 			w->xv[(size_t)s * w->nnode + n] = m->xfer[s * m->nr_nodes + n];
 	for (i = 0; i < m->nr; i++)
-		switch (m->m[i].group) {
-		case HM_MG_BUCKET: case HM_MG_BUCKET_SOCKET: case HM_MG_BUCKET_FIELD:
-		case HM_MG_FIELD: case HM_MG_XFER: case HM_MG_LINE:
-			break;
-		default:
-			view_total(w, m->m[i].key, 0, m->m[i].value, NULL);
+		if (group_is_total(m->m[i].group))
+			view_total(w, m->m[i].key, m->m[i].value, NULL);
+}
+
+/*
+ * One side of a diff from its runs' structured data (buckets with their
+ * sockets and fields, lines, socket x node), as view_from_metrics builds a
+ * report's: each value is the mean over the side's runs, a run without the
+ * bucket or line counting 0, as the diff's rows count it.  Lines: those
+ * among the first @top_lines of some run (0: all), as the diff's line rows.
+ */
+static void view_diff_side(struct view *w, int side, struct hm_metrics *const *runs, u32 nr, u32 top_lines)
+{
+	double fsum[2][HM_FUTEX_FIELD__MAX][NR_FSTATS];
+	u32 i, k, s, n, r;
+	int f, kind;
+	size_t j;
+
+	memset(fsum, 0, sizeof(fsum));
+	for (r = 0; r < nr; r++) {
+		const struct hm_metrics *m = runs[r];
+
+		for (i = 0; i < m->nr_lines; i++) {
+			const struct hm_mv_line *l = &m->lines[i];
+			double v[NR_LSTATS];
+			bool any = false;
+			s64 li;
+
+			if ((m->top_lines && i >= m->top_lines) || (top_lines && i >= top_lines))
+				break;
+			for (k = 0; k < NR_LSTATS; k++) {
+				v[k] = hm_mstat__get(&l->st, lstat_ids[k]);
+				any |= v[k] != 0;
+			}
+			if (!any)
+				continue;
+			li = view_line(w, l->id, strlen(l->id));
+			if (li < 0) {
+				w->err = true;
+				return;
+			}
+			for (k = 0; k < NR_LSTATS; k++)
+				w->lv[(li * w->ns + side) * NR_LSTATS + k] += v[k];
+			w->lmatch[li] = l->match;
 		}
+		for (i = 0; i < m->nr_buckets; i++) {
+			const struct hm_mv_bucket *b = &m->buckets[i];
+			char id[64];
+			int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, b->table, b->index);
+			s64 bi = view_bucket(w, id, len);
+
+			if (bi < 0) {
+				w->err = true;
+				return;
+			}
+			for (s = 0; s < w->nsock && s < b->nr_socket; s++)
+				for (k = 0; k < NR_BSTATS; k++)
+					w->bv[((bi * w->ns + side) * w->nsock + s) * NR_BSTATS + k] +=
+						hm_mstat__get_counts(&b->socket[s], bstat_ids[k]);
+			kind = b->kind ? 1 : 0;
+			for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+				if (!b->field[f].samples)
+					continue;
+				for (k = 0; k < NR_FSTATS; k++)
+					fsum[kind][f][k] += hm_mstat__get_counts(&b->field[f], fstat_ids[k]);
+				w->has_field[kind] = true;
+			}
+		}
+		for (s = 0; s < w->nsock && s < m->nr_sockets; s++)
+			for (n = 0; n < w->nnode && n < m->nr_nodes; n++)
+				w->xv[((size_t)side * w->nsock + s) * w->nnode + n] += m->xfer[s * m->nr_nodes + n];
+	}
+	if (!nr)
+		return;
+	for (j = 0; j < w->lines.nr; j++)
+		for (k = 0; k < NR_LSTATS; k++)
+			w->lv[(j * w->ns + side) * NR_LSTATS + k] /= nr;
+	for (j = 0; j < w->buckets.nr; j++)
+		for (k = 0; k < w->nsock * NR_BSTATS; k++)
+			w->bv[(j * w->ns + side) * w->nsock * NR_BSTATS + k] /= nr;
+	for (kind = 0; kind < 2; kind++)
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
+			for (k = 0; k < NR_FSTATS; k++)
+				w->fv[kind][f][k][side] = fsum[kind][f][k] / nr;
+	for (k = 0; k < w->nsock * w->nnode; k++)
+		w->xv[(size_t)side * w->nsock * w->nnode + k] /= nr;
 }
 
 static void view_code(struct view *w, const struct hm_metrics *m)
@@ -730,13 +721,16 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	}
 	if (view_init(&w, 2, nsock, nnode))
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
+	view_diff_side(&w, 0, base, nb, o->top_lines);
+	if (!w.err)
+		view_diff_side(&w, 1, new_, nn, o->top_lines);
+	for (i = 0; i < nr && !w.err; i++) {
 		const struct hm_diff_row *r = hm_diff__row(d, i);
 
-		view_add(&w, r->key, r->group, r->match, 0, r->a->mean, r);
-		view_add(&w, r->key, r->group, r->match, 1, r->b->mean, r);
+		if (group_is_total(r->group))
+			view_total(&w, r->key, 0, r);
 	}
-	for (i = 0; i < nb + nn; i++)
+	for (i = 0; i < nb + nn && !w.err; i++)
 		view_code(&w, i < nb ? base[i] : new_[i - nb]);
 	if (w.err) {
 		view_release(&w);

@@ -448,6 +448,7 @@ struct hm_metrics *hm_metrics__build(const struct hm_metrics_ctx *ctx, const str
 	if (!m)
 		goto nomem;
 	m->nr_samples = agg->nr_samples;
+	m->top_lines = ctx->top_lines;
 	m->c2c = agg->c2c;
 	m->cats = agg->cats;
 	m->nr_sockets = pl->nr_sockets;

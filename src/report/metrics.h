@@ -120,6 +120,7 @@ struct hm_metrics {
 	struct hm_mv_bucket	*buckets;	/* by table, index */
 	u32			nr_lines;
 	struct hm_mv_line	*lines;		/* shared lines, hottest first */
+	u32			top_lines;	/* lines[0 .. top_lines) have line.* metrics (0: all) */
 	char			*workload;	/* HM_META_WORKLOAD text or NULL */
 	char			*counting_note;	/* where perf's counters differ (counts.h), or NULL */
 	u32			nr, alloc;

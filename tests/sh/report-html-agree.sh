@@ -4,7 +4,8 @@
 # file the totals, the sockets, the hottest futex buckets (with their
 # sockets and fields) and the hottest cache line show the same numbers in
 # report --json, --lkp, --by bucket --json, the metric set (diff --metrics),
-# the HTML page's data and diff --json.  Then the same on a copy without
+# the HTML page's data, diff --json and the diff page's data (of the file
+# against itself: both sides).  Then the same on a copy without
 # hitmap's metadata, whose futex tables the report infers from the samples
 # (perf inject strips the metadata): the metric set and the page must show
 # the buckets --by bucket shows, not none (there the line names may differ:
@@ -22,7 +23,8 @@ agree() {
 	"$HITMAP" report -i "$f" "$@" --by bucket --json >"$o.bk.json" 2>>"$o.err" &&
 	"$HITMAP" report -i "$f" "$@" --html "$o.html" >/dev/null 2>>"$o.err" &&
 	"$HITMAP" diff --metrics "$f" "$@" >"$o.m.json" 2>>"$o.err" &&
-	"$HITMAP" diff --all --json "$f" "$@" -- "$f" >"$o.d.json" 2>>"$o.err" ||
+	"$HITMAP" diff --all --json "$f" "$@" -- "$f" >"$o.d.json" 2>>"$o.err" &&
+	"$HITMAP" diff --html "$o.dh.html" "$f" "$@" -- "$f" >/dev/null 2>>"$o.err" ||
 		{ fail "$name: views" "$(tail -n 2 "$o.err")"; return; }
 	python3 - "$name" "$o" $names <<'PY'
 import json, re, sys
@@ -31,8 +33,11 @@ rep = json.load(open(o + ".json"))
 bk = json.load(open(o + ".bk.json"))
 met = json.load(open(o + ".m.json"))["metrics"]
 diff = {r["metric"]: r for r in json.load(open(o + ".d.json"))["rows"]}
-page = json.loads(re.search(r'<script type="application/json" id="hm-data">(.*?)</script>',
-                            open(o + ".html").read(), re.S).group(1).replace("<\\/", "</"))
+def page_data(path):
+    return json.loads(re.search(r'<script type="application/json" id="hm-data">(.*?)</script>',
+                                open(path).read(), re.S).group(1).replace("<\\/", "</"))
+page = page_data(o + ".html")
+dpage = page_data(o + ".dh.html")	# the file against itself: both sides the file's
 lkp = dict(l.split(": ") for l in open(o + ".lkp").read().split("\n") if ": " in l)
 
 def check(what, got):
@@ -69,6 +74,8 @@ check("sockets: report --json, metrics, diff", rows)
 ns = page["sockets"]
 bstats = page["bstats"]
 bid = {b: i for i, b in enumerate(page["buckets"]["id"])}
+dbid = {b: i for i, b in enumerate(dpage["buckets"]["id"])}
+dbst = dpage["bstats"]
 rows = []
 buckets = [b for b in bk.get("buckets", []) if b.get("table") != "unknown" and b["counts"]["samples"]][:20]
 for b in buckets:
@@ -80,7 +87,8 @@ for b in buckets:
         rows.append((key + "." + st, v, met.get(key + "." + st, 0), d(key + "." + st)))
     pid = key[len("futex."):]
     i = bid.get(pid)
-    rows.append((key + " on the page", True, i is not None))
+    di = dbid.get(pid)
+    rows.append((key + " on the page and the diff's", True, i is not None, di is not None))
     for s in b.get("sockets", []):
         sc = s["counts"]
         for st in ("hitm_local", "hitm_remote", "dram_remote", "stores"):
@@ -88,6 +96,9 @@ for b in buckets:
             r = [k, sc[st], met.get(k, 0), d(k)]
             if i is not None and st in bstats and s["socket"] < ns:
                 r.append(page["buckets"]["v"][(i * ns + s["socket"]) * len(bstats) + bstats.index(st)])
+            if di is not None and st in dbst and s["socket"] < dpage["sockets"]:
+                for side in (0, 1):
+                    r.append(dpage["buckets"]["v"][((di * 2 + side) * dpage["sockets"] + s["socket"]) * len(dbst) + dbst.index(st)])
             rows.append(tuple(r))
     for fl in b.get("fields", []):
         fc = fl["counts"]
@@ -97,23 +108,26 @@ for b in buckets:
 if not buckets:
     print("FAIL %s: buckets: --by bucket shows none" % name)
 else:
-    check("%d hottest buckets: --by bucket, metrics, page, diff" % len(buckets), rows)
+    check("%d hottest buckets: --by bucket, metrics, page, diff, diff's page" % len(buckets), rows)
 nb = len([b for b in bk.get("buckets", []) if b.get("table") != "unknown" and b["counts"]["samples"]])
-check("buckets touched: --by bucket, page", [("buckets", nb, len(page["buckets"]["id"]))])
+check("buckets touched: --by bucket, page, diff's page", [("buckets", nb, len(page["buckets"]["id"]), len(dpage["buckets"]["id"]))])
 
 # the hottest line: report --json, metrics, page, diff
 ln = rep["lines"][0]
 lid = page["lines"]["id"][0]
 lv = page["lines"]["v"][:len(page["lstats"])]
 pv = dict(zip(page["lstats"], lv))
-rows = []
+dli = dpage["lines"]["id"].index(lid) if lid in dpage["lines"]["id"] else None
+dl = dpage["lstats"]
+rows = [("hottest line on the diff's page", True, dli is not None)]
 for st, v in (("tot_hitm", ln["hitm"]), ("lcl_hitm", ln["lcl_hitm"]), ("rmt_hitm", ln["rmt_hitm"]),
               ("total_loads", ln["total_loads"]), ("store", ln["stores"])):
     k = "line.%s.%s" % (lid, st)
-    rows.append((k, v, met.get(k, 0), d(k), pv[st]))
+    rows.append((k, v, met.get(k, 0), d(k), pv[st]) +
+                tuple(dpage["lines"]["v"][(dli * 2 + side) * len(dl) + dl.index(st)] for side in (0, 1) if dli is not None))
 if len(sys.argv) < 4:
     rows.append(("line name", ln["data"], lid))
-check("hottest line: report --json, metrics, page, diff", rows)
+check("hottest line: report --json, metrics, page, diff, diff's page", rows)
 PY
 }
 
