@@ -7,6 +7,7 @@
  * node matrix and paged, sortable tables, so 100k lines and 32k buckets stay
  * fast.  For a diff, the same views carry both sides and colour by change.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -123,6 +124,13 @@ struct total {
 	bool		sig, tested;
 };
 
+/* A line's code: up to HM_MV_CODE locations (index in view.wheres) and their counts. */
+struct lcode {
+	u32	n;
+	u32	where[HM_MV_CODE];
+	u64	count[HM_MV_CODE];
+};
+
 struct view {
 	int		ns;
 	u32		nsock, nnode;
@@ -133,7 +141,11 @@ struct view {
 	double		*lv;		/* [line][side][NR_LSTATS] */
 	u32		lv_alloc;
 	u8		*lmatch;
-	char		**lcode;
+	struct lcode	*lcode;		/* [line] */
+	struct strmap	wheres;		/* the code locations the lines name, once each */
+	struct strmap	tables;		/* the futex tables the buckets name */
+	u32		*btable;	/* [bucket]: index in tables */
+	u64		*bindex;	/* [bucket]: index in its table */
 	double		fv[2][HM_FUTEX_FIELD__MAX][NR_FSTATS][2];	/* [kind][field][stat][side] */
 	bool		has_field[2];
 	double		*xv;		/* [side][socket][node] */
@@ -160,10 +172,14 @@ static double *grow(double *v, u32 *alloc, u32 need, size_t per)
 	return nv;
 }
 
-static s64 view_bucket(struct view *w, const char *id, size_t n)
+/* The bucket's row in @w, made at its first sight; -1 on ENOMEM. */
+static s64 view_bucket(struct view *w, const struct hm_mv_bucket *mb)
 {
 	size_t per = (size_t)w->ns * w->nsock * NR_BSTATS;
-	s64 b = strmap_get(&w->buckets, id, n, true);
+	char id[64];
+	int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, mb->table, mb->index);
+	u32 old = w->bv_alloc, nr = w->buckets.nr;
+	s64 b = strmap_get(&w->buckets, id, len, true), t;
 	double *nv;
 
 	if (b < 0)
@@ -172,6 +188,25 @@ static s64 view_bucket(struct view *w, const char *id, size_t n)
 	if (!nv)
 		return -1;
 	w->bv = nv;
+	if (w->bv_alloc != old) {
+		u32 *nt = realloc(w->btable, w->bv_alloc * sizeof(*nt));
+		u64 *ni;
+
+		if (!nt)
+			return -1;
+		w->btable = nt;
+		ni = realloc(w->bindex, w->bv_alloc * sizeof(*ni));
+		if (!ni)
+			return -1;
+		w->bindex = ni;
+	}
+	if (w->buckets.nr != nr) {	/* new */
+		t = strmap_get(&w->tables, mb->table, strlen(mb->table), true);
+		if (t < 0)
+			return -1;
+		w->btable[b] = t;
+		w->bindex[b] = mb->index;
+	}
 	return b;
 }
 
@@ -189,7 +224,7 @@ static s64 view_line(struct view *w, const char *id, size_t n)
 	w->lv = nv;
 	if (w->lv_alloc != old) {
 		u8 *nm = realloc(w->lmatch, w->lv_alloc);
-		char **nc = realloc(w->lcode, w->lv_alloc * sizeof(*nc));
+		struct lcode *nc = realloc(w->lcode, w->lv_alloc * sizeof(*nc));
 
 		if (nm)
 			w->lmatch = nm;
@@ -271,9 +306,7 @@ static void view_from_metrics(struct view *w, const struct hm_metrics *m)
 	}
 	for (i = 0; i < m->nr_buckets; i++) {
 		const struct hm_mv_bucket *b = &m->buckets[i];
-		char id[64];
-		int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, b->table, b->index);
-		s64 bi = view_bucket(w, id, len);
+		s64 bi = view_bucket(w, b);
 
 		if (bi < 0) {
 			w->err = true;
@@ -353,9 +386,7 @@ static void view_diff_side(struct view *w, int side, struct hm_metrics *const *r
 		}
 		for (i = 0; i < m->nr_buckets; i++) {
 			const struct hm_mv_bucket *b = &m->buckets[i];
-			char id[64];
-			int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, b->table, b->index);
-			s64 bi = view_bucket(w, id, len);
+			s64 bi = view_bucket(w, b);
 
 			if (bi < 0) {
 				w->err = true;
@@ -394,6 +425,7 @@ static void view_diff_side(struct view *w, int side, struct hm_metrics *const *r
 		w->xv[(size_t)side * w->nsock * w->nnode + k] /= nr;
 }
 
+/* The lines' code locations; the page writes them out "where xN; ..." when shown. */
 static void view_code(struct view *w, const struct hm_metrics *m)
 {
 	u32 i, k;
@@ -401,36 +433,34 @@ static void view_code(struct view *w, const struct hm_metrics *m)
 	for (i = 0; i < m->nr_lines; i++) {
 		const struct hm_mv_line *l = &m->lines[i];
 		s64 li = strmap_get(&w->lines, l->id, strlen(l->id), false);
-		size_t len = 0;
-		char *s;
+		struct lcode *c;
 
 		/* a run where the line is past --lines has no code for it: take another's */
-		if (li < 0 || w->lcode[li] || !l->nr_code)
+		if (li < 0 || w->lcode[li].n || !l->nr_code)
 			continue;
-		for (k = 0; k < l->nr_code; k++)
-			len += strlen(l->code[k].where) + 32;
-		s = malloc(len + 1);
-		if (!s) {
-			w->err = true;
-			return;
+		c = &w->lcode[li];
+		for (k = 0; k < l->nr_code && k < HM_MV_CODE; k++) {
+			s64 wi = strmap_get(&w->wheres, l->code[k].where, strlen(l->code[k].where), true);
+
+			if (wi < 0) {
+				w->err = true;
+				return;
+			}
+			c->where[k] = wi;
+			c->count[k] = l->code[k].count;
 		}
-		s[0] = 0;
-		len = 0;
-		for (k = 0; k < l->nr_code; k++)
-			len += sprintf(s + len, "%s%s x%" PRIu64, k ? "; " : "", l->code[k].where,
-				       l->code[k].count);
-		w->lcode[li] = s;
+		c->n = k;
 	}
 }
 
 static void view_release(struct view *w)
 {
-	u32 i;
-
 	strmap_release(&w->buckets);
-	for (i = 0; i < w->lines.nr && w->lcode; i++)
-		free(w->lcode[i]);
 	strmap_release(&w->lines);
+	strmap_release(&w->wheres);
+	strmap_release(&w->tables);
+	free(w->btable);
+	free(w->bindex);
 	free(w->bv);
 	free(w->lv);
 	free(w->lmatch);
@@ -450,13 +480,19 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *first)
+static int emit_view(FILE *f, const struct view *w, const struct hm_metrics *first)
 {
-	u32 i, k, n;
+	struct strmap pre;
+	u32 i, k, n, nr_pre = 0, *lp;
 	int s, kind, fi;
 
 	bool keep[NR_BSTATS];
 	u32 nkept = 0;
+
+	memset(&pre, 0, sizeof(pre));
+	lp = malloc((w->lines.nr ? w->lines.nr : 1) * sizeof(*lp));
+	if (!lp)
+		return -ENOMEM;
 
 	/*
 	 * Cross-die HITMs exist only on multi-die sockets: where the file has
@@ -494,12 +530,19 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fputs("],\"buckets\":{\"id\":[", f);
-	for (i = 0; i < w->buckets.nr; i++) {
+	/* bucket b is tables[t[b]] + ".bucket." + index[b] (the page spells the ids) */
+	fputs("],\"buckets\":{\"tables\":[", f);
+	for (i = 0; i < w->tables.nr; i++) {
 		if (i)
 			fputc(',', f);
-		hm_json__write_string(f, w->buckets.keys[i]);
+		hm_json__write_string(f, w->tables.keys[i]);
 	}
+	fputs("],\"t\":[", f);
+	for (i = 0; i < w->buckets.nr; i++)
+		fprintf(f, "%s%u", i ? "," : "", w->btable[i]);
+	fputs("],\"index\":[", f);
+	for (i = 0; i < w->buckets.nr; i++)
+		fprintf(f, "%s%" PRIu64, i ? "," : "", w->bindex[i]);
 	fputs("],\"v\":[", f);
 	for (i = 0, nkept = 0; i < n; i++) {
 		if (!keep[i % NR_BSTATS])
@@ -554,12 +597,43 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 			fputc(',', f);
 		num(f, w->xv[i]);
 	}
-	fputs("],\"lines\":{\"id\":[", f);
+	/*
+	 * line i is pre[p[i]] + s[i]: its id without the trailing hex digits
+	 * (an address, offset or index), once per distinct prefix, and those
+	 * digits; 100k ids such as addr:0x7f00000c19c0 or
+	 * futex.global.node0.bucket.7805 load a third smaller
+	 */
+	fputs("],\"lines\":{\"pre\":[", f);
 	for (i = 0; i < w->lines.nr; i++) {
-		if (i)
-			fputc(',', f);
-		hm_json__write_string(f, w->lines.keys[i]);
+		const char *key = w->lines.keys[i];
+		size_t len = strlen(key);
+		s64 pi;
+
+		while (len && isxdigit((unsigned char)key[len - 1]))
+			len--;
+		pi = strmap_get(&pre, key, len, true);
+		if (pi < 0) {
+			strmap_release(&pre);
+			free(lp);
+			return -ENOMEM;
+		}
+		lp[i] = pi;
+		if ((u32)pi == nr_pre) {	/* new: pre.keys[pi] is the prefix alone */
+			fputs(nr_pre++ ? "," : "", f);
+			hm_json__write_string(f, pre.keys[pi]);
+		}
 	}
+	fputs("],\"p\":[", f);
+	for (i = 0; i < w->lines.nr; i++)
+		fprintf(f, "%s%u", i ? "," : "", lp[i]);
+	fputs("],\"s\":[", f);
+	for (i = 0; i < w->lines.nr; i++) {
+		const char *key = w->lines.keys[i];
+
+		fprintf(f, "%s\"%s\"", i ? "," : "", key + strlen(pre.keys[lp[i]]));
+	}
+	strmap_release(&pre);
+	free(lp);
 	/* how each line is matched, as an index into matchNames (short for 100k lines) */
 	fputs("],\"matchNames\":[", f);
 	for (k = 0; k < HM_MATCH__MAX; k++)
@@ -567,12 +641,24 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 	fputs("],\"match\":[", f);
 	for (i = 0; i < w->lines.nr; i++)
 		fprintf(f, "%s%u", i ? "," : "", w->lmatch[i]);
-	fputs("],\"code\":[", f);
-	for (i = 0; i < w->lines.nr; i++) {
+	/* each code location once; per line how many (cn), which (ci) and how often (cc) */
+	fputs("],\"where\":[", f);
+	for (i = 0; i < w->wheres.nr; i++) {
 		if (i)
 			fputc(',', f);
-		hm_json__write_string(f, w->lcode[i] ? w->lcode[i] : "");
+		hm_json__write_string(f, w->wheres.keys[i]);
 	}
+	fputs("],\"cn\":[", f);
+	for (i = 0; i < w->lines.nr; i++)
+		fprintf(f, "%s%u", i ? "," : "", w->lcode[i].n);
+	fputs("],\"ci\":[", f);
+	for (i = 0, n = 0; i < w->lines.nr; i++)
+		for (k = 0; k < w->lcode[i].n; k++)
+			fprintf(f, "%s%u", n++ ? "," : "", w->lcode[i].where[k]);
+	fputs("],\"cc\":[", f);
+	for (i = 0, n = 0; i < w->lines.nr; i++)
+		for (k = 0; k < w->lcode[i].n; k++)
+			fprintf(f, "%s%" PRIu64, n++ ? "," : "", w->lcode[i].count[k]);
 	fputs("],\"v\":[", f);
 	n = w->lines.nr * w->ns * NR_LSTATS;
 	for (i = 0; i < n; i++) {
@@ -581,6 +667,7 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 		num(f, w->lv[i]);
 	}
 	fputs("]}", f);
+	return 0;
 }
 
 /* Copy @s to @f with "</" broken up, so no string ends the script element. */
@@ -675,7 +762,12 @@ int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra,
 	fputs("{\"mode\":\"report\",\"sides\":[", j);
 	hm_json__write_string(j, m->label);
 	fprintf(j, "],\"samples\":[%" PRIu64 "]", m->nr_samples);
-	emit_view(j, &w, m);
+	if (emit_view(j, &w, m) < 0) {
+		fclose(j);
+		free(json);
+		view_release(&w);
+		return -ENOMEM;
+	}
 	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
 	fclose(j);
 	if (extra && *extra && !m->nr_lines)	/* contention mode: html-contention.c's view */
@@ -749,7 +841,12 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	hm_json__write_string(j, nl);
 	fprintf(j, "],\"samples\":[%" PRIu64 ",%" PRIu64 "]", nb ? base[0]->nr_samples : 0,
 		nn ? new_[0]->nr_samples : 0);
-	emit_view(j, &w, nb ? base[0] : nn ? new_[0] : NULL);
+	if (emit_view(j, &w, nb ? base[0] : nn ? new_[0] : NULL) < 0) {
+		fclose(j);
+		free(json);
+		view_release(&w);
+		return -ENOMEM;
+	}
 	fputs(",\"rows\":[", j);
 	for (i = 0; i < nr && shown < HTML_MAX_ROWS; i++) {
 		const struct hm_diff_row *r = hm_diff__row(d, i);

@@ -34,8 +34,13 @@ bk = json.load(open(o + ".bk.json"))
 met = json.load(open(o + ".m.json"))["metrics"]
 diff = {r["metric"]: r for r in json.load(open(o + ".d.json"))["rows"]}
 def page_data(path):
-    return json.loads(re.search(r'<script type="application/json" id="hm-data">(.*?)</script>',
-                                open(path).read(), re.S).group(1).replace("<\\/", "</"))
+    d = json.loads(re.search(r'<script type="application/json" id="hm-data">(.*?)</script>',
+                             open(path).read(), re.S).group(1).replace("<\\/", "</"))
+    # the ids as the page spells them: bucket table + index, line prefix + hex digits
+    B, L = d["buckets"], d["lines"]
+    B["id"] = ["%s.bucket.%d" % (B["tables"][t], i) for t, i in zip(B["t"], B["index"])]
+    L["id"] = [L["pre"][p] + x for p, x in zip(L["p"], L["s"])]
+    return d
 page = page_data(o + ".html")
 dpage = page_data(o + ".dh.html")	# the file against itself: both sides the file's
 lkp = dict(l.split(": ") for l in open(o + ".lkp").read().split("\n") if ": " in l)

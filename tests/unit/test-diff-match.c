@@ -337,7 +337,10 @@ int main(void)
 	f = open_memstream(&buf, &len);
 	CHECK_EQ("report-html", hm_html__render_metrics(one, f), 0);
 	fclose(f);
-	CHECK("report-html-data", strstr(buf, "\"mode\":\"report\"") && strstr(buf, "global.node0.bucket.7"));
+	/* bucket ids as table + index, line ids as prefix + hex digits (the page spells them) */
+	CHECK("report-html-data", strstr(buf, "\"mode\":\"report\"") &&
+	      strstr(buf, "\"buckets\":{\"tables\":[\"global.node0\"") &&
+	      strstr(buf, "\"futex.global.node0.bucket.\""));
 	free(buf);
 
 	for (i = 0; i < 3; i++) {
