@@ -297,18 +297,6 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	return r;
 }
 
-int hm_report__add_sink(struct hm_report *r, hm_report_sample_fn fn, void *priv)
-{
-	if (!r || !fn)
-		return -EINVAL;
-	if (r->nr_sinks == HM_REPORT_MAX_SINKS)
-		return -ENOSPC;
-	r->sinks[r->nr_sinks].fn = fn;
-	r->sinks[r->nr_sinks].priv = priv;
-	r->nr_sinks++;
-	return 0;
-}
-
 void hm_report__delete(struct hm_report *r)
 {
 	if (!r)
@@ -656,11 +644,6 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	}
 	if (r->opts.on_sample) {
 		err = r->opts.on_sample(r->opts.on_sample_priv, r, &ms);
-		if (err < 0)
-			return err;
-	}
-	for (int i = 0; i < r->nr_sinks; i++) {
-		err = r->sinks[i].fn(r->sinks[i].priv, r, &ms);
 		if (err < 0)
 			return err;
 	}

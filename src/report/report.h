@@ -95,8 +95,6 @@ struct hm_report {
 	u64			nr_nocpu;	/* samples without a CPU */
 	struct hm_places	*places;	/* sockets, nodes, socket x node of all samples (places.c) */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
-	int				nr_sinks;	/* hm_report__add_sink */
-	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
