@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "report-tui.h"
 #include "hints.h"
+#include "util/num.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -73,14 +74,11 @@ static const char report_usage[] =
 
 static int parse_num(const char *opt, const char *arg, long min, long max, long *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
+	if (hm_num__parse_s64(arg, 0, min, max, &v))
 		{ hm_cli__error("%s '%s': expected a number from %ld to %ld", opt, arg, min, max); return -1; }
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 
@@ -305,10 +303,8 @@ static int cmd_report(int argc, char **argv)
 	if (html && (hm_out__check(html, "--html", true) ||
 		     (!strcmp(html, "-") && fmt_opt && (rc = hm_out__conflict(fmt_opt, "--html -")))))
 		goto out;
-	if (ro.kallsyms && access(ro.kallsyms, R_OK)) {
-		hm_cli__error("--kallsyms %s: cannot open: %s", ro.kallsyms, strerror(errno));
+	if (ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms"))
 		goto out;
-	}
 	rd.stats_only = stats;
 	if (double_cl) {
 		/* perf 6.3+: cl_address()/cl_offset() with twice the line size */
