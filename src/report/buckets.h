@@ -128,5 +128,11 @@ struct hm_buckets {
 u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n);
 bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report *r);
 int  hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size);
+/*
+ * The socket view's HITM matrix (or why it is not shown), one line at a
+ * time to @fn, as --stdio prints it and the TUI's socket table shows it
+ * below; stops at @fn's first non-zero return and returns it.
+ */
+int  hm_buckets__matrix_lines(const struct hm_buckets *b, int (*fn)(void *ctx, const char *line), void *ctx);
 
 #endif

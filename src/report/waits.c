@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/waits.h"
+#include "util/htab.h"
 
 struct caller {
 	const char	*name;		/* owned */
@@ -95,15 +96,6 @@ void hm_waits__delete(struct hm_waits *w)
 	free(w);
 }
 
-static u64 hash_str(const char *s)
-{
-	u64 h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (u8)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static struct caller *slot(struct hm_waits *w, const char *name, bool by_ptr)
 {
 	unsigned mask, i;
@@ -111,7 +103,7 @@ static struct caller *slot(struct hm_waits *w, const char *name, bool by_ptr)
 	if (!w->alloc)
 		return NULL;
 	mask = w->alloc - 1;
-	for (i = hash_str(name) & mask;; i = (i + 1) & mask) {
+	for (i = hm_hash_str(name) & mask;; i = (i + 1) & mask) {
 		struct caller *c = &w->c[i];
 
 		if (!c->name || (by_ptr ? c->name == name : !strcmp(c->name, name)))
