@@ -40,17 +40,24 @@ FAIL $name: exited with status $rc"
 	printf '%-40s %3d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
 	pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))
 }
-filter=${1:-}
+# FILTER...: only the tests whose name has one of these substrings
+filters=("$@")
+wanted() {
+	local f
+	[ ${#filters[@]} -eq 0 ] && return 0
+	for f in "${filters[@]}"; do [[ "$1" == *"$f"* ]] && return 0; done
+	return 1
+}
 for t in "$B"/tests/test-*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
-	[ -n "$filter" ] && [[ "$n" != *"$filter"* ]] && continue
+	wanted "$n" || continue
 	run_one "$n" "$t"
 done
 for t in tests/sh/*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh)
-	[ -n "$filter" ] && [[ "$n" != *"$filter"* ]] && continue
+	wanted "$n" || continue
 	run_one "$n" bash "$t"
 done
 echo
