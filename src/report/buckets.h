@@ -108,6 +108,9 @@ struct hm_buckets {
 	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
 	u64		futex_samples, resolved, unknown_index, objects;
 	u64		contentions, contentions_resolved;	/* contention mode */
+	u64		contentions_chained;		/* ... with a kernel call chain */
+	u64		contentions_at_sites;		/* ... taken at a futex bucket-lock site */
+	u64		contentions_at_sites_resolved;	/* ... and on a bucket of a known table */
 	/* contention mode: requesting socket x table node ([s * (nodes+1) + node+1]) */
 	u64		*cont, *cont_wait;
 	/* contention mode: contentions per bucket x requesting socket ([i * nr_sockets + s]) */
@@ -135,5 +138,11 @@ static inline u64 hm_buckets__contended_socket(const struct hm_buckets *b, u32 i
 	return s < b->nr_sockets && k < b->nr_cont_sock ? b->cont_sock[k] : 0;
 }
 int  hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size);
+/*
+ * The socket view's HITM matrix (or why it is not shown), one line at a
+ * time to @fn, as --stdio prints it and the TUI's socket table shows it
+ * below; stops at @fn's first non-zero return and returns it.
+ */
+int  hm_buckets__matrix_lines(const struct hm_buckets *b, int (*fn)(void *ctx, const char *line), void *ctx);
 
 #endif
