@@ -16,6 +16,7 @@
  *
  * Assumptions and their sources: man/hitmap-simulate.1.
  */
+#include "util/htab.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <hitmap/perf_data.h>
@@ -142,8 +143,7 @@ struct hm_coh {
 	u64			*ready;		/* cycle when the last ownership transfer completes */
 	u16			*lock;		/* bucket spinlock holder (thread + 1), 0 free */
 	u32			nr_lines, cap_lines;
-	u32			*index;		/* open addressing: line id + 1, 0 empty */
-	u32			index_mask;
+	struct hm_htab		index;		/* line address -> line id */
 	struct hm_coh_slot	*l1, *l2;	/* nr_cores * l1_lines / l2_lines */
 	u32			l1_mask, l2_mask;
 	u64			nr_accesses;
