@@ -400,6 +400,11 @@ static void print_text(const struct hm_sim *s)
 			       (unsigned long long)s->res.src[k], pct(b, sizeof(b), s->res.src[k], lt));
 	printf("  %-12s %12llu\n  %-12s %12llu\n", "rmw", (unsigned long long)s->res.rmws,
 	       "stores", (unsigned long long)s->res.stores);
+	if (s->res.contended)
+		printf("bucket lock: %llu of %llu acquisitions contended (%.1f%%), waiting %.0f cycles each on average\n",
+		       (unsigned long long)s->res.contended, (unsigned long long)s->res.ops,
+		       100.0 * s->res.contended / (s->res.ops ? s->res.ops : 1),
+		       (double)s->res.lock_wait / s->res.contended);
 }
 
 static void print_json(const struct hm_sim *s)
@@ -431,6 +436,8 @@ static void print_json(const struct hm_sim *s)
 	hm_json__obj_end(j);
 	hm_json__u64(j, "rmw", s->res.rmws);
 	hm_json__u64(j, "stores", s->res.stores);
+	hm_json__u64(j, "lock_contended", s->res.contended);
+	hm_json__u64(j, "lock_wait_cycles", s->res.lock_wait);
 	hm_json__obj_end(j);
 	hm_json__delete(j);
 }

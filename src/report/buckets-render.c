@@ -168,6 +168,9 @@ static void json_summary(struct hm_json *j, const struct hm_buckets *b)
 	hm_json__u64(j, "other_objects", b->objects);
 	hm_json__u64(j, "contentions", b->contentions);
 	hm_json__u64(j, "contentions_on_buckets", b->contentions_resolved);
+	hm_json__u64(j, "contentions_with_callchain", b->contentions_chained);
+	hm_json__u64(j, "contentions_at_bucket_sites", b->contentions_at_sites);
+	hm_json__u64(j, "contentions_at_bucket_sites_on_buckets", b->contentions_at_sites_resolved);
 	hm_json__double(j, "resolved_fraction", b->futex_samples ?
 			(double)(b->resolved + b->objects) / b->futex_samples : 1.0);
 	hm_json__obj_end(j);
@@ -270,6 +273,11 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
 				b->contentions, b->contentions_resolved,
 				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
+		if (b->contentions_chained)	/* call chains tell bucket-lock sites from other locks */
+			fprintf(f, "contention mode: %" PRIu64 " of them at futex bucket-lock call sites, %" PRIu64
+				" of those on bucket locks of known tables%s\n", b->contentions_at_sites,
+				b->contentions_at_sites_resolved, b->contentions_at_sites < b->contentions ?
+				" (the others waited on other locks)" : "");
 		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(hm_report__futex(r)->era), hm_report__futex(r)->layout.source);
 		fprintf(f, "tables: %s\n", geometry_of(r));
 		if (mem)

@@ -108,6 +108,9 @@ struct hm_buckets {
 	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
 	u64		futex_samples, resolved, unknown_index, objects;
 	u64		contentions, contentions_resolved;	/* contention mode */
+	u64		contentions_chained;		/* ... with a kernel call chain */
+	u64		contentions_at_sites;		/* ... taken at a futex bucket-lock site */
+	u64		contentions_at_sites_resolved;	/* ... and on a bucket of a known table */
 	/* contention mode: requesting socket x table node ([s * (nodes+1) + node+1]) */
 	u64		*cont, *cont_wait;
 	/* contention_begin on a bucket, per thread, until its contention_end */
