@@ -27,7 +27,7 @@ wait_for() {
 keys() { T send-keys -t tui "$@"; sleep 0.3; }
 start() { # FILE [options]
 	T kill-session -t tui 2>/dev/null
-	T new-session -d -s tui -x 230 -y 50 \
+	T new-session -d -s tui -x 320 -y 50 \
 		"TERM=xterm-256color $HITMAP report --tui -i $*; echo \$? >$TMP/exit; sleep 60"
 }
 
