@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "output.h"
 #include "sim/sim.h"
+#include "util/num.h"
 
 static const char usage_text[] =
 "usage: hitmap simulate [--preset NAME] [--sockets N] [--cores N] [--smt N]\n"
@@ -132,15 +133,9 @@ struct cli {
 
 static int parse_u64(const char *opt, const char *v, u64 max, u64 *out)
 {
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (errno || end == v || *end || *v == '-' || x > max)
+	if (hm_num__parse_u64(v, 0, max, out))
 		return hm_cli__error("--%s %s: expected an integer 0..%llu", opt, v,
 				     (unsigned long long)max);
-	*out = x;
 	return 0;
 }
 
@@ -149,7 +144,6 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 {
 	int ch;
 	u64 v;
-	char *end;
 
 	optind = 0;	/* GNU: reinitialize, the compared option strings are parsed again */
 	opterr = 0;
@@ -246,9 +240,7 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.seconds = 0;
 			break;
 		case OPT_SECONDS:
-			errno = 0;
-			c->o.seconds = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(c->o.seconds > 0) || c->o.seconds > 3600)
+			if (hm_num__parse_double(optarg, 0, 3600, &c->o.seconds) || !(c->o.seconds > 0))
 				return hm_cli__error("--seconds %s: expected simulated seconds, 0 < S <= 3600", optarg);
 			c->o.ops = 0;
 			break;

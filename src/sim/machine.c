@@ -12,6 +12,7 @@
 #include <string.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
+#include "util/num.h"
 
 static const char *const src_names[] = {
 #define HM_SRC_NAME(e, s) s,
@@ -186,17 +187,14 @@ int hm_machine__preset(struct hm_machine *m, const char *name)
 int hm_machine__set_latency(struct hm_machine *m, const char *spec)
 {
 	const char *eq = strchr(spec, '=');
-	char *end;
-	unsigned long v;
+	u64 v;
 	int i;
 
 	if (!eq) {
 		hm_err("--latency %s: expected NAME=CYCLES, e.g. hitm_remote=400", spec);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtoul(eq + 1, &end, 10);
-	if (errno || end == eq + 1 || *end || v == 0 || v > 100000 ||
+	if (hm_num__parse_u64(eq + 1, 10, 100000, &v) || v == 0 ||
 	    (!strncmp(spec, "occupancy=", 10) && v > 100)) {
 		hm_err("--latency %s: cycles must be an integer 1..100000 (occupancy: percent 1..100)", spec);
 		return -EINVAL;
