@@ -34,6 +34,9 @@ for sig in INT TERM; do
 done
 # a plain command, stopped the same way
 "$HITMAP" record -q -o "$TMP/cmd.data" -- sleep 20 2>"$TMP/rec.err" &
-pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
+pid=$!
+# from the moment the file is started: setting up takes seconds on a busy machine or under ASan
+for ((w = 0; w < 600; w++)); do [ -s "$TMP/cmd.data" ] || ! kill -0 $pid 2>/dev/null && break; sleep 0.05; done
+sleep 1; kill -INT $pid; wait $pid; rc=$?
 [ $rc -eq 0 ] && "$HITMAP" stat -i "$TMP/cmd.data" >/dev/null 2>&1 && pass "SIGINT with a command: valid file" || fail "SIGINT with a command: valid file" "rc=$rc"
 done_tests
