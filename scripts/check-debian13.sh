@@ -5,7 +5,8 @@
 # makes (its perf, 7.3, is the oracle there), into build-debian13/, and
 # runs the tests there; the last line is "N passed, N failed, N skipped"
 # (a failed setup or build counts as one failure).
-#   scripts/check-debian13.sh [FILTER]    FILTER: a test-name substring, as tests/run.sh
+#   scripts/check-debian13.sh [FILTER...]   FILTER: a test-name substring, as
+#   tests/run.sh (make check-debian13 FILTER="reader-fixtures writer-rewrite")
 set -u
 cd "$(dirname "$0")/.."
 D=${HITMAP_ORACLES:-/var/cache/hitmap-oracles}
@@ -19,5 +20,6 @@ exec "$D/bin/perf-7.3" --sh '
 cd "$1" || exit 1
 echo "check-debian13: $(. /etc/os-release; echo "$PRETTY_NAME"); $(gcc --version | head -n 1); libbpf $(pkg-config --modversion libbpf); libtraceevent $(pkg-config --modversion libtraceevent); $(perf version)"
 make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 tests || { echo "check-debian13: the WERROR=1 build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-HITMAP_BUILD="$2" HITMAP_TEST_LOG="$2/test.log" tests/run.sh "$3"
-' "$PWD" build-debian13 "${1:-}"
+b=$2; shift 2
+HITMAP_BUILD="$b" HITMAP_TEST_LOG="$b/test.log" tests/run.sh "$@"
+' "$PWD" build-debian13 "$@"

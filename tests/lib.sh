@@ -15,7 +15,26 @@ have_perf() { command -v perf >/dev/null 2>&1; }
 # can_record: perf can open a software event here
 can_record() { have_perf && perf record -q -o "$TMP/.probe.data" -e cpu-clock -- true >/dev/null 2>&1; }
 have_tracefs() { [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; [ -d /sys/kernel/tracing/events ]; }
+# san_build: $HITMAP is a SAN=1 build (ASan+UBSan).  Only for what cannot
+# hold under ASan: `ulimit -v` (its shadow memory needs terabytes of address
+# space; asan_mem_limit bounds the allocator instead).
+san_build() { grep -q __asan_init "$HITMAP" 2>/dev/null; }
+# asan_mem_limit MB: ASAN_OPTIONS that make a larger malloc fail (as `ulimit
+# -v MB` does) and abort past 3x MB resident
+asan_mem_limit() { echo "${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$1:allocator_may_return_null=1:hard_rss_limit_mb=$(($1 * 3))"; }
 done_tests() { exit $(( _failed > 0 )); }
+# json_valid FILE: FILE holds JSON and nothing else, and is not empty (jq
+# 1.6's `jq -e .` passed an empty input, jq 1.7's fails it: neither decides)
+json_valid() { [ -s "$1" ] && jq empty "$1" >/dev/null 2>&1; }
+# perf_version: the version of the `perf` on PATH as MAJOR.MINOR (6.1 on
+# Debian 12, 7.3 in the Debian 13 chroot)
+perf_version() { perf version 2>/dev/null | awk '{ split($3, a, "."); print a[1] "." a[2] }'; }
+# no_cpu FILE: perf script's text with the CPU column ("[002]") as [cpu].
+# perf 7.3 prints the CPUs of a pipe file without HEADER_NRCPUS (perf 3.x)
+# past this machine's CPU count as [000]; 6.1 and 6.12 print them as recorded.
+no_cpu() { sed -E 's/ \[[0-9]+\] / [cpu] /' "$1"; }
+# has_nrcpus FILE: hitmap finds HEADER_NRCPUS in FILE
+has_nrcpus() { "$HITMAP" header -i "$1" 2>/dev/null | grep -q '^# nrcpus avail'; }
 
 # ---- perf oracles: perf-6.1, perf-6.12, perf-7.3 (scripts/setup-oracles.sh)
 # HITMAP_PERFS="6.1 7.3" limits the versions a test run compares against.
@@ -42,7 +61,7 @@ need_perf() {
 # Debian 12, 7.3 in the Debian 13 chroot; 7.3 for a version hitmap does not know)
 sys_perf_compat() {
 	local v
-	v=$(perf version 2>/dev/null | awk '{ split($3, a, "."); print a[1] "." a[2] }')
+	v=$(perf_version)
 	case $v in 6.1|6.12|7.3) echo "$v";; *) echo 7.3;; esac
 }
 # perfv V ARGS...: run perf V

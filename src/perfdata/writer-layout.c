@@ -108,7 +108,7 @@ static void put_feature_rec(struct hm_writer *w, int feat, const struct hm_fwbuf
 
 /*
  * Pipe mode: the 16-byte pipe header, HEADER_ATTR per event, HEADER_FEATURE
- * per feature perf synthesizes and the end mark, HEADER_TRACING_DATA and
+ * per feature perf synthesizes (no end mark), HEADER_TRACING_DATA and
  * HEADER_BUILD_ID records, as perf record -o - writes them.
  */
 static int pipe_layout(struct hm_writer *w)
@@ -164,7 +164,13 @@ static int pipe_layout(struct hm_writer *w)
 			put_feature_rec(w, feat, w->feat[feat]);
 		}
 	}
-	put_feature_rec(w, HM_FEAT_LAST_61, NULL);
+	/*
+	 * No end mark: perf writes HEADER_LAST_FEATURE there, 32 in perf 6.1 and
+	 * 6.12, but perf 7.3 reads 32 as HEADER_CPU_DOMAIN_INFO ("Invalid
+	 * HEADER_CPU_DOMAIN_INFO") and perf 6.1 refuses 7.3's 33 ("wrong feature
+	 * ID").  Every version reads the stream the same without it; only
+	 * perf report --header-only reads on to the end instead of stopping.
+	 */
 	/*
 	 * Names also as EVENT_UPDATE (NAME) records, as perf record does in
 	 * pipe mode: perf 6.1 script names an event it has already named from

@@ -152,6 +152,28 @@ bool hm_writer__swappable(const struct hm_writer *w, const void *rec, size_t siz
 	return swap_known(w, tmp, (u32)size);
 }
 
+/*
+ * perf's own records (user types) whose size is not a multiple of 8, such as
+ * the 20-byte CPU_MAP of perf 4.16's pipe mode: perf 7.x refuses them ("not
+ * 8-byte aligned"), so they go out padded with zeros, as perf >= 4.x writes
+ * them itself (their contents say their own length; the tail is unread).
+ */
+static int write_padded(struct hm_writer *w, const void *rec, size_t size)
+{
+	size_t asize = (size + 7) & ~(size_t)7;
+	u8 *p = calloc(1, asize);
+	u16 hsize = (u16)asize;
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, rec, size);
+	memcpy(p + 6, &hsize, sizeof(hsize));
+	ret = hm_writer__write(w, p, asize);
+	free(p);
+	return ret;
+}
+
 int hm_writer__write(struct hm_writer *w, const void *rec, size_t size)
 {
 	const struct perf_event_header *h = rec;
@@ -165,6 +187,9 @@ int hm_writer__write(struct hm_writer *w, const void *rec, size_t size)
 		       w->path, size, rec && size >= sizeof(*h) ? h->size : 0);
 		return -EINVAL;
 	}
+	if (h->size % 8 && h->type >= HM_RECORD_HEADER_ATTR && h->size == size &&
+	    size <= REC_MAX - 7)
+		return write_padded(w, rec, size);
 	if (w->swap) {
 		/* Only records whose layout we know can be swapped. */
 		u8 *p;

@@ -113,21 +113,23 @@ done
 [ $bad_k -eq 0 ] && pass "harden-record.sigkill ($NKILL SIGKILL, $((NKILL - early)) of them while recording: readable up to the last round, 'incomplete', command gone)" ||
 	fail harden-record.sigkill "$bad_k of $NKILL runs"
 
-# the files of the runs that ended cleanly, read by the real perf
-if [ "$NSIG" -gt 0 ] && need_perf 6.1 harden-record.perf-reads; then
+# the files of the runs that ended cleanly, read by the real perf (the
+# oldest installed: 6.1 on Debian 12, 7.3 in the Debian 13 chroot)
+PRV=$(oracle_perfs | awk '{ print $1 }')
+if [ "$NSIG" -gt 0 ] && need_perf "${PRV:-6.1}" harden-record.perf-reads; then
 	live=()
 	for ((n = 0; n < NSIG; n++)); do
 		[ "$(cat "$TMP/run.$n.res" 2>/dev/null)" = OK ] && live+=("$TMP/run.$n.data")
 	done
 	bad_p=0
 	if [ ${#live[@]} -gt 0 ]; then
-		perf_each 6.1 "$TMP/perf" 'script' "${live[@]}"
+		perf_each "$PRV" "$TMP/perf" 'script' "${live[@]}"
 		for f in "${live[@]}"; do
 			b=${f##*/}
 			rc=$(cat "$TMP/perf/$b.rc" 2>/dev/null || echo 1)
 			if [ "$rc" != 0 ]; then
 				bad_p=$((bad_p + 1))
-				echo "# perf 6.1 script $b: $(perf_crash_why "$TMP/perf/$b.err" "$rc")"
+				echo "# perf $PRV script $b: $(perf_crash_why "$TMP/perf/$b.err" "$rc")"
 			fi
 			rm -f "$TMP/perf/$b.out"
 		done
@@ -135,7 +137,7 @@ if [ "$NSIG" -gt 0 ] && need_perf 6.1 harden-record.perf-reads; then
 	if [ ${#live[@]} -eq 0 ]; then
 		fail harden-record.perf-reads "no run ended cleanly"
 	elif [ $bad_p -eq 0 ]; then
-		pass "harden-record.perf-reads (${#live[@]} files: perf 6.1 script exits 0)"
+		pass "harden-record.perf-reads (${#live[@]} files: perf $PRV script exits 0)"
 	else
 		fail harden-record.perf-reads "$bad_p of ${#live[@]} files"
 	fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Every real perf.data under the fixtures folder is read to its end (or
-# refused with a stated reason); where perf 6.1 reads the file, hitmap script
-# prints the same pid/tid/time/ip as perf script and the record counts agree
-# with perf report --stats.
+# refused with a stated reason); where the perf on PATH (6.1 on Debian 12,
+# 7.3 in the Debian 13 chroot) reads the file, hitmap script prints the same
+# pid/tid/time/ip as perf script and the record counts agree with perf
+# report --stats.
 . tests/lib.sh
 
 if [ ! -d "$FIXTURES" ]; then
@@ -15,11 +16,14 @@ fi
 declare -A refuse=(
 	[perf.data.piped.corrupted.zero_size_sample-3.2]="offset 49104: record size 0"
 )
-# files where perf's sample count differs for a stated reason
-declare -A differ=(
-	[perf.data.intel_pt-4.14]="perf synthesizes samples by decoding the Intel PT AUX data; hitmap skips AUX payloads"
-)
+PV=$(perf_version)
 
+# perf report --stats / hitmap stat: the "NAME events: N" lines, blanks squeezed
+stat_lines() { grep 'events:' "$1" | grep -v 'stats:' | tr -s ' '; }
+# ... as "NAME N", without the percentages
+counts() { stat_lines "$1" | awk '{ print $1, $3 }'; }
+# ... without the EVENT_TYPE records, TOTAL less them
+no_event_type() { awk '{ n[NR] = $1; v[NR] = $2 } $1 == "EVENT_TYPE" { et = $2 } END { for (i = 1; i <= NR; i++) if (n[i] != "EVENT_TYPE") print n[i], (n[i] == "TOTAL" ? v[i] - et : v[i]) }'; }
 n=0
 for f in "$FIXTURES"/*/*; do
 	case $f in *.md|*.txt|*.gz) continue ;; esac
@@ -52,24 +56,35 @@ for f in "$FIXTURES"/*/*; do
 		continue
 	fi
 	# blanks squeezed: perf 6.12+ right-aligns the names at 20 columns, 6.1 and hitmap at 16
-	if cmp -s <(grep 'events:' "$TMP/p.stat" | grep -v 'stats:' | tr -s ' ') <(grep 'events:' "$TMP/h.stat" | tr -s ' '); then
+	if cmp -s <(stat_lines "$TMP/p.stat") <(stat_lines "$TMP/h.stat"); then
 		pass "reader-fixtures.$b.stats"
+	elif [ "$PV" != 6.1 ] && grep -q 'EVENT_TYPE events' "$TMP/h.stat" && ! grep -q 'EVENT_TYPE events' "$TMP/p.stat" &&
+	     cmp -s <(counts "$TMP/p.stat") <(counts "$TMP/h.stat" | no_event_type); then
+		# perf 6.1 and 6.12 count them as hitmap does (on Debian 12 the
+		# test holds this file's counts to perf 6.1 whole)
+		pass "reader-fixtures.$b.stats (every count but EVENT_TYPE's)"
+		skip "reader-fixtures.$b.stats: EVENT_TYPE" "perf $PV leaves the HEADER_EVENT_TYPE records of a perf 3.x pipe file out of --stats ($(grep -o 'EVENT_TYPE events: *[0-9]*' "$TMP/h.stat" | tr -s ' ')); perf 6.1 and 6.12 count them, as hitmap does"
 	else
-		fail "reader-fixtures.$b.stats" "$(diff <(grep 'events:' "$TMP/p.stat" | tr -s ' ') <(grep 'events:' "$TMP/h.stat" | tr -s ' ') | head -3 | tr '\n' ' ')"
+		fail "reader-fixtures.$b.stats" "$(diff <(stat_lines "$TMP/p.stat") <(stat_lines "$TMP/h.stat") | head -3 | tr '\n' ' ')"
 	fi
+	# AUX trace (Intel PT): the recorded samples, not the ones perf decodes
+	# from the trace (hitmap does not decode AUX payloads)
+	itr=
+	case $b in *intel_pt*) itr=--no-itrace ;; esac
 	fl=
 	for try in pid,tid,time,ip tid,time,ip tid,ip; do
-		if perf script -i "$f" -F $try --ns -G >"$TMP/p.txt" 2>/dev/null && [ -s "$TMP/p.txt" ]; then
+		if perf script $itr -i "$f" -F $try --ns -G >"$TMP/p.txt" 2>"$TMP/p.err" && [ -s "$TMP/p.txt" ]; then
 			fl=$try
 			break
 		fi
 	done
-	[ -n "$fl" ] || continue
+	if [ -z "$fl" ]; then
+		[ -n "$itr" ] && skip "reader-fixtures.$b.script" "perf $PV prints no recorded samples of this pipe-mode AUX trace file with --no-itrace ($(grep -v '^ \|^$\|WARNING' "$TMP/p.err" | head -n 1 | cut -c1-80)): no recorded samples to hold hitmap's to"
+		continue
+	fi
 	"$HITMAP" script --perf-compat "$(sys_perf_compat)" -i "$f" -F $fl --ns >"$TMP/h.txt" 2>"$TMP/h.err"
 	if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
-		pass "reader-fixtures.$b.script ($(wc -l <"$TMP/h.txt") samples, $fl)"
-	elif [ -n "${differ[$b]:-}" ]; then
-		pass "reader-fixtures.$b.script_differs (${differ[$b]})"
+		pass "reader-fixtures.$b.script ($(wc -l <"$TMP/h.txt") samples, $fl${itr:+, $itr})"
 	else
 		fail "reader-fixtures.$b.script" "$(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ')"
 	fi
@@ -119,16 +134,26 @@ else
 	fail reader-fixtures.header_lines "$bad files differ from perf report --header-only"
 fi
 
-# --json of all three commands parses, on every file (also the refused one)
-bad=0
+# --json of all three commands parses, on every file; on the refused one a
+# command prints JSON or nothing, and exits 1 with the error
+bad=0 nref=0
 for f in "$FIXTURES"/*/*; do
 	case $f in *.md|*.txt|*.gz) continue ;; esac
 	for c in script stat header; do
-		"$HITMAP" $c --json -i "$f" 2>/dev/null | jq -e . >/dev/null 2>&1 ||
-			{ bad=$((bad + 1)); echo "# bad JSON: $c $(basename "$f")"; }
+		"$HITMAP" $c --json -i "$f" >"$TMP/j.json" 2>"$TMP/j.err"
+		rc=$?
+		if [ $rc -eq 0 ] && json_valid "$TMP/j.json"; then continue; fi
+		if [ $rc -eq 1 ] && grep -q '^hitmap: .*offset' "$TMP/j.err" &&
+		   { [ ! -s "$TMP/j.json" ] || json_valid "$TMP/j.json"; }; then
+			nref=$((nref + 1))
+			continue
+		fi
+		bad=$((bad + 1))
+		echo "# bad JSON: $c $(basename "$f") (exit $rc, $(wc -c <"$TMP/j.json") bytes)"
 	done
 done
-if [ $bad -eq 0 ]; then pass reader-fixtures.json_valid; else fail reader-fixtures.json_valid "$bad outputs"; fi
+if [ $bad -eq 0 ]; then pass "reader-fixtures.json_valid ($nref refusals with an error and no broken JSON)"
+else fail reader-fixtures.json_valid "$bad outputs"; fi
 
 # WEIGHT_STRUCT memory samples: perf mem report says 14 samples, total weight 1725
 W=$FIXTURES/perf_data_converter/perf.data.weight_struct

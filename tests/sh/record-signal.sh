@@ -34,6 +34,10 @@ for sig in INT TERM; do
 done
 # a plain command, stopped the same way
 "$HITMAP" record -q -o "$TMP/cmd.data" -- sleep 20 2>"$TMP/rec.err" &
-pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
-[ $rc -eq 0 ] && "$HITMAP" stat -i "$TMP/cmd.data" >/dev/null 2>&1 && pass "SIGINT with a command: valid file" || fail "SIGINT with a command: valid file" "rc=$rc"
+pid=$!
+# once recording (a SIGINT while setting up leaves no file: record-signal-setup)
+for ((w = 0; w < 600; w++)); do [ -s "$TMP/cmd.data" ] || ! kill -0 $pid 2>/dev/null && break; sleep 0.05; done
+sleep 1; kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 0 ] && "$HITMAP" stat -i "$TMP/cmd.data" >/dev/null 2>"$TMP/st.err" && pass "SIGINT with a command: valid file" ||
+	fail "SIGINT with a command: valid file" "rc=$rc $(tail -n 1 "$TMP/rec.err") $(head -n 1 "$TMP/st.err" 2>/dev/null)"
 done_tests

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Interop with real files: every fixture (perf 3.2 .. 6.16, file and pipe
 # mode) read by hitmap's reader and written again as a file-mode perf.data
-# by hitmap's writer (hitmap convert) prints exactly the same in perf 6.1's
-# `perf script` as the original.  Files perf 6.1 refuses (attr size 136,
-# COMPRESSED2) become readable: attrs are written with size 128 and records
-# decompressed.
+# by hitmap's writer (hitmap convert) prints exactly the same in `perf
+# script` as the original (the perf on PATH: 6.1 on Debian 12, 7.3 in the
+# Debian 13 chroot).  Files perf refuses become readable: for 6.1 (attr size
+# 136, COMPRESSED2) attrs are written with size 128 and records
+# decompressed, for 7.3 (a record size that is not a multiple of 8) such
+# records are padded.
 . tests/lib.sh
 
 if [ ! -x "$HITMAP" ]; then
@@ -21,6 +23,8 @@ if [ ! -d "$FIXTURES" ]; then
 	done_tests
 fi
 
+# the perf on PATH: 6.1 on Debian 12, 7.3 in the Debian 13 chroot
+PV=$(perf_version)
 n=0
 for f in "$FIXTURES"/*/*; do
 	[ -f "$f" ] || continue
@@ -54,19 +58,24 @@ for f in "$FIXTURES"/*/*; do
 	elif [ $orc -eq 0 ]; then
 		if cmp -s "$TMP/o.s" "$TMP/r.s"; then
 			pass "rewrite $name: perf script identical ($(wc -l <"$TMP/o.s") lines)"
+		elif [ "$PV" != 6.1 ] && ! has_nrcpus "$f" && cmp -s <(no_cpu "$TMP/o.s") <(no_cpu "$TMP/r.s"); then
+			# (on Debian 12 the test holds the whole text to perf 6.1)
+			pass "rewrite $name: perf $PV script identical but the CPU column ($(wc -l <"$TMP/o.s") lines)"
+			skip "rewrite $name: perf $PV script's CPU column" "perf $PV prints the original's CPUs >= $(nproc) as [000] (a perf 3.x pipe file without HEADER_NRCPUS: it takes this machine's CPU count); perf 6.1 and 6.12 print them as recorded"
 		else
 			fail "rewrite $name: perf script identical" "$(diff "$TMP/o.s" "$TMP/r.s" | head -n 2 | tr '\n' ' ')"
 		fi
 	else
-		# perf 6.1 refuses the original (attr 136, COMPRESSED2): the
-		# rewritten file opens and holds every sample the reader saw.
+		# perf refuses the original (6.1: attr 136, COMPRESSED2; 7.3:
+		# perf 4.16's 20-byte pipe CPU_MAP record): the rewritten file
+		# opens and holds every sample the reader saw.
 		want=$(jq .samples "$TMP/rw.out")
 		# (AUX trace: the recorded samples, not the ones perf decodes from the trace)
 		got=$(perf script --no-itrace -F tid,time -i "$out" 2>/dev/null | wc -l)
 		if [ "$got" = "$want" ]; then
-			pass "rewrite $name: perf 6.1 now reads it ($got samples)"
+			pass "rewrite $name: perf $PV now reads it ($got samples)"
 		else
-			fail "rewrite $name: perf 6.1 now reads it" "$got samples printed, $want read"
+			fail "rewrite $name: perf $PV now reads it" "$got samples printed, $want read"
 		fi
 	fi
 done

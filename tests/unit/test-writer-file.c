@@ -409,6 +409,46 @@ static void test_swap(void)
 	free(f);
 }
 
+/*
+ * A user record whose size is not a multiple of 8 (perf 4.16's 20-byte pipe
+ * CPU_MAP, which perf 7.3 refuses) goes out padded with zeros to 24 bytes.
+ */
+static void test_pad(void)
+{
+	char path[128];
+	struct perf_event_attr a;
+	struct hm_writer *w;
+	/* header (type 74, size 20), type 0 (cpus), nr 4, cpus 0 1 2 3 */
+	u8 rec[20] = { 74, 0, 0, 0, 0, 0, 20, 0, 0, 0, 4, 0, 0, 0, 1, 0, 2, 0, 3, 0 };
+	u8 *f;
+	size_t len;
+	u64 off;
+
+	snprintf(path, sizeof(path), "%s/pad.data", dir);
+	w = hm_writer__new(path);
+	if (!w) {
+		FAILF("pad: writer new", "%s", strerror(errno));
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IP;
+	hm_writer__add_evsel(w, &a, NULL, NULL, 0);
+	CHECK_EQ("pad: 20-byte CPU_MAP written", hm_writer__write(w, rec, sizeof(rec)), 0);
+	CHECK_EQ("pad: close", hm_writer__close(w), 0);
+	hm_writer__delete(w);
+	f = slurp(path, &len);
+	off = f && len > 104 ? g64(f, 40) : 0;
+	if (!off || off + 24 > len) {
+		FAILF("pad: file read back", "%zu bytes", len);
+		free(f);
+		return;
+	}
+	CHECK("pad: the record is 24 bytes, its cpus kept, the tail zero",
+	      g32(f, off) == HM_RECORD_CPU_MAP && g16(f, off + 6) == 24 && g16(f, off + 10) == 4 &&
+	      g16(f, off + 18) == 3 && g32(f, off + 20) == 0);
+	free(f);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/hitmap-writer.XXXXXX");
@@ -419,6 +459,7 @@ int main(void)
 	test_layout();
 	test_errors();
 	test_swap();
+	test_pad();
 	{
 		char cmd[128];
 
