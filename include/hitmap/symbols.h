@@ -99,6 +99,11 @@ const struct hm_map *hm_maps__find_ip_thread(const struct hm_maps *m, u32 pid, u
 bool hm_maps__mapped_thread(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 ip, u64 addr);
 /* Process id of thread @tid, or -1 when unknown. */
 int hm_maps__pid(const struct hm_maps *m, u32 tid);
+/*
+ * Changes with every record hm_maps__process takes and with the kernel
+ * map's first load: a lookup's answer may be cached while it stays the same.
+ */
+u64 hm_maps__gen(const struct hm_maps *m);
 /* Counters, for tests and --debug. */
 struct hm_maps_stats {
 	u64	nr_threads, nr_procs, nr_maps;	/* maps: objects ever created */

@@ -13,6 +13,7 @@
 #include <hitmap/log.h>
 #include "buckets.h"
 #include "names.h"
+#include "rowfmt.h"
 
 #define acc_names hm_bk_acc_names
 
@@ -73,7 +74,7 @@ static void table_name(const struct hm_report *r, const struct bk *e, char *buf,
 		snprintf(buf, size, "private:%d", t->pid);
 	} else {
 		*node = t->node;
-		snprintf(buf, size, "global");
+		memcpy(buf, "global", sizeof("global"));
 	}
 }
 
@@ -86,19 +87,19 @@ static void bucket_line_name(const struct hm_report *r, u64 addr, char *buf, siz
 	hm_name__line(&n, &ref, buf, size);
 }
 
-static int hottest_field(const struct bk *e)
+static int hottest_field(const struct bk *e, const struct bk_row *row)
 {
 	int f, best = -1;
 
-	if (!e->st.samples && e->contended)
+	if (!row->st.samples && e->contended)
 		return HM_FUTEX_FIELD_LOCK;	/* contention mode: the lock is all there is */
 	for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
-		u32 h = hm_counts__hitm(&bk__field(e, f)->st), hb;
+		u32 h = hm_counts__hitm(&row->field[f].st), hb;
 
-		if (!bk__field(e, f)->st.samples)
+		if (!row->field[f].st.samples)
 			continue;
-		hb = best < 0 ? 0 : hm_counts__hitm(&bk__field(e, best)->st);
-		if (best < 0 || h > hb || (h == hb && bk__field(e, f)->st.samples > bk__field(e, best)->st.samples))
+		hb = best < 0 ? 0 : hm_counts__hitm(&row->field[best].st);
+		if (best < 0 || h > hb || (h == hb && row->field[f].st.samples > row->field[best].st.samples))
 			best = f;
 	}
 	return best;
@@ -118,16 +119,41 @@ static void sort_funcs(struct bk_field *f)
 		}
 }
 
+/* snprintf(buf + len, size - len, "%s", s) when len < size; the length it would reach */
+static size_t append(char *buf, size_t len, size_t size, const char *s, size_t n)
+{
+	if (len < size) {
+		size_t k = n < size - len - 1 ? n : size - len - 1;
+
+		memcpy(buf + len, s, k);
+		buf[len + k] = 0;
+	}
+	return len + n;
+}
+
+/* "name(n),name(n)...,+other", cut at @size like snprintf */
 static void funcs_text(const struct bk_field *f, char *buf, size_t size)
 {
 	size_t len = 0;
+	char num[24];
 	int i;
 
 	buf[0] = 0;
-	for (i = 0; i < MAX_FUNCS && f->func[i].name && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%s(%" PRIu64 ")", i ? "," : "", f->func[i].name, f->func[i].n);
-	if (f->other_funcs && len < size)
-		snprintf(buf + len, size - len, ",+%" PRIu64, f->other_funcs);
+	for (i = 0; i < MAX_FUNCS && f->func[i].name && len < size; i++) {
+		if (i)
+			len = append(buf, len, size, ",", 1);
+		len = append(buf, len, size, f->func[i].name, strlen(f->func[i].name));
+		num[0] = '(';
+		*hm_row__u(num + 1, f->func[i].n, 0) = 0;
+		strcat(num, ")");
+		len = append(buf, len, size, num, strlen(num));
+	}
+	if (f->other_funcs && len < size) {
+		num[0] = ',';
+		num[1] = '+';
+		*hm_row__u(num + 2, f->other_funcs, 0) = 0;
+		append(buf, len, size, num, strlen(num));
+	}
 }
 
 static void csv_str(FILE *f, const char *s)
@@ -217,22 +243,22 @@ static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
 
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
 {
-	u32 nr, *o = hm_buckets__order(b, HM_BY_BUCKET, &nr), i, s;
-
-	/* function lists, most samples first (the only state rendering changes) */
-	for (i = 0; i < b->nr; i++)
-		for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++)
-			if (b->b[i].field[fl])
-				sort_funcs(b->b[i].field[fl]);
+	u32 n, *o = hm_buckets__order(b, HM_BY_BUCKET, &n), i, s;
+	struct bk_row *br = calloc(1, sizeof(*br));
 	char tname[32], funcs[256], lname[64];
+	/* a text row: the fixed columns, up to MAX_SOCKETS socket groups, a field and funcs */
+	char row[512 + HM_COUNTS_TEXT_MAX + MAX_SOCKETS * 32 + sizeof(funcs) + HM_ROW_SLACK];
 	struct hm_json *j = NULL;
 	int node;
 	s32 pid;
 	/* columns the file's mode can fill: memory samples, or only lock contention */
 	bool mem = memory_mode(b, r);
 
-	if (!o)
+	if (!o || !br) {
+		free(o);
+		free(br);
 		return -ENOMEM;
+	}
 	if (fmt == HM_FMT_JSON) {
 		j = json_view_begin(f, "bucket", r, perf);
 		hm_json__str(j, "era", hm_futex_era__name(hm_report__futex(r)->era));
@@ -297,7 +323,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];
-		int hf = hm_buckets__hottest(b, o[i], funcs, sizeof(funcs));
+		int hf = hm_buckets__row(b, o[i], perf, br, funcs, sizeof(funcs));
 		u64 addr = 0;
 
 		table_name(r, e, tname, sizeof(tname), &node, &pid);
@@ -305,7 +331,8 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			addr = hm_report__futex(r)->tables[e->table].base + e->index * (hm_report__futex(r)->layout.bucket_size ? hm_report__futex(r)->layout.bucket_size : 64);
 		else
 			addr = e->index;
-		bucket_line_name(r, addr, lname, sizeof(lname));
+		if (fmt != HM_FMT_TEXT)	/* the text row has no name column */
+			bucket_line_name(r, addr, lname, sizeof(lname));
 		if (j) {
 			hm_json__obj_begin(j, NULL);
 			hm_json__str(j, "table", e->table < 0 ? "unknown" : pid >= 0 ? "private" : "global");
@@ -321,7 +348,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 				hm_json__str(j, "index", NULL);	/* unknown, never a guess */
 			hm_json__hex(j, "addr", addr);
 			hm_json__str(j, "name", lname);
-			hm_counts__json(j, &e->st, perf);
+			hm_counts__json(j, &br->st, perf);
 			hm_json__u64(j, "cost", e->cost);
 			hm_json__u64(j, "contended", e->contended);
 			hm_json__u64(j, "wait_ns", e->wait_ns);
@@ -331,14 +358,14 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			for (s = 0; s < b->nr_sockets; s++) {
 				hm_json__obj_begin(j, NULL);
 				hm_json__u64(j, "socket", s);
-				hm_counts__json(j, &e->sock[s], perf);
+				hm_counts__json(j, &br->sock[s], perf);
 				hm_json__obj_end(j);
 			}
 			hm_json__arr_end(j);
 			hm_json__str(j, "hottest_field", hf >= 0 ? hm_futex_field__name(hf) : NULL);
 			hm_json__arr_begin(j, "fields");
 			for (int fl = 0; fl < HM_FUTEX_FIELD__MAX; fl++) {
-				const struct bk_field *bf = bk__field(e, fl);
+				const struct bk_field *bf = &br->field[fl];
 
 				if (!bf->st.samples)
 					continue;
@@ -370,38 +397,54 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			if (e->table >= 0)
 				fprintf(f, "%" PRIu64, e->index);
 			fprintf(f, ",0x%" PRIx64, addr);
-			hm_counts__csv(f, &e->st, perf);
+			hm_counts__csv(f, &br->st, perf);
 			fprintf(f, ",%" PRIu64, e->cost);
 			for (s = 0; s < b->nr_sockets; s++)
-				fprintf(f, ",%u,%u,%u,%u,%u", e->sock[s].loads, e->sock[s].cat[HM_CAT_HITM_LOCAL],
-					e->sock[s].cat[HM_CAT_HITM_XDIE], e->sock[s].cat[HM_CAT_HITM_REMOTE],
-					e->sock[s].stores);
+				fprintf(f, ",%u,%u,%u,%u,%u", br->sock[s].loads, br->sock[s].cat[HM_CAT_HITM_LOCAL],
+					br->sock[s].cat[HM_CAT_HITM_XDIE], br->sock[s].cat[HM_CAT_HITM_REMOTE],
+					br->sock[s].stores);
 			fprintf(f, ",%s,", hf >= 0 ? hm_futex_field__name(hf) : "");
 			csv_str(f, funcs);
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%s\n", e->contended, e->wait_ns, lname);
 		} else {
-			char nb[12] = "-", ib[24];
+			/* one row, one write (rowfmt.h): the same bytes as printf's conversions */
+			char *p = row;
 
-			if (node >= 0)
-				snprintf(nb, sizeof(nb), "%d", node);
+			p = hm_row__s(p, tname, 14);
+			*p++ = ' ';
+			p = node >= 0 ? hm_row__u(p, (u64)node, 4) : hm_row__s(p, "-", -4);
+			*p++ = ' ';
 			if (e->table >= 0)
-				snprintf(ib, sizeof(ib), "%" PRIu64, e->index);
+				p = hm_row__u(p, e->index, 8);
 			else
-				snprintf(ib, sizeof(ib), "unknown");
-			fprintf(f, "%-14s %4s %8s", tname, nb, ib);
+				p = hm_row__s(p, "unknown", -8);
 			if (mem) {
-				hm_counts__text(f, &e->st, perf, false);
-				fprintf(f, " %10" PRIu64, e->cost);
+				p = hm_counts__text_row(p, &br->st, perf, false);
+				*p++ = ' ';
+				p = hm_row__u(p, e->cost, 10);
 			}
 			if (b->contentions || !mem)
-				fprintf(f, " %9" PRIu64 " %10.1f %9.2f %10.1f", e->contended, e->wait_ns / 1e3,
-					e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3);
-			for (s = 0; mem && s < b->nr_sockets; s++)
-				fprintf(f, " |     %6u %6u %6u", e->sock[s].loads, hm_counts__hitm(&e->sock[s]), e->sock[s].stores);
-			fprintf(f, " | %-8s %s", hf >= 0 ? hm_futex_field__name(hf) : "-", funcs);
-			if (e->table < 0)
-				fprintf(f, "  (line 0x%" PRIx64 ": table unknown)", addr);
-			fputc('\n', f);
+				p += snprintf(p, 96, " %9" PRIu64 " %10.1f %9.2f %10.1f", e->contended, e->wait_ns / 1e3,
+					      e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3);
+			for (s = 0; mem && s < b->nr_sockets; s++) {
+				p = hm_row__s(p, " |     ", 0);
+				p = hm_row__u(p, br->sock[s].loads, 6);
+				*p++ = ' ';
+				p = hm_row__u(p, hm_counts__hitm(&br->sock[s]), 6);
+				*p++ = ' ';
+				p = hm_row__u(p, br->sock[s].stores, 6);
+			}
+			p = hm_row__s(p, " | ", 0);
+			p = hm_row__s(p, hf >= 0 ? hm_futex_field__name(hf) : "-", 8);
+			*p++ = ' ';
+			p = hm_row__s(p, funcs, 0);
+			if (e->table < 0) {
+				p = hm_row__s(p, "  (line 0x", 0);
+				p = hm_row__x(p, addr);
+				p = hm_row__s(p, ": table unknown)", 0);
+			}
+			*p++ = '\n';
+			fwrite(row, 1, (size_t)(p - row), f);
 		}
 	}
 	if (j) {
@@ -434,10 +477,12 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 		render_objects_text(b, r, perf, f);
 		if (b->contentions && hm_waits__render_text(b->callers, f) < 0) {
 			free(o);
+			free(br);
 			return -ENOMEM;
 		}
 	}
 	free(o);
+	free(br);
 	return 0;
 }
 
@@ -687,6 +732,7 @@ int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 {
 	if (!b || !r || !f)
 		return -EINVAL;
+	hm_buckets__finish((struct hm_buckets *)b);	/* when not called after the pass: a cache fill */
 	if (fmt != HM_FMT_TEXT && fmt != HM_FMT_JSON && fmt != HM_FMT_CSV) {
 		hm_err("--by bucket/field/socket: output format not supported; use text, --json or --csv");
 		return -EINVAL;
@@ -702,44 +748,70 @@ int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 /* ------------------------------------------------------------ for the TUI's tables */
 
 /*
- * The buckets' order (HITMs, samples, contentions down; then table and
+ * The bucket view's order (most HITM, samples, contentions; then table,
  * index) on a compact copy of its keys: sorting tens of thousands of
  * buckets through their (kilobyte) structs costs a cache miss per compare.
  */
 struct bkey {
-	u32	hitm, samples;
-	u64	contended, index;
+	u64	hot;		/* ~hitm << 32 | ~samples: ascending is most first */
+	u64	cold;		/* ~contended */
+	u64	index;
 	s32	table;
 	u32	i;
 };
 
-static int cmp_bkey(const void *a, const void *b)
+static inline bool bkey_before(const struct bkey *x, const struct bkey *y)
 {
-	const struct bkey *x = a, *y = b;
-
-	if (x->hitm != y->hitm)
-		return x->hitm > y->hitm ? -1 : 1;
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	if (x->contended != y->contended)
-		return x->contended > y->contended ? -1 : 1;
+	if (x->hot != y->hot)
+		return x->hot < y->hot;
+	if (x->cold != y->cold)
+		return x->cold < y->cold;
 	if (x->table != y->table)
-		return x->table < y->table ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+		return x->table < y->table;
+	return x->index < y->index;
+}
+
+/* Bottom-up merge sort of @k (@t: room for @n more): the keys are unique, so any sort gives one order. */
+static struct bkey *bkey_sort(struct bkey *k, struct bkey *t, u32 n)
+{
+	for (u32 w = 1; w < n; w *= 2) {
+		for (u32 lo = 0; lo < n; lo += 2 * w) {
+			u32 mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			u32 a = lo, b = mid, d = lo;
+
+			while (a < mid && b < hi)
+				t[d++] = bkey_before(&k[b], &k[a]) ? k[b++] : k[a++];
+			while (a < mid)
+				t[d++] = k[a++];
+			while (b < hi)
+				t[d++] = k[b++];
+		}
+		struct bkey *x = k;
+
+		k = t;
+		t = x;
+	}
+	return k;
+}
+
+static bool is_hitm(u32 cat)
+{
+	return cat == HM_CAT_HITM_LOCAL || cat == HM_CAT_HITM_XDIE || cat == HM_CAT_HITM_REMOTE;
 }
 
 u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n)
 {
-	struct bkey *k;
+	struct bkey *k, *s;
 	u32 *o, i;
 
 	if (view == HM_BY_FIELD) {
+		hm_buckets__finish((struct hm_buckets *)b);
 		*n = b->nr_frows;
 		return sorted(b, *n, cmp_frow);
 	}
 	*n = b->nr;
 	o = malloc((b->nr ? b->nr : 1) * sizeof(*o));
-	k = malloc((b->nr ? b->nr : 1) * sizeof(*k));
+	k = malloc((b->nr ? b->nr : 1) * 2 * sizeof(*k));
 	if (!o || !k) {
 		free(o);
 		free(k);
@@ -747,13 +819,23 @@ u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[i];
+		u32 hitm = 0, samples = 0;
 
-		k[i] = (struct bkey){ .hitm = hm_counts__hitm(&e->st), .samples = e->st.samples,
-				      .contended = e->contended, .index = e->index, .table = e->table, .i = i };
+		for (u32 x = 0; x < e->nr; x++) {
+			const struct bk_ent *t = &e->ent[x];
+
+			if (t->key & BK_FUNC)
+				continue;
+			samples += t->n;
+			if (is_hitm(b->cls[t->key >> 10].cat))
+				hitm += t->n;
+		}
+		k[i] = (struct bkey){ .hot = (u64)~hitm << 32 | (u32)~samples, .cold = ~e->contended,
+				      .index = e->index, .table = e->table, .i = i };
 	}
-	qsort(k, b->nr, sizeof(*k), cmp_bkey);
+	s = bkey_sort(k, k + b->nr, b->nr);
 	for (i = 0; i < b->nr; i++)
-		o[i] = k[i].i;
+		o[i] = s[i].i;
 	free(k);
 	return o;
 }
@@ -765,14 +847,64 @@ bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report 
 
 int hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size)
 {
-	struct bk *e = &((struct hm_buckets *)b)->b[i];
-	int hf = hottest_field(e);
+	struct bk_row *row = calloc(1, sizeof(*row));
+	int hf;
 
 	funcs[0] = 0;
-	if (hf >= 0) {
-		if (e->field[hf])
-			sort_funcs(e->field[hf]);
-		funcs_text(bk__field(e, hf), funcs, size);
+	if (!row)
+		return -1;
+	hf = hm_buckets__row(b, i, false, row, funcs, size);
+	free(row);
+	return hf;
+}
+
+int hm_buckets__row(const struct hm_buckets *b, u32 i, bool perf, struct bk_row *row,
+		    char *funcs, size_t size)
+{
+	const struct bk *e = &b->b[i];
+	int hf;
+
+	/* only what the last bucket wrote is not zero */
+	memset(&row->st, 0, sizeof(row->st));
+	memset(row->sock, 0, b->nr_sockets * sizeof(row->sock[0]));
+	for (int f = 0; row->touched; f++, row->touched >>= 1)
+		if (row->touched & 1)
+			memset(&row->field[f], 0, sizeof(row->field[f]));
+	for (u32 x = 0; x < e->nr; x++) {
+		const struct bk_ent *t = &e->ent[x];
+		u32 f = t->key >> (t->key & BK_FUNC ? 24 : 7) & 7;
+		struct bk_field *bf = &row->field[f];
+
+		row->touched |= 1u << f;
+		if (t->key & BK_FUNC) {
+			u32 id = t->key & BK_FUNC_OTHER, k = 0;
+
+			if (id == BK_FUNC_OTHER) {
+				bf->other_funcs += t->n;
+				continue;
+			}
+			while (bf->func[k].name)	/* a field has at most MAX_FUNCS named */
+				k++;
+			bf->func[k].name = b->names[id];
+			bf->func[k].n = t->n;
+		} else {
+			const struct bk_class *c = &b->cls[t->key >> 10];
+			u32 s = t->key & 127;
+
+			bk_class__add(c, &row->st, t->n, perf);
+			bk_class__add(c, &bf->st, t->n, perf);
+			if (s)
+				bk_class__add(c, &row->sock[s - 1], t->n, perf);
+		}
+	}
+	for (int f = 0; f < HM_FUTEX_FIELD__MAX; f++)
+		if (row->touched >> f & 1)
+			sort_funcs(&row->field[f]);
+	hf = hottest_field(e, row);
+	if (funcs) {
+		funcs[0] = 0;
+		if (hf >= 0)
+			funcs_text(&row->field[hf], funcs, size);
 	}
 	return hf;
 }

@@ -8,6 +8,13 @@
  * with distinct buckets, fields x functions and futex objects, never with
  * samples.
  *
+ * Per sample, little work: the sample's classification is a class (one per
+ * distinct classification of the file, found by data_src), its function
+ * comes from a cache by IP, and rows count samples by class, summed into
+ * struct hm_counts only for the views: a bucket keeps a short list of
+ * entries (buckets.h: struct bk_ent), field rows and socket cells a count
+ * per class (hm_buckets__finish sums them).
+ *
  *  bucket rows  one per (table, index): loads, local/remote HITM and DRAM,
  *               stores, cost (sum of load weights, i.e. latency cycles), a
  *               column group per CPU socket, the hottest field and the
@@ -31,7 +38,6 @@
 #include "buckets.h"
 
 const char *const hm_bk_acc_names[ACC__MAX] = { "load", "store", "atomic" };
-const struct bk_field hm_bk_field_zero;
 
 static u32 hash64(u64 v)
 {
@@ -41,7 +47,8 @@ static u32 hash64(u64 v)
 	return (u32)v & ((1u << HASH_BITS) - 1);
 }
 
-static const char *intern(struct hm_buckets *b, const char *s)
+/* The index of name @s (NULL: "[unknown]") in b->names; -ENOMEM. */
+static s32 intern(struct hm_buckets *b, const char *s)
 {
 	u32 i, slot;
 
@@ -49,28 +56,30 @@ static const char *intern(struct hm_buckets *b, const char *s)
 		s = "[unknown]";
 	slot = hash64((u64)(uintptr_t)s) & 255;
 	if (b->name_cache[slot].key == s)
-		return b->name_cache[slot].name;
+		return (s32)b->name_cache[slot].id;
 	for (i = 0; i < b->nr_names; i++)
 		if (!strcmp(b->names[i], s)) {
 			b->name_cache[slot].key = s;
-			b->name_cache[slot].name = b->names[i];
-			return b->names[i];
+			b->name_cache[slot].id = i;
+			return (s32)i;
 		}
+	if (b->nr_names >= BK_FUNC_OTHER)
+		return -ENOMEM;
 	if (b->nr_names == b->alloc_names) {
 		u32 n = b->alloc_names ? 2 * b->alloc_names : 64;
 		char **p = realloc(b->names, n * sizeof(*p));
 
 		if (!p)
-			return "[unknown]";
+			return -ENOMEM;
 		b->names = p;
 		b->alloc_names = n;
 	}
 	b->names[b->nr_names] = strdup(s);
 	if (!b->names[b->nr_names])
-		return "[unknown]";
+		return -ENOMEM;
 	b->name_cache[slot].key = s;
-	b->name_cache[slot].name = b->names[b->nr_names];
-	return b->names[b->nr_names++];
+	b->name_cache[slot].id = b->nr_names;
+	return (s32)b->nr_names++;
 }
 
 struct hm_buckets *hm_buckets__new(const struct hm_report *r)
@@ -95,13 +104,28 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 	b->hitm = calloc((size_t)b->nr_sockets * b->nr_sockets, sizeof(*b->hitm));
 	b->cont = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont));
 	b->cont_wait = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->cont_wait));
+	b->xh = calloc((size_t)b->nr_sockets * (b->nr_nodes + 1), sizeof(*b->xh));
 	b->callers = hm_waits__new();
-	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait || !b->callers) {
+	if (!b->xfer || !b->hitm || !b->cont || !b->cont_wait || !b->xh || !b->callers) {
 		hm_buckets__delete(b);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return b;
+}
+
+#define CHUNK_SIZE	(256u << 10)
+/* blocks of 4 << k entries, k <= ENT_CHUNK_K from the chunks, larger ones malloc'ed */
+#define ENT_CHUNK_K	10
+
+/* k of the block holding @nr entries (nr > 0) */
+static u32 ent_k(u32 nr)
+{
+	u32 k = 0;
+
+	while ((4u << k) < nr)
+		k++;
+	return k;
 }
 
 void hm_buckets__delete(struct hm_buckets *b)
@@ -110,6 +134,9 @@ void hm_buckets__delete(struct hm_buckets *b)
 
 	if (!b)
 		return;
+	for (i = 0; i < b->nr; i++)
+		if (b->b[i].nr && ent_k(b->b[i].nr) > ENT_CHUNK_K)
+			free(b->b[i].ent);
 	for (i = 0; i < b->nr_chunks; i++)
 		free(b->chunks[i]);
 	free(b->chunks);
@@ -126,6 +153,14 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->cont_sock);
 	free(b->waits);
 	free(b->bslot);
+	free(b->cls);
+	free(b->cls_slot);
+	free(b->rc);
+	for (i = 0; i < b->nr_frows; i++)
+		free(b->frows[i].h.n);
+	for (i = 0; b->xh && i < b->nr_sockets * (b->nr_nodes + 1); i++)
+		free(b->xh[i].n);
+	free(b->xh);
 	hm_waits__delete(b->callers);
 	free(b);
 }
@@ -160,8 +195,6 @@ static int bslots_grow(struct hm_buckets *b)
 	return 0;
 }
 
-static void *arena_alloc(struct hm_buckets *b, size_t size);
-
 /* The bucket (@table, @index), made on its first sample (buckets stay in that order). */
 static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 {
@@ -188,27 +221,26 @@ static struct bk *bucket_get(struct hm_buckets *b, s32 table, u64 index)
 	}
 	e = &b->b[b->nr];
 	memset(e, 0, sizeof(*e));
-	e->sock = arena_alloc(b, b->nr_sockets * sizeof(*e->sock));
-	if (!e->sock)
-		return NULL;
 	e->table = table;
 	e->index = index;
 	*sl = (struct bk_slot){ .index = index, .table = table, .idx = ++b->nr };
 	return e;
 }
 
-#define CHUNK_SIZE	(256u << 10)
+/* ------------------------------------------------------------ entries */
 
-/*
- * @size zeroed bytes from the buckets' arena (NULL: no memory): one malloc
- * per CHUNK_SIZE instead of one per bucket row, rows of a bucket made
- * together lie together, and they never move.
- */
-static void *arena_alloc(struct hm_buckets *b, size_t size)
+static struct bk_ent *ent_alloc(struct hm_buckets *b, u32 k)
 {
-	size = (size + 15) & ~(size_t)15;
-	if (size > CHUNK_SIZE)
-		return NULL;
+	size_t size = (size_t)sizeof(struct bk_ent) << (k + 2);
+	struct bk_ent *e;
+
+	if (k > ENT_CHUNK_K)
+		return malloc(size);
+	if (b->ent_free[k]) {	/* an outgrown block: its first bytes link the next */
+		e = b->ent_free[k];
+		memcpy(&b->ent_free[k], e, sizeof(e));
+		return e;
+	}
 	if (size > b->chunk_left) {
 		char *c;
 
@@ -221,22 +253,296 @@ static void *arena_alloc(struct hm_buckets *b, size_t size)
 			b->chunks = p;
 			b->alloc_chunks = n;
 		}
-		c = calloc(1, CHUNK_SIZE);
+		c = malloc(CHUNK_SIZE);
 		if (!c)
 			return NULL;
 		b->chunks[b->nr_chunks++] = c;
 		b->chunk_left = CHUNK_SIZE;
 	}
 	b->chunk_left -= size;
-	return b->chunks[b->nr_chunks - 1] + (CHUNK_SIZE - b->chunk_left - size);
+	return (struct bk_ent *)(b->chunks[b->nr_chunks - 1] + (CHUNK_SIZE - b->chunk_left - size));
 }
 
-/* Field @f of bucket @e, made zero on its first touch (NULL: no memory). */
-static struct bk_field *bk_field_get(struct hm_buckets *b, struct bk *e, int f)
+static void ent_release(struct hm_buckets *b, struct bk_ent *e, u32 k)
 {
-	if (!e->field[f])
-		e->field[f] = arena_alloc(b, sizeof(*e->field[f]));
-	return e->field[f];
+	if (k > ENT_CHUNK_K) {
+		free(e);
+		return;
+	}
+	memcpy(e, &b->ent_free[k], sizeof(e));
+	b->ent_free[k] = e;
+}
+
+/* A new entry @key with @n samples at the end of @e's (-ENOMEM). */
+static int ent_append(struct hm_buckets *b, struct bk *e, u32 key, u32 n)
+{
+	if (!e->nr || (e->nr >= 4 && !(e->nr & (e->nr - 1)))) {	/* none yet, or full */
+		u32 k = e->nr ? ent_k(e->nr) + 1 : 0;
+		struct bk_ent *ne = ent_alloc(b, k);
+
+		if (!ne)
+			return -ENOMEM;
+		if (e->nr) {
+			memcpy(ne, e->ent, e->nr * sizeof(*ne));
+			ent_release(b, e->ent, k - 1);
+		}
+		e->ent = ne;
+	}
+	e->ent[e->nr++] = (struct bk_ent){ .key = key, .n = n };
+	return 0;
+}
+
+/* A memory sample: one more in count entry @dkey and, as ent_func, for function @fid of @field; one pass. */
+static int ent_sample(struct hm_buckets *b, struct bk *e, u32 dkey, int field, u32 fid)
+{
+	u32 fk = BK_FUNC | (u32)field << 24, fkey = fk | fid, nf = 0;
+	struct bk_ent *d = NULL, *fn = NULL, *other = NULL;
+	int err = 0;
+
+	for (u32 i = 0; i < e->nr; i++) {
+		struct bk_ent *x = &e->ent[i];
+
+		if (x->key == dkey) {
+			d = x;
+			if (fn)
+				break;
+		} else if (x->key == fkey) {
+			fn = x;
+			if (d)
+				break;
+		} else if ((x->key & ~BK_FUNC_OTHER) == fk) {
+			if ((x->key & BK_FUNC_OTHER) == BK_FUNC_OTHER)
+				other = x;
+			else
+				nf++;
+		}
+	}
+	/* counts first: appending may move the entries */
+	if (d)
+		d->n++;
+	if (!fn && nf >= MAX_FUNCS && other)
+		fn = other;
+	if (fn)
+		fn->n++;
+	if (!d)
+		err = ent_append(b, e, dkey, 1);
+	if (!fn && !err)
+		err = ent_append(b, e, nf < MAX_FUNCS ? fkey : fk | BK_FUNC_OTHER, 1);
+	return err;
+}
+
+/*
+ * One more sample of function @fid on field @field of @e: a field names
+ * its first MAX_FUNCS functions and counts the others together.
+ */
+static int ent_func(struct hm_buckets *b, struct bk *e, int field, u32 fid)
+{
+	u32 fk = BK_FUNC | (u32)field << 24, key = fk | fid, nf = 0;
+	struct bk_ent *other = NULL;
+
+	for (u32 i = 0; i < e->nr; i++) {
+		struct bk_ent *x = &e->ent[i];
+
+		if (x->key == key) {
+			x->n++;
+			return 0;
+		}
+		if ((x->key & ~BK_FUNC_OTHER) == fk) {
+			if ((x->key & BK_FUNC_OTHER) == BK_FUNC_OTHER)
+				other = x;
+			else
+				nf++;
+		}
+	}
+	if (nf < MAX_FUNCS)
+		return ent_append(b, e, key, 1);
+	if (other) {
+		other->n++;
+		return 0;
+	}
+	return ent_append(b, e, fk | BK_FUNC_OTHER, 1);
+}
+
+/* ------------------------------------------------------------ rows by class */
+
+static u32 rc_hash(u32 row, u32 cls)
+{
+	return (u32)((((u64)row << 32 | cls) * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/* One more sample of class @cls in row @row (struct bk_rc). */
+static int rc_add(struct hm_buckets *b, u32 row, u32 cls)
+{
+	u32 h, mask;
+
+	if (2 * (b->nr_rc + 1) > b->nr_rc_slots) {
+		u32 n = b->nr_rc_slots ? 2 * b->nr_rc_slots : 256;
+		struct bk_rc *ns = calloc(n, sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		for (u32 i = 0; i < b->nr_rc_slots; i++) {
+			if (!b->rc[i].row)
+				continue;
+			for (h = rc_hash(b->rc[i].row, b->rc[i].cls) & (n - 1); ns[h].row; h = (h + 1) & (n - 1))
+				;
+			ns[h] = b->rc[i];
+		}
+		free(b->rc);
+		b->rc = ns;
+		b->nr_rc_slots = n;
+	}
+	b->unsummed = true;
+	mask = b->nr_rc_slots - 1;
+	for (h = rc_hash(row, cls) & mask; b->rc[h].row; h = (h + 1) & mask)
+		if (b->rc[h].row == row && b->rc[h].cls == cls) {
+			b->rc[h].n++;
+			return 0;
+		}
+	b->rc[h] = (struct bk_rc){ .row = row, .cls = cls, .n = 1 };
+	b->nr_rc++;
+	return 0;
+}
+
+/* One more sample of class @cls in @h, row @row of rc past BK_HIST_MAX classes. */
+static int hist_add(struct hm_buckets *b, struct bk_hist *h, u32 row, u32 cls)
+{
+	if (cls >= BK_HIST_MAX)
+		return rc_add(b, row, cls);
+	if (cls >= h->cap) {
+		u32 n = h->cap ? h->cap : 16;
+		u32 *p;
+
+		while (n <= cls)
+			n *= 2;
+		p = realloc(h->n, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + h->cap, 0, (n - h->cap) * sizeof(*p));
+		h->n = p;
+		h->cap = n;
+	}
+	h->n[cls]++;
+	b->unsummed = true;
+	return 0;
+}
+
+static void hist_sum(const struct hm_buckets *b, const struct bk_hist *h, struct hm_counts *c)
+{
+	for (u32 k = 0; k < h->cap; k++)
+		if (h->n[k])
+			bk_class__add(&b->cls[k], c, h->n[k], true);
+}
+
+void hm_buckets__finish(struct hm_buckets *b)
+{
+	u32 i, nx;
+
+	if (!b || !b->unsummed)
+		return;
+	nx = b->nr_sockets * (b->nr_nodes + 1);
+	for (i = 0; i < b->nr_frows; i++) {
+		memset(&b->frows[i].st, 0, sizeof(b->frows[i].st));
+		hist_sum(b, &b->frows[i].h, &b->frows[i].st);
+	}
+	memset(b->xfer, 0, (size_t)nx * sizeof(*b->xfer));
+	for (i = 0; i < nx; i++)
+		hist_sum(b, &b->xh[i], &b->xfer[i]);
+	for (i = 0; i < b->nr_rc_slots; i++) {
+		const struct bk_rc *x = &b->rc[i];
+
+		if (!x->row)
+			continue;
+		bk_class__add(&b->cls[x->cls], x->row & BK_RC_XFER ? &b->xfer[x->row & ~BK_RC_XFER] :
+			      &b->frows[x->row - 1].st, x->n, true);
+	}
+	b->unsummed = false;
+}
+
+/* ------------------------------------------------------------ classifications */
+
+static u32 class_hash(const struct hm_counts *c)
+{
+	const u32 *w = (const u32 *)c;
+	u64 h = 0x9e3779b97f4a7c15ull;
+
+	for (size_t i = 0; i < sizeof(*c) / sizeof(u32); i++)
+		h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
+	return (u32)(h ^ h >> 32);
+}
+
+/* The index of @one in b->cls, added when new (-ENOMEM, -E2BIG). */
+static int class_intern(struct hm_buckets *b, const struct hm_counts *one, u32 cat)
+{
+	u32 h, mask;
+
+	if (2 * (b->nr_cls + 1) > b->nr_cls_slots) {
+		u32 n = b->nr_cls_slots ? 2 * b->nr_cls_slots : 64;
+		u32 *ns = calloc(n, sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		for (u32 i = 0; i < b->nr_cls; i++) {
+			for (h = class_hash(&b->cls[i].one) & (n - 1); ns[h]; h = (h + 1) & (n - 1))
+				;
+			ns[h] = i + 1;
+		}
+		free(b->cls_slot);
+		b->cls_slot = ns;
+		b->nr_cls_slots = n;
+	}
+	mask = b->nr_cls_slots - 1;
+	for (h = class_hash(one) & mask; b->cls_slot[h]; h = (h + 1) & mask)
+		if (!memcmp(&b->cls[b->cls_slot[h] - 1].one, one, sizeof(*one)))
+			return (int)b->cls_slot[h] - 1;
+	if (b->nr_cls >= BK_CLASS_MAX)
+		return -E2BIG;
+	if (b->nr_cls == b->alloc_cls) {
+		u32 n = b->alloc_cls ? 2 * b->alloc_cls : 32;
+		struct bk_class *p = realloc(b->cls, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		b->cls = p;
+		b->alloc_cls = n;
+	}
+	b->cls[b->nr_cls].one = *one;
+	b->cls[b->nr_cls].cat = cat;
+	b->cls_slot[h] = b->nr_cls + 1;
+	return (int)b->nr_cls++;
+}
+
+/*
+ * The class of @ms (-ENOMEM, -E2BIG).  The report classifies a sample by
+ * its data_src, whether it has a data address and whether it is mapped
+ * (report.c's classify: perf's counters and hitmap's category depend on
+ * nothing else), so a cache by those answers; the category and access
+ * bits are checked all the same, as they cost nothing.
+ */
+static int class_of(struct hm_buckets *b, const struct hm_mem_sample *ms)
+{
+	u64 ds = ms->s->data_src;
+	u32 flags = 1 | (ms->s->addr ? 2 : 0) | (ms->mapped ? 4 : 0) | (ms->perf ? 8 : 0);
+	u32 slot = (u32)(((ds ^ flags) * 0x9e3779b97f4a7c15ull) >> 58);
+	struct hm_counts one;
+	const struct bk_class *k;
+	int id;
+
+	if (b->cls_cache[slot].flags == flags && b->cls_cache[slot].data_src == ds) {
+		k = &b->cls[b->cls_cache[slot].id];
+		if (k->cat == (u32)ms->cls.cat && k->one.loads == ms->cls.load && k->one.stores == ms->cls.store &&
+		    k->one.locked == ms->cls.locked)
+			return (int)b->cls_cache[slot].id;
+	}
+	memset(&one, 0, sizeof(one));
+	hm_counts__add(&one, ms);
+	id = class_intern(b, &one, ms->cls.cat);
+	if (id >= 0) {
+		b->cls_cache[slot].data_src = ds;
+		b->cls_cache[slot].flags = flags;
+		b->cls_cache[slot].id = (u32)id;
+	}
+	return id;
 }
 
 static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 line)
@@ -313,27 +619,6 @@ static bool futex_code(const char *fn)
 	return false;
 }
 
-static void func_add(struct bk_field *f, const char *name)
-{
-	int i, min = 0;
-
-	for (i = 0; i < MAX_FUNCS; i++) {
-		if (f->func[i].name == name) {
-			f->func[i].n++;
-			return;
-		}
-		if (!f->func[i].name) {
-			f->func[i].name = name;
-			f->func[i].n = 1;
-			return;
-		}
-		if (f->func[i].n < f->func[min].n)
-			min = i;
-	}
-	f->other_funcs++;	/* more distinct functions than slots: counted, not named */
-	(void)min;
-}
-
 static u8 access_kind(const struct hm_mem_sample *ms)
 {
 	if (ms->cls.locked)
@@ -342,6 +627,48 @@ static u8 access_kind(const struct hm_mem_sample *ms)
 }
 
 static struct wait *wait_slot(struct hm_buckets *b, u32 tid, bool insert);
+
+/*
+ * The function at @s's IP (fn, NULL: none) and its index in b->names (fid,
+ * -1 until asked): the symbols' answer, cached while the maps stay the same.
+ */
+static struct bk_fn *ip_function(struct hm_buckets *b, const struct hm_report *r, const struct hm_sample *s)
+{
+	u64 gen = hm_maps__gen(hm_report__maps(r)) + 1;
+	u8 cpumode = s->misc & 7;
+	u32 slot = (u32)(((s->ip ^ (u64)s->pid << 40) * 0x9e3779b97f4a7c15ull) >> 54);
+	struct bk_fn *c = &b->fn_cache[slot];
+	struct hm_symbol_info info;
+
+	if (c->gen == gen && c->ip == s->ip && c->pid == s->pid && c->cpumode == cpumode)
+		return c;
+	*c = (struct bk_fn){ .ip = s->ip, .gen = gen, .pid = s->pid, .cpumode = cpumode, .fid = -1 };
+	if (!hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, cpumode, s->ip, &info))
+		c->fn = info.name;
+	return c;
+}
+
+/* lock:contention_begin, lock:contention_end, or another event: by name, once per event */
+static int evsel_kind(struct hm_buckets *b, const struct hm_evsel *ev)
+{
+	u32 i = 0;
+	int k = EV_OTHER;
+
+	for (; i < 4 && b->ev_seen[i]; i++)
+		if (b->ev_seen[i] == ev)
+			return b->ev_kind[i];
+	if (!ev->tp_event || !ev->name)
+		return EV_OTHER;	/* not yet known (pipe mode: the format may come later) */
+	if (!strcmp(ev->name, "lock:contention_begin"))
+		k = EV_BEGIN;
+	else if (!strcmp(ev->name, "lock:contention_end"))
+		k = EV_END;
+	if (i < 4) {
+		b->ev_seen[i] = ev;
+		b->ev_kind[i] = k;
+	}
+	return k;
+}
 
 /* Cell of the requesting socket x the table's node (private tables: node unknown). */
 static int cont_cell(const struct hm_buckets *b, const struct hm_report *r,
@@ -387,12 +714,12 @@ static int cont_sock_add(struct hm_buckets *b, u32 i, int sock)
 static int add_contention(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms)
 {
 	const struct hm_sample *s = ms->s;
-	struct hm_symbol_info info;
 	struct hm_futex_loc loc;
 	const char *fn = NULL;
 	s32 lock_off = hm_report__futex(r)->layout.offset[HM_FUTEX_FIELD_LOCK];
 	struct wait *w;
 	int cell;
+	s32 fid;
 	u64 la;
 	struct bk *e;
 	char chain[256];
@@ -423,17 +750,13 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	/* the caller from the kernel call chain when recorded, else the IP's function */
 	if (have_chain)
 		fn = caller = hm_waits__intern(b->callers, chain);
-	else if (hm_report__symbols(r) && !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
-		fn = info.name ? caller = hm_waits__intern(b->callers, info.name) : NULL;
+	else if (hm_report__symbols(r) && (fn = ip_function(b, r, s)->fn))
+		fn = caller = hm_waits__intern(b->callers, fn);
 	if (caller)
 		hm_waits__begin(b->callers, caller);
-	{
-		struct bk_field *lf = bk_field_get(b, e, HM_FUTEX_FIELD_LOCK);
-
-		if (!lf)
-			return -ENOMEM;
-		func_add(lf, intern(b, fn));
-	}
+	fid = intern(b, fn);
+	if (fid < 0 || ent_func(b, e, HM_FUTEX_FIELD_LOCK, (u32)fid) < 0)
+		return -ENOMEM;
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID) || !s->tid)
 		return 0;
 	w = wait_slot(b, s->tid, true);
@@ -520,7 +843,6 @@ static void end_contention(struct hm_buckets *b, const struct hm_mem_sample *ms)
 int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms)
 {
 	const struct hm_sample *s = ms->s;
-	struct hm_symbol_info info;
 	const char *fn = NULL;
 	struct hm_futex_site site;
 	char oname[48];
@@ -530,14 +852,19 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	u64 index = 0, w = ms->cls.load ? s->weight : 0;
 	u8 kind = 2, field = HM_FUTEX_FIELD_PAD;
 	struct bk *e;
+	struct bk_fn *fc = NULL;
+	int cls;
+	s32 fid;
 
-	if (s && !s->addr && s->evsel && s->evsel->tp_event && s->evsel->name &&
-	    !strcmp(s->evsel->name, "lock:contention_begin"))
-		return add_contention(b, r, ms);
-	if (s && !s->addr && s->evsel && s->evsel->tp_event && s->evsel->name &&
-	    !strcmp(s->evsel->name, "lock:contention_end")) {
-		end_contention(b, ms);
-		return 0;
+	if (s && !s->addr && s->evsel) {
+		int k = evsel_kind(b, s->evsel);
+
+		if (k == EV_BEGIN)
+			return add_contention(b, r, ms);
+		if (k == EV_END) {
+			end_contention(b, ms);
+			return 0;
+		}
 	}
 	if (!s || !s->addr)
 		return 0;
@@ -548,9 +875,10 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		hm_futex_model__locate(hm_report__futex(r), s->addr, &site);
 	}
 	in_futex = site.where != HM_FUTEX_WHERE_NONE;
-	if (hm_report__symbols(r) && (in_futex || s->addr >= 0xffff800000000000ull) &&
-	    !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
-		fn = info.name;
+	if (hm_report__symbols(r) && (in_futex || s->addr >= 0xffff800000000000ull)) {
+		fc = ip_function(b, r, s);
+		fn = fc->fn;
+	}
 	/* struct page/folio, per-CPU and __futex_data lines of the futex path (src/futex/names.c) */
 	if (!in_futex && fn && s->addr >= 0xffff800000000000ull && hm_futex__path_function(fn) &&
 	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
@@ -566,7 +894,12 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		unknown_index = true;
 	}
 	b->futex_samples++;
-	fn = intern(b, fn);
+	fid = fc && fc->fid >= 0 ? fc->fid : intern(b, fn);
+	if (fid < 0)
+		return fid;
+	if (fc)
+		fc->fid = fid;
+	fn = b->names[fid];
 	if (sock < 0 || (u32)sock >= b->nr_sockets)
 		sock = -1;
 	if (site.where == HM_FUTEX_WHERE_FPH_HEADER || site.where == HM_FUTEX_WHERE_MM) {
@@ -594,38 +927,31 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		if (node < 0 && !site.loc.table->kind)
 			node = site.loc.table->node;	/* global tables live on their node */
 	}
+	cls = class_of(b, ms);
+	if (cls < 0)
+		return cls;
 	e = bucket_get(b, table, index);
 	if (!e)
 		return -ENOMEM;
-	/* the bucket's rows are cold: fetch them together, not one after another */
-	if (sock >= 0)
-		__builtin_prefetch(&e->sock[sock]);
-	if (e->field[field])
-		__builtin_prefetch(e->field[field]);
-	hm_counts__add(&e->st, ms);
+	/* the bucket's entries are cold: fetch them while the key is made */
+	__builtin_prefetch(e->ent);
 	e->cost += w;
-	if (sock >= 0)
-		hm_counts__add(&e->sock[sock], ms);
-	{
-		struct bk_field *bf = bk_field_get(b, e, field);
-
-		if (!bf)
-			return -ENOMEM;
-		hm_counts__add(&bf->st, ms);
-		func_add(bf, fn);
-	}
+	if (ent_sample(b, e, (u32)(sock + 1) | (u32)field << 7 | (u32)cls << 10, field, (u32)fid) < 0)
+		return -ENOMEM;
 	{
 		struct frow *f = frow_get(b, kind, field, access_kind(ms), fn);
 
-		if (!f)
+		if (!f || hist_add(b, &f->h, (u32)(f - b->frows) + 1, (u32)cls) < 0)
 			return -ENOMEM;
-		hm_counts__add(&f->st, ms);
 		f->cost += w;
 	}
 	if (sock >= 0) {
 		int n = node >= 0 && (u32)node < b->nr_nodes ? node + 1 : 0;
 
-		hm_counts__add(&b->xfer[sock * (b->nr_nodes + 1) + n], ms);
+		u32 cell = (u32)(sock * (b->nr_nodes + 1) + n);
+
+		if (hist_add(b, &b->xh[cell], BK_RC_XFER | cell, (u32)cls) < 0)
+			return -ENOMEM;
 		/* socket-to-socket HITM: local from the same socket, remote from the other of two */
 		if (ms->cls.cat == HM_CAT_HITM_LOCAL || ms->cls.cat == HM_CAT_HITM_XDIE)
 			b->hitm[sock * b->nr_sockets + sock]++;

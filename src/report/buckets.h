@@ -38,29 +38,77 @@ struct bk_slot {
 	u32		idx;		/* index + 1 in b, 0 empty */
 };
 
+/*
+ * A bucket's counts, compact: a sample adds one to the entry of its
+ * (socket, field, classification) and one to its function's entry of the
+ * field.  A bucket has a few entries however many samples it has, where
+ * struct hm_counts rows per socket and field cost kilobytes per bucket and
+ * a cache miss per row and sample; hm_buckets__row() makes the rows.
+ *
+ *   count     key: socket + 1 (0: unknown) | field << 7 | class << 10, the
+ *             class an index in b->cls (one per distinct classification of
+ *             the file's samples); n: samples
+ *   function  key: BK_FUNC | field << 24 | name index, or BK_FUNC_OTHER for
+ *             the field's functions past its first MAX_FUNCS; n: samples.
+ *             Entries never move: a field's first MAX_FUNCS functions are
+ *             the first function entries of the field.
+ */
+struct bk_ent { u32 key, n; };
+
+#define BK_FUNC		0x80000000u
+#define BK_FUNC_OTHER	0xffffffu
+#define BK_CLASS_MAX	(1u << 21)
+
 struct bk {
-	u32		next;		/* hash chain, index + 1 */
-	s32		table;		/* index in the model, -1: index unknown */
 	u64		index;		/* bucket index, or line address when table -1 */
-	/* first, so that one cache line leads to the rows a sample updates */
-	struct hm_counts *sock;	/* nr_sockets, in the arena */
-	/* only the fields this bucket's samples touched, NULL for the others (read with bk__field) */
-	struct bk_field	*field[HM_FUTEX_FIELD__MAX];
+	s32		table;		/* index in the model, -1: index unknown */
+	u32		nr;		/* entries; room for the next power of two, 4 at least */
+	struct bk_ent	*ent;
 	u64		cost;
-	struct hm_counts st;
 	u64		contended;	/* lock:contention_begin on this bucket's lock */
 	u64		wait_ns;	/* contention_begin -> contention_end, summed */
 	u64		wait_max_ns, waits;	/* the longest, and ended waits */
 };
 
-/* A field no sample touched: all zero. */
-extern const struct bk_field hm_bk_field_zero;
+/* A bucket's rows as the views print them (hm_buckets__row). */
+struct bk_row {
+	u32		touched;	/* fields with entries (the others are zero) */
+	struct hm_counts st;
+	struct bk_field	field[HM_FUTEX_FIELD__MAX];	/* functions most samples first */
+	struct hm_counts sock[MAX_SOCKETS];		/* nr_sockets of them */
+};
 
-/* Field @f of bucket @e (hm_bk_field_zero when untouched). */
-static inline const struct bk_field *bk__field(const struct bk *e, int f)
+/* One sample of a classification: what it adds to a row, and its category. */
+struct bk_class {
+	struct hm_counts one;
+	u32		cat;
+};
+
+/* @n samples of class @k into @c; perf's counters with @perf. */
+static inline void bk_class__add(const struct bk_class *k, struct hm_counts *c, u32 n, bool perf)
 {
-	return e->field[f] ? e->field[f] : &hm_bk_field_zero;
+	c->samples += n;
+	c->loads += n * k->one.loads;
+	c->stores += n * k->one.stores;
+	c->locked += n * k->one.locked;
+	c->cat[k->cat] += n;
+	if (perf) {
+		u32 *d = (u32 *)&c->perf;
+		const u32 *s = (const u32 *)&k->one.perf;
+
+		for (size_t i = 0; i < sizeof(c->perf) / sizeof(u32); i++)
+			d[i] += n * s[i];
+	}
 }
+
+/*
+ * Samples of a field row (frow) or a socket x node cell by class, for
+ * classes past BK_HIST_MAX (their struct bk_hist holds the others), summed
+ * into their struct hm_counts by hm_buckets__finish: row: frow index + 1,
+ * or BK_RC_XFER | cell; 0 is a free slot.
+ */
+struct bk_rc { u32 row, cls, n; };
+#define BK_RC_XFER	0x80000000u
 
 struct obj {			/* fph header / mm fields */
 	char		name[32];
@@ -73,13 +121,18 @@ struct obj {			/* fph header / mm fields */
 enum { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC__MAX };
 extern const char *const hm_bk_acc_names[ACC__MAX];
 
+/* Samples by class: n[class], cap of them (classes past BK_HIST_MAX go to rc). */
+struct bk_hist { u32 *n; u32 cap; };
+#define BK_HIST_MAX	1024
+
 struct frow {
 	u32		next;
 	u8		kind;		/* table kind: 0 global, 1 private, 2 unknown */
 	u8		field;
 	u8		acc;
 	const char	*func;
-	struct hm_counts st;
+	struct hm_counts st;	/* by hm_buckets__finish from h (and rc) */
+	struct bk_hist	h;
 	u64		cost;
 };
 
@@ -87,23 +140,43 @@ struct hm_buckets {
 	u32		nr_sockets, nr_nodes;
 	u32		nr, alloc;
 	struct bk	*b;
-	/* bucket fields and socket rows, zeroed, never moved, freed at once */
+	/* bucket entries: blocks of 4 << k, from chunks freed at once; blocks outgrown are reused */
 	char		**chunks;
 	u32		nr_chunks, alloc_chunks;
 	size_t		chunk_left;
+	struct bk_ent	*ent_free[32];
+	/* the file's distinct classifications, hashed by content; a cache by data_src in front */
+	struct bk_class	*cls;
+	u32		nr_cls, alloc_cls;
+	u32		*cls_slot;	/* open addressing over cls: index + 1 */
+	u32		nr_cls_slots;
+	struct { u64 data_src; u32 flags, id; } cls_cache[64];	/* flags 0: empty */
+	/* frows' and xfer's samples by class until hm_buckets__finish sums them */
+	struct bk_rc	*rc;
+	u32		nr_rc, nr_rc_slots;
+	bool		unsummed;	/* rc has samples that frows and xfer do not */
 	struct bk_slot	*bslot;		/* open addressing over b: key inline, index + 1 */
 	u32		nr_bslots;	/* power of two, 0 before the first bucket */
 	u32		nr_objs, alloc_objs;
 	struct obj	*objs;
 	u32		nr_frows, alloc_frows;
-	struct frow	*frows;
+	struct frow	*frows;		/* st: see rc */
 	u32		fhead[1u << HASH_BITS];
 	/* strings, with a cache keyed by the resolver's (stable) pointers */
-	struct { const char *key, *name; } name_cache[256];
+	struct { const char *key; u32 id; } name_cache[256];
+	/* the function at an IP (pid, cpumode, ip), while the maps' generation is gen - 1 */
+	struct bk_fn {
+		u64		ip, gen;
+		u32		pid;
+		u8		cpumode;
+		s32		fid;		/* fn's index in names, -1: not yet */
+		const char	*fn;
+	} fn_cache[1024];
 	char		**names;
 	u32		nr_names, alloc_names;
 	/* socket x node, and holder socket x requesting socket HITM */
-	struct hm_counts *xfer;	/* [socket * (nodes+1) + node+1]; node -1 at 0 */
+	struct hm_counts *xfer;	/* [socket * (nodes+1) + node+1]; node -1 at 0; see rc */
+	struct bk_hist	*xh;	/* xfer's samples by class, until hm_buckets__finish */
 	u64		*hitm;		/* [holder * nr_sockets + requester] */
 	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
 	u64		futex_samples, resolved, unknown_index, objects;
@@ -120,7 +193,11 @@ struct hm_buckets {
 	u32		nr_waits, alloc_waits;
 	struct wait	*waits;
 	struct hm_waits	*callers;	/* contention mode: waits per caller (waits.c) */
+	const struct hm_evsel *ev_seen[4];	/* the first events seen, and what they are (EV_*) */
+	int		ev_kind[4];
 };
+
+enum { EV_OTHER, EV_BEGIN, EV_END };
 
 /*
  * For the TUI's tables (buckets-render.c): the rows of @view (HM_BY_BUCKET:
@@ -138,6 +215,14 @@ static inline u64 hm_buckets__contended_socket(const struct hm_buckets *b, u32 i
 	return s < b->nr_sockets && k < b->nr_cont_sock ? b->cont_sock[k] : 0;
 }
 int  hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size);
+/*
+ * Bucket @i's rows from its entries (perf's counters with @perf, else
+ * zero) into @row, zero (calloc) before its first use and then reused;
+ * returns the bucket's hottest field (-1: none) and writes that field's
+ * functions at @funcs as --stdio prints them (@funcs NULL: not).
+ */
+int  hm_buckets__row(const struct hm_buckets *b, u32 i, bool perf, struct bk_row *row,
+		     char *funcs, size_t size);
 /*
  * The socket view's HITM matrix (or why it is not shown), one line at a
  * time to @fn, as --stdio prints it and the TUI's socket table shows it

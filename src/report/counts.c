@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "counts.h"
+#include "rowfmt.h"
 #include "../mem/data_src.h"
 
 const char *const hm_counts__col_names[HM_COUNTS_NR_COLS] = {
@@ -74,15 +75,28 @@ void hm_counts__text_header(FILE *f, bool perf, bool samples)
 	}
 }
 
+char *hm_counts__text_row(char *p, const struct hm_counts *c, bool perf, bool samples)
+{
+	for (int i = samples ? 0 : 1; i < HM_COUNTS_NR_COLS; i++) {
+		*p++ = ' ';
+		p = hm_row__u(p, hm_counts__col(c, i), 11);
+	}
+	if (!perf)
+		return p;
+	*p++ = ' ';
+	*p++ = '|';
+	for (int i = 0; i < HM_COUNTS_NR_PERF_COLS; i++) {
+		*p++ = ' ';
+		p = hm_row__u(p, hm_counts__perf_col(c, i), 13);
+	}
+	return p;
+}
+
 void hm_counts__text(FILE *f, const struct hm_counts *c, bool perf, bool samples)
 {
-	for (int i = samples ? 0 : 1; i < HM_COUNTS_NR_COLS; i++)
-		fprintf(f, " %11u", hm_counts__col(c, i));
-	if (!perf)
-		return;
-	fprintf(f, " |");
-	for (int i = 0; i < HM_COUNTS_NR_PERF_COLS; i++)
-		fprintf(f, " %13u", hm_counts__perf_col(c, i));
+	char b[HM_COUNTS_TEXT_MAX + HM_ROW_SLACK];
+
+	fwrite(b, 1, (size_t)(hm_counts__text_row(b, c, perf, samples) - b), f);
 }
 
 void hm_counts__csv_header(FILE *f, bool perf)

@@ -52,6 +52,9 @@ u32  hm_counts__perf_col(const struct hm_counts *c, int col);
 /* Text: the header and values of the columns (loads .. stores, or perf's). */
 void hm_counts__text_header(FILE *f, bool perf, bool samples);
 void hm_counts__text(FILE *f, const struct hm_counts *c, bool perf, bool samples);
+/* The same columns written at @p (at most HM_COUNTS_TEXT_MAX bytes): returns the end. */
+#define HM_COUNTS_TEXT_MAX (HM_COUNTS_NR_COLS * 12 + 2 + HM_COUNTS_NR_PERF_COLS * 14)
+char *hm_counts__text_row(char *p, const struct hm_counts *c, bool perf, bool samples);
 /* CSV: ",name..." and ",value..." (samples first). */
 void hm_counts__csv_header(FILE *f, bool perf);
 void hm_counts__csv(FILE *f, const struct hm_counts *c, bool perf);

@@ -968,6 +968,7 @@ int hm_report__run(struct hm_report *r)
 			return err;
 	}
 	finish_shared(r);
+	hm_buckets__finish(r->buckets);
 	if (r->nr_nocpu)
 		hm_warn("%s: %llu samples have no CPU (recorded without --sample-cpu); "
 			"their socket and node are unknown", r->opts.input,

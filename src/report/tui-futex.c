@@ -81,6 +81,7 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 	u32 bsz = fm->layout.bucket_size ? fm->layout.bucket_size : 64;
 	struct hm_tui_table *t;
 	char title[256], name[32], funcs[256];
+	struct bk_row *br;
 	bool mem, cont;
 	int nc, c, err = 0;
 	u32 *o, n, i, s;
@@ -128,8 +129,10 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 	hm_tui_table__col(t, c++, mem ? "FUNCTIONS" : "CALLERS", HM_TUI_COL_TEXT, 0);
 
 	o = hm_buckets__order(b, HM_BY_BUCKET, &n);
-	if (!o || hm_tui_table__reserve(t, (size_t)n + b->nr_objs)) {
+	br = calloc(1, sizeof(*br));
+	if (!o || !br || hm_tui_table__reserve(t, (size_t)n + b->nr_objs)) {
 		free(o);
+		free(br);
 		goto nomem;
 	}
 	for (i = 0; i < n && !err; i++) {
@@ -137,7 +140,7 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 		const struct hm_futex_table *ft = e->table >= 0 ? &fm->tables[e->table] : NULL;
 		u64 addr = ft ? ft->base + e->index * bsz : e->index;
 		long row = hm_tui_table__row_add(t, addr, ft ? bsz : 64);
-		int hf = hm_buckets__hottest(b, o[i], funcs, sizeof(funcs));
+		int hf = hm_buckets__row(b, o[i], false, br, funcs, sizeof(funcs));
 
 		if (row < 0)
 			break;
@@ -152,8 +155,8 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 		hm_tui_table__num(t, row, 2, ft ? (double)e->index : NAN);
 		c = 3;
 		if (mem) {
-			hm_tui_table__num(t, row, c++, hm_counts__hitm(&e->st));
-			c = counts_row(t, row, c, 1, &e->st);
+			hm_tui_table__num(t, row, c++, hm_counts__hitm(&br->st));
+			c = counts_row(t, row, c, 1, &br->st);
 			hm_tui_table__num(t, row, c++, e->cost);
 		}
 		if (cont) {
@@ -163,9 +166,9 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 			hm_tui_table__num(t, row, c++, e->wait_max_ns / 1e3);
 		}
 		for (s = 0; mem && s < b->nr_sockets; s++) {
-			hm_tui_table__num(t, row, c++, e->sock[s].loads);
-			hm_tui_table__num(t, row, c++, hm_counts__hitm(&e->sock[s]));
-			hm_tui_table__num(t, row, c++, e->sock[s].stores);
+			hm_tui_table__num(t, row, c++, br->sock[s].loads);
+			hm_tui_table__num(t, row, c++, hm_counts__hitm(&br->sock[s]));
+			hm_tui_table__num(t, row, c++, br->sock[s].stores);
 		}
 		if (!err)
 			err = hm_tui_table__str(t, row, c++, hf >= 0 ? hm_futex_field__name(hf) : "-");
@@ -173,6 +176,7 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 			err = hm_tui_table__str(t, row, c++, funcs);
 	}
 	free(o);
+	free(br);
 	if (i < n || err)
 		goto nomem;
 	/* the other futex memory (fph header, mm fields), beside the buckets */

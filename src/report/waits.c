@@ -8,7 +8,7 @@
 #include "util/htab.h"
 
 struct caller {
-	const char	*name;		/* owned */
+	const char	*name;		/* owned: its hash in the u64 before it (name_of) */
 	u64		n, waits, total_ns, max_ns;
 };
 
@@ -91,11 +91,22 @@ void hm_waits__delete(struct hm_waits *w)
 	if (!w)
 		return;
 	for (unsigned i = 0; i < w->alloc; i++)
-		free((char *)w->c[i].name);
+		if (w->c[i].name)
+			free((char *)w->c[i].name - sizeof(u64));
 	free(w->c);
 	free(w);
 }
 
+/* An interned name's hash: kept before it, so that begin and end (every event) do not hash the string. */
+static u64 interned_hash(const char *name)
+{
+	u64 h;
+
+	memcpy(&h, name - sizeof(h), sizeof(h));
+	return h;
+}
+
+/* @name's slot; @by_ptr: @name is interned (compare pointers, hash kept) */
 static struct caller *slot(struct hm_waits *w, const char *name, bool by_ptr)
 {
 	unsigned mask, i;
@@ -103,7 +114,7 @@ static struct caller *slot(struct hm_waits *w, const char *name, bool by_ptr)
 	if (!w->alloc)
 		return NULL;
 	mask = w->alloc - 1;
-	for (i = hm_hash_str(name) & mask;; i = (i + 1) & mask) {
+	for (i = (by_ptr ? interned_hash(name) : hm_hash_str(name)) & mask;; i = (i + 1) & mask) {
 		struct caller *c = &w->c[i];
 
 		if (!c->name || (by_ptr ? c->name == name : !strcmp(c->name, name)))
@@ -125,14 +136,20 @@ const char *hm_waits__intern(struct hm_waits *w, const char *name)
 		w->alloc = n;
 		for (unsigned i = 0; i < old; i++)
 			if (oc[i].name)
-				*slot(w, oc[i].name, false) = oc[i];
+				*slot(w, oc[i].name, true) = oc[i];
 		free(oc);
 	}
 	c = slot(w, name, false);
 	if (!c->name) {
-		c->name = strdup(name);
-		if (!c->name)
+		size_t len = strlen(name) + 1;
+		u64 h = hm_hash_str(name);
+		char *p = malloc(sizeof(h) + len);
+
+		if (!p)
 			return NULL;
+		memcpy(p, &h, sizeof(h));
+		memcpy(p + sizeof(h), name, len);
+		c->name = p + sizeof(h);
 		w->nr++;
 	}
 	return c->name;

@@ -222,6 +222,7 @@ static void vmlinux_load(struct hm_maps *m)
 	m->vmlinux->start = start - delta;
 	m->vmlinux->end = end - delta;
 	m->kdirty = true;
+	m->gen++;	/* lookups made before may answer differently now */
 }
 
 const struct hm_map *hm_maps__kfind(const struct hm_maps *cm, u64 addr)

@@ -502,6 +502,11 @@ const char *hm_maps__comm(const struct hm_maps *m, u32 tid)
 	return t ? t->comm : NULL;
 }
 
+u64 hm_maps__gen(const struct hm_maps *m)
+{
+	return m ? m->gen : 0;
+}
+
 int hm_maps__pid(const struct hm_maps *m, u32 tid)
 {
 	const struct hm_thread *t = m ? hm_htab__find_ptr(&m->threads, tid) : NULL;

@@ -11,7 +11,7 @@
 #
 # Each line: wall time, CPU time and peak RSS; then the ratios against the targets
 # (CPU-time ratios too: on a loaded machine they are the steadier ones):
-# report (1 thread) >= 20x perf, --by bucket >= 15x, RSS <= 1/10 of perf's,
+# report (1 thread) >= 20x perf, --by bucket >= 15x, RSS <= 1/10 of perf's (both),
 # report <= 2x hitmap stat on the futex file, all threads >= 1.7x one thread
 # on the 20M file (2 CPUs), 20M samples in < 200 MB.
 #
@@ -147,8 +147,11 @@ for shape in $SHAPES; do
 		ratio "perf $v / hitmap --by bucket (1 thread), time" "${PT[$v]}" "$hbt" ">=" 15 $lb
 		case ${PS[$v]} in
 		ok)	ratio "perf $v / hitmap (1 thread), CPU time" "${PC[$v]}" "$h1c" ">=" 20
-			ratio "perf $v / hitmap (1 thread), peak RSS" "${PM[$v]}" "$h1m" ">=" 10;;
-		oom)	ratio "perf $v / hitmap (1 thread), peak RSS (perf: its cap)" $((PERF_MEM_GB * 1048576)) "$h1m" ">=" 10 1;;
+			ratio "perf $v / hitmap (1 thread), peak RSS" "${PM[$v]}" "$h1m" ">=" 10
+			ratio "perf $v / hitmap --by bucket (1 thread), CPU time" "${PC[$v]}" "$hbc" ">=" 15
+			ratio "perf $v / hitmap --by bucket (1 thread), peak RSS" "${PM[$v]}" "$hbm" ">=" 10;;
+		oom)	ratio "perf $v / hitmap (1 thread), peak RSS (perf: its cap)" $((PERF_MEM_GB * 1048576)) "$h1m" ">=" 10 1
+			ratio "perf $v / hitmap --by bucket (1 thread), peak RSS (perf: its cap)" $((PERF_MEM_GB * 1048576)) "$hbm" ">=" 10 1;;
 		*)	echo "  ratio: perf $v CPU time and peak RSS unknown: perf was killed at the time limit";;
 		esac
 	done
