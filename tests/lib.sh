@@ -15,6 +15,13 @@ have_perf() { command -v perf >/dev/null 2>&1; }
 # can_record: perf can open a software event here
 can_record() { have_perf && perf record -q -o "$TMP/.probe.data" -e cpu-clock -- true >/dev/null 2>&1; }
 have_tracefs() { [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; [ -d /sys/kernel/tracing/events ]; }
+# san_build: $HITMAP is a SAN=1 build (ASan+UBSan).  Only for what cannot
+# hold under ASan: `ulimit -v` (its shadow memory needs terabytes of address
+# space; asan_mem_limit bounds the allocator instead).
+san_build() { grep -q __asan_init "$HITMAP" 2>/dev/null; }
+# asan_mem_limit MB: ASAN_OPTIONS that make a larger malloc fail (as `ulimit
+# -v MB` does) and abort past 3x MB resident
+asan_mem_limit() { echo "${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$1:allocator_may_return_null=1:hard_rss_limit_mb=$(($1 * 3))"; }
 done_tests() { exit $(( _failed > 0 )); }
 # json_valid FILE: FILE holds JSON and nothing else, and is not empty (jq
 # 1.6's `jq -e .` passed an empty input, jq 1.7's fails it: neither decides)

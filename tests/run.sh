@@ -9,6 +9,13 @@ export HITMAP_BUILD=$B
 LOG=${HITMAP_TEST_LOG:-$B/test.log}
 : >"$LOG"
 pass=0 fail=0 skip=0
+# Sanitizer reports (a SAN=1 build) go to files, so that one from a command
+# whose stderr the test does not read still fails the test; they are kept in
+# $B/san-reports/.  Other builds ignore these variables.
+SANLOG=$(mktemp -d /tmp/hitmap-san.XXXXXX)
+trap 'rm -rf "$SANLOG"' EXIT
+export ASAN_OPTIONS="log_path=$SANLOG/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="log_path=$SANLOG/ubsan:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 run_one() {
 	local name=$1; shift
 	local out rc
@@ -16,6 +23,14 @@ run_one() {
 	printf '%s\n' "$out" >>"$LOG"
 	local p f s
 	p=$(grep -c '^PASS ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out"); s=$(grep -c '^SKIP ' <<<"$out")
+	local r
+	for r in "$SANLOG"/*; do
+		[ -f "$r" ] || continue
+		mkdir -p "$B/san-reports"
+		f=$((f+1)); out="$out
+FAIL $name: sanitizer: $(grep -m1 -E 'ERROR|runtime error' "$r" | cut -c1-160) ($B/san-reports/$name.${r##*/})"
+		mv "$r" "$B/san-reports/$name.${r##*/}"
+	done
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		# a crash or a non-zero exit without a FAIL line still fails
 		f=1; out="$out

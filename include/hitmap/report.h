@@ -63,6 +63,8 @@ struct hm_report_opts {
 	 * run on, 1 none besides the caller's.  The result does not depend on it.
 	 */
 	int		threads;
+	/* additive: a vmlinux ELF for kernel symbols (report -k), NULL: none */
+	const char	*vmlinux;
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);

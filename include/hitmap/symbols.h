@@ -150,6 +150,14 @@ struct hm_symbols_opts {
 	 * [unknown]); perf 6.1 and 6.12 keep the recorded range.
 	 */
 	bool	   running_kallsyms_range;
+	/*
+	 * additive: a vmlinux ELF (perf's -k/--vmlinux): kernel image
+	 * addresses take its symbols (and source lines, with DWARF) before
+	 * kallsyms; modules keep kallsyms.  KASLR: the slide is the kernel
+	 * MMAP's pgoff less the ELF's _text.  A kernel build-id in the file
+	 * that differs from the ELF's draws a warning.
+	 */
+	const char *vmlinux;
 };
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts);
@@ -181,7 +189,8 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
  * looked up in kallsyms (dso "[kernel.kallsyms]", info->map NULL).  A known
  * map without a symbol (//anon, [heap], stripped) returns 0 with name NULL.
  * opts->kallsyms "" disables kallsyms; precedence: kallsyms file, then
- * ksyms_text, then /proc/kallsyms.
+ * ksyms_text, then /proc/kallsyms.  With opts->vmlinux, its symbols come
+ * first for the kernel image.
  */
 struct hm_symbols_stats {
 	u64	lookups, cache_hits, resolved;	/* resolved: distinct (dso, address) entries */

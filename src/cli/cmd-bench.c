@@ -9,6 +9,8 @@
 #include <hitmap/log.h>
 #include "cli.h"
 #include "workload/futex_hash.h"
+#include <limits.h>
+#include "util/num.h"
 
 static const char bench_usage[] =
 "usage: hitmap bench futex-hash [options]\n"
@@ -42,16 +44,13 @@ static void on_signal(int sig)
 
 static int parse_long(const char *opt, const char *arg, long min, long *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < min) {
+	if (hm_num__parse_s64(arg, 0, min, LONG_MAX, &v)) {
 		hm_cli__error("%s '%s': not a number >= %ld; fix the value", opt, arg, min);
 		return -1;
 	}
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
+#include "util/num.h"
 
 static const char usage_text[] =
 "usage: hitmap convert -i IN -o OUT [--pipe] [-z [LEVEL]] [--compressed2] [--swap] [--json]\n"
@@ -100,10 +101,9 @@ static int cmd_convert(int argc, char **argv)
 		return hm_cli__usage_error("convert: %s missing; use -i IN -o OUT ('-' for stdin/stdout)",
 				     !in ? "input (-i)" : "output (-o)");
 	if (zset) {
-		char *end;
-		long l = level ? strtol(level, &end, 10) : 1;
+		int64_t l = 1;
 
-		if (level && (*end || l < 1 || l > 22))
+		if (level && hm_num__parse_s64(level, 10, 1, 22, &l))
 			return hm_cli__usage_error("convert: -z %s: not a zstd level; use 1..22", level);
 		o.comp_level = (int)l;
 	}

@@ -11,6 +11,7 @@
 #include "output.h"
 #include "progress.h"
 #include "report/metrics.h"
+#include "util/num.h"
 
 static const char diff_usage[] =
 "usage: hitmap diff [options] BASE.data... -- NEW.data...\n"
@@ -50,13 +51,9 @@ static const char diff_usage[] =
 
 static int parse_double(const char *opt, const char *arg, double min, double max, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	/* !(in range), not (out of range): NaN compares false both ways */
-	if (errno || end == arg || *end || !(v >= min && v <= max))
+	if (hm_num__parse_double(arg, min, max, &v))
 		return hm_cli__error("%s '%s': expected a number from %g to %g", opt, arg, min, max);
 	*out = v;
 	return 0;
@@ -104,7 +101,7 @@ static int cmd_diff(int argc, char **argv)
 	int nr_tables = 0, sep = -1, i, c, nfiles, nr_base, rc = 1;
 	bool metrics_only = false;
 	char **files;
-	double v;
+	double v = 0;
 
 	memset(&ro, 0, sizeof(ro));
 	ro.cacheline_size = 64;
@@ -203,8 +200,7 @@ static int cmd_diff(int argc, char **argv)
 	for (i = 0; i < nfiles; i++)
 		hm_out__input(files[i]);
 	if ((html && hm_out__check(html, "--html", false)) ||
-	    (ro.kallsyms && access(ro.kallsyms, R_OK) &&
-	     hm_cli__error("--kallsyms %s: cannot open: %s", ro.kallsyms, strerror(errno)))) {
+	    (ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms"))) {
 		free(files);
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "util/num.h"
 
 static const char usage_text[] =
 "usage: hitmap hash [--kernel VER | --this-machine] [--cpus N] [--nodes N]\n"
@@ -76,13 +77,9 @@ static const struct option longopts[] = {
 
 static int num(const char *opt, const char *s, int base, u64 *v)
 {
-	char *e;
-
-	errno = 0;
 	if (!s || !*s || *s == '-')
 		return hm_cli__error("%s '%s': expected a non-negative number", opt, s ? s : "");
-	*v = strtoull(s, &e, base);
-	if (errno || *e)
+	if (hm_num__parse_u64(s, base, UINT64_MAX, v))
 		return hm_cli__error("%s '%s': expected a%s number", opt, s, base == 16 ? " hex" : "");
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <hitmap/json.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
+#include "output.h"
 
 static const char usage_text[] =
 "usage: hitmap header -i FILE [--json]\n"
@@ -438,9 +439,9 @@ static int cmd_header(int argc, char **argv)
 	if (optind < argc)
 		return hm_cli__usage_error("header: unexpected argument '%s'; see 'hitmap header --help'",
 				     argv[optind]);
-	r = hm_reader__new(input, &ro);
+	r = hm_in__reader(input, &ro);
 	if (!r)
-		return hm_cli__lib_error(errno, input);
+		return 1;
 	if (hm_reader__header(r)->pipe) {
 		/* the header comes as HEADER_* records: read the stream through */
 		struct hm_event ev;

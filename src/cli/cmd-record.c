@@ -14,6 +14,8 @@
 #include "record/pmu.h"
 #include "record/record.h"
 #include "workload/futex_hash.h"
+#include <limits.h>
+#include "util/num.h"
 
 int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o,
 			     bool *silent, bool *json);
@@ -205,16 +207,13 @@ static void print_json(const struct hm_record_opts *o, const struct hm_record_re
 
 static long parse_num(const char *opt, const char *arg, long min, int *bad)
 {
-	char *end;
-	long v;
+	int64_t v = min;
 
-	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < min) {
+	if (hm_num__parse_s64(arg, 0, min, LONG_MAX, &v)) {
 		hm_cli__error("%s '%s': not a number >= %ld; fix the value", opt, arg, min);
 		*bad = 1;
 	}
-	return v;
+	return (long)v;
 }
 
 static int cmd_record(int argc, char **argv)

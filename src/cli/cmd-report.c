@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "report-tui.h"
 #include "hints.h"
+#include "util/num.h"
 
 static const char report_usage[] =
 "usage: hitmap report [-i FILE] [options]\n"
@@ -50,6 +51,8 @@ static const char report_usage[] =
 "                         call chains (as perf does with 'none')\n"
 "      --max-lines N      at most N lines in the table\n"
 "      --kallsyms FILE    kernel symbols from FILE (default: the file's, or this system's)\n"
+"  -k, --vmlinux FILE     kernel symbols (and source lines) from a vmlinux ELF,\n"
+"                         before kallsyms\n"
 "      --symfs DIR        look for user ELF files under DIR\n"
 "      --no-source        no source:line lookups\n"
 "      --futex-table SPEC a futex hash table: global:NODE:ADDR:SLOTS or\n"
@@ -73,14 +76,11 @@ static const char report_usage[] =
 
 static int parse_num(const char *opt, const char *arg, long min, long max, long *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
+	if (hm_num__parse_s64(arg, 0, min, max, &v))
 		{ hm_cli__error("%s '%s': expected a number from %ld to %ld", opt, arg, min, max); return -1; }
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 
@@ -106,6 +106,7 @@ static int cmd_report(int argc, char **argv)
 		{ "call-graph",  required_argument, NULL, 'g' },
 		{ "max-lines",   required_argument, NULL, O_MAX },
 		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux",     required_argument, NULL, 'k' },
 		{ "symfs",       required_argument, NULL, O_SYMFS },
 		{ "no-source",   no_argument,       NULL, O_NOSRC },
 		{ "futex-table", required_argument, NULL, O_FUTEX },
@@ -151,7 +152,7 @@ static int cmd_report(int argc, char **argv)
 		return hm_cli__error("out of memory");
 	optind = 1;
 	rc = 2;		/* a bad option value is a usage error */
-	while ((c = getopt_long(argc, argv, "i:d:Nc:g:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:Nc:g:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			ro.input = optarg;
@@ -229,6 +230,9 @@ static int cmd_report(int argc, char **argv)
 		case O_KALLSYMS:
 			ro.kallsyms = optarg;
 			break;
+		case 'k':
+			ro.vmlinux = optarg;
+			break;
 		case O_SYMFS:
 			ro.symfs = optarg;
 			break;
@@ -305,10 +309,9 @@ static int cmd_report(int argc, char **argv)
 	if (html && (hm_out__check(html, "--html", true) ||
 		     (!strcmp(html, "-") && fmt_opt && (rc = hm_out__conflict(fmt_opt, "--html -")))))
 		goto out;
-	if (ro.kallsyms && access(ro.kallsyms, R_OK)) {
-		hm_cli__error("--kallsyms %s: cannot open: %s", ro.kallsyms, strerror(errno));
+	if ((ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms")) ||
+	    (ro.vmlinux && hm_in__check(ro.vmlinux, "--vmlinux")))
 		goto out;
-	}
 	rd.stats_only = stats;
 	if (double_cl) {
 		/* perf 6.3+: cl_address()/cl_offset() with twice the line size */

@@ -18,6 +18,7 @@
 #include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
+#include "output.h"
 
 static const char usage_text[] =
 "usage: hitmap script -i FILE [-F FIELDS] [--ns] [--no-ordered] [--json]\n"
@@ -770,9 +771,9 @@ static int cmd_script(int argc, char **argv)
 	s->dc->compat = compat;
 	s->pid_width = compat == HM_PERF_6_1 ? 5 : 7;
 	s->o.fd = STDOUT_FILENO;
-	r = hm_reader__new(input, &ro);
+	r = hm_in__reader(input, &ro);
 	if (!r) {
-		rc = hm_cli__lib_error(errno, input);
+		rc = 1;
 		goto out;
 	}
 	s->h = hm_reader__header(r);

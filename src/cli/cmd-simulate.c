@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "output.h"
 #include "sim/sim.h"
+#include "util/num.h"
 
 static const char usage_text[] =
 "usage: hitmap simulate [--preset NAME] [--sockets N] [--cores N] [--smt N]\n"
@@ -132,15 +133,9 @@ struct cli {
 
 static int parse_u64(const char *opt, const char *v, u64 max, u64 *out)
 {
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (errno || end == v || *end || *v == '-' || x > max)
+	if (hm_num__parse_u64(v, 0, max, out))
 		return hm_cli__error("--%s %s: expected an integer 0..%llu", opt, v,
 				     (unsigned long long)max);
-	*out = x;
 	return 0;
 }
 
@@ -149,7 +144,6 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 {
 	int ch;
 	u64 v;
-	char *end;
 
 	optind = 0;	/* GNU: reinitialize, the compared option strings are parsed again */
 	opterr = 0;
@@ -246,9 +240,7 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.seconds = 0;
 			break;
 		case OPT_SECONDS:
-			errno = 0;
-			c->o.seconds = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(c->o.seconds > 0) || c->o.seconds > 3600)
+			if (hm_num__parse_double(optarg, 0, 3600, &c->o.seconds) || !(c->o.seconds > 0))
 				return hm_cli__error("--seconds %s: expected simulated seconds, 0 < S <= 3600", optarg);
 			c->o.ops = 0;
 			break;
@@ -408,6 +400,11 @@ static void print_text(const struct hm_sim *s)
 			       (unsigned long long)s->res.src[k], pct(b, sizeof(b), s->res.src[k], lt));
 	printf("  %-12s %12llu\n  %-12s %12llu\n", "rmw", (unsigned long long)s->res.rmws,
 	       "stores", (unsigned long long)s->res.stores);
+	if (s->res.contended)
+		printf("bucket lock: %llu of %llu acquisitions contended (%.1f%%), waiting %.0f cycles each on average\n",
+		       (unsigned long long)s->res.contended, (unsigned long long)s->res.ops,
+		       100.0 * s->res.contended / (s->res.ops ? s->res.ops : 1),
+		       (double)s->res.lock_wait / s->res.contended);
 }
 
 static void print_json(const struct hm_sim *s)
@@ -439,6 +436,8 @@ static void print_json(const struct hm_sim *s)
 	hm_json__obj_end(j);
 	hm_json__u64(j, "rmw", s->res.rmws);
 	hm_json__u64(j, "stores", s->res.stores);
+	hm_json__u64(j, "lock_contended", s->res.contended);
+	hm_json__u64(j, "lock_wait_cycles", s->res.lock_wait);
 	hm_json__obj_end(j);
 	hm_json__delete(j);
 }

@@ -8,6 +8,7 @@
 #include <hitmap/json.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
+#include "output.h"
 
 static const char usage_text[] =
 "usage: hitmap stat -i FILE [--json]\n"
@@ -53,9 +54,9 @@ static int cmd_stat(int argc, char **argv)
 	if (optind < argc)
 		return hm_cli__usage_error("stat: unexpected argument '%s'; see 'hitmap stat --help'",
 				     argv[optind]);
-	r = hm_reader__new(input, &ro);
+	r = hm_in__reader(input, &ro);
 	if (!r)
-		return hm_cli__lib_error(errno, input);
+		return 1;
 	while ((ret = hm_reader__next(r, &ev)) > 0) {
 		const struct hm_evsel *e = ev.sample.evsel;
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
 
@@ -265,4 +266,22 @@ int hm_out__conflict(const char *a, const char *b)
 {
 	hm_cli__error("%s and %s cannot be used together; choose one", a, b);
 	return 2;
+}
+
+int hm_in__check(const char *path, const char *opt)
+{
+	if (!access(path, R_OK))
+		return 0;
+	return hm_cli__error("%s %s: cannot open: %s", opt, path, strerror(errno));
+}
+
+struct hm_reader *hm_in__reader(const char *path, const struct hm_reader_opts *ro)
+{
+	struct hm_reader *r;
+
+	hm_out__input(path);
+	r = hm_reader__new(path, ro);
+	if (!r)
+		hm_cli__lib_error(errno, path);
+	return r;
 }

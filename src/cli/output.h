@@ -44,4 +44,15 @@ const char *hm_out__name(FILE *f);
 /* Two options that cannot go together: a usage error (returns 2). */
 int hm_out__conflict(const char *a, const char *b);
 
+/*
+ * Inputs.  hm_in__check: 0 when the file @path that option @opt names can be
+ * read, else "OPT PATH: cannot open: ERR" and 1.  hm_in__reader: declare
+ * @path ('-': standard input) an input and open it as a perf.data; NULL
+ * after the library's message.
+ */
+struct hm_reader;
+struct hm_reader_opts;
+int hm_in__check(const char *path, const char *opt);
+struct hm_reader *hm_in__reader(const char *path, const struct hm_reader_opts *ro);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/futex.h>
+#include "util/num.h"
 
 static const char *const era_names[HM_FUTEX_ERA__MAX] = {
 	[HM_FUTEX_ERA_PRE_6_16] = "pre-6.16",
@@ -19,16 +20,11 @@ const char *hm_futex_era__name(enum hm_futex_era e)
 
 static int parse_num(const char **p, u32 *v)
 {
-	char *end;
-	unsigned long n;
+	u64 n;
 
-	if (**p < '0' || **p > '9')
+	if (hm_num__parse_prefix(p, 10, 100000, &n))
 		return -EINVAL;
-	n = strtoul(*p, &end, 10);
-	if (n > 100000)
-		return -EINVAL;
-	*v = n;
-	*p = end;
+	*v = (u32)n;
 	return 0;
 }
 

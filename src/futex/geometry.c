@@ -15,21 +15,18 @@
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
 #include <hitmap/topo.h>
+#include "util/num.h"
 
 static int parse_u64(const char *s, const char *end, int base, u64 *v)
 {
-	char buf[40], *e;
+	char buf[40];
 	size_t n = end - s;
 
 	if (!n || n >= sizeof(buf))
 		return -EINVAL;
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	if (buf[0] == '-')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(buf, &e, base);
-	return errno || *e ? -EINVAL : 0;
+	return hm_num__parse_u64(buf, base, UINT64_MAX, v) ? -EINVAL : 0;
 }
 
 int hm_futex_table__parse(const char *spec, struct hm_futex_table *t)

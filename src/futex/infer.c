@@ -14,6 +14,7 @@
 #include <string.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
+#include "util/htab.h"
 
 #define LINE		64ull
 #define MAX_VOTE_NODES	8
@@ -24,7 +25,6 @@
 
 struct obs {
 	u64	line;
-	u32	next;		/* hash chain, index + 1 */
 	s32	pid;		/* -2: several processes */
 	u64	n;		/* samples */
 	u64	bucket_n;	/* samples that are bucket evidence */
@@ -32,11 +32,6 @@ struct obs {
 	u32	code_mask;	/* bit per enum hm_futex_code */
 	u32	votes[MAX_VOTE_NODES];
 	s32	table;		/* placed: index in the model's tables, -1 */
-};
-
-struct thr {
-	u32	tid;		/* 0: free */
-	s32	pid;
 };
 
 struct proc {
@@ -54,10 +49,8 @@ struct hm_futex_infer {
 	u64			global_slots;	/* per table */
 	u32			nr, alloc;
 	struct obs		*o;
-	u32			*head;		/* 1 << hbits */
-	u32			hbits;
-	u32			nr_thr, alloc_thr;	/* open addressing by tid */
-	struct thr		*thr;
+	struct hm_htab		by_line;	/* line -> index in o */
+	struct hm_htab		thr;		/* tid -> pid */
 	u64			samples;
 };
 
@@ -141,12 +134,6 @@ struct hm_futex_infer *hm_futex_infer__new(const struct hm_futex_model *m, const
 	inf->nr_nodes = nr_nodes ? nr_nodes : 1;
 	inf->global_slots = hm_futex__global_slots(m->era, nr_cpus ? nr_cpus : inf->nr_online,
 						   m->era == HM_FUTEX_ERA_PRE_6_16 ? 1 : inf->nr_nodes);
-	inf->hbits = 10;
-	inf->head = calloc(1u << inf->hbits, sizeof(*inf->head));
-	if (!inf->head) {
-		free(inf);
-		return NULL;
-	}
 	return inf;
 }
 
@@ -155,106 +142,63 @@ void hm_futex_infer__delete(struct hm_futex_infer *inf)
 	if (!inf)
 		return;
 	free(inf->o);
-	free(inf->head);
-	free(inf->thr);
+	hm_htab__fini(&inf->by_line);
+	hm_htab__fini(&inf->thr);
 	free(inf);
-}
-
-static u32 hash64(u64 v, u32 bits)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdull;
-	v ^= v >> 33;
-	return (u32)v & ((1u << bits) - 1);
-}
-
-static int rehash(struct hm_futex_infer *inf)
-{
-	u32 bits = inf->hbits + 1, i, *h = calloc(1u << bits, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (i = 0; i < inf->nr; i++) {
-		u32 s = hash64(inf->o[i].line, bits);
-
-		inf->o[i].next = h[s];
-		h[s] = i + 1;
-	}
-	free(inf->head);
-	inf->head = h;
-	inf->hbits = bits;
-	return 0;
 }
 
 static struct obs *obs_get(struct hm_futex_infer *inf, u64 line)
 {
-	u32 s = hash64(line, inf->hbits), i;
 	struct obs *o;
+	bool added;
+	u64 *idx = hm_htab__insert(&inf->by_line, line, &added);
 
-	for (i = inf->head[s]; i; i = inf->o[i - 1].next)
-		if (inf->o[i - 1].line == line)
-			return &inf->o[i - 1];
+	if (!idx)
+		return NULL;
+	if (!added)
+		return &inf->o[*idx];
 	if (inf->nr == inf->alloc) {
 		u32 n = inf->alloc ? 2 * inf->alloc : 256;
 		struct obs *p = realloc(inf->o, n * sizeof(*p));
 
-		if (!p)
+		if (!p) {
+			hm_htab__del(&inf->by_line, line);
 			return NULL;
+		}
 		inf->o = p;
 		inf->alloc = n;
 	}
-	if (inf->nr >= (1u << inf->hbits) && rehash(inf) < 0)
-		return NULL;
-	s = hash64(line, inf->hbits);
-	o = &inf->o[inf->nr];
+	*idx = inf->nr;
+	o = &inf->o[inf->nr++];
 	memset(o, 0, sizeof(*o));
 	o->line = line;
 	o->pid = -1;
 	o->table = -1;
-	o->next = inf->head[s];
-	inf->head[s] = ++inf->nr;
 	return o;
 }
 
 static int thread_note(struct hm_futex_infer *inf, s32 pid, u32 tid)
 {
-	u32 i, mask;
+	bool added;
+	u64 *v;
 
 	if (!tid)
 		return 0;
-	if (2 * (inf->nr_thr + 1) > inf->alloc_thr) {
-		u32 n = inf->alloc_thr ? 2 * inf->alloc_thr : 64, old = inf->alloc_thr;
-		struct thr *nt = calloc(n, sizeof(*nt)), *ot = inf->thr;
-
-		if (!nt)
-			return -ENOMEM;
-		inf->thr = nt;
-		inf->alloc_thr = n;
-		inf->nr_thr = 0;
-		for (i = 0; i < old; i++)
-			if (ot[i].tid)
-				thread_note(inf, ot[i].pid, ot[i].tid);
-		free(ot);
-	}
-	mask = inf->alloc_thr - 1;
-	for (i = (tid * 0x9e3779b1u) & mask; ; i = (i + 1) & mask) {
-		if (inf->thr[i].tid == tid)
-			return 0;
-		if (!inf->thr[i].tid) {
-			inf->thr[i].tid = tid;
-			inf->thr[i].pid = pid;
-			inf->nr_thr++;
-			return 0;
-		}
-	}
+	v = hm_htab__insert(&inf->thr, tid, &added);
+	if (!v)
+		return -ENOMEM;
+	if (added)
+		*v = (u32)pid;
+	return 0;
 }
 
 static u32 threads_of(const struct hm_futex_infer *inf, s32 pid)
 {
-	u32 i, n = 0;
+	u32 n = 0;
+	u64 v;
 
-	for (i = 0; i < inf->alloc_thr; i++)
-		if (inf->thr[i].tid && inf->thr[i].pid == pid)
+	for (u32 it = 0; hm_htab__next(&inf->thr, &it, NULL, &v);)
+		if ((s32)(u32)v == pid)
 			n++;
 	return n;
 }

@@ -31,6 +31,7 @@
 #include <bpf/libbpf.h>
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
+#include "util/bpf-log.h"
 
 #define MAX_BUCKETS	1024
 #define PR_FUTEX_HASH_	78
@@ -65,18 +66,6 @@ struct verify {
 	volatile int		cmd;		/* 0 idle, 1 wait, 2 done, 3 quit */
 	int			cmd_op;
 };
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[512];
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	buf[strcspn(buf, "\n")] = 0;
-	hm_debug("libbpf: %s", buf);
-	return 0;
-}
 
 static long sys_futex(u32 *uaddr, int op, u32 val)
 {
@@ -162,7 +151,7 @@ static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 
 		return -ENOENT;
 	}
 	v->model.mm = ml;
-	libbpf_set_print(libbpf_log);
+	hm_bpf_log__install();
 	if (access(path, R_OK)) {
 		hm_err("%s: BPF object not found; build it with 'clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu -c src/futex/verify.bpf.c -o %s' or pass --bpf-obj", path, path);
 		return -ENOENT;

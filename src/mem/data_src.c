@@ -118,6 +118,25 @@ static const char *const mem_lvlnum_new[16] = {
 static const char *const snoop_access[] = { "N/A", "None", "Hit", "Miss", "HitM" };
 static const char *const snoopx_access[] = { "Fwd", "Peer" };
 
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * perf's bit lists: the name of each set bit of @m (bit i: @names[i], the
+ * first @n), joined by " or " after the @printed names already there.
+ * Returns the names printed in all.
+ */
+static int bits_text(struct sbuf *b, u32 m, const char *const *names, u32 n, int printed)
+{
+	for (u32 i = 0; m && i < n; i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (printed++)
+			sb_puts(b, " or ");
+		sb_puts(b, names[i]);
+	}
+	return printed;
+}
+
 static void op_text(struct sbuf *b, const struct hm_data_src *d)
 {
 	u32 op = d->op;
@@ -144,24 +163,17 @@ static void op_text(struct sbuf *b, const struct hm_data_src *d)
 static void lvl_text(struct sbuf *b, const struct hm_data_src *d)
 {
 	size_t start = b->len;
-	u32 m = d->lvl, i;
+	u32 m = d->lvl;
 	bool hit = m & HM_LVL_HIT, miss = m & HM_LVL_MISS;
 	int printed = 0;
 
 	m &= ~(HM_LVL_HIT | HM_LVL_MISS);
 	if (d->remote)
 		sb_puts(b, "Remote ");
-	if (d->hops) {
+	if (d->hops)
 		sb_printf(b, "%s ", mem_hops[d->hops] ? mem_hops[d->hops] : "(null)");
-	} else {
-		for (i = 0; m && i < sizeof(mem_lvl) / sizeof(mem_lvl[0]); i++, m >>= 1) {
-			if (!(m & 1))
-				continue;
-			if (printed++)
-				sb_puts(b, " or ");
-			sb_puts(b, mem_lvl[i]);
-		}
-	}
+	else
+		printed = bits_text(b, m, mem_lvl, NR(mem_lvl), 0);
 	if (d->lvl_num) {
 		if (printed++)
 			sb_puts(b, " or ");
@@ -187,8 +199,6 @@ static void lvl_text(struct sbuf *b, const struct hm_data_src *d)
 static void lvl_text_new(struct sbuf *b, const struct hm_data_src *d)
 {
 	const char *hm = d->lvl & HM_LVL_HIT ? "hit" : d->lvl & HM_LVL_MISS ? "miss" : "";
-	u32 m, i;
-	int printed = 0;
 
 	if (d->lvl_num && d->lvl_num != HM_LVLNUM_NA) {
 		if (d->remote)
@@ -202,15 +212,7 @@ static void lvl_text_new(struct sbuf *b, const struct hm_data_src *d)
 		sb_printf(b, " %s", hm);
 		return;
 	}
-	m = d->lvl & ~(HM_LVL_NA | HM_LVL_HIT | HM_LVL_MISS);
-	for (i = 0; m && i < sizeof(mem_lvl) / sizeof(mem_lvl[0]); i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (printed++)
-			sb_puts(b, " or ");
-		sb_puts(b, mem_lvl[i]);
-	}
-	if (printed)
+	if (bits_text(b, d->lvl & ~(HM_LVL_NA | HM_LVL_HIT | HM_LVL_MISS), mem_lvl, NR(mem_lvl), 0))
 		sb_printf(b, " %s", hm);
 	else
 		sb_puts(b, "N/A");
@@ -219,22 +221,9 @@ static void lvl_text_new(struct sbuf *b, const struct hm_data_src *d)
 static void snp_text(struct sbuf *b, const struct hm_data_src *d)
 {
 	size_t start = b->len;
-	u32 m, i;
 
-	for (m = d->snoop, i = 0; m && i < 5; i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (b->len != start)
-			sb_puts(b, " or ");
-		sb_puts(b, snoop_access[i]);
-	}
-	for (m = d->snoopx, i = 0; m && i < 2; i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (b->len != start)
-			sb_puts(b, " or ");
-		sb_puts(b, snoopx_access[i]);
-	}
+	bits_text(b, d->snoopx, snoopx_access, NR(snoopx_access),
+		  bits_text(b, d->snoop, snoop_access, NR(snoop_access), 0));
 	if (b->len == start)
 		sb_puts(b, "N/A");
 }
@@ -242,17 +231,10 @@ static void snp_text(struct sbuf *b, const struct hm_data_src *d)
 static void tlb_text(struct sbuf *b, const struct hm_data_src *d)
 {
 	size_t start = b->len;
-	u32 m = d->dtlb, i;
+	u32 m = d->dtlb;
 	bool hit = m & HM_TLB_HIT, miss = m & HM_TLB_MISS;
 
-	m &= ~(HM_TLB_HIT | HM_TLB_MISS);
-	for (i = 0; m && i < 7; i++, m >>= 1) {
-		if (!(m & 1))
-			continue;
-		if (b->len != start)
-			sb_puts(b, " or ");
-		sb_puts(b, tlb_access[i]);
-	}
+	bits_text(b, m & ~(HM_TLB_HIT | HM_TLB_MISS), tlb_access, NR(tlb_access), 0);
 	if (b->len == start)
 		sb_puts(b, "N/A");
 	if (hit)

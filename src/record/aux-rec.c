@@ -18,6 +18,7 @@
 #include <hitmap/log.h>
 #include "perfdata/spe-write.h"
 #include "record/aux-rec.h"
+#include "util/num.h"
 
 struct hm_rec_aux {
 	struct hm_aux		*aux;		/* [nr_cpus] */
@@ -129,18 +130,11 @@ int hm_rec_aux__attach(struct hm_rec_aux *ra, int c, struct perf_event_mmap_page
 static u64 midr_of(void *arg, u32 cpu)
 {
 	const struct hm_rec_aux *ra = arg;
-	char path[128], buf[64];
-	FILE *f;
-	u64 v = ra->info.midr;
+	char path[128];
+	u64 v;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/regs/identification/midr_el1", cpu);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			v = strtoull(buf, NULL, 16);
-		fclose(f);
-	}
-	return v;
+	return hm_num__read_file(path, 16, &v) ? ra->info.midr : v;
 }
 
 /* perf_read_tsc_conversion: the clock fields under the page's seqlock */

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include <hitmap/log.h>
 #include "record/bpfpair.h"
+#include "util/bpf-log.h"
 
 struct hm_bpfpair {
 	struct bpf_object	*obj;
@@ -23,18 +24,6 @@ struct pkey {
 	u64 uaddr, lock;
 	u32 tgid, nr;
 };
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[512];
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	buf[strcspn(buf, "\n")] = 0;
-	hm_debug("libbpf: %s", buf);
-	return 0;
-}
 
 const char *hm_bpfpair__default_path(char *buf, size_t size)
 {
@@ -63,7 +52,7 @@ struct hm_bpfpair *hm_bpfpair__new(const char *path, pid_t tgid)
 		errno = ENOMEM;
 		return NULL;
 	}
-	libbpf_set_print(libbpf_log);
+	hm_bpf_log__install();
 	if (access(path, R_OK)) {
 		err = -errno;
 		hm_err("%s: no BPF object for --futex-bpf; fix: clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu -c src/record/pair.bpf.c -o %s (or set HITMAP_RECORD_BPF)",

@@ -20,21 +20,6 @@
 
 static const struct hm_buckets *sort_ctx;
 
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct bk *x = &sort_ctx->b[*(const u32 *)a], *y = &sort_ctx->b[*(const u32 *)b];
-
-	if (hm_counts__hitm(&x->st) != hm_counts__hitm(&y->st))
-		return hm_counts__hitm(&x->st) > hm_counts__hitm(&y->st) ? -1 : 1;
-	if (x->st.samples != y->st.samples)
-		return x->st.samples > y->st.samples ? -1 : 1;
-	if (x->contended != y->contended)
-		return x->contended > y->contended ? -1 : 1;
-	if (x->table != y->table)
-		return x->table < y->table ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
 static int cmp_frow(const void *a, const void *b)
 {
 	const struct frow *x = &sort_ctx->frows[*(const u32 *)a], *y = &sort_ctx->frows[*(const u32 *)b];
@@ -183,6 +168,9 @@ static void json_summary(struct hm_json *j, const struct hm_buckets *b)
 	hm_json__u64(j, "other_objects", b->objects);
 	hm_json__u64(j, "contentions", b->contentions);
 	hm_json__u64(j, "contentions_on_buckets", b->contentions_resolved);
+	hm_json__u64(j, "contentions_with_callchain", b->contentions_chained);
+	hm_json__u64(j, "contentions_at_bucket_sites", b->contentions_at_sites);
+	hm_json__u64(j, "contentions_at_bucket_sites_on_buckets", b->contentions_at_sites_resolved);
 	hm_json__double(j, "resolved_fraction", b->futex_samples ?
 			(double)(b->resolved + b->objects) / b->futex_samples : 1.0);
 	hm_json__obj_end(j);
@@ -229,7 +217,7 @@ static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
 
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
 {
-	u32 *o = sorted(b, b->nr, cmp_bucket), i, s;
+	u32 nr, *o = hm_buckets__order(b, HM_BY_BUCKET, &nr), i, s;
 
 	/* function lists, most samples first (the only state rendering changes) */
 	for (i = 0; i < b->nr; i++)
@@ -285,6 +273,11 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, "contention mode: %" PRIu64 " lock contentions, %" PRIu64 " on bucket locks of known tables%s\n",
 				b->contentions, b->contentions_resolved,
 				b->contentions ? "" : " (nothing contended while recording: more threads, fewer buckets, a longer run)");
+		if (b->contentions_chained)	/* call chains tell bucket-lock sites from other locks */
+			fprintf(f, "contention mode: %" PRIu64 " of them at futex bucket-lock call sites, %" PRIu64
+				" of those on bucket locks of known tables%s\n", b->contentions_at_sites,
+				b->contentions_at_sites_resolved, b->contentions_at_sites < b->contentions ?
+				" (the others waited on other locks)" : "");
 		fprintf(f, "era %s, layout %s\n", hm_futex_era__name(hm_report__futex(r)->era), hm_report__futex(r)->layout.source);
 		fprintf(f, "tables: %s\n", geometry_of(r));
 		if (mem)
@@ -304,7 +297,7 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];
-		int hf = hottest_field(e);
+		int hf = hm_buckets__hottest(b, o[i], funcs, sizeof(funcs));
 		u64 addr = 0;
 
 		table_name(r, e, tname, sizeof(tname), &node, &pid);
@@ -312,9 +305,6 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 			addr = hm_report__futex(r)->tables[e->table].base + e->index * (hm_report__futex(r)->layout.bucket_size ? hm_report__futex(r)->layout.bucket_size : 64);
 		else
 			addr = e->index;
-		funcs[0] = 0;
-		if (hf >= 0)
-			funcs_text(bk__field(e, hf), funcs, sizeof(funcs));
 		bucket_line_name(r, addr, lname, sizeof(lname));
 		if (j) {
 			hm_json__obj_begin(j, NULL);
@@ -509,6 +499,12 @@ static int render_field(const struct hm_buckets *b, const struct hm_report *r, e
 	return 0;
 }
 
+static int put_line(void *f, const char *line)
+{
+	fprintf(f, "%s\n", line);
+	return 0;
+}
+
 static int render_socket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)
 {
 	struct hm_json *j = NULL;
@@ -650,22 +646,34 @@ static int render_socket(const struct hm_buckets *b, const struct hm_report *r, 
 			fprintf(f, "Futex bucket lock contention (contention mode): nothing contended while recording\n");
 		return 0;
 	}
-	if (!matrix) {
-		fprintf(f, "\nSocket-to-socket HITM matrix: not shown; with %u sockets a remote HITM does not say which socket held the line (%" PRIu64 " remote HITMs)\n",
-			b->nr_sockets, b->hitm_unknown);
-		return 0;
-	}
-	fprintf(f, "\nHITM: socket holding the modified line (rows) -> requesting socket (columns)\n%-8s", "");
-	for (s = 0; s < b->nr_sockets; s++)
-		fprintf(f, " %8s%u", "S", s);
 	fputc('\n', f);
-	for (h = 0; h < b->nr_sockets; h++) {
-		fprintf(f, "S%-7u", h);
-		for (s = 0; s < b->nr_sockets; s++)
-			fprintf(f, " %9" PRIu64, b->hitm[h * b->nr_sockets + s]);
-		fputc('\n', f);
+	return hm_buckets__matrix_lines(b, put_line, f);
+}
+
+int hm_buckets__matrix_lines(const struct hm_buckets *b, int (*fn)(void *ctx, const char *line), void *ctx)
+{
+	char line[512];
+	size_t len;
+	int err;
+
+	if (b->nr_sockets > 2) {
+		snprintf(line, sizeof(line), "Socket-to-socket HITM matrix: not shown; with %u sockets a remote HITM does "
+			 "not say which socket held the line (%" PRIu64 " remote HITMs)", b->nr_sockets, b->hitm_unknown);
+		return fn(ctx, line);
 	}
-	return 0;
+	err = fn(ctx, "HITM: socket holding the modified line (rows) -> requesting socket (columns)");
+	len = snprintf(line, sizeof(line), "%-8s", "");
+	for (u32 s = 0; s < b->nr_sockets && len < sizeof(line); s++)
+		len += snprintf(line + len, sizeof(line) - len, " %8s%u", "S", s);
+	if (!err)
+		err = fn(ctx, line);
+	for (u32 h = 0; h < b->nr_sockets && !err; h++) {
+		len = snprintf(line, sizeof(line), "S%-7u", h);
+		for (u32 s = 0; s < b->nr_sockets && len < sizeof(line); s++)
+			len += snprintf(line + len, sizeof(line) - len, " %9" PRIu64, b->hitm[h * b->nr_sockets + s]);
+		err = fn(ctx, line);
+	}
+	return err;
 }
 
 int hm_report__render_futex(const struct hm_report *r, enum hm_bucket_view view,
@@ -694,9 +702,9 @@ int hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 /* ------------------------------------------------------------ for the TUI's tables */
 
 /*
- * cmp_bucket's order on a compact copy of its keys: sorting tens of
- * thousands of buckets through their (kilobyte) structs costs a cache miss
- * per compare.
+ * The buckets' order (HITMs, samples, contentions down; then table and
+ * index) on a compact copy of its keys: sorting tens of thousands of
+ * buckets through their (kilobyte) structs costs a cache miss per compare.
  */
 struct bkey {
 	u32	hitm, samples;

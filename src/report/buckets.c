@@ -372,13 +372,22 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	int cell;
 	u64 la;
 	struct bk *e;
+	char chain[256];
+	const char *caller = NULL;
+	bool have_chain, site;
 
 	if (hm_sample__tp_field(s, "lock_addr", &la) || !la)
 		return 0;
 	b->contentions++;
+	/* where the kernel waited: a futex bucket-lock site or some other lock's */
+	have_chain = hm_waits__caller(hm_report__symbols(r), hm_report__maps(r), s, chain, sizeof(chain));
+	site = have_chain && hm_waits__bucket_site(chain);
+	b->contentions_chained += have_chain;
+	b->contentions_at_sites += site;
 	if (lock_off < 0 || !hm_futex_model__resolve(hm_report__futex(r), la, &loc) || loc.field != HM_FUTEX_FIELD_LOCK)
 		return 0;
 	b->contentions_resolved++;
+	b->contentions_at_sites_resolved += site;
 	e = bucket_get(b, loc.table - hm_report__futex(r)->tables, loc.index);
 	if (!e)
 		return -ENOMEM;
@@ -386,11 +395,8 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	cell = cont_cell(b, r, ms, loc.table);
 	if (cell >= 0)
 		b->cont[cell]++;
-	char chain[256];
-	const char *caller = NULL;
-
 	/* the caller from the kernel call chain when recorded, else the IP's function */
-	if (hm_waits__caller(hm_report__symbols(r), hm_report__maps(r), s, chain, sizeof(chain)))
+	if (have_chain)
 		fn = caller = hm_waits__intern(b->callers, chain);
 	else if (hm_report__symbols(r) && !hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, s->misc & 7, s->ip, &info))
 		fn = info.name ? caller = hm_waits__intern(b->callers, info.name) : NULL;

@@ -108,6 +108,9 @@ struct hm_buckets {
 	u64		hitm_unknown;	/* remote HITM with > 2 sockets */
 	u64		futex_samples, resolved, unknown_index, objects;
 	u64		contentions, contentions_resolved;	/* contention mode */
+	u64		contentions_chained;		/* ... with a kernel call chain */
+	u64		contentions_at_sites;		/* ... taken at a futex bucket-lock site */
+	u64		contentions_at_sites_resolved;	/* ... and on a bucket of a known table */
 	/* contention mode: requesting socket x table node ([s * (nodes+1) + node+1]) */
 	u64		*cont, *cont_wait;
 	/* contention_begin on a bucket, per thread, until its contention_end */
@@ -125,5 +128,11 @@ struct hm_buckets {
 u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n);
 bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report *r);
 int  hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size);
+/*
+ * The socket view's HITM matrix (or why it is not shown), one line at a
+ * time to @fn, as --stdio prints it and the TUI's socket table shows it
+ * below; stops at @fn's first non-zero return and returns it.
+ */
+int  hm_buckets__matrix_lines(const struct hm_buckets *b, int (*fn)(void *ctx, const char *line), void *ctx);
 
 #endif

@@ -751,6 +751,7 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	memset(so, 0, sizeof(*so));
 	so->kallsyms = r->opts.kallsyms;
 	so->symfs = r->opts.symfs;
+	so->vmlinux = r->opts.vmlinux;
 	so->no_source = r->opts.no_source;
 	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
 	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||

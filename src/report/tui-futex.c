@@ -259,30 +259,9 @@ nomem:
 }
 
 /* The HITM matrix --stdio prints under the socket table. */
-static int socket_foot(struct hm_tui_table *t, const struct hm_buckets *b)
+static int foot_line(void *t, const char *line)
 {
-	char line[512];
-	size_t len;
-	int err;
-
-	if (b->nr_sockets > 2) {
-		snprintf(line, sizeof(line), "Socket-to-socket HITM matrix: not shown; with %u sockets a remote HITM does "
-			 "not say which socket held the line (%" PRIu64 " remote HITMs)", b->nr_sockets, b->hitm_unknown);
-		return hm_tui_table__foot_add(t, line);
-	}
-	err = hm_tui_table__foot_add(t, "HITM: socket holding the modified line (rows) -> requesting socket (columns)");
-	len = snprintf(line, sizeof(line), "%-8s", "");
-	for (u32 s = 0; s < b->nr_sockets && len < sizeof(line); s++)
-		len += snprintf(line + len, sizeof(line) - len, " %8s%u", "S", s);
-	if (!err)
-		err = hm_tui_table__foot_add(t, line);
-	for (u32 h = 0; h < b->nr_sockets && !err; h++) {
-		len = snprintf(line, sizeof(line), "S%-7u", h);
-		for (u32 s = 0; s < b->nr_sockets && len < sizeof(line); s++)
-			len += snprintf(line + len, sizeof(line) - len, " %9" PRIu64, b->hitm[h * b->nr_sockets + s]);
-		err = hm_tui_table__foot_add(t, line);
-	}
-	return err;
+	return hm_tui_table__foot_add(t, line);
 }
 
 struct hm_tui_table *hm_tui_futex__sockets(const struct hm_report *r)
@@ -339,7 +318,7 @@ struct hm_tui_table *hm_tui_futex__sockets(const struct hm_report *r)
 			}
 		}
 	if (!err && mem)
-		err = socket_foot(t, b);
+		err = hm_buckets__matrix_lines(b, foot_line, t);
 	else if (!err && !cont)
 		err = hm_tui_table__foot_add(t, "Futex bucket lock contention (contention mode): nothing contended "
 					     "while recording");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tui-table.h"
+#include "util/htab.h"
 
 struct col {
 	char			name[32];
@@ -46,15 +47,6 @@ struct hm_tui_table {
 	size_t		nr_strs, alloc_strs;	/* alloc_strs: a power of two */
 };
 
-static u64 str_hash(const char *s)
-{
-	u64 h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* The table's copy of @s; NULL: no memory. */
 static char *intern(struct hm_tui_table *t, const char *s)
 {
@@ -69,7 +61,7 @@ static char *intern(struct hm_tui_table *t, const char *s)
 		for (size_t k = 0; k < t->alloc_strs; k++) {
 			if (!t->strs[k])
 				continue;
-			for (i = str_hash(t->strs[k]) & (n - 1); v[i]; i = (i + 1) & (n - 1))
+			for (i = hm_hash_str(t->strs[k]) & (n - 1); v[i]; i = (i + 1) & (n - 1))
 				;
 			v[i] = t->strs[k];
 		}
@@ -77,7 +69,7 @@ static char *intern(struct hm_tui_table *t, const char *s)
 		t->strs = v;
 		t->alloc_strs = n;
 	}
-	for (i = str_hash(s) & (t->alloc_strs - 1); t->strs[i]; i = (i + 1) & (t->alloc_strs - 1))
+	for (i = hm_hash_str(s) & (t->alloc_strs - 1); t->strs[i]; i = (i + 1) & (t->alloc_strs - 1))
 		if (!strcmp(t->strs[i], s))
 			return t->strs[i];
 	t->strs[i] = strdup(s);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/waits.h"
+#include "util/htab.h"
 
 struct caller {
 	const char	*name;		/* owned */
@@ -63,6 +64,23 @@ int hm_waits__caller(struct hm_symbols *syms, const struct hm_maps *maps, const 
 	return frames > 0;
 }
 
+bool hm_waits__bucket_site(const char *chain)
+{
+	static const char *const not_bucket[] = {
+		"futex_hash_allocate", "futex_private_hash", "futex_pivot", "futex_ref", "futex_hash_free",
+		"futex_mm_init", "futex_hash_prctl", "futex_exit", "futex_exec", "futex_cleanup", NULL,
+	};
+	size_t n = strcspn(chain, " ");
+	int i;
+
+	if (strncmp(chain, "futex_", 6) && strncmp(chain, "__futex_", 8) && strncmp(chain, "double_lock_hb", 14))
+		return false;
+	for (i = 0; not_bucket[i]; i++)
+		if (n >= strlen(not_bucket[i]) && !strncmp(chain, not_bucket[i], strlen(not_bucket[i])))
+			return false;
+	return true;
+}
+
 struct hm_waits *hm_waits__new(void)
 {
 	return calloc(1, sizeof(struct hm_waits));
@@ -78,15 +96,6 @@ void hm_waits__delete(struct hm_waits *w)
 	free(w);
 }
 
-static u64 hash_str(const char *s)
-{
-	u64 h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (u8)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static struct caller *slot(struct hm_waits *w, const char *name, bool by_ptr)
 {
 	unsigned mask, i;
@@ -94,7 +103,7 @@ static struct caller *slot(struct hm_waits *w, const char *name, bool by_ptr)
 	if (!w->alloc)
 		return NULL;
 	mask = w->alloc - 1;
-	for (i = hash_str(name) & mask;; i = (i + 1) & mask) {
+	for (i = hm_hash_str(name) & mask;; i = (i + 1) & mask) {
 		struct caller *c = &w->c[i];
 
 		if (!c->name || (by_ptr ? c->name == name : !strcmp(c->name, name)))

@@ -8,6 +8,7 @@
  * (contentions, total, average and maximum wait per caller).  Memory grows
  * with distinct callers, never with events.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <hitmap/json.h>
 #include <hitmap/perf_data.h>
@@ -20,6 +21,15 @@
  */
 int hm_waits__caller(struct hm_symbols *syms, const struct hm_maps *maps, const struct hm_sample *s,
 		     char *buf, size_t size);
+
+/*
+ * Whether a waiting call chain (as hm_waits__caller writes it) is a site that
+ * takes a futex hash bucket's lock: its first frame is a futex operation
+ * (futex_q_lock, futex_wait_setup, futex_wake, futex_wake_op, double_lock_hb,
+ * futex_requeue, futex_lock_pi, ...), not the private hash's set-up and
+ * reference counting, which take mm->futex_hash_lock or no lock at all.
+ */
+bool hm_waits__bucket_site(const char *chain);
 
 struct hm_waits;
 

@@ -69,7 +69,7 @@ struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 	c->lines = big_alloc((size_t)c->cap_lines * sizeof(*c->lines));
 	c->addrs = malloc((size_t)c->cap_lines * sizeof(u64));
 	c->ready = calloc(c->cap_lines, sizeof(u64));
-	c->lock = calloc(c->cap_lines, sizeof(u16));
+	c->lock = calloc(c->cap_lines, sizeof(*c->lock));
 	c->l1 = big_alloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
 	c->l2 = big_alloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
 	if (!c->index || !c->lines || !c->addrs || !c->ready || !c->lock || !c->l1 || !c->l2) {
@@ -149,14 +149,14 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 		struct hm_coh_line *nl = big_alloc((size_t)cap * sizeof(*nl));
 		u64 *na = realloc(c->addrs, (size_t)cap * sizeof(u64));
 		u64 *nr;
-		u16 *nk;
+		struct hm_coh_qlock *nk;
 
 		if (na)
 			c->addrs = na;
 		nr = na ? realloc(c->ready, (size_t)cap * sizeof(u64)) : NULL;
 		if (nr)
 			c->ready = nr;
-		nk = nr ? realloc(c->lock, (size_t)cap * sizeof(u16)) : NULL;
+		nk = nr ? realloc(c->lock, (size_t)cap * sizeof(*c->lock)) : NULL;
 		if (nk)
 			c->lock = nk;
 		if (!nl || !na || !nr || !nk) {
@@ -174,7 +174,7 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 	memset(l, 0, sizeof(*l));
 	c->addrs[id] = la;
 	c->ready[id] = 0;
-	c->lock[id] = 0;
+	memset(&c->lock[id], 0, sizeof(c->lock[id]));
 	l->owner = NO_OWNER;
 	l->state = HM_LS_I;
 	l->home = (u8)home;

@@ -21,7 +21,7 @@
 const char *hm_obj__name(enum hm_obj o)
 {
 	static const char *const n[HM_OBJ__MAX] = {
-		"bucket", "fph", "mm", "pcpu", "uword", "page", "global", "folio", "pt",
+		"bucket", "fph", "mm", "pcpu", "uword", "page", "global", "folio", "pt", "qnode",
 	};
 	return (unsigned)o < HM_OBJ__MAX ? n[o] : "?";
 }
@@ -204,6 +204,15 @@ u64 hm_sim__pcpu_addr(const struct hm_sim *s, u32 cpu)
 	return HM_SIM_PAGE_OFFSET + base + s->lay.pcpu_off;
 }
 
+/*
+ * qnodes[0] of @cpu: DEFINE_PER_CPU_ALIGNED(struct qnode, qnodes[4]), the MCS
+ * nodes of kernel/locking/qspinlock.c, on its own line of the CPU's unit.
+ */
+u64 hm_sim__qnode_addr(const struct hm_sim *s, u32 cpu)
+{
+	return hm_sim__pcpu_addr(s, cpu) - s->lay.pcpu_off + HM_SIM_QNODES_OFF;
+}
+
 /* ------------------------------------------------------------- futexes */
 
 int hm_sim__hash_futexes(struct hm_sim *s)
@@ -220,10 +229,11 @@ int hm_sim__hash_futexes(struct hm_sim *s)
 	s->folio_line = calloc(nf, sizeof(u32));
 	s->pt_line = calloc(nf, sizeof(u32));
 	s->pcpu_line = calloc(s->m.nr_cpus, sizeof(u32));
+	s->qnode_line = calloc(s->m.nr_cpus, sizeof(u32));
 	if (bs > 64)
 		s->bucket_line2 = calloc(nf, sizeof(u32));
 	if (!s->bucket || !s->fut || !s->bucket_table || !s->bucket_index ||
-	    !s->page_line || !s->folio_line || !s->pt_line || !s->pcpu_line || (bs > 64 && !s->bucket_line2))
+	    !s->page_line || !s->folio_line || !s->pt_line || !s->pcpu_line || !s->qnode_line || (bs > 64 && !s->bucket_line2))
 		return -ENOMEM;
 	for (i = 0; i < s->nr_threads; i++) {
 		for (j = 0; j < s->o.futexes; j++) {
@@ -278,6 +288,12 @@ int hm_sim__hash_futexes(struct hm_sim *s)
 
 		s->pcpu_line[i] = hm_coh__line(s->coh, a, s->m.cpu_socket[i]);
 		if (s->pcpu_line[i] == UINT32_MAX)
+			return -ENOMEM;
+	}
+	/* after every other line: their ids (and private-cache sets) stay as they were */
+	for (i = 0; i < s->m.nr_cpus; i++) {
+		s->qnode_line[i] = hm_coh__line(s->coh, hm_sim__qnode_addr(s, i), s->m.cpu_socket[i]);
+		if (s->qnode_line[i] == UINT32_MAX)
 			return -ENOMEM;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
+#include "util/num.h"
 
 static const char *const src_names[] = {
 #define HM_SRC_NAME(e, s) s,
@@ -60,6 +61,7 @@ struct preset {
 #define S_LKP	"calibrated: LKP lkp-srf-2sp2 6.12 perf bench futex hash 2,667,058 ops/s/thread (futex.md 4.3)"
 #define S_GUESS	"assumption: no public figure found; override with --latency"
 #define S_ARCH	"vendor optimization manual, load-to-use"
+#define S_PAUSE	"Intel optimization manual (Skylake): PAUSE latency extended to as many as 140 cycles"
 #define S_OCC	"calibrated: LKP lkp-srf-2sp2 6.16-rc private hash 144,593 ops/s/thread (futex.md 4.3)"
 #define OCC	12
 
@@ -88,11 +90,11 @@ static const struct preset presets[] = {
 			 [HM_SRC_HITM_LOCAL] = 105, [HM_SRC_HITM_XDIE] = 150, [HM_SRC_HITM_REMOTE] = 310,
 			 [HM_SRC_HIT_XDIE] = 140, [HM_SRC_HIT_REMOTE] = 290,
 			 [HM_SRC_DRAM_LOCAL] = 223, [HM_SRC_DRAM_REMOTE] = 348,
-			 [HM_LAT_SYSCALL] = 820, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 40, [HM_LAT_OCCUPANCY] = OCC },
+			 [HM_LAT_SYSCALL] = 820, [HM_LAT_STORE] = 1, [HM_LAT_SPIN] = 140, [HM_LAT_OCCUPANCY] = OCC },
 		.src = { [HM_SRC_L1] = S_ARCH, [HM_SRC_L2] = S_ARCH, [HM_SRC_LLC] = S_ARCH,
 			 [HM_SRC_HITM_LOCAL] = S_MLC, [HM_SRC_HITM_REMOTE] = S_GUESS,
 			 [HM_SRC_DRAM_LOCAL] = S_QDPMA, [HM_SRC_DRAM_REMOTE] = S_QDPMA,
-			 [HM_LAT_SYSCALL] = S_LKP, [HM_LAT_OCCUPANCY] = S_OCC },
+			 [HM_LAT_SYSCALL] = S_LKP, [HM_LAT_SPIN] = S_PAUSE, [HM_LAT_OCCUPANCY] = S_OCC },
 		.cpuid = "GenuineIntel,6,85,4", .cpudesc = "Intel(R) Xeon(R) Platinum 8180 CPU @ 2.50GHz",
 		.arch = "x86_64", .pmu_type = 4, .node_gb = 96,
 	},
@@ -185,17 +187,14 @@ int hm_machine__preset(struct hm_machine *m, const char *name)
 int hm_machine__set_latency(struct hm_machine *m, const char *spec)
 {
 	const char *eq = strchr(spec, '=');
-	char *end;
-	unsigned long v;
+	u64 v;
 	int i;
 
 	if (!eq) {
 		hm_err("--latency %s: expected NAME=CYCLES, e.g. hitm_remote=400", spec);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtoul(eq + 1, &end, 10);
-	if (errno || end == eq + 1 || *end || v == 0 || v > 100000 ||
+	if (hm_num__parse_u64(eq + 1, 10, 100000, &v) || v == 0 ||
 	    (!strncmp(spec, "occupancy=", 10) && v > 100)) {
 		hm_err("--latency %s: cycles must be an integer 1..100000 (occupancy: percent 1..100)", spec);
 		return -EINVAL;

@@ -10,7 +10,9 @@
  *   machine.c    sockets, cores, SMT, LLC domains, latency table, presets
  *   coherence.c  per-line directory (open addressing) + private L1/L2 slots
  *   kpath.c      the modelled kernels and their accesses per futex operation
- *   workload.c   futex hash workload: addresses, layout, run loop
+ *   setup.c      options, machine, kernel model, what-if layouts, placement
+ *   layout.c     where every object lives; the futexes' buckets
+ *   workload.c   the run loop, the bucket lock's queued spinlock, sampling
  *   sample.c     sampling (ldlat, period) and the vendor's data_src encoding
  *   truth.c      ground truth: counts per line, bucket, field, socket, category
  *
@@ -128,6 +130,15 @@ struct hm_coh_slot {
 	u32	line, epoch;
 };
 
+/*
+ * The bucket's queued spinlock (kernel/locking/qspinlock.c), per line: the
+ * thread (+ 1) holding it, the one spinning with the pending bit, and the
+ * MCS queue's tail; 0 none.
+ */
+struct hm_coh_qlock {
+	u16	locked, pending, tail;
+};
+
 struct hm_coh_result {
 	u8	src;		/* enum hm_src of the data (loads, RMW) */
 	bool	l1_hit;		/* stores: the line was owned in L1 */
@@ -140,7 +151,7 @@ struct hm_coh {
 	struct hm_coh_line	*lines;
 	u64			*addrs;		/* line address per id */
 	u64			*ready;		/* cycle when the last ownership transfer completes */
-	u16			*lock;		/* bucket spinlock holder (thread + 1), 0 free */
+	struct hm_coh_qlock	*lock;		/* bucket spinlocks */
 	u32			nr_lines, cap_lines;
 	u32			*index;		/* open addressing: line id + 1, 0 empty */
 	u32			index_mask;
@@ -222,6 +233,7 @@ enum hm_obj {
 	HM_OBJ_GLOBAL,
 	HM_OBJ_FOLIO,	/* the folio's head struct page (refcount, mapping); PAGE for a 4 KiB page */
 	HM_OBJ_PT,	/* the page-table entry GUP-fast reads (PTE, or PMD of a THP) */
+	HM_OBJ_QNODE,	/* a CPU's qspinlock MCS node (per-CPU qnodes[0]); step.line: that CPU */
 	HM_OBJ__MAX
 };
 const char *hm_obj__name(enum hm_obj o);
@@ -459,6 +471,9 @@ struct hm_sim_thread {
 	u64	time;		/* cycles */
 	u32	step, j;	/* template step, futex index */
 	u32	spins;
+	u8	lk;		/* qspinlock slowpath phase (workload.c) */
+	u16	qnext;		/* MCS successor (thread + 1), 0 none */
+	u64	lk_since;	/* cycle its fast path failed */
 	u64	ops;
 	u64	arr;		/* user address of futex[0] */
 };
@@ -489,6 +504,8 @@ struct hm_sim_results {
 	double	ops_per_sec_thread;	/* mean per thread, like perf bench */
 	u64	src[HM_SRC__MAX];	/* loads by true source */
 	u64	stores, rmws, spins;
+	u64	contended;		/* bucket lock acquisitions that took the slowpath */
+	u64	lock_wait;		/* cycles from the failed fast path to the lock taken, summed */
 	double	wall_s;		/* CPU seconds of the run (process CPU time) */
 };
 
@@ -517,6 +534,7 @@ struct hm_sim {
 	u32			*bucket_line2;	/* bucket_size > 64: the second line */
 	/* per CPU */
 	u32			*pcpu_line;
+	u32			*qnode_line;	/* qnodes[0] of the CPU's qspinlock MCS nodes */
 	u32			*ld_left, *st_left;	/* sampling counters */
 	struct hm_coh		*coh;
 	struct hm_sampler	*sp;
@@ -526,6 +544,16 @@ struct hm_sim {
 	char			*ksyms;		/* HM_META_KSYMS text */
 	size_t			ksyms_len;
 };
+
+/* splitmix64: the seeded streams of a run */
+static inline u64 hm_sim__splitmix(u64 *x)
+{
+	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 struct hm_sim *hm_sim__new(const struct hm_sim_opts *o);
 int  hm_sim__run(struct hm_sim *s);
@@ -545,6 +573,7 @@ int hm_sim__register_tables(struct hm_sim *s);
 u64 hm_sim__pt_addr(const struct hm_sim *s, u64 va);
 u64 hm_sim__page_addr(const struct hm_sim *s, u64 pa, bool head);
 u64 hm_sim__pcpu_addr(const struct hm_sim *s, u32 cpu);
+u64 hm_sim__qnode_addr(const struct hm_sim *s, u32 cpu);
 /*
  * --compare: A and B side by side in LKP's layout (perf-c2c.* and precise
  * counts), the accesses that account for the change, and why; written to @f.
@@ -571,5 +600,6 @@ void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_t
 #define HM_SIM_VMALLOC		0xffffc90000000000ULL
 #define HM_SIM_VMEMMAP		0xffffea0000000000ULL
 #define HM_SIM_MEM_BLOCK	(128ULL << 20)
+#define HM_SIM_QNODES_OFF	0x2d000ULL	/* qnodes in a CPU's per-CPU unit (64-byte aligned) */
 
 #endif

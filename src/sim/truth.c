@@ -14,6 +14,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
+#include "util/htab.h"
 
 struct tcount {
 	struct hm_c2c_stats	c2c;
@@ -35,13 +36,6 @@ struct tbucket {
 	struct hm_c2c_stats field[HM_FUTEX_FIELD__MAX];
 };
 
-/* Open-addressing map from a 64-bit key to an entry index. */
-struct tmap {
-	u64	*keys;
-	u32	*vals;
-	u32	mask, n;
-};
-
 struct hm_truth {
 	const struct hm_sim	*s;
 	struct tcount		total;
@@ -51,81 +45,20 @@ struct hm_truth {
 	u32			nr_sock;
 	struct tline		*lines;
 	u32			nr_lines, cap_lines;
-	struct tmap		line_map;
+	struct hm_htab		line_map;	/* line -> index in lines */
 	struct tbucket		*buckets;
 	u32			nr_buckets, cap_buckets;
-	struct tmap		bucket_map;
+	struct hm_htab		bucket_map;	/* table << 48 | index -> index in buckets */
 	u64			nr_samples;
 	int			err;
 };
 
-static int tmap_init(struct tmap *m)
+/* Value for @key; UINT32_MAX when absent. */
+static u32 tmap_get(const struct hm_htab *m, u64 key)
 {
-	m->mask = 1023;
-	m->n = 0;
-	m->keys = calloc(m->mask + 1, sizeof(u64));
-	m->vals = calloc(m->mask + 1, sizeof(u32));
-	return m->keys && m->vals ? 0 : -ENOMEM;
-}
+	const u64 *v = hm_htab__find(m, key);
 
-static void tmap_free(struct tmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-static inline u32 tmap_hash(u64 k)
-{
-	return (u32)((k * 0x9e3779b97f4a7c15ULL) >> 32);
-}
-
-/* Value for @key (keys are stored +1 so 0 means empty); UINT32_MAX when absent. */
-static u32 tmap_get(const struct tmap *m, u64 key)
-{
-	u32 h = tmap_hash(key) & m->mask;
-
-	while (m->keys[h]) {
-		if (m->keys[h] == key + 1)
-			return m->vals[h];
-		h = (h + 1) & m->mask;
-	}
-	return UINT32_MAX;
-}
-
-static int tmap_put(struct tmap *m, u64 key, u32 val)
-{
-	u32 h;
-
-	if ((m->n + 1) * 2 > m->mask + 1) {
-		struct tmap nm = { .mask = m->mask * 2 + 1 };
-		u32 i;
-
-		nm.keys = calloc(nm.mask + 1, sizeof(u64));
-		nm.vals = calloc(nm.mask + 1, sizeof(u32));
-		if (!nm.keys || !nm.vals) {
-			tmap_free(&nm);
-			return -ENOMEM;
-		}
-		for (i = 0; i <= m->mask; i++) {
-			if (!m->keys[i])
-				continue;
-			h = tmap_hash(m->keys[i] - 1) & nm.mask;
-			while (nm.keys[h])
-				h = (h + 1) & nm.mask;
-			nm.keys[h] = m->keys[i];
-			nm.vals[h] = m->vals[i];
-		}
-		nm.n = m->n;
-		tmap_free(m);
-		*m = nm;
-	}
-	h = tmap_hash(key) & m->mask;
-	while (m->keys[h])
-		h = (h + 1) & m->mask;
-	m->keys[h] = key + 1;
-	m->vals[h] = val;
-	m->n++;
-	return 0;
+	return v ? (u32)*v : UINT32_MAX;
 }
 
 struct hm_truth *hm_truth__new(const struct hm_sim *s)
@@ -137,7 +70,7 @@ struct hm_truth *hm_truth__new(const struct hm_sim *s)
 	t->s = s;
 	t->nr_sock = s->m.sockets;
 	t->sock = calloc(t->nr_sock, sizeof(*t->sock));
-	if (!t->sock || tmap_init(&t->line_map) || tmap_init(&t->bucket_map)) {
+	if (!t->sock) {
 		hm_truth__delete(t);
 		return NULL;
 	}
@@ -151,8 +84,8 @@ void hm_truth__delete(struct hm_truth *t)
 	free(t->sock);
 	free(t->lines);
 	free(t->buckets);
-	tmap_free(&t->line_map);
-	tmap_free(&t->bucket_map);
+	hm_htab__fini(&t->line_map);
+	hm_htab__fini(&t->bucket_map);
 	free(t);
 }
 
@@ -220,7 +153,7 @@ void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem
 		t->lines[li].line = line;
 		t->lines[li].obj = (u8)obj;
 		t->lines[li].addr = s->addr & ~63ULL;
-		if (tmap_put(&t->line_map, line, li)) {
+		if (hm_htab__put(&t->line_map, line, li)) {
 			t->err = -ENOMEM;
 			return;
 		}
@@ -247,7 +180,7 @@ void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem
 			t->buckets[bi].table = table;
 			t->buckets[bi].index = index;
 			t->buckets[bi].addr = s->addr & ~63ULL;
-			if (tmap_put(&t->bucket_map, key, bi)) {
+			if (hm_htab__put(&t->bucket_map, key, bi)) {
 				t->err = -ENOMEM;
 				return;
 			}

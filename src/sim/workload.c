@@ -22,254 +22,8 @@
 
 static u64 ksym_addr[HM_K__MAX];	/* hm_sim_ksym__addr(), cached for the run loop */
 
-static int build_ksyms(struct hm_sim *s)
-{
-	return hm_sim__ksyms_text(&s->ksyms, &s->ksyms_len);
-}
-
 #define sim_phys	hm_sim__paddr
 #define phys_node	hm_sim__node_of
-
-/* ------------------------------------------------------------- setup */
-
-void hm_sim_opts__init(struct hm_sim_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->preset = "srf";
-	o->kernel = "6.16-rc4";
-	o->futexes = 1024;
-	o->seed = 1;
-	o->ldlat = 30;
-	o->period = 1000;
-	o->placement = HM_PLACE_PERF;
-	o->pad_field = -1;
-	o->drop_field = -1;
-}
-
-static u64 splitmix(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static int place_threads(struct hm_sim *s)
-{
-	const struct hm_machine *m = &s->m;
-	u32 i;
-
-	for (i = 0; i < s->nr_threads; i++) {
-		struct hm_sim_thread *t = &s->th[i];
-		u32 cpu;
-
-		if (s->o.placement == HM_PLACE_PERF) {
-			/* perf bench: thread i on the i-th online CPU */
-			cpu = i % m->nr_cpus;
-		} else if (s->o.placement == HM_PLACE_COMPACT) {
-			/* fill one socket, SMT siblings included, before the next */
-			u32 k = i % m->nr_cpus, per = m->cores * (m->smt ? m->smt : 1);
-			u32 sock = k / per, rest = k % per;
-
-			cpu = hm_machine__cpu(m, sock * m->cores + rest % m->cores, rest / m->cores);
-		} else {
-			/* alternate sockets, then cores, then SMT siblings */
-			u32 k = i % m->nr_cpus;
-			u32 sock = k % m->sockets, rest = k / m->sockets;
-			u32 core = sock * m->cores + rest % m->cores, th = rest / m->cores;
-
-			cpu = hm_machine__cpu(m, core, th);
-		}
-		t->cpu = cpu;
-		t->core = m->cpu_core[cpu];
-		t->socket = m->cpu_socket[cpu];
-		t->tid = s->pid + 1 + i;
-	}
-	return 0;
-}
-
-/* What-if layouts: a field on its own line, a field removed, another table size. */
-static int apply_whatif(struct hm_sim *s)
-{
-	struct hm_futex_layout *l = &s->fm.layout;
-	const struct hm_sim_opts *o = &s->o;
-
-	if (o->global_slots)
-		s->fm.global_slots = o->global_slots;
-	if (o->drop_field >= 0) {
-		if (o->drop_field == HM_FUTEX_FIELD_WAITERS || o->drop_field == HM_FUTEX_FIELD_LOCK ||
-		    o->drop_field >= HM_FUTEX_FIELD_PAD) {
-			hm_err("--drop-field %s: the wait path cannot work without it; drop priv or chain",
-			       hm_futex_field__name(o->drop_field));
-			return -EINVAL;
-		}
-		if (l->offset[o->drop_field] < 0) {
-			hm_err("--drop-field %s: kernel %s has no such field in struct futex_hash_bucket",
-			       hm_futex_field__name(o->drop_field), s->kmod->name);
-			return -EINVAL;
-		}
-		l->offset[o->drop_field] = -1;
-	}
-	if (o->pad_field >= 0) {
-		if (o->pad_field >= HM_FUTEX_FIELD_PAD || l->offset[o->pad_field] < 0) {
-			hm_err("--pad-field %s: kernel %s has no such field in struct futex_hash_bucket",
-			       hm_futex_field__name(o->pad_field), s->kmod->name);
-			return -EINVAL;
-		}
-		if (o->pad_field == o->drop_field) {
-			hm_err("--pad-field and --drop-field name the same field");
-			return -EINVAL;
-		}
-		/* ____cacheline_aligned_in_smp: the bucket grows to two lines, the field alone in the second */
-		l->offset[o->pad_field] = 64;
-		l->bucket_size = 128;
-		s->fm.fph.queues = 128;
-	}
-	if (o->pad_field >= 0 || o->drop_field >= 0 || o->global_slots)
-		snprintf(l->source, sizeof(l->source), "what-if:%s", s->kmod->name);
-	return 0;
-}
-
-struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
-{
-	struct hm_sim *s = calloc(1, sizeof(*s));
-	int err = -ENOMEM, i;
-
-	if (!s)
-		goto fail_errno;
-	s->o = *o;
-	s->kmod = hm_sim_kernel__find(o->kernel);
-	if (!s->kmod) {
-		char names[256];
-
-		hm_sim_kernel__names(names, sizeof(names));
-		hm_err("--kernel %s: not a modelled kernel; use one of %s", o->kernel ? o->kernel : "(none)",
-		       names);
-		err = -EINVAL;
-		goto fail;
-	}
-	s->release = s->kmod->release;
-	if (hm_futex_kernel__parse(s->release, &s->kern)) {
-		err = -EINVAL;
-		goto fail;
-	}
-	s->era = s->kmod->era;
-	err = hm_machine__preset(&s->m, o->preset ? o->preset : "srf");
-	if (err)
-		goto fail;
-	err = hm_machine__finish(&s->m, o->sockets, o->cores, o->smt);
-	if (err)
-		goto fail;
-	s->m.read_migrates = o->read_migrates;
-	for (i = 0; i < o->nr_latency; i++) {
-		err = hm_machine__set_latency(&s->m, o->latency[i]);
-		if (err)
-			goto fail;
-	}
-	if (!o->futexes || o->futexes > 1u << 20) {
-		hm_err("--futexes %u: must be 1..1048576 per thread", o->futexes);
-		err = -EINVAL;
-		goto fail;
-	}
-	if (o->slots && (o->slots < 2 || (o->slots & (o->slots - 1)))) {
-		hm_err("--slots %llu: the kernel takes a power of two other than 1 (futex.md 2.9)",
-		       (unsigned long long)o->slots);
-		err = -EINVAL;
-		goto fail;
-	}
-	if ((o->slots || o->slots_set) && !s->kmod->private_hash) {
-		/* perf bench -b: prctl(PR_FUTEX_HASH, SET_SLOTS) fails, and perf bench exits */
-		hm_err("--slots %llu: kernel %s has no private hash (prctl PR_FUTEX_HASH fails); use --kernel 6.16-rc4, 6.17 or later",
-		       (unsigned long long)o->slots, o->kernel);
-		err = -EINVAL;
-		goto fail;
-	}
-	if (o->global_slots && (o->global_slots < 4 || (o->global_slots & (o->global_slots - 1)) ||
-				o->global_slots > (1ULL << 24))) {
-		hm_err("--global-slots %llu: a power of two 4..16777216", (unsigned long long)o->global_slots);
-		err = -EINVAL;
-		goto fail;
-	}
-	if (!o->period) {
-		hm_err("--period 0: the sampling period must be at least 1");
-		err = -EINVAL;
-		goto fail;
-	}
-	s->pid = 4242;
-	s->nr_threads = o->threads ? o->threads : s->m.nr_cpus;
-	if (s->nr_threads > 4096) {
-		hm_err("--threads %u: at most 4096", s->nr_threads);
-		err = -EINVAL;
-		goto fail;
-	}
-	s->th = calloc(s->nr_threads, sizeof(*s->th));
-	if (!s->th)
-		goto fail;
-	err = hm_futex_model__init(&s->fm, s->era);
-	if (err)
-		goto fail;
-	s->fm_init = true;
-	err = hm_futex_model__set_machine(&s->fm, s->m.nr_cpus, s->m.sockets);
-	if (err)
-		goto fail;
-	hm_sim__mm_layout(s->kmod, &s->fm.mm);
-	err = apply_whatif(s);
-	if (err)
-		goto fail;
-	place_threads(s);
-	err = hm_sim__make_layout(s);
-	if (err)
-		goto fail;
-	err = hm_sim__register_tables(s);
-	if (err)
-		goto fail;
-	s->coh = hm_coh__new(&s->m, s->nr_threads * (o->futexes / 8 + 8) + 1024);
-	if (!s->coh) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	err = hm_sim__hash_futexes(s);
-	if (err)
-		goto fail;
-	err = build_ksyms(s);
-	if (err)
-		goto fail;
-	return s;
-fail:
-	errno = -err;
-fail_errno:
-	hm_sim__delete(s);
-	if (!errno)
-		errno = ENOMEM;
-	return NULL;
-}
-
-void hm_sim__delete(struct hm_sim *s)
-{
-	if (!s)
-		return;
-	hm_sampler__delete(s->sp);
-	hm_truth__delete(s->truth);
-	hm_coh__delete(s->coh);
-	if (s->fm_init)
-		hm_futex_model__release(&s->fm);
-	hm_machine__release(&s->m);
-	free(s->th);
-	free(s->bucket);
-	free(s->fut);
-	free(s->ld_left);
-	free(s->st_left);
-	free(s->bucket_table);
-	free(s->bucket_index);
-	free(s->page_line);
-	free(s->folio_line);
-	free(s->pt_line);
-	free(s->bucket_line2);
-	free(s->pcpu_line);
-	free(s->ksyms);
-	free(s);
-}
 
 /* ------------------------------------------------------------- run */
 
@@ -317,6 +71,7 @@ static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t
 	case HM_OBJ_FOLIO:	return hm_sim__page_addr(s, sim_phys(s, t->arr + 4ULL * t->j), true) + st->off;
 	case HM_OBJ_PT:		return hm_sim__pt_addr(s, t->arr + 4ULL * t->j);
 	case HM_OBJ_GLOBAL:	return s->lay.futex_data + st->off;
+	case HM_OBJ_QNODE:	return hm_sim__qnode_addr(s, st->line) + st->off;
 	}
 	return 0;
 }
@@ -400,13 +155,14 @@ static const char *const acc_names[] = { "load", "store", "rmw" };
 static void trace_one(struct hm_sim *s, const struct hm_sim_thread *t, u64 k, const struct hm_sim_step *st,
 		      u64 ip, u32 line, const char *before, const struct hm_coh_result *r)
 {
-	char after[32], what[48], buf[320];
-	const char *fn = "?";
-	int i;
+	char after[32], what[48], fn[64], buf[360];
+	const char *name = hm_sim_ksym__at(ip);
 
-	if (hm_sim_ksym__at(ip))
-		fn = hm_sim_ksym__at(ip);
-	(void)i;
+	/* function+offset, as perf prints a symbol: the slowpath's steps differ by offset */
+	if (name)
+		snprintf(fn, sizeof(fn), "%s+0x%llx", name, (unsigned long long)(ip - hm_sim__ksym(name)));
+	else
+		snprintf(fn, sizeof(fn), "?");
 	line_state(s->coh, line, after, sizeof(after));
 	if (st->obj == HM_OBJ_BUCKET)
 		snprintf(what, sizeof(what), "bucket[%llu].%s", (unsigned long long)s->bucket_index[k],
@@ -414,7 +170,7 @@ static void trace_one(struct hm_sim *s, const struct hm_sim_thread *t, u64 k, co
 	else
 		snprintf(what, sizeof(what), "%s", st->what ? st->what : hm_obj__name(st->obj));
 	snprintf(buf, sizeof(buf),
-		 "%10.1f ns  cpu %3u (socket %u, core %3u)  %-24s %-5s %-18s line 0x%llx %-9s -> %-9s %-11s %5u cycles",
+		 "%10.1f ns  cpu %3u (socket %u, core %3u)  %-30s %-5s %-18s line 0x%llx %-9s -> %-9s %-11s %5u cycles",
 		 (double)t->time / s->m.ghz, t->cpu, t->socket, t->core, fn, acc_names[st->acc], what,
 		 (unsigned long long)s->coh->addrs[line], before, after,
 		 st->acc == HM_ACC_STORE ? (r->l1_hit ? "l1 (owned)" : "rfo") : hm_src__name(r->src),
@@ -508,6 +264,205 @@ static __attribute__((noinline)) u64 cal_run(struct hm_sim *s, struct cal *c, u6
 	return next;
 }
 
+/*
+ * The bucket lock's queued spinlock, as kernel/locking/qspinlock.c runs it
+ * (x86, no paravirt): the fast path's cmpxchg; a first contender sets the
+ * pending bit and spins reading the lock word; later ones swap themselves in
+ * as the MCS queue's tail, link into their predecessor's per-CPU node and
+ * spin on their own node until the predecessor hands the queue head over;
+ * the head spins on the lock word until neither locked nor pending is set,
+ * then takes the lock and writes its successor's node.  Every one of these
+ * is a memory access of the coherence model, so the lock line's bouncing
+ * while waiters spin and the holder's longer critical section follow from
+ * it.  A spin iteration costs its load plus one PAUSE (cpu_relax).
+ */
+enum { LK_NONE, LK_PEND, LK_QUEUED, LK_WOKEN, LK_HEAD };
+
+struct qspin_ctx {
+	struct hm_sim		*s;
+	struct tour		*h;
+	u64			*traced;
+	char			*before;
+	bool			steps;
+};
+
+/* One access of the slowpath by @t at its clock, which advances by its cost. */
+static int qspin_access(struct qspin_ctx *q, struct hm_sim_thread *t, u64 k, const struct hm_sim_step *st,
+			u32 line, enum hm_acc a, u32 ipoff, int qnode_cpu)
+{
+	struct hm_sim *s = q->s;
+	struct hm_sim_step sp = *st;
+	struct hm_coh_result r;
+	int err = 0;
+
+	sp.acc = (u8)a;
+	sp.ksym = HM_K_QSPIN_SLOWPATH;
+	sp.ipoff = (u16)ipoff;
+	sp.locked = a == HM_ACC_RMW;
+	if (qnode_cpu >= 0) {
+		sp.obj = HM_OBJ_QNODE;
+		sp.field = HM_FUTEX_FIELD__MAX;
+		sp.off = 0;
+		sp.line = (u32)qnode_cpu;
+		sp.what = "qnode";
+	}
+	if (*q->traced < s->o.trace)
+		line_state(s->coh, line, q->before, 32);
+	hm_coh__access(s->coh, t->cpu, line, a, t->time, &r);
+	if (*q->traced < s->o.trace && s->o.trace_fn) {
+		(*q->traced)++;
+		trace_one(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, line, q->before, &r);
+	}
+	if (s->sp)
+		err = account(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, &r, line);
+	hm_pop__count(&s->pop, r.src, a, sp.obj, sp.field, HM_SIM_MAX_STEPS, q->steps);
+	if (a == HM_ACC_STORE)
+		s->res.stores++;
+	else
+		s->res.src[r.src]++;
+	s->res.rmws += a == HM_ACC_RMW;
+	s->res.spins++;
+	t->time += r.cost;
+	return err;
+}
+
+/* The spin of one iteration that found the lock taken: PAUSE, then run again. */
+static inline void qspin_again(struct qspin_ctx *q, struct hm_sim_thread *t, u32 ti)
+{
+	t->time += q->s->m.lat[HM_LAT_SPIN];
+	tour_set(q->h, ti, (t->time << TID_BITS) | ti);
+}
+
+/*
+ * Thread @ti at spin_lock(&hb->lock).  Returns 0 when it takes the lock now
+ * with the access *@acq at *@ipoff (the step's own access, which the caller
+ * makes), 1 when it was rescheduled (spinning, or asleep in the MCS queue), or
+ * a negative errno.  *@handoff: the successor to hand the queue head to once
+ * the lock is taken (thread + 1), 0 none.
+ */
+static int qspin_lock(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim_step *st, u32 line,
+		      enum hm_acc *acq, u32 *ipoff, u16 *handoff)
+{
+	struct hm_sim *s = q->s;
+	struct hm_sim_thread *t = &s->th[ti];
+	struct hm_coh_qlock *l = &s->coh->lock[line];
+	u16 me = (u16)(ti + 1), prev;
+	int err;
+
+	*handoff = 0;
+	switch (t->lk) {
+	case LK_NONE:
+		if (!l->locked && !l->pending && !l->tail) {
+			/* queued_spin_lock: atomic_try_cmpxchg_acquire(&lock->val, 0, LOCKED) */
+			l->locked = me;
+			*acq = HM_ACC_RMW;
+			return 0;
+		}
+		/* the fast path's cmpxchg fails, but owns the line as any locked RMW */
+		s->res.contended++;
+		t->lk_since = t->time;
+		err = qspin_access(q, t, k, st, line, HM_ACC_RMW, st->ipoff, -1);
+		if (err)
+			return err;
+		if (!l->pending && !l->tail) {
+			/* queued_fetch_set_pending_acquire (lock btsl), then wait for !locked */
+			err = qspin_access(q, t, k, st, line, HM_ACC_RMW, 0x3e, -1);
+			l->pending = me;
+			t->lk = LK_PEND;
+			qspin_again(q, t, ti);
+			return err ? err : 1;
+		}
+		/* queue: node->locked = 0, node->next = NULL on this CPU's qnodes[0]; xchg_tail(lock, tail) */
+		err = qspin_access(q, t, k, st, s->qnode_line[t->cpu], HM_ACC_STORE, 0xc8, (int)t->cpu);
+		if (!err)
+			err = qspin_access(q, t, k, st, line, HM_ACC_RMW, 0xe4, -1);
+		if (err)
+			return err;
+		prev = l->tail;
+		l->tail = me;
+		if (!prev) {
+			t->lk = LK_HEAD;
+			qspin_again(q, t, ti);
+			return 1;
+		}
+		/* WRITE_ONCE(prev->next, node), then spin on node->locked: asleep until the hand-off */
+		err = qspin_access(q, t, k, st, s->qnode_line[s->th[prev - 1].cpu], HM_ACC_STORE, 0x118,
+				   (int)s->th[prev - 1].cpu);
+		s->th[prev - 1].qnext = me;
+		t->lk = LK_QUEUED;
+		tour_set(q->h, ti, UINT64_MAX);
+		return err ? err : 1;
+	case LK_PEND:
+		/* smp_cond_load_acquire(&lock->locked, !VAL) */
+		err = qspin_access(q, t, k, st, line, HM_ACC_LOAD, 0x6c, -1);
+		if (err)
+			return err;
+		if (l->locked) {
+			qspin_again(q, t, ti);
+			return 1;
+		}
+		/* clear_pending_set_locked: one 16-bit store */
+		l->pending = 0;
+		l->locked = me;
+		t->lk = LK_NONE;
+		*acq = HM_ACC_STORE;
+		*ipoff = 0x7a;
+		return 0;
+	case LK_WOKEN:
+		/* arch_mcs_spin_lock_contended: the load that sees node->locked written */
+		err = qspin_access(q, t, k, st, s->qnode_line[t->cpu], HM_ACC_LOAD, 0x150, (int)t->cpu);
+		if (err)
+			return err;
+		t->lk = LK_HEAD;
+		/* fall through */
+	case LK_HEAD:
+	default:
+		/* atomic_cond_read_acquire(&lock->val, !(VAL & _Q_LOCKED_PENDING_MASK)) */
+		err = qspin_access(q, t, k, st, line, HM_ACC_LOAD, 0x184, -1);
+		if (err)
+			return err;
+		if (l->locked || l->pending) {
+			qspin_again(q, t, ti);
+			return 1;
+		}
+		t->lk = LK_NONE;
+		l->locked = me;
+		*ipoff = 0x1a4;
+		if (l->tail == me) {
+			/* the last in the queue: atomic_try_cmpxchg_relaxed(&lock->val, &val, LOCKED) */
+			l->tail = 0;
+			*acq = HM_ACC_RMW;
+			return 0;
+		}
+		/* set_locked, then hand the queue head to the successor */
+		*acq = HM_ACC_STORE;
+		*handoff = t->qnext;
+		t->qnext = 0;
+		return 0;
+	}
+}
+
+/*
+ * After set_locked: smp_cond_load_relaxed(&node->next, VAL) (the successor
+ * wrote it), arch_mcs_spin_unlock_contended(&next->locked), and the
+ * successor wakes as the queue head.
+ */
+static int qspin_handoff(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim_step *st, u16 next)
+{
+	struct hm_sim *s = q->s;
+	struct hm_sim_thread *t = &s->th[ti], *n = &s->th[next - 1];
+	int err;
+
+	err = qspin_access(q, t, k, st, s->qnode_line[t->cpu], HM_ACC_LOAD, 0x1b8, (int)t->cpu);
+	if (!err)
+		err = qspin_access(q, t, k, st, s->qnode_line[n->cpu], HM_ACC_STORE, 0x1c6, (int)n->cpu);
+	if (n->time < t->time)
+		n->time = t->time;
+	n->lk = LK_WOKEN;
+	tour_set(q->h, next - 1, (n->time << TID_BITS) | (next - 1));
+	return err;
+}
+
 void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_tmpl *t)
 {
 	struct hm_sim_tctx c;
@@ -528,6 +483,10 @@ int hm_sim__run(struct hm_sim *s)
 {
 	struct hm_sim_tmpl tp;
 	struct tour h = { 0 };
+	struct qspin_ctx qc;
+	struct hm_sim_step acs;
+	enum hm_acc acq;
+	u16 handoff;
 	u64 end_cycles = UINT64_MAX, target_ops = s->o.ops, total_ops = 0, rng = s->o.seed;
 	u64 traced = 0;
 	/*
@@ -575,8 +534,8 @@ int hm_sim__run(struct hm_sim *s)
 			return -ENOMEM;
 		for (i = 0; i < s->m.nr_cpus; i++) {
 			/* counters start at a seeded point of their period */
-			s->ld_left[i] = 1 + (u32)(splitmix(&srng) % s->o.period);
-			s->st_left[i] = 1 + (u32)(splitmix(&srng) % s->o.period);
+			s->ld_left[i] = 1 + (u32)(hm_sim__splitmix(&srng) % s->o.period);
+			s->st_left[i] = 1 + (u32)(hm_sim__splitmix(&srng) % s->o.period);
 		}
 		s->sp = hm_sampler__new(s, s->o.output);
 		if (!s->sp)
@@ -604,9 +563,14 @@ int hm_sim__run(struct hm_sim *s)
 		return -ENOMEM;
 	}
 	memset(h.k, 0xff, 2 * (size_t)h.p * sizeof(u64));
+	qc.s = s;
+	qc.h = &h;
+	qc.traced = &traced;
+	qc.before = before;
+	qc.steps = steps;
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
-		s->th[i].time = splitmix(&rng) % 2000;
+		s->th[i].time = hm_sim__splitmix(&rng) % 2000;
 		s->th[i].j = 0;
 		h.k[h.p + i] = (s->th[i].time << TID_BITS) | i;
 	}
@@ -630,56 +594,39 @@ int hm_sim__run(struct hm_sim *s)
 			tour_set(&h, ti, UINT64_MAX);
 			continue;
 		}
+		acq = (enum hm_acc)st->acc;
+		handoff = 0;
 		if (st->kind == HM_STEP_LOCK) {
-			u16 *lk = &s->coh->lock[line];
+			u32 ipoff = 0;
+			int rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
 
-			if (*lk && *lk != ti + 1) {
-				/* contended: queued_spin_lock_slowpath spins reading the lock word */
-				enum hm_acc a = t->spins ? HM_ACC_LOAD : HM_ACC_RMW;
-				struct hm_sim_step sp = *st;
-
-				if (t->spins) {
-					sp.ksym = HM_K_QSPIN_SLOWPATH;
-					sp.ipoff = 0x6c;
-					sp.locked = false;
-				}
-				sp.acc = a;
-				if (traced < s->o.trace)
-					line_state(s->coh, line, before, sizeof(before));
-				hm_coh__access(s->coh, t->cpu, line, a, t->time, &r);
-				if (traced < s->o.trace && s->o.trace_fn) {
-					traced++;
-					trace_one(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, line, before, &r);
-				}
-				if (s->sp) {
-					err = account(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, &r, line);
-					if (err)
-						break;
-				}
-				hm_pop__count(&s->pop, r.src, a, HM_OBJ_BUCKET, HM_FUTEX_FIELD_LOCK, HM_SIM_MAX_STEPS,
-					      steps);
-				s->res.src[r.src]++;
-				s->res.spins++;
-				t->spins++;
-				t->time += r.cost + s->m.lat[HM_LAT_SPIN];
-				tour_set(&h, ti, (t->time << TID_BITS) | ti);
-				continue;
+			if (rc < 0) {
+				err = rc;
+				break;
 			}
-			*lk = (u16)(ti + 1);
-			if (t->spins) {
-				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + 0x1a4;
-				t->spins = 0;
+			if (rc > 0)
+				continue;	/* spinning, or queued */
+			if (ipoff || acq != st->acc) {
+				s->res.lock_wait += t->time - t->lk_since;
+				/* taken in the slowpath: the access that takes it */
+				acs = *st;
+				acs.acc = (u8)acq;
+				acs.ksym = HM_K_QSPIN_SLOWPATH;
+				acs.ipoff = (u16)ipoff;
+				acs.locked = acq == HM_ACC_RMW;
+				st = &acs;
+				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + ipoff;
 			}
 		}
 		if (traced < s->o.trace)
 			line_state(s->coh, line, before, sizeof(before));
-		hm_coh__access(s->coh, t->cpu, line, (enum hm_acc)st->acc, t->time, &r);
+		hm_coh__access(s->coh, t->cpu, line, acq, t->time, &r);
 		if (traced < s->o.trace && s->o.trace_fn) {
 			traced++;
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
 		if (st->kind == HM_STEP_UNLOCK)
-			s->coh->lock[line] = 0;
+			s->coh->lock[line].locked = 0;
 		if (s->sp) {
 			err = account(s, t, k, st, ip, &r, line);
 			if (err)
@@ -694,6 +641,13 @@ int hm_sim__run(struct hm_sim *s)
 		} else
 			s->res.stores++;
 		cost = r.cost;
+		if (handoff) {
+			t->time += cost;
+			cost = 0;
+			err = qspin_handoff(&qc, ti, k, st, handoff);
+			if (err)
+				break;
+		}
 		if (++t->step == tp.n) {
 			t->step = 0;
 			t->ops++;

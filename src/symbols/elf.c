@@ -558,6 +558,14 @@ size_t hm_elf__nr_syms(const struct hm_elf *e)
 	return e ? e->nr_syms : 0;
 }
 
+const struct hm_elf_sym *hm_elf__by_name(const struct hm_elf *e, const char *name)
+{
+	for (size_t i = 0; e && i < e->nr_syms; i++)
+		if (!strcmp(e->syms[i].name, name))
+			return &e->syms[i];
+	return NULL;
+}
+
 int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr)
 {
 	for (size_t i = 0; i < e->nr_loads; i++) {

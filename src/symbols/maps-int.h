@@ -8,6 +8,7 @@
  * mapsets, threads and processes).
  */
 #include "symbols-priv.h"
+#include "util/htab.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
 #define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
@@ -42,12 +43,6 @@ struct hm_proc {
 	struct hm_mapset ms;
 };
 
-/* A u32-keyed open-addressing table of pointers (keys stored in the objects). */
-struct hm_table {
-	void **slot;
-	u32 nr, cap;
-};
-
 struct hm_kseg {
 	u64 start, end;
 	const struct hm_map *map;
@@ -60,8 +55,8 @@ struct hm_build_id_ent {
 };
 
 struct hm_maps {
-	struct hm_table threads;	/* struct hm_thread, key tid */
-	struct hm_table procs;	/* struct hm_proc, key pid */
+	struct hm_htab threads;	/* tid -> struct hm_thread * */
+	struct hm_htab procs;	/* pid -> struct hm_proc * */
 	/* kernel maps in insertion order; flat view built on demand */
 	struct hm_map **kmaps;
 	u32 nr_kmaps, alloc_kmaps;
@@ -87,8 +82,8 @@ struct hm_maps {
 
 /* ---- maps-store.c */
 int hm_maps__grow32(void **v, u32 *alloc, u32 need, size_t elem);
-void *hm_table__get(const struct hm_table *t, u32 key);
-void hm_table__free(struct hm_table *t, void (*fn)(void *));
+/* Free every object of a table of pointers, then the table. */
+void hm_maps__table_free(struct hm_htab *t, void (*fn)(void *));
 void hm_maps__proc_free(void *o);
 struct hm_map *hm_maps__map_new(struct hm_maps *m);
 struct hm_map *hm_maps__map_clone(struct hm_maps *m, const struct hm_map *src);

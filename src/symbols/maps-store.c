@@ -37,76 +37,13 @@ int hm_maps__grow32(void **v, u32 *alloc, u32 need, size_t elem)
 	return err;
 }
 
-static u32 hash32(u32 k)
+void hm_maps__table_free(struct hm_htab *t, void (*fn)(void *))
 {
-	k ^= k >> 16;
-	k *= 0x7feb352d;
-	k ^= k >> 15;
-	k *= 0x846ca68b;
-	k ^= k >> 16;
-	return k;
-}
+	u64 v;
 
-/* Objects start with their u32 key. */
-void *hm_table__get(const struct hm_table *t, u32 key)
-{
-	if (!t->cap)
-		return NULL;
-	for (u32 j = hash32(key) & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
-		void *o = t->slot[j];
-
-		if (!o)
-			return NULL;
-		if (*(u32 *)o == key)
-			return o;
-	}
-}
-
-static int table_put(struct hm_table *t, void *obj)
-{
-	u32 key = *(u32 *)obj;
-
-	if ((t->nr + 1) * 2 > t->cap) {
-		u32 ncap = t->cap ? t->cap * 2 : 64;
-		void **ns = calloc(ncap, sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		for (u32 i = 0; i < t->cap; i++) {
-			void *o = t->slot[i];
-			u32 j;
-
-			if (!o)
-				continue;
-			for (j = hash32(*(u32 *)o) & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
-				;
-			ns[j] = o;
-		}
-		free(t->slot);
-		t->slot = ns;
-		t->cap = ncap;
-	}
-	for (u32 j = hash32(key) & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
-		if (!t->slot[j]) {
-			t->slot[j] = obj;
-			t->nr++;
-			return 0;
-		}
-		if (*(u32 *)t->slot[j] == key) {	/* replace: caller freed the old one */
-			t->slot[j] = obj;
-			return 0;
-		}
-	}
-}
-
-void hm_table__free(struct hm_table *t, void (*fn)(void *))
-{
-	for (u32 i = 0; i < t->cap; i++)
-		if (t->slot[i])
-			fn(t->slot[i]);
-	free(t->slot);
-	t->slot = NULL;
-	t->nr = t->cap = 0;
+	for (u32 it = 0; hm_htab__next(t, &it, NULL, &v);)
+		fn((void *)(uintptr_t)v);
+	hm_htab__fini(t);
 }
 
 void hm_maps__proc_free(void *o)
@@ -236,7 +173,7 @@ int hm_mapset__clone(struct hm_mapset *dst, const struct hm_mapset *src)
 
 struct hm_proc *hm_maps__proc_findnew(struct hm_maps *m, u32 pid)
 {
-	struct hm_proc *p = hm_table__get(&m->procs, pid);
+	struct hm_proc *p = hm_htab__find_ptr(&m->procs, pid);
 
 	if (p)
 		return p;
@@ -244,7 +181,7 @@ struct hm_proc *hm_maps__proc_findnew(struct hm_maps *m, u32 pid)
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	if (table_put(&m->procs, p) < 0) {
+	if (hm_htab__put_ptr(&m->procs, pid, p) < 0) {
 		free(p);
 		return NULL;
 	}
@@ -253,7 +190,7 @@ struct hm_proc *hm_maps__proc_findnew(struct hm_maps *m, u32 pid)
 
 struct hm_thread *hm_maps__thread_findnew(struct hm_maps *m, s32 pid, u32 tid)
 {
-	struct hm_thread *t = hm_table__get(&m->threads, tid);
+	struct hm_thread *t = hm_htab__find_ptr(&m->threads, tid);
 
 	if (t) {
 		if (t->pid == -1 && pid != -1)	/* machine__update_thread_pid */
@@ -265,7 +202,7 @@ struct hm_thread *hm_maps__thread_findnew(struct hm_maps *m, s32 pid, u32 tid)
 		return NULL;
 	t->tid = tid;
 	t->pid = pid;
-	if (table_put(&m->threads, t) < 0) {
+	if (hm_htab__put_ptr(&m->threads, tid, t) < 0) {
 		free(t);
 		return NULL;
 	}

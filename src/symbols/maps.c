@@ -182,7 +182,7 @@ static int do_fork(struct hm_maps *m, const struct hm_event *ev)
 	if (parent->pid != (s32)r->ppid)	/* an erroneous parent: start it over */
 		parent->pid = (s32)r->ppid;
 	/* if a thread exists for the child tid it is replaced */
-	t = hm_table__get(&m->threads, r->tid);
+	t = hm_htab__find_ptr(&m->threads, r->tid);
 	if (t) {
 		t->pid = (s32)r->pid;
 		t->dead = false;
@@ -227,7 +227,7 @@ static int do_exit(struct hm_maps *m, const struct hm_event *ev)
 
 	if (ev->size < sizeof(*r))
 		return -EINVAL;
-	t = hm_table__get(&m->threads, r->tid);
+	t = hm_htab__find_ptr(&m->threads, r->tid);
 	if (t)
 		t->dead = true;
 	return 0;
@@ -288,8 +288,8 @@ void hm_maps__delete(struct hm_maps *m)
 {
 	if (!m)
 		return;
-	hm_table__free(&m->threads, free);
-	hm_table__free(&m->procs, hm_maps__proc_free);
+	hm_maps__table_free(&m->threads, free);
+	hm_maps__table_free(&m->procs, hm_maps__proc_free);
 	for (u64 i = 0; i < m->nr_all; i++)
 		free(m->all[i]);
 	free(m->all);
@@ -383,18 +383,18 @@ const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m)
 /* The process whose maps thread (@pid, @tid) of a sample uses (perf: by tid, then the leader). */
 static const struct hm_proc *sample_proc_slow(const struct hm_maps *m, u32 pid, u32 tid)
 {
-	const struct hm_thread *t = hm_table__get(&m->threads, tid);
+	const struct hm_thread *t = hm_htab__find_ptr(&m->threads, tid);
 	u32 p = pid;
 
 	if (t && t->pid != -1)
 		p = (u32)t->pid;
 	if (p != tid) {	/* the leader: a known thread p may belong elsewhere */
-		const struct hm_thread *l = hm_table__get(&m->threads, p);
+		const struct hm_thread *l = hm_htab__find_ptr(&m->threads, p);
 
 		if (l && l->pid != -1)
 			p = (u32)l->pid;
 	}
-	return hm_table__get(&m->procs, p);
+	return hm_htab__find_ptr(&m->procs, p);
 }
 
 /*
@@ -497,14 +497,14 @@ bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 a
 
 const char *hm_maps__comm(const struct hm_maps *m, u32 tid)
 {
-	const struct hm_thread *t = m ? hm_table__get(&m->threads, tid) : NULL;
+	const struct hm_thread *t = m ? hm_htab__find_ptr(&m->threads, tid) : NULL;
 
 	return t ? t->comm : NULL;
 }
 
 int hm_maps__pid(const struct hm_maps *m, u32 tid)
 {
-	const struct hm_thread *t = m ? hm_table__get(&m->threads, tid) : NULL;
+	const struct hm_thread *t = m ? hm_htab__find_ptr(&m->threads, tid) : NULL;
 
 	return t ? t->pid : -1;
 }

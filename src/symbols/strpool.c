@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "symbols-priv.h"
+#include "util/htab.h"
 
 #define CHUNK (64 * 1024)
 
@@ -22,15 +23,6 @@ struct hm_strpool {
 	size_t nr, cap;		/* cap: power of two */
 	struct chunk *chunks;
 };
-
-static u64 hash_str(const char *s, size_t len)
-{
-	u64 h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (u8)s[i]) * 1099511628211ULL;
-	return h;
-}
 
 struct hm_strpool *hm_strpool__new(void)
 {
@@ -97,7 +89,7 @@ static int grow(struct hm_strpool *p)
 
 		if (!s)
 			continue;
-		j = hash_str(s, strlen(s)) & (ncap - 1);
+		j = hm_hash_str(s) & (ncap - 1);
 		while (ns[j])
 			j = (j + 1) & (ncap - 1);
 		ns[j] = s;
@@ -115,7 +107,7 @@ const char *hm_strpool__intern_len(struct hm_strpool *p, const char *s, size_t l
 
 	if ((p->nr + 1) * 2 > p->cap && grow(p) < 0)
 		return NULL;
-	j = hash_str(s, len) & (p->cap - 1);
+	j = hm_hash_bytes(s, len) & (p->cap - 1);
 	while (p->slot[j]) {
 		const char *t = p->slot[j];
 

@@ -43,6 +43,8 @@ int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr);
 /* The function or object symbol containing @vaddr, or NULL. */
 const struct hm_elf_sym *hm_elf__find(const struct hm_elf *e, u64 vaddr);
 size_t hm_elf__nr_syms(const struct hm_elf *e);
+/* The first symbol named @name (a linear search: for a few look-ups), or NULL. */
+const struct hm_elf_sym *hm_elf__by_name(const struct hm_elf *e, const char *name);
 /* Read the GNU build-id note of an open file path into @id (20 bytes); returns its size or <0. */
 int hm_elf__read_build_id(const char *path, u8 *id, size_t size);
 

@@ -8,6 +8,7 @@
  * until hm_symbols__delete.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,10 @@ struct entry {
 
 struct hm_symbols {
 	struct hm_symbols_opts opts;
-	char *kallsyms_path, *symfs;
+	char *kallsyms_path, *symfs, *vmlinux_path;
+	struct dso *vml;		/* opts.vmlinux, opened at the first kernel address */
+	bool vml_tried;
+	u64 vml_slide;			/* runtime - link address (KASLR) */
 	void *ksyms_text;
 	struct hm_ksyms *ksyms;
 	bool ksyms_tried;
@@ -69,6 +73,8 @@ struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
 		goto nomem;
 	if (opts && opts->symfs && !(s->symfs = strdup(opts->symfs)))
 		goto nomem;
+	if (opts && opts->vmlinux && !(s->vmlinux_path = strdup(opts->vmlinux)))
+		goto nomem;
 	if (opts && opts->ksyms_text && opts->ksyms_len) {
 		s->ksyms_text = malloc(opts->ksyms_len);
 		if (!s->ksyms_text)
@@ -77,6 +83,7 @@ struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
 	}
 	s->opts.kallsyms = s->kallsyms_path;
 	s->opts.symfs = s->symfs;
+	s->opts.vmlinux = s->vmlinux_path;
 	s->opts.ksyms_text = s->ksyms_text;
 	return s;
 nomem:
@@ -95,6 +102,12 @@ void hm_symbols__delete(struct hm_symbols *s)
 		free(s->dsos[i]);
 	}
 	free(s->dsos);
+	if (s->vml) {
+		hm_elf__delete(s->vml->elf);
+		hm_dwarf__delete(s->vml->dw);
+		free(s->vml);
+	}
+	free(s->vmlinux_path);
 	free(s->tab);
 	hm_ksyms__delete(s->ksyms);
 	hm_ksyms__delete(s->run_ksyms);
@@ -200,6 +213,8 @@ static int running_build_id(u8 *id)
 	return -ENOENT;
 }
 
+static struct dso *vmlinux(struct hm_symbols *s);
+
 /* perf's choice (dso__find_kallsyms): the running kernel's when it is the file's. */
 static struct hm_ksyms *load_default(struct hm_symbols *s)
 {
@@ -217,6 +232,11 @@ static struct hm_ksyms *load_default(struct hm_symbols *s)
 			snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
 				 home && *home ? home : "/root", hex);
 			if (access(path, R_OK)) {
+				if (vmlinux(s)) {	/* modules only: the image has its ELF */
+					hm_debug("kernel build-id %s: no kallsyms for modules", hex);
+					errno = ENOENT;
+					return NULL;
+				}
 				hm_warn("kernel build-id %s is not the running kernel's and %s is missing: kernel symbols [unknown] (pass --kallsyms FILE)",
 					hex, path);
 				return NULL;
@@ -306,6 +326,64 @@ static const char *module_dso(struct hm_symbols *s, const char *filename)
 	return hm_strpool__intern(s->pool, buf);
 }
 
+static void fill_vaddr(struct hm_symbols *s, struct dso *d, u64 vaddr, struct hm_symbol_info *info);
+
+static void bid_hex(const u8 *id, int n, char *hex)
+{
+	hex[0] = '\0';
+	for (int i = 0; i < n && i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", id[i]);
+}
+
+/* opts.vmlinux, opened once: its ELF, the build-id check and the KASLR slide. */
+static struct dso *vmlinux(struct hm_symbols *s)
+{
+	const struct hm_map *k;
+	const struct hm_elf_sym *ref;
+	char path[PATH_MAX], want[41], have[41];
+	struct dso *d;
+	u8 id[20];
+	int n;
+
+	if (s->vml_tried)
+		return s->vml;
+	s->vml_tried = true;
+	if (!s->opts.vmlinux || !*s->opts.vmlinux)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->elf_tried = true;
+	if (realpath(s->opts.vmlinux, path))
+		d->elf = hm_elf__open(path, NULL, 0, NULL);
+	if (d->elf && !hm_elf__nr_syms(d->elf))
+		errno = ENOEXEC;
+	d->filename = hm_elf__nr_syms(d->elf) ? hm_strpool__intern(s->pool, path) : NULL;
+	if (!d->filename) {
+		hm_warn("%s: no ELF symbols (%s); kernel symbols come from kallsyms",
+			s->opts.vmlinux, strerror(errno));
+		hm_elf__delete(d->elf);
+		free(d);
+		return NULL;
+	}
+	k = hm_maps__kernel_map(s->maps);
+	if (k && k->build_id_size) {
+		n = hm_elf__read_build_id(path, id, sizeof(id));
+		if (n != k->build_id_size || memcmp(id, k->build_id, n)) {
+			bid_hex(k->build_id, k->build_id_size, want);
+			bid_hex(id, n, have);
+			hm_warn("%s: build-id %s is not the recorded kernel's (%s); its symbols may not be the samples' code",
+				s->opts.vmlinux, n > 0 ? have : "(none)", want);
+		}
+	}
+	/* KASLR: the kernel MMAP's pgoff is where _text ran (perf's ref_reloc_sym) */
+	if (k && k->pgoff && ((ref = hm_elf__by_name(d->elf, "_text")) ||
+			      (ref = hm_elf__by_name(d->elf, "_stext"))))
+		s->vml_slide = k->pgoff - ref->start;
+	s->vml = d;
+	return d;
+}
+
 static int resolve_kernel(struct hm_symbols *s, const struct hm_map *map, u64 addr,
 			  struct hm_symbol_info *info)
 {
@@ -316,11 +394,16 @@ static int resolve_kernel(struct hm_symbols *s, const struct hm_map *map, u64 ad
 		s->st.cache_hits++;
 		*info = e->info;
 	} else {
+		/* the kernel image: the vmlinux ELF first, then kallsyms */
+		struct dso *v = !map || map->type == HM_MAP_VMLINUX ? vmlinux(s) : NULL;
+
 		e = cache_put(s, &s->kernel_tag, addr);
 		if (!e)
 			return -ENOMEM;
-		k = hm_ksyms__find(ksyms(s), addr);
+		if (v)
+			fill_vaddr(s, v, addr - s->vml_slide, &e->info);
 		e->info.dso = KERNEL_DSO;
+		k = e->info.name ? NULL : hm_ksyms__find(ksyms(s), addr);
 		if (k) {
 			e->info.name = hm_strpool__intern(s->pool, k->name);
 			e->info.offset = addr - k->start;
@@ -385,22 +468,12 @@ found:
 	return d;
 }
 
-static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_symbol_info *info)
+/* Symbol, source line and inline frame of ELF address @vaddr of @d (its ELF open). */
+static void fill_vaddr(struct hm_symbols *s, struct dso *d, u64 vaddr, struct hm_symbol_info *info)
 {
 	const struct hm_elf_sym *sym;
 	struct hm_srcline sl;
-	u64 vaddr;
 
-	info->dso = d->filename;
-	if (!d->elf_tried) {
-		d->elf_tried = true;
-		d->elf = hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs);
-		if (!d->elf)
-			hm_debug("%s: no ELF found (build-id cache, path, --symfs): symbols [unknown]",
-				 d->filename);
-	}
-	if (!d->elf || hm_elf__off_to_vaddr(d->elf, off, &vaddr) < 0)
-		return;
 	sym = hm_elf__find(d->elf, vaddr);
 	if (sym) {
 		info->name = hm_strpool__intern(s->pool, sym->name);
@@ -431,6 +504,23 @@ static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_sy
 	}
 }
 
+static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_symbol_info *info)
+{
+	u64 vaddr;
+
+	info->dso = d->filename;
+	if (!d->elf_tried) {
+		d->elf_tried = true;
+		d->elf = hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs);
+		if (!d->elf)
+			hm_debug("%s: no ELF found (build-id cache, path, --symfs): symbols [unknown]",
+				 d->filename);
+	}
+	if (!d->elf || hm_elf__off_to_vaddr(d->elf, off, &vaddr) < 0)
+		return;
+	fill_vaddr(s, d, vaddr, info);
+}
+
 static bool kernel_addr(u64 addr)
 {
 	return addr >= 0xffff800000000000ULL;	/* x86_64/arm64 upper half */
@@ -458,7 +548,7 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
 	if (!map) {
 		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 		    kernel_addr(addr)) {
-			if (!ksyms(s))
+			if (!vmlinux(s) && !ksyms(s))
 				return -ENOENT;
 			return resolve_kernel(s, NULL, addr, info);
 		}

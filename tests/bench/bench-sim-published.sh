@@ -38,3 +38,8 @@ done
 # the bucket-count sensitivity behind the private-hash gaps: 7.2, -b 256 -> -b 512
 a=$(ops --preset skx --kernel 7.2 -b 256) && b=$(ops --preset skx --kernel 7.2 -b 512) &&
 	awk -v a="$a" -v b="$b" 'BEGIN { printf "sim 7.2 skx 112t -b 256 -> -b 512: model %+.1f%%, published %+.1f%% (587,014 -> 995,943)\n", 100 * (b - a) / a, 69.7 }'
+# the bucket lock's contention behind it (queued spinlock: pending bit, MCS queue, hand-off)
+for b in 256 512; do
+	"$HITMAP" simulate --preset skx --kernel 7.2 -b "$b" --json | jq -r --arg b "$b" \
+		'"sim 7.2 skx 112t -b \($b): \(.lock_contended * 1000 / .ops | floor / 10)% of bucket lock acquisitions contended, \(if .lock_contended > 0 then (.lock_wait_cycles / .lock_contended | floor) else 0 end) cycles waited each"'
+done

@@ -49,7 +49,11 @@ run() {	# run CMD FILE: sets rc, $TMP/out, $TMP/err; 20 s and 1 GB at most
 	convert) args=(convert -i "$f" -o "$TMP/conv.data") ;;
 	*)       args=("$cmd" -i "$f") ;;
 	esac
-	( ulimit -v 1000000; exec timeout 20 "$HITMAP" "${args[@]}" ) >"$TMP/out" 2>"$TMP/err"
+	if san_build; then	# ASan cannot start under ulimit -v
+		ASAN_OPTIONS=$(asan_mem_limit 1000) timeout 20 "$HITMAP" "${args[@]}"
+	else
+		( ulimit -v 1000000; exec timeout 20 "$HITMAP" "${args[@]}" )
+	fi >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 }
 
@@ -89,8 +93,11 @@ for f in "$C"/*.data; do
 		fi
 		# what convert wrote must itself read cleanly
 		if [ -z "$why" ] && [ "$cmd" = convert ] && [ "$e" != err ]; then
-			( ulimit -v 1000000; exec timeout 20 "$HITMAP" header -i "$TMP/conv.data" ) \
-				>/dev/null 2>"$TMP/err2"
+			if san_build; then
+				ASAN_OPTIONS=$(asan_mem_limit 1000) timeout 20 "$HITMAP" header -i "$TMP/conv.data"
+			else
+				( ulimit -v 1000000; exec timeout 20 "$HITMAP" header -i "$TMP/conv.data" )
+			fi >/dev/null 2>"$TMP/err2"
 			r2=$?
 			[ $r2 -eq 0 ] || why="its output does not read back (header rc $r2): $(head -c 200 "$TMP/err2")"
 		fi

@@ -27,6 +27,8 @@ inputs=("$D"/*.data)
 W=$FIXTURES/perf_data_converter/perf.data.weight_struct
 [ -f "$W" ] && inputs+=("$W")
 
+# a SAN=1 build cannot run under the tool's RLIMIT_AS: ASan's allocator is bounded instead
+san_build && export ASAN_OPTIONS=$(asan_mem_limit 1000)
 TMPDIR=$TMP "$TOOL" -n "${HARDEN_CASES:-2500}" -s "${HARDEN_SEED:-1}" -x "$HITMAP" -e 25 \
 	"${inputs[@]}" >"$TMP/out" 2>&1
 rc=$?

@@ -58,6 +58,10 @@ jq -e --argjson n "$n" '([.callers[].contended] | add) == $n' "$TMP/b.json" >/de
 	pass contention-callers-sum || fail contention-callers-sum "$(jq -c '[.callers[].contended] | add' "$TMP/b.json") != $n"
 jq -e '[.buckets[] | select(.contended > 0) | select(.max_wait_ns < .avg_wait_ns or .avg_wait_ns > .wait_ns)] | length == 0' \
 	"$TMP/b.json" >/dev/null && pass contention-avg-max-wait || fail contention-avg-max-wait "$(jq -c '.buckets[:2]' "$TMP/b.json")"
+# every contention on a bucket lock was taken at a futex bucket-lock call site
+# (the denominator of the live >= 99% check in futex-record-live.sh)
+jq -e '.summary.contentions_at_bucket_sites_on_buckets == .summary.contentions_on_buckets' "$TMP/b.json" >/dev/null &&
+	pass contention-bucket-sites || fail contention-bucket-sites "$(jq -c .summary "$TMP/b.json"); callers $(jq -c '[.callers[].caller]' "$TMP/b.json")"
 grep -q 'Contention on bucket locks by caller' "$TMP/b.txt" && pass contention-callers-text ||
 	fail contention-callers-text "no caller section"
 done_tests

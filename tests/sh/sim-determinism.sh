@@ -31,4 +31,13 @@ w="--preset srf --cores 8 --futexes 32 --ops 5000 --period 10 --kernel 7.3 --sha
 "$HITMAP" simulate $w -o "$TMP/w.1" >/dev/null 2>&1
 "$HITMAP" simulate $w -o "$TMP/w.2" >/dev/null 2>&1
 check sim-determinism-shared-thp-whatif cmp "$TMP/w.1" "$TMP/w.2"
+# the bucket lock's slowpath (pending bit, MCS queue, hand-offs) on every operation: 2 slots
+q="--preset skx --cores 4 --smt 2 --kernel 7.2 -b 2 --futexes 16 --ops 4000 --period 10"
+"$HITMAP" simulate $q -o "$TMP/q.1" --truth "$TMP/q.1.json" >/dev/null 2>&1
+"$HITMAP" simulate $q -o "$TMP/q.2" --truth "$TMP/q.2.json" >/dev/null 2>&1
+c=$("$HITMAP" simulate $q --json 2>/dev/null | jq '.lock_contended')
+echo "# -b 2: $c of 4000 acquisitions contended"
+[ "${c:-0}" -gt 1000 ] && cmp -s "$TMP/q.1" "$TMP/q.2" && cmp -s "$TMP/q.1.json" "$TMP/q.2.json" &&
+	pass sim-determinism-contended-lock ||
+	fail sim-determinism-contended-lock "$c contended; the files $(cmp "$TMP/q.1" "$TMP/q.2" 2>&1 | head -c 120)"
 done_tests
