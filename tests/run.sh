@@ -23,14 +23,13 @@ run_one() {
 	printf '%s\n' "$out" >>"$LOG"
 	local p f s
 	p=$(grep -c '^PASS ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out"); s=$(grep -c '^SKIP ' <<<"$out")
-	local r
-	for r in "$SANLOG"/*; do
-		[ -f "$r" ] || continue
-		mkdir -p "$B/san-reports"
+	local r=("$SANLOG"/*)
+	if [ -f "${r[0]}" ]; then
+		rm -rf "$B/san-reports/$name"; mkdir -p "$B/san-reports/$name"
 		f=$((f+1)); out="$out
-FAIL $name: sanitizer: $(grep -m1 -E 'ERROR|runtime error' "$r" | cut -c1-160) ($B/san-reports/$name.${r##*/})"
-		mv "$r" "$B/san-reports/$name.${r##*/}"
-	done
+FAIL $name: ${#r[@]} sanitizer reports, the first: $(grep -h -m1 -E 'ERROR|runtime error' "${r[0]}" | cut -c1-160) (in $B/san-reports/$name/)"
+		mv "${r[@]}" "$B/san-reports/$name/"
+	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		# a crash or a non-zero exit without a FAIL line still fails
 		f=1; out="$out

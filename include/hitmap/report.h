@@ -43,8 +43,9 @@ struct hm_report_opts {
 	const char	*kernel_release;	/* override the era: "6.16" ... */
 	/*
 	 * Called for every sample after classification and resolution, in
-	 * the report's single pass (diff metrics and HTML use it); a
-	 * negative return stops the run with that error.
+	 * the report's single pass, after the report's own aggregates; a
+	 * negative return stops the run with that error.  hitmap's own views
+	 * read the report's aggregates after the pass instead.
 	 */
 	int		(*on_sample)(void *priv, const struct hm_report *r,
 				     const struct hm_mem_sample *ms);
@@ -71,17 +72,6 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts);
 /* The CPUs this process may run on (sched_getaffinity): opts.threads 0. */
 int  hm_report__cpus_available(void);
 
-/*
- * A view that aggregates on its own (a sink) gets every classified and
- * resolved sample of the single pass, after the report's own aggregates
- * and opts.on_sample, in the order the sinks were added; a negative return
- * stops the run with that error.  Add sinks before hm_report__run; at most
- * HM_REPORT_MAX_SINKS (-ENOSPC past that).
- */
-#define HM_REPORT_MAX_SINKS 8
-typedef int (*hm_report_sample_fn)(void *priv, const struct hm_report *r,
-				   const struct hm_mem_sample *ms);
-int  hm_report__add_sink(struct hm_report *r, hm_report_sample_fn fn, void *priv);
 /* Read the whole file; returns 0 or a negative errno (message in the log). */
 int  hm_report__run(struct hm_report *r);
 void hm_report__delete(struct hm_report *r);

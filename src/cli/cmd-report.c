@@ -129,7 +129,6 @@ static int cmd_report(int argc, char **argv)
 	bool stats = false, by = false, double_cl = false, perf_counters = false;
 	const char **tables = NULL;
 	struct hm_report *r = NULL;
-	struct hm_mscan *mscan = NULL;
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL, *fmt_opt = NULL;
@@ -346,12 +345,8 @@ static int cmd_report(int argc, char **argv)
 	if (tui)
 		ro.want_lines = ro.want_buckets = true;
 	if (html) {
-		/* the page's metrics come from the same single pass */
-		mscan = hm_mscan__new(0);
-		if (!mscan) {
-			hm_cli__error("out of memory");
-			goto out;
-		}
+		/* the page's metrics read the same single pass's aggregation */
+		hm_metrics__want(&ro);
 		if (!strcmp(html, "-"))
 			fmt = HM_FMT_HTML;
 	}
@@ -364,10 +359,6 @@ static int cmd_report(int argc, char **argv)
 		hm_cli__lib_error(-errno, ro.input);
 		goto out;
 	}
-	if (mscan && (err = hm_mscan__attach(mscan, r)) < 0) {
-		hm_cli__lib_error(err, ro.input);
-		goto out;
-	}
 	err = hm_report__run(r);
 	hm_progress__delete(prog.p);
 	prog.p = NULL;
@@ -376,7 +367,7 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (html) {
-		metrics = hm_mscan__finish(mscan, r);
+		metrics = hm_metrics__from_report(r, 0);
 		if (!metrics) {
 			hm_cli__lib_error(-errno, ro.input);
 			goto out;
@@ -442,7 +433,6 @@ out:
 	hm_progress__delete(prog.p);
 	hm_metrics__delete(metrics);
 	free(html_extra);
-	hm_mscan__delete(mscan);
 	hm_report__delete(r);
 	free(tables);
 	return rc;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hitmap record's contention accounting: per lock address the
- * contention_begin events (of the workload, per socket) and the wait to
- * contention_end, and the futex uaddr -> hash bucket pairs from
- * sys_enter_futex; then the attribution of the contended buckets to a
- * futex hash table and index.
+ * contention_begin events (and the workload's), and the futex uaddr -> hash
+ * bucket pairs from sys_enter_futex; then the attribution of the contended
+ * buckets to a futex hash table and index, which the file's metadata names.
+ * The waits and the per-bucket summary are the report's, read back from the
+ * written file (record-summary.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -164,17 +165,10 @@ void hm_rec__account(struct hm_rec_session *s, const struct perf_event_header *h
 		if (!l)
 			return;
 		l->count++;
-		if (s->child > 0 && (pid_t)v.pid == s->child) {
-			int sock = v.cpu < 8192 && s->cpu_sock ? s->cpu_sock[v.cpu] : 0;
-
+		if (s->child > 0 && (pid_t)v.pid == s->child)
 			l->wl_count++;
-			if (sock < 0)
-				sock = 0;
-			l->sock[sock < HM_REC_MAX_SOCK ? sock : HM_REC_MAX_SOCK - 1]++;
-		}
 		t = tidset__find(&s->tids, &tk, true);
 		if (t) {
-			t->begin_time = v.time;
 			if (t->uaddr) {
 				struct pairent pk = { t->uaddr, lk.addr };
 
@@ -183,17 +177,8 @@ void hm_rec__account(struct hm_rec_session *s, const struct perf_event_header *h
 			}
 		}
 	} else if (idx == s->ev_end) {
-		struct lockent lk = { 0 }, *l;
-
+		/* the waits: the report's pairing, on the file (record-summary.c) */
 		s->res->nr_end++;
-		t = tidset__find(&s->tids, &tk, false);
-		if (!t || !t->tid || !t->begin_time)
-			return;
-		lk.addr = raw_field(&v, &s->ct.tp[HM_TP_END].f1);
-		l = lockset__find(&s->locks, &lk, false);
-		if (l && l->addr && v.time > t->begin_time)
-			l->wait_ns += v.time - t->begin_time;
-		t->begin_time = 0;
 	} else if (idx == s->ev_futex) {
 		s->res->nr_futex_sys++;
 		t = tidset__find(&s->tids, &tk, true);
@@ -320,9 +305,7 @@ void hm_rec__attribute(struct hm_rec_session *s, struct hm_meta *meta)
 			b->index = idx;
 			b->addr = hb;
 			b->events = l->wl_count;
-			b->wait_ns = l->wait_ns;
 			b->predicted = !predicted || predicted[idx];
-			memcpy(b->sock, l->sock, sizeof(b->sock));
 		}
 	}
 	if (r->nr_rows)

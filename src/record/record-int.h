@@ -33,8 +33,6 @@ struct lockent {
 	u64	addr;		/* 0: empty */
 	u64	count;		/* contention_begin events */
 	u64	wl_count;	/* of those, from the workload process */
-	u64	wait_ns;
-	u64	sock[HM_REC_MAX_SOCK];	/* workload events per socket of the CPU */
 };
 
 struct pairent {
@@ -43,7 +41,6 @@ struct pairent {
 
 struct tident {
 	u32	tid;		/* 0: empty */
-	u64	begin_time;
 	u64	uaddr;		/* last sys_enter_futex uaddr */
 };
 
@@ -101,6 +98,12 @@ struct hm_rec_session {
 void hm_rec__account(struct hm_rec_session *s, const struct perf_event_header *h);
 /* Attribute the contended locks to futex hash buckets, into s->res and @meta. */
 void hm_rec__attribute(struct hm_rec_session *s, struct hm_meta *meta);
+/*
+ * The contended buckets of res (rows, bucket_events) from the written file
+ * @path, by the report's pass and futex aggregation (record-summary.c), so
+ * they are 'hitmap report --by bucket''s numbers.  0 or a negative errno.
+ */
+int  hm_rec__summarize(const char *path, struct hm_record_result *res);
 
 /* ---- record-synth.c: MMAP2 and COMM records from /proc */
 void hm_rec__synth_kernel(struct hm_rec_session *s);

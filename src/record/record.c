@@ -829,6 +829,9 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	err = hm_writer__close(s.w);
 	if (err)
 		goto out;
+	/* record writes, report analyses: the summary's buckets are the report's */
+	if (contention && res->table_kind >= 0 && strcmp(o->output, "-"))
+		hm_rec__summarize(o->output, res);
 	goto out;
 stopped:
 	/* before the output was started: nothing recorded, no file written */

@@ -38,7 +38,7 @@ struct hm_record_opts {
 /* One contended futex bucket of the workload's table. */
 struct hm_record_bucket {
 	u64	index, addr;		/* bucket index and address */
-	u64	events;			/* contention_begin from the workload */
+	u64	events;			/* contention_begin on the bucket's lock (the report's count) */
 	u64	wait_ns;		/* begin -> end, summed */
 	bool	predicted;		/* index checked against the kernel's hash */
 	u64	sock[HM_REC_MAX_SOCK];	/* events per socket of the contending CPU */

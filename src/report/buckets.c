@@ -123,6 +123,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->hitm);
 	free(b->cont);
 	free(b->cont_wait);
+	free(b->cont_sock);
 	free(b->waits);
 	free(b->bslot);
 	hm_waits__delete(b->callers);
@@ -355,6 +356,28 @@ static int cont_cell(const struct hm_buckets *b, const struct hm_report *r,
 	return ms->cpu_socket * (int)(b->nr_nodes + 1) + node + 1;
 }
 
+/* One contention of bucket @i from socket @sock (hm_buckets__contended_socket). */
+static int cont_sock_add(struct hm_buckets *b, u32 i, int sock)
+{
+	size_t need = ((size_t)i + 1) * b->nr_sockets, n;
+	u64 *p;
+
+	if (sock < 0 || (u32)sock >= b->nr_sockets)
+		return 0;
+	if (need > b->nr_cont_sock) {
+		for (n = b->nr_cont_sock ? b->nr_cont_sock : 64 * (size_t)b->nr_sockets; n < need; n *= 2)
+			;
+		p = realloc(b->cont_sock, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + b->nr_cont_sock, 0, (n - b->nr_cont_sock) * sizeof(*p));
+		b->cont_sock = p;
+		b->nr_cont_sock = n;
+	}
+	b->cont_sock[(size_t)i * b->nr_sockets + sock]++;
+	return 0;
+}
+
 /*
  * Contention mode (no PMU): a lock:contention_begin whose lock_addr is the
  * lock of a bucket of a known table counts as one contention of that bucket
@@ -392,6 +415,8 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	if (!e)
 		return -ENOMEM;
 	e->contended++;
+	if (cont_sock_add(b, (u32)(e - b->b), ms->cpu_socket) < 0)
+		return -ENOMEM;
 	cell = cont_cell(b, r, ms, loc.table);
 	if (cell >= 0)
 		b->cont[cell]++;

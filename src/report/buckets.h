@@ -113,6 +113,9 @@ struct hm_buckets {
 	u64		contentions_at_sites_resolved;	/* ... and on a bucket of a known table */
 	/* contention mode: requesting socket x table node ([s * (nodes+1) + node+1]) */
 	u64		*cont, *cont_wait;
+	/* contention mode: contentions per bucket x requesting socket ([i * nr_sockets + s]) */
+	u64		*cont_sock;
+	size_t		nr_cont_sock;
 	/* contention_begin on a bucket, per thread, until its contention_end */
 	u32		nr_waits, alloc_waits;
 	struct wait	*waits;
@@ -127,6 +130,13 @@ struct hm_buckets {
  */
 u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32 *n);
 bool hm_buckets__memory_mode(const struct hm_buckets *b, const struct hm_report *r);
+/* Contention mode: lock:contention_begin on bucket @i from CPUs of socket @s. */
+static inline u64 hm_buckets__contended_socket(const struct hm_buckets *b, u32 i, u32 s)
+{
+	size_t k = (size_t)i * b->nr_sockets + s;
+
+	return s < b->nr_sockets && k < b->nr_cont_sock ? b->cont_sock[k] : 0;
+}
 int  hm_buckets__hottest(const struct hm_buckets *b, u32 i, char *funcs, size_t size);
 /*
  * The socket view's HITM matrix (or why it is not shown), one line at a

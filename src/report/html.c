@@ -7,6 +7,7 @@
  * node matrix and paged, sortable tables, so 100k lines and 32k buckets stay
  * fast.  For a diff, the same views carry both sides and colour by change.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -123,6 +124,13 @@ struct total {
 	bool		sig, tested;
 };
 
+/* A line's code: up to HM_MV_CODE locations (index in view.wheres) and their counts. */
+struct lcode {
+	u32	n;
+	u32	where[HM_MV_CODE];
+	u64	count[HM_MV_CODE];
+};
+
 struct view {
 	int		ns;
 	u32		nsock, nnode;
@@ -133,7 +141,11 @@ struct view {
 	double		*lv;		/* [line][side][NR_LSTATS] */
 	u32		lv_alloc;
 	u8		*lmatch;
-	char		**lcode;
+	struct lcode	*lcode;		/* [line] */
+	struct strmap	wheres;		/* the code locations the lines name, once each */
+	struct strmap	tables;		/* the futex tables the buckets name */
+	u32		*btable;	/* [bucket]: index in tables */
+	u64		*bindex;	/* [bucket]: index in its table */
 	double		fv[2][HM_FUTEX_FIELD__MAX][NR_FSTATS][2];	/* [kind][field][stat][side] */
 	bool		has_field[2];
 	double		*xv;		/* [side][socket][node] */
@@ -141,16 +153,6 @@ struct view {
 	u32		nr_totals, totals_alloc;
 	bool		err;
 };
-
-static int find_stat(const char *s, const char *const *names, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
 
 static double *grow(double *v, u32 *alloc, u32 need, size_t per)
 {
@@ -170,10 +172,14 @@ static double *grow(double *v, u32 *alloc, u32 need, size_t per)
 	return nv;
 }
 
-static s64 view_bucket(struct view *w, const char *id, size_t n)
+/* The bucket's row in @w, made at its first sight; -1 on ENOMEM. */
+static s64 view_bucket(struct view *w, const struct hm_mv_bucket *mb)
 {
 	size_t per = (size_t)w->ns * w->nsock * NR_BSTATS;
-	s64 b = strmap_get(&w->buckets, id, n, true);
+	char id[64];
+	int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, mb->table, mb->index);
+	u32 old = w->bv_alloc, nr = w->buckets.nr;
+	s64 b = strmap_get(&w->buckets, id, len, true), t;
 	double *nv;
 
 	if (b < 0)
@@ -182,6 +188,25 @@ static s64 view_bucket(struct view *w, const char *id, size_t n)
 	if (!nv)
 		return -1;
 	w->bv = nv;
+	if (w->bv_alloc != old) {
+		u32 *nt = realloc(w->btable, w->bv_alloc * sizeof(*nt));
+		u64 *ni;
+
+		if (!nt)
+			return -1;
+		w->btable = nt;
+		ni = realloc(w->bindex, w->bv_alloc * sizeof(*ni));
+		if (!ni)
+			return -1;
+		w->bindex = ni;
+	}
+	if (w->buckets.nr != nr) {	/* new */
+		t = strmap_get(&w->tables, mb->table, strlen(mb->table), true);
+		if (t < 0)
+			return -1;
+		w->btable[b] = t;
+		w->bindex[b] = mb->index;
+	}
 	return b;
 }
 
@@ -199,7 +224,7 @@ static s64 view_line(struct view *w, const char *id, size_t n)
 	w->lv = nv;
 	if (w->lv_alloc != old) {
 		u8 *nm = realloc(w->lmatch, w->lv_alloc);
-		char **nc = realloc(w->lcode, w->lv_alloc * sizeof(*nc));
+		struct lcode *nc = realloc(w->lcode, w->lv_alloc * sizeof(*nc));
 
 		if (nm)
 			w->lmatch = nm;
@@ -213,14 +238,11 @@ static s64 view_line(struct view *w, const char *id, size_t n)
 	return l;
 }
 
-static void view_total(struct view *w, const char *key, int side, double v, const struct hm_diff_row *r)
+/* A row of the totals table: a report's metric @v, or a diff's row @r (both sides). */
+static void view_total(struct view *w, const char *key, double v, const struct hm_diff_row *r)
 {
 	struct total *t;
 
-	if (side == 1) {
-		/* diff rows come once with both sides */
-		return;
-	}
 	if (w->nr_totals == w->totals_alloc) {
 		u32 n = w->totals_alloc ? w->totals_alloc * 2 : 64;
 		struct total *nt = realloc(w->totals, n * sizeof(*nt));
@@ -242,90 +264,15 @@ static void view_total(struct view *w, const char *key, int side, double v, cons
 	t->tested = r && r->test != HM_TEST_NONE;
 }
 
-/* One metric value of @side; @r: its diff row (totals), or NULL. */
-static void view_add(struct view *w, const char *key, u8 group, u8 match, int side, double v,
-		     const struct hm_diff_row *r)
+/* The totals table lists the metrics by name; every other view is built from structured data. */
+static bool group_is_total(u8 g)
 {
-	const char *p, *q;
-	s64 i;
-	int k;
-
-	switch (group) {
-	case HM_MG_BUCKET_SOCKET: {
-		unsigned s;
-
-		/* futex.<table>.bucket.<I>.socket.<S>.<stat> */
-		p = strstr(key, ".socket.");
-		if (!p || strncmp(key, "futex.", 6))
-			return;
-		q = strchr(p + 8, '.');
-		if (!q || (k = find_stat(q + 1, bstats, NR_BSTATS)) < 0)
-			return;
-		s = strtoul(p + 8, NULL, 10);
-		if (s >= w->nsock)
-			return;
-		i = view_bucket(w, key + 6, p - (key + 6));
-		if (i < 0) {
-			w->err = true;
-			return;
-		}
-		w->bv[((i * w->ns + side) * w->nsock + s) * NR_BSTATS + k] = v;
-		return;
-	}
-	case HM_MG_BUCKET:
-		/* futex.<table>.bucket.<I>.<stat>: makes the bucket exist */
-		if (strncmp(key, "futex.", 6) || !(p = strstr(key, ".bucket.")) || !(q = strchr(p + 8, '.')))
-			return;
-		if (view_bucket(w, key + 6, q - (key + 6)) < 0)
-			w->err = true;
-		return;
-	case HM_MG_FIELD: {
-		/* futex.<kind>.field.<field>.<stat> */
-		int kind = !strncmp(key, "futex.private", 13), f;
-
-		p = strstr(key, ".field.");
-		if (!p)
-			return;
-		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
-			const char *fn = hm_futex_field__name(f);
-			size_t fl = strlen(fn);
-
-			if (!strncmp(p + 7, fn, fl) && p[7 + fl] == '.' &&
-			    (k = find_stat(p + 8 + fl, fstats, NR_FSTATS)) >= 0) {
-				w->fv[kind][f][k][side] = v;
-				w->has_field[kind] = true;
-			}
-		}
-		return;
-	}
-	case HM_MG_XFER: {
-		unsigned s, n;
-
-		if (sscanf(key, "xfer.socket%u.node%u", &s, &n) == 2 && s < w->nsock && n < w->nnode)
-			w->xv[((size_t)side * w->nsock + s) * w->nnode + n] = v;
-		return;
-	}
-	case HM_MG_LINE:
-		/* line.<id>.<stat>, the id may hold dots: match the stat at the end */
-		for (k = 0; k < NR_LSTATS; k++) {
-			size_t kl = strlen(key), sl = strlen(lstats[k]);
-
-			if (kl > 5 + sl + 1 && key[kl - sl - 1] == '.' && !strcmp(key + kl - sl, lstats[k])) {
-				i = view_line(w, key + 5, kl - sl - 1 - 5);
-				if (i < 0) {
-					w->err = true;
-					return;
-				}
-				w->lv[(i * w->ns + side) * NR_LSTATS + k] = v;
-				w->lmatch[i] = match;
-				return;
-			}
-		}
-		return;
-	case HM_MG_BUCKET_FIELD:
-		return;
+	switch (g) {
+	case HM_MG_BUCKET: case HM_MG_BUCKET_SOCKET: case HM_MG_BUCKET_FIELD:
+	case HM_MG_FIELD: case HM_MG_XFER: case HM_MG_LINE:
+		return false;
 	default:
-		view_total(w, key, side, v, r);
+		return true;
 	}
 }
 
@@ -359,9 +306,7 @@ static void view_from_metrics(struct view *w, const struct hm_metrics *m)
 	}
 	for (i = 0; i < m->nr_buckets; i++) {
 		const struct hm_mv_bucket *b = &m->buckets[i];
-		char id[64];
-		int len = snprintf(id, sizeof(id), "%s.bucket.%" PRIu64, b->table, b->index);
-		s64 bi = view_bucket(w, id, len);
+		s64 bi = view_bucket(w, b);
 
 		if (bi < 0) {
 			w->err = true;
@@ -394,15 +339,93 @@ static void view_from_metrics(struct view *w, const struct hm_metrics *m)
 		for (n = 0; n < w->nnode && n < m->nr_nodes; n++)
 			w->xv[(size_t)s * w->nnode + n] = m->xfer[s * m->nr_nodes + n];
 	for (i = 0; i < m->nr; i++)
-		switch (m->m[i].group) {
-		case HM_MG_BUCKET: case HM_MG_BUCKET_SOCKET: case HM_MG_BUCKET_FIELD:
-		case HM_MG_FIELD: case HM_MG_XFER: case HM_MG_LINE:
-			break;
-		default:
-			view_total(w, m->m[i].key, 0, m->m[i].value, NULL);
-		}
+		if (group_is_total(m->m[i].group))
+			view_total(w, m->m[i].key, m->m[i].value, NULL);
 }
 
+/*
+ * One side of a diff from its runs' structured data (buckets with their
+ * sockets and fields, lines, socket x node), as view_from_metrics builds a
+ * report's: each value is the mean over the side's runs, a run without the
+ * bucket or line counting 0, as the diff's rows count it.  Lines: those
+ * among the first @top_lines of some run (0: all), as the diff's line rows.
+ */
+static void view_diff_side(struct view *w, int side, struct hm_metrics *const *runs, u32 nr, u32 top_lines)
+{
+	double fsum[2][HM_FUTEX_FIELD__MAX][NR_FSTATS];
+	u32 i, k, s, n, r;
+	int f, kind;
+	size_t j;
+
+	memset(fsum, 0, sizeof(fsum));
+	for (r = 0; r < nr; r++) {
+		const struct hm_metrics *m = runs[r];
+
+		for (i = 0; i < m->nr_lines; i++) {
+			const struct hm_mv_line *l = &m->lines[i];
+			double v[NR_LSTATS];
+			bool any = false;
+			s64 li;
+
+			if ((m->top_lines && i >= m->top_lines) || (top_lines && i >= top_lines))
+				break;
+			for (k = 0; k < NR_LSTATS; k++) {
+				v[k] = hm_mstat__get(&l->st, lstat_ids[k]);
+				any |= v[k] != 0;
+			}
+			if (!any)
+				continue;
+			li = view_line(w, l->id, strlen(l->id));
+			if (li < 0) {
+				w->err = true;
+				return;
+			}
+			for (k = 0; k < NR_LSTATS; k++)
+				w->lv[(li * w->ns + side) * NR_LSTATS + k] += v[k];
+			w->lmatch[li] = l->match;
+		}
+		for (i = 0; i < m->nr_buckets; i++) {
+			const struct hm_mv_bucket *b = &m->buckets[i];
+			s64 bi = view_bucket(w, b);
+
+			if (bi < 0) {
+				w->err = true;
+				return;
+			}
+			for (s = 0; s < w->nsock && s < b->nr_socket; s++)
+				for (k = 0; k < NR_BSTATS; k++)
+					w->bv[((bi * w->ns + side) * w->nsock + s) * NR_BSTATS + k] +=
+						hm_mstat__get_counts(&b->socket[s], bstat_ids[k]);
+			kind = b->kind ? 1 : 0;
+			for (f = 0; f < HM_FUTEX_FIELD__MAX; f++) {
+				if (!b->field[f].samples)
+					continue;
+				for (k = 0; k < NR_FSTATS; k++)
+					fsum[kind][f][k] += hm_mstat__get_counts(&b->field[f], fstat_ids[k]);
+				w->has_field[kind] = true;
+			}
+		}
+		for (s = 0; s < w->nsock && s < m->nr_sockets; s++)
+			for (n = 0; n < w->nnode && n < m->nr_nodes; n++)
+				w->xv[((size_t)side * w->nsock + s) * w->nnode + n] += m->xfer[s * m->nr_nodes + n];
+	}
+	if (!nr)
+		return;
+	for (j = 0; j < w->lines.nr; j++)
+		for (k = 0; k < NR_LSTATS; k++)
+			w->lv[(j * w->ns + side) * NR_LSTATS + k] /= nr;
+	for (j = 0; j < w->buckets.nr; j++)
+		for (k = 0; k < w->nsock * NR_BSTATS; k++)
+			w->bv[(j * w->ns + side) * w->nsock * NR_BSTATS + k] /= nr;
+	for (kind = 0; kind < 2; kind++)
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
+			for (k = 0; k < NR_FSTATS; k++)
+				w->fv[kind][f][k][side] = fsum[kind][f][k] / nr;
+	for (k = 0; k < w->nsock * w->nnode; k++)
+		w->xv[(size_t)side * w->nsock * w->nnode + k] /= nr;
+}
+
+/* The lines' code locations; the page writes them out "where xN; ..." when shown. */
 static void view_code(struct view *w, const struct hm_metrics *m)
 {
 	u32 i, k;
@@ -410,36 +433,34 @@ static void view_code(struct view *w, const struct hm_metrics *m)
 	for (i = 0; i < m->nr_lines; i++) {
 		const struct hm_mv_line *l = &m->lines[i];
 		s64 li = strmap_get(&w->lines, l->id, strlen(l->id), false);
-		size_t len = 0;
-		char *s;
+		struct lcode *c;
 
 		/* a run where the line is past --lines has no code for it: take another's */
-		if (li < 0 || w->lcode[li] || !l->nr_code)
+		if (li < 0 || w->lcode[li].n || !l->nr_code)
 			continue;
-		for (k = 0; k < l->nr_code; k++)
-			len += strlen(l->code[k].where) + 32;
-		s = malloc(len + 1);
-		if (!s) {
-			w->err = true;
-			return;
+		c = &w->lcode[li];
+		for (k = 0; k < l->nr_code && k < HM_MV_CODE; k++) {
+			s64 wi = strmap_get(&w->wheres, l->code[k].where, strlen(l->code[k].where), true);
+
+			if (wi < 0) {
+				w->err = true;
+				return;
+			}
+			c->where[k] = wi;
+			c->count[k] = l->code[k].count;
 		}
-		s[0] = 0;
-		len = 0;
-		for (k = 0; k < l->nr_code; k++)
-			len += sprintf(s + len, "%s%s x%" PRIu64, k ? "; " : "", l->code[k].where,
-				       l->code[k].count);
-		w->lcode[li] = s;
+		c->n = k;
 	}
 }
 
 static void view_release(struct view *w)
 {
-	u32 i;
-
 	strmap_release(&w->buckets);
-	for (i = 0; i < w->lines.nr && w->lcode; i++)
-		free(w->lcode[i]);
 	strmap_release(&w->lines);
+	strmap_release(&w->wheres);
+	strmap_release(&w->tables);
+	free(w->btable);
+	free(w->bindex);
 	free(w->bv);
 	free(w->lv);
 	free(w->lmatch);
@@ -459,13 +480,19 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *first)
+static int emit_view(FILE *f, const struct view *w, const struct hm_metrics *first)
 {
-	u32 i, k, n;
+	struct strmap pre;
+	u32 i, k, n, nr_pre = 0, *lp;
 	int s, kind, fi;
 
 	bool keep[NR_BSTATS];
 	u32 nkept = 0;
+
+	memset(&pre, 0, sizeof(pre));
+	lp = malloc((w->lines.nr ? w->lines.nr : 1) * sizeof(*lp));
+	if (!lp)
+		return -ENOMEM;
 
 	/*
 	 * Cross-die HITMs exist only on multi-die sockets: where the file has
@@ -503,12 +530,19 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fputs("],\"buckets\":{\"id\":[", f);
-	for (i = 0; i < w->buckets.nr; i++) {
+	/* bucket b is tables[t[b]] + ".bucket." + index[b] (the page spells the ids) */
+	fputs("],\"buckets\":{\"tables\":[", f);
+	for (i = 0; i < w->tables.nr; i++) {
 		if (i)
 			fputc(',', f);
-		hm_json__write_string(f, w->buckets.keys[i]);
+		hm_json__write_string(f, w->tables.keys[i]);
 	}
+	fputs("],\"t\":[", f);
+	for (i = 0; i < w->buckets.nr; i++)
+		fprintf(f, "%s%u", i ? "," : "", w->btable[i]);
+	fputs("],\"index\":[", f);
+	for (i = 0; i < w->buckets.nr; i++)
+		fprintf(f, "%s%" PRIu64, i ? "," : "", w->bindex[i]);
 	fputs("],\"v\":[", f);
 	for (i = 0, nkept = 0; i < n; i++) {
 		if (!keep[i % NR_BSTATS])
@@ -563,12 +597,43 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 			fputc(',', f);
 		num(f, w->xv[i]);
 	}
-	fputs("],\"lines\":{\"id\":[", f);
+	/*
+	 * line i is pre[p[i]] + s[i]: its id without the trailing hex digits
+	 * (an address, offset or index), once per distinct prefix, and those
+	 * digits; 100k ids such as addr:0x7f00000c19c0 or
+	 * futex.global.node0.bucket.7805 load a third smaller
+	 */
+	fputs("],\"lines\":{\"pre\":[", f);
 	for (i = 0; i < w->lines.nr; i++) {
-		if (i)
-			fputc(',', f);
-		hm_json__write_string(f, w->lines.keys[i]);
+		const char *key = w->lines.keys[i];
+		size_t len = strlen(key);
+		s64 pi;
+
+		while (len && isxdigit((unsigned char)key[len - 1]))
+			len--;
+		pi = strmap_get(&pre, key, len, true);
+		if (pi < 0) {
+			strmap_release(&pre);
+			free(lp);
+			return -ENOMEM;
+		}
+		lp[i] = pi;
+		if ((u32)pi == nr_pre) {	/* new: pre.keys[pi] is the prefix alone */
+			fputs(nr_pre++ ? "," : "", f);
+			hm_json__write_string(f, pre.keys[pi]);
+		}
 	}
+	fputs("],\"p\":[", f);
+	for (i = 0; i < w->lines.nr; i++)
+		fprintf(f, "%s%u", i ? "," : "", lp[i]);
+	fputs("],\"s\":[", f);
+	for (i = 0; i < w->lines.nr; i++) {
+		const char *key = w->lines.keys[i];
+
+		fprintf(f, "%s\"%s\"", i ? "," : "", key + strlen(pre.keys[lp[i]]));
+	}
+	strmap_release(&pre);
+	free(lp);
 	/* how each line is matched, as an index into matchNames (short for 100k lines) */
 	fputs("],\"matchNames\":[", f);
 	for (k = 0; k < HM_MATCH__MAX; k++)
@@ -576,12 +641,24 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 	fputs("],\"match\":[", f);
 	for (i = 0; i < w->lines.nr; i++)
 		fprintf(f, "%s%u", i ? "," : "", w->lmatch[i]);
-	fputs("],\"code\":[", f);
-	for (i = 0; i < w->lines.nr; i++) {
+	/* each code location once; per line how many (cn), which (ci) and how often (cc) */
+	fputs("],\"where\":[", f);
+	for (i = 0; i < w->wheres.nr; i++) {
 		if (i)
 			fputc(',', f);
-		hm_json__write_string(f, w->lcode[i] ? w->lcode[i] : "");
+		hm_json__write_string(f, w->wheres.keys[i]);
 	}
+	fputs("],\"cn\":[", f);
+	for (i = 0; i < w->lines.nr; i++)
+		fprintf(f, "%s%u", i ? "," : "", w->lcode[i].n);
+	fputs("],\"ci\":[", f);
+	for (i = 0, n = 0; i < w->lines.nr; i++)
+		for (k = 0; k < w->lcode[i].n; k++)
+			fprintf(f, "%s%u", n++ ? "," : "", w->lcode[i].where[k]);
+	fputs("],\"cc\":[", f);
+	for (i = 0, n = 0; i < w->lines.nr; i++)
+		for (k = 0; k < w->lcode[i].n; k++)
+			fprintf(f, "%s%" PRIu64, n++ ? "," : "", w->lcode[i].count[k]);
 	fputs("],\"v\":[", f);
 	n = w->lines.nr * w->ns * NR_LSTATS;
 	for (i = 0; i < n; i++) {
@@ -590,6 +667,7 @@ static void emit_view(FILE *f, const struct view *w, const struct hm_metrics *fi
 		num(f, w->lv[i]);
 	}
 	fputs("]}", f);
+	return 0;
 }
 
 /* Copy @s to @f with "</" broken up, so no string ends the script element. */
@@ -684,7 +762,12 @@ int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra,
 	fputs("{\"mode\":\"report\",\"sides\":[", j);
 	hm_json__write_string(j, m->label);
 	fprintf(j, "],\"samples\":[%" PRIu64 "]", m->nr_samples);
-	emit_view(j, &w, m);
+	if (emit_view(j, &w, m) < 0) {
+		fclose(j);
+		free(json);
+		view_release(&w);
+		return -ENOMEM;
+	}
 	fputs(",\"rows\":[],\"rowsNote\":\"\"}", j);
 	fclose(j);
 	if (extra && *extra && !m->nr_lines)	/* contention mode: html-contention.c's view */
@@ -730,13 +813,16 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	}
 	if (view_init(&w, 2, nsock, nnode))
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
+	view_diff_side(&w, 0, base, nb, o->top_lines);
+	if (!w.err)
+		view_diff_side(&w, 1, new_, nn, o->top_lines);
+	for (i = 0; i < nr && !w.err; i++) {
 		const struct hm_diff_row *r = hm_diff__row(d, i);
 
-		view_add(&w, r->key, r->group, r->match, 0, r->a->mean, r);
-		view_add(&w, r->key, r->group, r->match, 1, r->b->mean, r);
+		if (group_is_total(r->group))
+			view_total(&w, r->key, 0, r);
 	}
-	for (i = 0; i < nb + nn; i++)
+	for (i = 0; i < nb + nn && !w.err; i++)
 		view_code(&w, i < nb ? base[i] : new_[i - nb]);
 	if (w.err) {
 		view_release(&w);
@@ -755,7 +841,12 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	hm_json__write_string(j, nl);
 	fprintf(j, "],\"samples\":[%" PRIu64 ",%" PRIu64 "]", nb ? base[0]->nr_samples : 0,
 		nn ? new_[0]->nr_samples : 0);
-	emit_view(j, &w, nb ? base[0] : nn ? new_[0] : NULL);
+	if (emit_view(j, &w, nb ? base[0] : nn ? new_[0] : NULL) < 0) {
+		fclose(j);
+		free(json);
+		view_release(&w);
+		return -ENOMEM;
+	}
 	fputs(",\"rows\":[", j);
 	for (i = 0; i < nr && shown < HTML_MAX_ROWS; i++) {
 		const struct hm_diff_row *r = hm_diff__row(d, i);

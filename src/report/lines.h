@@ -13,12 +13,24 @@
 #define HM_LINE_MAX_IPS		8	/* code addresses kept per offset */
 #define HM_LINE_MAX_PIDS	8	/* pids kept per line */
 
+/* One code address of an offset, as the views read it (hm_lines__ips). */
 struct hm_line_ip {
 	u64	ip;
 	u32	pid, tid;
 	u32	nr;
 	u16	hitm, store;	/* saturating */
 	u8	cpumode;
+};
+
+/*
+ * How the table keeps it: the code address (ip, pid and the first sample's
+ * tid and cpumode) interned once per table, so each (line, offset, code)
+ * costs 12 bytes, not 32.  Read through hm_lines__ips.
+ */
+struct hm_line_ipc {
+	u32	code;		/* index into the table's code addresses */
+	u32	nr;
+	u16	hitm, store;	/* saturating */
 };
 
 /* One byte offset in a line: what the Pareto/details rows show. */
@@ -29,7 +41,7 @@ struct hm_line_off {
 	u32			ips_dropped;	/* samples of code addresses beyond the cap */
 	float			w_load, w_hitm;	/* weight sums */
 	u8			nr_ips, alloc_ips;
-	struct hm_line_ip	*ip;
+	struct hm_line_ipc	*ipc;	/* hm_lines__ips expands them */
 };
 
 /* The hitmap categories a line keeps (the contention kinds). */
@@ -48,6 +60,11 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 
 struct hm_line {
 	u64			addr;
+	/* first: what the batch's prefetch (hm_lines__prefetch_at stage 1) reads */
+	u64			*cpus;		/* bitmap of nr_cpus bits */
+	u32			*node;		/* per accessor node index: hitm, peer, store */
+	u32			nr_offs, alloc_offs;
+	struct hm_line_off	*offs;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
 	u32			cat[HM_LINE_CATS];	/* hitmap's HITM/peer categories, hm_line__cat() */
 	double			cost;		/* sum of sample weights */
@@ -62,10 +79,6 @@ struct hm_line {
 	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
 	u32			nr_pids;
 	u32			pid[HM_LINE_MAX_PIDS];
-	u64			*cpus;		/* bitmap of nr_cpus bits */
-	u32			*node;		/* per accessor node index: hitm, peer, store */
-	u32			nr_offs, alloc_offs;
-	struct hm_line_off	*offs;
 };
 
 static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
@@ -108,6 +121,8 @@ int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 /* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
 size_t hm_lines__count(const struct hm_lines *l);
+/* The code addresses of @of (at most HM_LINE_MAX_IPS), expanded into @v; their number. */
+u32  hm_lines__ips(const struct hm_lines *l, const struct hm_line_off *of, struct hm_line_ip *v);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Metric sets from files.  The samples come from the report's single pass
- * (report.c, through its on_sample hook), already classified and resolved,
- * so metrics, the report and the HTML page always count the same things.
- * Kept apart from metrics.c so the accumulator builds and tests without the
- * reader.
+ * Metric sets from files: after the report's single pass, the metric set
+ * reads the report's one aggregation (totals, places.c's sockets and nodes,
+ * buckets.c's futex buckets, lines.c's cache lines), the same data the
+ * text, JSON and CSV views read, so metrics, the report and the HTML page
+ * always show the same numbers.  Kept apart from metrics.c so the metric
+ * set builds and tests without the reader.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,128 +13,67 @@
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include <hitmap/symbols.h>
-#include <hitmap/topo.h>
 #include "metrics.h"
 #include "counts.h"
 
-struct hm_mscan {
-	u32			top_lines;
-	struct hm_macc		*acc;		/* made at the first sample */
-	const struct hm_report	*r;		/* its maps and symbols name the lines */
-};
-
 static int resolve_cb(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_symbol_info *info)
 {
-	struct hm_mscan *s = priv;
+	const struct hm_report *r = priv;
 
-	if (!s->r || !hm_report__symbols(s->r))
+	if (!hm_report__symbols(r))
 		return -ENOENT;
-	return hm_symbols__resolve(hm_report__symbols(s->r), hm_report__maps(s->r), pid, cpumode, addr, info);
+	return hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), pid, cpumode, addr, info);
 }
 
-/* The accumulator needs the report's context, known once its header is set up. */
-static int mscan_setup(struct hm_mscan *s, const struct hm_report *r)
+void hm_metrics__want(struct hm_report_opts *opts)
 {
-	struct hm_macc_ctx ctx;
+	opts->want_lines = true;	/* the shared lines */
+	opts->want_buckets = true;	/* the futex buckets */
+}
+
+struct hm_metrics *hm_metrics__from_report(const struct hm_report *r, u32 top_lines)
+{
+	struct hm_metrics_ctx ctx;
+	struct hm_magg agg;
+	struct hm_metrics *m;
+	char note[256];
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.label = hm_report__input(r);
 	ctx.futex = hm_report__futex(r)->nr_tables ? hm_report__futex(r) : NULL;
 	ctx.meta = hm_report__meta(r);
 	ctx.resolve = resolve_cb;
-	ctx.resolve_priv = s;
-	ctx.nr_sockets = hm_report__topo(r) ? hm_topo__nr_sockets(hm_report__topo(r)) : 0;
-	ctx.nr_nodes = hm_report__topo(r) ? hm_topo__nr_nodes(hm_report__topo(r)) : 0;
-	ctx.cacheline = hm_report__cacheline(r) ? hm_report__cacheline(r) : 64;
-	ctx.top_lines = s->top_lines;
-	s->r = r;
-	s->acc = hm_macc__new(&ctx);
-	return s->acc ? 0 : -ENOMEM;
-}
-
-static int on_sample(void *priv, const struct hm_report *r, const struct hm_mem_sample *ms)
-{
-	struct hm_mscan *s = priv;
-
-	if (!s->acc) {
-		int err = mscan_setup(s, r);
-
-		if (err < 0)
-			return err;
-	}
-	return hm_macc__add(s->acc, ms);
-}
-
-struct hm_mscan *hm_mscan__new(u32 top_lines)
-{
-	struct hm_mscan *s = calloc(1, sizeof(*s));
-
-	if (s)
-		s->top_lines = top_lines;
-	return s;
-}
-
-int hm_mscan__attach(struct hm_mscan *s, struct hm_report *r)
-{
-	return hm_report__add_sink(r, on_sample, s);
-}
-
-struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r)
-{
-	if (!s->acc) {			/* a file without samples */
-		int err = mscan_setup(s, r);
-
-		if (err < 0) {
-			errno = -err;
-			return NULL;
-		}
-	}
-	{
-		struct hm_metrics *m = hm_macc__finish(s->acc, hm_report__lines(r));
-		char note[256];
-
-		if (m && hm_report__counting_note(r, note, sizeof(note)) > 0)
-			m->counting_note = strdup(note);	/* NULL on failure: no note */
-		return m;
-	}
-}
-
-void hm_mscan__delete(struct hm_mscan *s)
-{
-	if (!s)
-		return;
-	hm_macc__delete(s->acc);
-	free(s);
+	ctx.resolve_priv = (void *)r;
+	ctx.top_lines = top_lines;
+	memset(&agg, 0, sizeof(agg));
+	agg.nr_samples = hm_report__nr_samples(r);
+	agg.c2c = *hm_report__c2c(r);
+	agg.cats = *hm_report__cats(r);
+	agg.places = hm_report__places(r);
+	agg.buckets = hm_report__buckets(r);
+	agg.lines = hm_report__lines(r);
+	m = hm_metrics__build(&ctx, &agg);
+	if (m && hm_report__counting_note(r, note, sizeof(note)) > 0)
+		m->counting_note = strdup(note);	/* NULL on failure: no note */
+	return m;
 }
 
 struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines)
 {
 	struct hm_report_opts o = *opts;
 	struct hm_metrics *m = NULL;
-	struct hm_report *r = NULL;
-	struct hm_mscan *s;
+	struct hm_report *r;
 	int err;
 
-	s = hm_mscan__new(top_lines);
-	if (!s)
-		return NULL;
-	o.want_lines = true;		/* the shared lines are the report's */
-	o.want_buckets = false;
+	hm_metrics__want(&o);
 	r = hm_report__new(&o);
-	if (!r) {
-		err = -errno;
-		goto out;
-	}
-	err = hm_mscan__attach(s, r);
-	if (err < 0)
-		goto out;
+	if (!r)
+		return NULL;
 	err = hm_report__run(r);
-	if (err < 0)
-		goto out;
-	m = hm_mscan__finish(s, r);
-	err = m ? 0 : -errno;
-out:
-	hm_mscan__delete(s);
+	if (err >= 0) {
+		m = hm_metrics__from_report(r, top_lines);
+		err = m ? 0 : -errno;
+	}
 	hm_report__delete(r);
 	if (!m)
 		errno = err ? -err : ENOMEM;

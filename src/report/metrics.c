@@ -17,6 +17,8 @@
 #include "metrics.h"
 #include "render-c2c.h"
 #include "names.h"
+#include "buckets.h"
+#include "places.h"
 
 _Static_assert((int)HM_NAME_BUCKET == (int)HM_MATCH_BUCKET &&
 	       (int)HM_NAME_FUTEX_OBJECT == (int)HM_MATCH_FUTEX_OBJECT &&
@@ -241,187 +243,6 @@ int hm_metrics__set(struct hm_metrics *m, const char *key, double value,
 
 /* (workload JSON: metrics-workload.c) */
 
-/* ---------------------------------------------------------------- accumulator */
-
-struct acc_bucket {
-	const struct hm_futex_table *table;	/* NULL: empty */
-	u64	index;
-	struct hm_counts tot;
-	struct hm_counts field[HM_FUTEX_FIELD__MAX];
-	struct hm_counts *socket;
-};
-
-#define MAX_SOCKETS 64
-#define MAX_NODES 64
-
-struct hm_macc {
-	struct hm_macc_ctx	ctx;
-	char			*label;
-	u32			cacheline;
-	u64			nr_samples;
-	struct hm_c2c_stats	c2c;
-	struct hm_mem_cats	cats;
-	u32			nr_sockets, nr_nodes;
-	u32			sock_cap;	/* per-bucket socket arrays */
-	struct hm_counts	socket[MAX_SOCKETS];
-	struct hm_counts	node[MAX_NODES];
-	u64			xfer[MAX_SOCKETS * MAX_NODES];
-	struct acc_bucket	*buckets;
-	u64			nr_buckets, buckets_size;
-	int			err;
-};
-
-struct hm_macc *hm_macc__new(const struct hm_macc_ctx *ctx)
-{
-	struct hm_macc *a = calloc(1, sizeof(*a));
-
-	if (!a)
-		return NULL;
-	a->ctx = *ctx;
-	a->label = strdup(ctx->label ? ctx->label : "");
-	a->cacheline = ctx->cacheline ? ctx->cacheline : 64;
-	a->nr_sockets = ctx->nr_sockets > MAX_SOCKETS ? MAX_SOCKETS : ctx->nr_sockets;
-	a->nr_nodes = ctx->nr_nodes > MAX_NODES ? MAX_NODES : ctx->nr_nodes;
-	/* the topology's socket count; 8 when the file does not say */
-	a->sock_cap = a->nr_sockets ? a->nr_sockets : 8;
-	if (!a->label) {
-		free(a);
-		return NULL;
-	}
-	a->ctx.label = a->label;
-	return a;
-}
-
-void hm_macc__delete(struct hm_macc *a)
-{
-	u64 i;
-
-	if (!a)
-		return;
-	for (i = 0; i < a->buckets_size; i++)
-		free(a->buckets[i].socket);
-	free(a->buckets);
-	free(a->label);
-	free(a);
-}
-
-static u64 mix64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static u64 bucket_hash(const struct hm_futex_table *t, u64 index)
-{
-	return mix64((u64)(uintptr_t)t * 31 + index);
-}
-
-static int buckets_grow(struct hm_macc *a)
-{
-	u64 size = a->buckets_size ? a->buckets_size * 2 : 1024, i;
-	struct acc_bucket *n = calloc(size, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i < a->buckets_size; i++) {
-		struct acc_bucket *b = &a->buckets[i];
-		u64 p;
-
-		if (!b->table)
-			continue;
-		p = bucket_hash(b->table, b->index) & (size - 1);
-		while (n[p].table)
-			p = (p + 1) & (size - 1);
-		n[p] = *b;
-	}
-	free(a->buckets);
-	a->buckets = n;
-	a->buckets_size = size;
-	return 0;
-}
-
-static struct acc_bucket *bucket_get(struct hm_macc *a, const struct hm_futex_table *t, u64 index)
-{
-	u64 p;
-
-	if ((a->nr_buckets + 1) * 2 > a->buckets_size && buckets_grow(a))
-		return NULL;
-	p = bucket_hash(t, index) & (a->buckets_size - 1);
-	while (a->buckets[p].table && (a->buckets[p].table != t || a->buckets[p].index != index))
-		p = (p + 1) & (a->buckets_size - 1);
-	if (!a->buckets[p].table) {
-		a->buckets[p].table = t;
-		a->buckets[p].index = index;
-		a->nr_buckets++;
-	}
-	return &a->buckets[p];
-}
-
-static int socket_stats(struct hm_macc *a, struct hm_counts **arr, int socket,
-			const struct hm_mem_sample *ms)
-{
-	if (socket < 0 || (u32)socket >= a->sock_cap)
-		return 0;
-	if (!*arr) {
-		*arr = calloc(a->sock_cap, sizeof(**arr));
-		if (!*arr)
-			return -ENOMEM;
-	}
-	hm_counts__add(&(*arr)[socket], ms);
-	return 0;
-}
-
-int hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms)
-{
-	const struct hm_sample *s = ms->s;
-	struct hm_c2c_stats one;
-
-	/* perf's counters of the sample: the report's, or decoded here (unit tests) */
-	if (ms->perf) {
-		one = *ms->perf;
-	} else {
-		memset(&one, 0, sizeof(one));
-		hm_c2c_stats__add_v(&one, ms->compat, s->data_src, s->addr, ms->mapped);
-	}
-	hm_c2c_stats__sum(&a->c2c, &one);
-	a->nr_samples++;
-	if (ms->cls.cat < HM_CAT__MAX)
-		a->cats.nr[ms->cls.cat]++;
-
-	if (ms->cpu_socket >= 0 && ms->cpu_socket < MAX_SOCKETS) {
-		hm_counts__add(&a->socket[ms->cpu_socket], ms);
-		if ((u32)ms->cpu_socket >= a->nr_sockets)
-			a->nr_sockets = ms->cpu_socket + 1;
-	}
-	if (ms->data_node >= 0 && ms->data_node < MAX_NODES) {
-		hm_counts__add(&a->node[ms->data_node], ms);
-		if ((u32)ms->data_node >= a->nr_nodes)
-			a->nr_nodes = ms->data_node + 1;
-		if (ms->cpu_socket >= 0 && ms->cpu_socket < MAX_SOCKETS)
-			a->xfer[ms->cpu_socket * MAX_NODES + ms->data_node] +=
-				ms->cls.hitm || ms->cls.cat == HM_CAT_HIT_REMOTE ||
-				ms->cls.cat == HM_CAT_DRAM_LOCAL || ms->cls.cat == HM_CAT_DRAM_REMOTE;
-	}
-
-	if (ms->futex.table) {
-		struct acc_bucket *b = bucket_get(a, ms->futex.table, ms->futex.index);
-
-		if (!b)
-			return -ENOMEM;
-		hm_counts__add(&b->tot, ms);
-		if (ms->futex.field < HM_FUTEX_FIELD__MAX)
-			hm_counts__add(&b->field[ms->futex.field], ms);
-		if (socket_stats(a, &b->socket, ms->cpu_socket, ms))
-			return -ENOMEM;
-	}
-
-	return 0;
-}
-
 /* ---------------------------------------------------------------- finish */
 
 
@@ -485,38 +306,50 @@ static int cmp_bucket_hot(const void *x, const void *y)
 
 #define NR_RANKS 10
 
-static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
+/*
+ * The futex rows: the buckets of the report's futex aggregation (buckets.c)
+ * that memory samples touched, their sockets and fields.  Buckets without a
+ * known table index and buckets with lock contention alone are left out.
+ */
+static int finish_buckets(const struct hm_metrics_ctx *ctx, const struct hm_buckets *bk,
+			  struct hm_metrics *m)
 {
-	const struct hm_futex_model *fm = a->ctx.futex;
+	const struct hm_futex_model *fm = ctx->futex;
 	struct hm_counts fields[2][HM_FUTEX_FIELD__MAX];
 	bool has_field[2][HM_FUTEX_FIELD__MAX];
 	struct hm_mv_bucket **hot;
+	u32 nsock = bk ? bk->nr_sockets : 0;
 	char key[256];
-	u64 i;
+	u32 i;
 	u32 k, n = 0;
 	int f, kind;
 
 	memset(fields, 0, sizeof(fields));
 	memset(has_field, 0, sizeof(has_field));
-	m->buckets = calloc(a->nr_buckets ? a->nr_buckets : 1, sizeof(*m->buckets));
+	m->buckets = calloc(bk && bk->nr ? bk->nr : 1, sizeof(*m->buckets));
 	if (!m->buckets)
 		return -ENOMEM;
-	for (i = 0; i < a->buckets_size; i++) {
-		struct acc_bucket *b = &a->buckets[i];
+	for (i = 0; bk && fm && i < bk->nr; i++) {
+		const struct bk *b = &bk->b[i];
+		const struct hm_futex_table *t;
 		struct hm_mv_bucket *o;
 
-		if (!b->table)
+		if (b->table < 0 || (u32)b->table >= fm->nr_tables || !b->st.samples)
 			continue;
+		t = &fm->tables[b->table];
 		o = &m->buckets[m->nr_buckets++];
-		hm_name__futex_table(fm, b->table, o->table, sizeof(o->table));
-		o->kind = b->table->kind;
-		o->node = b->table->node;
+		hm_name__futex_table(fm, t, o->table, sizeof(o->table));
+		o->kind = t->kind;
+		o->node = t->node;
 		o->index = b->index;
-		o->tot = b->tot;
-		memcpy(o->field, b->field, sizeof(o->field));
-		o->socket = b->socket;
-		o->nr_socket = b->socket ? a->sock_cap : 0;
-		b->socket = NULL;
+		o->tot = b->st;
+		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
+			o->field[f] = bk__field(b, f)->st;
+		o->socket = malloc((nsock ? nsock : 1) * sizeof(*o->socket));
+		if (!o->socket)
+			return -ENOMEM;
+		memcpy(o->socket, b->sock, nsock * sizeof(*o->socket));
+		o->nr_socket = nsock;
 	}
 	qsort(m->buckets, m->nr_buckets, sizeof(*m->buckets), cmp_bucket_view);
 	for (k = 0; k < m->nr_buckets; k++) {
@@ -528,7 +361,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 		if (set_counts(m, key, &b->tot, bucket_stats, NR(bucket_stats), HM_MG_BUCKET,
 			      HM_MATCH_BUCKET, false))
 			return -ENOMEM;
-		for (s = 0; b->socket && s < m->nr_sockets && s < a->sock_cap; s++) {
+		for (s = 0; b->socket && s < m->nr_sockets && s < b->nr_socket; s++) {
 			snprintf(key, sizeof(key), "futex.%s.bucket.%" PRIu64 ".socket.%u",
 				 b->table, b->index, s);
 			if (set_counts(m, key, &b->socket[s], socket_stats_set, NR(socket_stats_set),
@@ -595,7 +428,7 @@ static int finish_buckets(struct hm_macc *a, struct hm_metrics *m)
 	return 0;
 }
 
-struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines)
+struct hm_metrics *hm_metrics__build(const struct hm_metrics_ctx *ctx, const struct hm_magg *agg)
 {
 	static const struct { const char *name; size_t off; } lkp[] = {
 		{ "perf-c2c.HITM.local",  offsetof(struct hm_c2c_stats, lcl_hitm) },
@@ -605,32 +438,36 @@ struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines)
 		{ "perf-c2c.DRAM.local",  offsetof(struct hm_c2c_stats, lcl_dram) },
 		{ "perf-c2c.DRAM.remote", offsetof(struct hm_c2c_stats, rmt_dram) },
 	};
-	struct hm_metrics *m = hm_metrics__new(a->label);
+	static const struct hm_places no_places;
+	const struct hm_places *pl = agg->places ? agg->places : &no_places;
+	const char *label = ctx->label ? ctx->label : "";
+	struct hm_metrics *m = hm_metrics__new(label);
 	char key[128];
 	u32 i, s, n;
 
 	if (!m)
-		return NULL;
-	m->nr_samples = a->nr_samples;
-	m->c2c = a->c2c;
-	m->cats = a->cats;
-	m->nr_sockets = a->nr_sockets;
-	m->nr_nodes = a->nr_nodes;
+		goto nomem;
+	m->nr_samples = agg->nr_samples;
+	m->top_lines = ctx->top_lines;
+	m->c2c = agg->c2c;
+	m->cats = agg->cats;
+	m->nr_sockets = pl->nr_sockets;
+	m->nr_nodes = pl->nr_nodes;
 	for (i = 0; i < sizeof(lkp) / sizeof(lkp[0]); i++) {
 		u32 v;
 
-		memcpy(&v, (const char *)&a->c2c + lkp[i].off, sizeof(v));
+		memcpy(&v, (const char *)&agg->c2c + lkp[i].off, sizeof(v));
 		/* LKP: HITM.total is the parser's sum of local and remote */
 		if (!strcmp(lkp[i].name, "perf-c2c.HITM.total"))
-			v = a->c2c.lcl_hitm + a->c2c.rmt_hitm;
+			v = agg->c2c.lcl_hitm + agg->c2c.rmt_hitm;
 		if (hm_metrics__set(m, lkp[i].name, v, HM_MG_C2C, HM_MATCH_NAME, true) < 0)
 			goto nomem;
 	}
-	if (hm_metrics__set(m, "hitmap.samples", a->nr_samples, HM_MG_CAT, HM_MATCH_NAME, true) < 0)
+	if (hm_metrics__set(m, "hitmap.samples", agg->nr_samples, HM_MG_CAT, HM_MATCH_NAME, true) < 0)
 		goto nomem;
 	for (i = 0; i < HM_CAT__MAX; i++) {
 		snprintf(key, sizeof(key), "hitmap.%s", hm_mem_cat__name(i));
-		if (hm_metrics__set(m, key, a->cats.nr[i], HM_MG_CAT, HM_MATCH_NAME, true) < 0)
+		if (hm_metrics__set(m, key, agg->cats.nr[i], HM_MG_CAT, HM_MATCH_NAME, true) < 0)
 			goto nomem;
 	}
 	m->socket = calloc(m->nr_sockets ? m->nr_sockets : 1, sizeof(*m->socket));
@@ -640,37 +477,37 @@ struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines)
 	if (!m->socket || !m->node || !m->xfer)
 		goto nomem;
 	for (s = 0; s < m->nr_sockets; s++) {
-		m->socket[s] = a->socket[s];
+		m->socket[s] = pl->socket[s];
 		snprintf(key, sizeof(key), "socket.%u", s);
-		if (set_counts(m, key, &a->socket[s], all_stats, NR(all_stats), HM_MG_SOCKET,
+		if (set_counts(m, key, &pl->socket[s], all_stats, NR(all_stats), HM_MG_SOCKET,
 			      HM_MATCH_NAME, true))
 			goto nomem;
 	}
 	for (n = 0; n < m->nr_nodes; n++) {
-		m->node[n] = a->node[n];
+		m->node[n] = pl->node[n];
 		snprintf(key, sizeof(key), "node.%u", n);
-		if (set_counts(m, key, &a->node[n], all_stats, NR(all_stats), HM_MG_NODE,
+		if (set_counts(m, key, &pl->node[n], all_stats, NR(all_stats), HM_MG_NODE,
 			      HM_MATCH_NAME, true))
 			goto nomem;
 	}
 	for (s = 0; s < m->nr_sockets; s++)
 		for (n = 0; n < m->nr_nodes; n++) {
-			u64 v = a->xfer[s * MAX_NODES + n];
+			u64 v = pl->xfer[s * HM_PLACES_MAX + n];
 
 			m->xfer[s * m->nr_nodes + n] = v;
 			snprintf(key, sizeof(key), "xfer.socket%u.node%u", s, n);
 			if (hm_metrics__set(m, key, v, HM_MG_XFER, HM_MATCH_NAME, true) < 0)
 				goto nomem;
 		}
-	if (a->ctx.futex) {
+	if (ctx->futex) {
 		m->has_layout = true;
-		m->layout = a->ctx.futex->layout;
+		m->layout = ctx->futex->layout;
 	}
-	if (finish_buckets(a, m) || hm_metrics__add_lines(m, lines, &a->ctx))
+	if (finish_buckets(ctx, agg->buckets, m) || hm_metrics__add_lines(m, agg->lines, ctx))
 		goto nomem;
-	if (a->ctx.meta) {
+	if (ctx->meta) {
 		u32 len = 0;
-		const void *w = hm_meta__find(a->ctx.meta, HM_META_WORKLOAD, &len);
+		const void *w = hm_meta__find(ctx->meta, HM_META_WORKLOAD, &len);
 
 		if (w && len) {
 			m->workload = strndup(w, len);
@@ -681,7 +518,7 @@ struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines)
 	}
 	return m;
 nomem:
-	hm_err("%s: out of memory building the metric set", a->label);
+	hm_err("%s: out of memory building the metric set", label);
 	hm_metrics__delete(m);
 	errno = ENOMEM;
 	return NULL;

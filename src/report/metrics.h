@@ -120,6 +120,7 @@ struct hm_metrics {
 	struct hm_mv_bucket	*buckets;	/* by table, index */
 	u32			nr_lines;
 	struct hm_mv_line	*lines;		/* shared lines, hottest first */
+	u32			top_lines;	/* lines[0 .. top_lines) have line.* metrics (0: all) */
 	char			*workload;	/* HM_META_WORKLOAD text or NULL */
 	char			*counting_note;	/* where perf's counters differ (counts.h), or NULL */
 	u32			nr, alloc;
@@ -134,34 +135,40 @@ struct hm_metrics {
  * Resolve a code or data address to symbol+offset (and source line): 0 and
  * @info filled, or a negative errno.  metrics-scan.c wraps hm_symbols.
  */
-typedef int (*hm_macc_resolve_fn)(void *priv, u32 pid, u8 cpumode, u64 addr,
-				  struct hm_symbol_info *info);
+typedef int (*hm_metrics_resolve_fn)(void *priv, u32 pid, u8 cpumode, u64 addr,
+				     struct hm_symbol_info *info);
 
-/* Where the accumulator looks things up; any pointer may be NULL. */
-struct hm_macc_ctx {
+/* Where the metric set looks things up; any pointer may be NULL. */
+struct hm_metrics_ctx {
 	const char			*label;
 	const struct hm_futex_model	*futex;
 	const struct hm_meta		*meta;
-	hm_macc_resolve_fn		resolve;
+	hm_metrics_resolve_fn		resolve;
 	void				*resolve_priv;
-	u32				nr_sockets, nr_nodes;	/* at least this many (topology) */
-	u32				cacheline;	/* 0: 64 */
 	u32				top_lines;	/* lines with per-line metrics; 0: all shared */
 };
 
-struct hm_macc;
-struct hm_macc *hm_macc__new(const struct hm_macc_ctx *ctx);
-/* One classified sample (memory grows with lines and buckets, not samples). */
-int  hm_macc__add(struct hm_macc *a, const struct hm_mem_sample *ms);
 /*
- * Build the metric set; its shared lines come from @lines, the report's one
- * per-line aggregation (NULL: none); @a stays valid and must still be deleted.
+ * What the metric set reads: the report's one aggregation after its pass
+ * (report.c fills it; the text, JSON and CSV views read the same), so that
+ * no metric counts on its own.  Any pointer may be NULL (no such rows).
  */
+struct hm_places;
+struct hm_buckets;
 struct hm_lines;
-struct hm_metrics *hm_macc__finish(struct hm_macc *a, struct hm_lines *lines);
+struct hm_magg {
+	u64			nr_samples;
+	struct hm_c2c_stats	c2c;		/* perf's counters of every sample */
+	struct hm_mem_cats	cats;		/* hitmap's categories of every sample */
+	const struct hm_places	*places;	/* sockets, nodes, socket x node (places.h) */
+	const struct hm_buckets	*buckets;	/* the futex views' buckets (buckets.h) */
+	struct hm_lines		*lines;		/* the cache-line table (lines.h) */
+};
+
+/* The metric set of @agg (NULL with errno). */
+struct hm_metrics *hm_metrics__build(const struct hm_metrics_ctx *ctx, const struct hm_magg *agg);
 /* The line.* metrics and m->lines from @lines (metrics-lines.c); 0 or -ENOMEM. */
-int  hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_macc_ctx *ctx);
-void hm_macc__delete(struct hm_macc *a);
+int  hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_metrics_ctx *ctx);
 
 struct hm_metrics *hm_metrics__new(const char *label);
 void hm_metrics__delete(struct hm_metrics *m);
@@ -174,26 +181,19 @@ int  hm_metrics__add_workload(struct hm_metrics *m, const char *json, size_t len
 int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
 
 /*
- * Metrics of a whole file (metrics-scan.c), gathered in the report's own
- * single pass: the shared lines are read from the report's per-line
- * aggregation (the report must be made with want_lines), the totals,
- * sockets, nodes and futex buckets still through a sink (hm_report__add_sink):
+ * Metrics of a whole file (metrics-scan.c), read from the report's one
+ * aggregation after its single pass:
  *
- *	struct hm_mscan *ms = hm_mscan__new(top_lines);
+ *	hm_metrics__want(&report_opts);		// the aggregates the metrics read
  *	r = hm_report__new(&report_opts);
- *	hm_mscan__attach(ms, r);		// before hm_report__run
  *	... hm_report__run(r) ...
- *	m = hm_mscan__finish(ms, r);		// owned by the caller
- *	hm_mscan__delete(ms);
+ *	m = hm_metrics__from_report(r, top_lines);	// owned by the caller
  *
  * @top_lines: lines with per-line metrics (0: all shared lines).
  * __scan does all of that for one file (opts->input).  NULL with errno.
  */
-struct hm_mscan;
-struct hm_mscan *hm_mscan__new(u32 top_lines);
-int  hm_mscan__attach(struct hm_mscan *s, struct hm_report *r);	/* 0 or -errno */
-struct hm_metrics *hm_mscan__finish(struct hm_mscan *s, const struct hm_report *r);
-void hm_mscan__delete(struct hm_mscan *s);
+void hm_metrics__want(struct hm_report_opts *opts);
+struct hm_metrics *hm_metrics__from_report(const struct hm_report *r, u32 top_lines);
 struct hm_metrics *hm_metrics__scan(const struct hm_report_opts *opts, u32 top_lines);
 
 /* ---------------------------------------------------------------- diff */

@@ -14,6 +14,7 @@
 #include "counts.h"
 #include "names.h"
 #include "lines.h"
+#include "places.h"
 
 #define RULE "=================================================\n"
 
@@ -243,11 +244,10 @@ static int ip_cmp(const void *a, const void *b)
 }
 
 /* The offset's code addresses, most HITM then most samples first, into @v. */
-static u32 sorted_ips(const struct hm_line_off *of, struct hm_line_ip *v)
+static u32 sorted_ips(const struct hm_report *r, const struct hm_line_off *of, struct hm_line_ip *v)
 {
-	u32 n = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
+	u32 n = hm_lines__ips(hm_report__lines(r), of, v);
 
-	memcpy(v, of->ip, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), ip_cmp);
 	return n;
 }
@@ -260,13 +260,14 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 	struct hm_line **v;
 	size_t n;
 	char nodes[64], socks[64];
-	int nr_nodes = hm_topo__nr_nodes(hm_report__topo(r)), nr_sc;
+	int nr_nodes = hm_topo__nr_nodes(hm_report__topo(r));
 	/* the sort column, labelled by -d as the Pareto view and perf label it */
 	const char *mlabel = o->sort == HM_SORT_RMT ? "Rmt Hitm" : o->sort == HM_SORT_LCL ? "Lcl Hitm" :
 			     o->sort == HM_SORT_PEER ? "Peer Snoop" : o->sort == HM_SORT_COST ? "Load Cost" :
 			     "Tot Hitm";
 	int mw = (int)strlen(mlabel) > 8 ? (int)strlen(mlabel) : 8;
-	const u64 *socket_cats = hm_report__socket_cats(r, &nr_sc);
+	const struct hm_places *pl = hm_report__places(r);
+	int nr_sc = pl ? (int)pl->topo_sockets : 0;
 	double all_cost = 0;
 
 	if (!hm_report__lines(r))
@@ -387,7 +388,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			const struct hm_line_off *of = &ln->offs[k];
 
 			struct hm_line_ip ips[HM_LINE_MAX_IPS];
-			u32 nips = sorted_ips(of, ips);
+			u32 nips = sorted_ips(r, of, ips);
 			char offs[16], oname[200];
 
 			snprintf(offs, sizeof(offs), "0x%x", of->off);
@@ -440,7 +441,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			fprintf(f, " %12s", hm_mem_cat__name(cols[c]));
 		fprintf(f, " %12s\n", "stores");
 		for (int k = 0; k < nr_sc; k++) {
-			const u64 *sc = &socket_cats[(size_t)k * HM_CAT__MAX];
+			const u32 *sc = pl->socket[k].cat;
 
 			fprintf(f, "  %6d", k);
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
@@ -469,11 +470,11 @@ static void json_c2c(struct hm_json *j, const char *key, const struct hm_c2c_sta
 	hm_json__obj_end(j);
 }
 
-static void json_cats(struct hm_json *j, const char *key, const u64 *c64)
+static void json_cats(struct hm_json *j, const char *key, const u64 *c64, const u32 *c32)
 {
 	hm_json__obj_begin(j, key);
 	for (int c = 0; c < HM_CAT__MAX; c++)
-		hm_json__u64(j, hm_mem_cat__name(c), c64[c]);
+		hm_json__u64(j, hm_mem_cat__name(c), c64 ? c64[c] : c32[c]);
 	hm_json__obj_end(j);
 }
 
@@ -550,7 +551,7 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 		hm_json__double(j, "mean_load_cycles", of->n_load ? of->w_load / of->n_load : 0.0);
 		hm_json__double(j, "mean_hitm_cycles", of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
 		struct hm_line_ip ips[HM_LINE_MAX_IPS];
-		u32 nips = sorted_ips(of, ips);
+		u32 nips = sorted_ips(r, of, ips);
 
 		hm_json__arr_begin(j, "code");
 		for (u32 q = 0; q < nips; q++) {
@@ -585,8 +586,8 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	struct hm_json *j = hm_json__new(f, true);
 	u32 nr_shared;
 	const struct hm_perf_shared *g = hm_report__shared(r, &nr_shared);
-	int nr_sc;
-	const u64 *socket_cats = hm_report__socket_cats(r, &nr_sc);
+	const struct hm_places *pl = hm_report__places(r);
+	int nr_sc = pl ? (int)pl->topo_sockets : 0;
 
 	if (!j)
 		return -ENOMEM;
@@ -611,7 +612,7 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	hm_json__u64(j, "st_na", g->st_na);
 	hm_json__u64(j, "merged", g->merged);
 	hm_json__obj_end(j);
-	json_cats(j, "hitmap", hm_report__cats(r)->nr);
+	json_cats(j, "hitmap", hm_report__cats(r)->nr, NULL);
 	{
 		/* where perf_c2c and hitmap count the same samples differently, and why */
 		char note[256];
@@ -623,7 +624,7 @@ int hm_render__json(const struct hm_report *r, const struct hm_render_opts *o, F
 	for (int k = 0; k < nr_sc; k++) {
 		hm_json__obj_begin(j, NULL);
 		hm_json__s64(j, "socket", k);
-		json_cats(j, "hitmap", &socket_cats[(size_t)k * HM_CAT__MAX]);
+		json_cats(j, "hitmap", NULL, pl->socket[k].cat);
 		hm_json__obj_end(j);
 	}
 	hm_json__arr_end(j);

@@ -97,10 +97,9 @@ const struct hm_perf_shared *hm_report__shared(const struct hm_report *r, u32 *n
 	return &r->shared;
 }
 
-const u64 *hm_report__socket_cats(const struct hm_report *r, int *nr_sockets)
+const struct hm_places *hm_report__places(const struct hm_report *r)
 {
-	*nr_sockets = r->socket_cats ? r->nr_socket_cats : 0;
-	return r->socket_cats;
+	return r->places;
 }
 
 const int *hm_report__cpu_node_idx(const struct hm_report *r)

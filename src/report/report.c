@@ -24,6 +24,7 @@
 #include "pareto.h"
 #include "parallel.h"
 #include "bigalloc.h"
+#include "places.h"
 
 
 /* ------------------------------------------------ perf's level-1 entries */
@@ -296,18 +297,6 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	return r;
 }
 
-int hm_report__add_sink(struct hm_report *r, hm_report_sample_fn fn, void *priv)
-{
-	if (!r || !fn)
-		return -EINVAL;
-	if (r->nr_sinks == HM_REPORT_MAX_SINKS)
-		return -ENOSPC;
-	r->sinks[r->nr_sinks].fn = fn;
-	r->sinks[r->nr_sinks].priv = priv;
-	r->nr_sinks++;
-	return 0;
-}
-
 void hm_report__delete(struct hm_report *r)
 {
 	if (!r)
@@ -325,7 +314,7 @@ void hm_report__delete(struct hm_report *r)
 	hm_topo__delete(r->topo);
 	hm_reader__delete(r->reader);
 	free(r->cpu_node_idx);
-	free(r->socket_cats);
+	hm_places__delete(r->places);
 	if (r->map_ids)
 		free(r->map_ids->e);
 	free(r->map_ids);
@@ -388,12 +377,9 @@ static int setup_nodes(struct hm_report *r)
 	r->cpu_node_idx = malloc((nr_cpus ? nr_cpus : 1) * sizeof(int));
 	if (!r->cpu_node_idx)
 		return -ENOMEM;
-	r->nr_socket_cats = hm_topo__nr_sockets(r->topo);
-	if (r->nr_socket_cats > 0) {
-		r->socket_cats = calloc((size_t)r->nr_socket_cats * HM_CAT__MAX, sizeof(u64));
-		if (!r->socket_cats)
-			return -ENOMEM;
-	}
+	r->places = hm_places__new(r->topo);
+	if (!r->places)
+		return -ENOMEM;
 	for (int c = 0; c < nr_cpus; c++) {
 		int node = hm_topo__cpu_node(r->topo, c);
 
@@ -622,9 +608,8 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		ms.cpu_socket = ms.cpu_node = -1;
 		r->nr_nocpu++;
 	}
-	if (ms.cpu_socket >= 0 && ms.cpu_socket < r->nr_socket_cats)
-		r->socket_cats[(size_t)ms.cpu_socket * HM_CAT__MAX + ms.cls.cat]++;
 	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
+	hm_places__add(r->places, &ms);
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 
 	err = perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
@@ -659,11 +644,6 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	}
 	if (r->opts.on_sample) {
 		err = r->opts.on_sample(r->opts.on_sample_priv, r, &ms);
-		if (err < 0)
-			return err;
-	}
-	for (int i = 0; i < r->nr_sinks; i++) {
-		err = r->sinks[i].fn(r->sinks[i].priv, r, &ms);
 		if (err < 0)
 			return err;
 	}

@@ -69,6 +69,7 @@ struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report
 struct hm_map_ids;		/* report.c */
 struct hm_dsrc_cache;		/* report.c */
 struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
+struct hm_places;		/* sockets and nodes of all samples (places.c) */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -92,12 +93,8 @@ struct hm_report {
 	u32			nr_shared;	/* "Total Shared Cache Lines" */
 	int			*cpu_node_idx;	/* CPU -> node index (NUMA order), -1 */
 	u64			nr_nocpu;	/* samples without a CPU */
-	/* hitmap categories per accessor socket: [socket * HM_CAT__MAX + cat] */
-	u64			*socket_cats;
-	int			nr_socket_cats;	/* sockets */
+	struct hm_places	*places;	/* sockets, nodes, socket x node of all samples (places.c) */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
-	int				nr_sinks;	/* hm_report__add_sink */
-	struct { hm_report_sample_fn fn; void *priv; } sinks[HM_REPORT_MAX_SINKS];
 	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
@@ -114,8 +111,8 @@ struct hm_lines *hm_report__lines(const struct hm_report *r);
  * What the renderers read of a report (report-access.c): its options, the
  * vendor of its CPU, its totals (perf's counters and hitmap's categories),
  * where the two differ, perf's global shared-line block (*nr_lines: "Total
- * Shared Cache Lines"), hitmap's categories per accessor socket
- * ([socket * HM_CAT__MAX + cat], *nr_sockets of them), and CPU -> node index.
+ * Shared Cache Lines"), hitmap's counts per accessor socket, data node and
+ * socket x node (places.h), and CPU -> node index.
  */
 const struct hm_report_opts *hm_report__opts(const struct hm_report *r);
 enum hm_vendor hm_report__vendor(const struct hm_report *r);
@@ -124,7 +121,7 @@ const struct hm_c2c_stats *hm_report__c2c(const struct hm_report *r);
 const struct hm_mem_cats *hm_report__cats(const struct hm_report *r);
 const struct hm_count_diff *hm_report__count_diff(const struct hm_report *r);
 const struct hm_perf_shared *hm_report__shared(const struct hm_report *r, u32 *nr_lines);
-const u64 *hm_report__socket_cats(const struct hm_report *r, int *nr_sockets);
+const struct hm_places *hm_report__places(const struct hm_report *r);
 const int *hm_report__cpu_node_idx(const struct hm_report *r);
 
 /*

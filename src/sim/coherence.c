@@ -46,25 +46,13 @@ static void *big_alloc(size_t size)
 	return p;
 }
 
-static inline u32 hash_line(u64 line_addr)
-{
-	u64 h = (line_addr >> 6) * 0x9e3779b97f4a7c15ULL;
-
-	return (u32)(h >> 32);
-}
-
 struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 {
 	struct hm_coh *c = calloc(1, sizeof(*c));
-	u32 n = 1024;
 
 	if (!c)
 		return NULL;
 	c->m = m;
-	while (n < expected_lines * 2 && n < (1u << 30))
-		n <<= 1;
-	c->index = calloc(n, sizeof(u32));
-	c->index_mask = n - 1;
 	c->cap_lines = expected_lines > 64 ? expected_lines : 64;
 	c->lines = big_alloc((size_t)c->cap_lines * sizeof(*c->lines));
 	c->addrs = malloc((size_t)c->cap_lines * sizeof(u64));
@@ -72,7 +60,7 @@ struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 	c->lock = calloc(c->cap_lines, sizeof(*c->lock));
 	c->l1 = big_alloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
 	c->l2 = big_alloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
-	if (!c->index || !c->lines || !c->addrs || !c->ready || !c->lock || !c->l1 || !c->l2) {
+	if (hm_htab__reserve(&c->index, expected_lines > 512 ? expected_lines : 512) || !c->lines || !c->addrs || !c->ready || !c->lock || !c->l1 || !c->l2) {
 		hm_coh__delete(c);
 		errno = ENOMEM;
 		return NULL;
@@ -89,7 +77,7 @@ void hm_coh__delete(struct hm_coh *c)
 {
 	if (!c)
 		return;
-	free(c->index);
+	hm_htab__fini(&c->index);
 	free(c->lines);
 	free(c->addrs);
 	free(c->ready);
@@ -99,51 +87,25 @@ void hm_coh__delete(struct hm_coh *c)
 	free(c);
 }
 
-static int grow_index(struct hm_coh *c)
-{
-	u32 n = (c->index_mask + 1) * 2, i;
-	u32 *ix = calloc(n, sizeof(u32));
-
-	if (!ix)
-		return -ENOMEM;
-	for (i = 0; i < c->nr_lines; i++) {
-		u32 h = hash_line(c->addrs[i]) & (n - 1);
-
-		while (ix[h])
-			h = (h + 1) & (n - 1);
-		ix[h] = i + 1;
-	}
-	free(c->index);
-	c->index = ix;
-	c->index_mask = n - 1;
-	return 0;
-}
-
 u32 hm_coh__find(const struct hm_coh *c, u64 addr)
 {
-	u64 la = addr & ~63ULL;
-	u32 h = hash_line(la) & c->index_mask;
+	const u64 *id = hm_htab__find(&c->index, addr & ~63ULL);
 
-	while (c->index[h]) {
-		u32 id = c->index[h] - 1;
-
-		if (c->addrs[id] == la)
-			return id;
-		h = (h + 1) & c->index_mask;
-	}
-	return UINT32_MAX;
+	return id ? (u32)*id : UINT32_MAX;
 }
 
 u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 {
 	u64 la = addr & ~63ULL;
-	u32 h, id = hm_coh__find(c, addr);
+	bool added;
+	u64 *slot = hm_htab__insert(&c->index, la, &added);
+	u32 id;
 	struct hm_coh_line *l;
 
-	if (id != UINT32_MAX)
-		return id;
-	if ((u64)(c->nr_lines + 1) * 2 > (u64)c->index_mask + 1 && grow_index(c))
+	if (!slot)
 		return UINT32_MAX;
+	if (!added)
+		return (u32)*slot;
 	if (c->nr_lines == c->cap_lines) {
 		u32 cap = c->cap_lines * 2;
 		struct hm_coh_line *nl = big_alloc((size_t)cap * sizeof(*nl));
@@ -161,6 +123,7 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 			c->lock = nk;
 		if (!nl || !na || !nr || !nk) {
 			free(nl);
+			hm_htab__del(&c->index, la);
 			return UINT32_MAX;
 		}
 		memcpy(nl, c->lines, (size_t)c->nr_lines * sizeof(*nl));
@@ -178,10 +141,7 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 	l->owner = NO_OWNER;
 	l->state = HM_LS_I;
 	l->home = (u8)home;
-	h = hash_line(la) & c->index_mask;
-	while (c->index[h])
-		h = (h + 1) & c->index_mask;
-	c->index[h] = id + 1;
+	*slot = id;
 	return id;
 }
 

@@ -18,6 +18,7 @@
  *
  * Assumptions and their sources: man/hitmap-simulate.1.
  */
+#include "util/htab.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <hitmap/perf_data.h>
@@ -153,8 +154,7 @@ struct hm_coh {
 	u64			*ready;		/* cycle when the last ownership transfer completes */
 	struct hm_coh_qlock	*lock;		/* bucket spinlocks */
 	u32			nr_lines, cap_lines;
-	u32			*index;		/* open addressing: line id + 1, 0 empty */
-	u32			index_mask;
+	struct hm_htab		index;		/* line address -> line id */
 	struct hm_coh_slot	*l1, *l2;	/* nr_cores * l1_lines / l2_lines */
 	u32			l1_mask, l2_mask;
 	u64			nr_accesses;

@@ -57,7 +57,7 @@ dn=$(sed -n 's/^  0  0x[0-9a-f]*  \([^ ]*\)  Tot Hitm.*/\1/p' "$TMP/r.txt" | hea
 jn=$(jq -r '.lines[0].data' "$TMP/r.json")
 cn=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} NR == 2 {gsub(/"/, "", $c["data"]); print $c["data"]; exit}' "$TMP/r.csv")
 if command -v python3 >/dev/null; then
-	hn=$(python3 -c 'import json, re, sys; s = open(sys.argv[1]).read(); d = json.loads(re.search(r"<script type=\"application/json\" id=\"hm-data\">(.*?)</script>", s, re.S).group(1)); print(d["lines"]["id"][0])' "$TMP/r.html")
+	hn=$(python3 -c 'import json, re, sys; s = open(sys.argv[1]).read(); d = json.loads(re.search(r"<script type=\"application/json\" id=\"hm-data\">(.*?)</script>", s, re.S).group(1)); L = d["lines"]; print(L["pre"][L["p"][0]] + L["s"][0])' "$TMP/r.html")
 else
 	hn=$tn
 fi

@@ -27,7 +27,7 @@ wait_for() {
 keys() { T send-keys -t tui "$@"; sleep 0.3; }
 start() { # FILE [options]
 	T kill-session -t tui 2>/dev/null
-	T new-session -d -s tui -x 230 -y 50 \
+	T new-session -d -s tui -x 320 -y 50 \
 		"TERM=xterm-256color $HITMAP report --tui -i $*; echo \$? >$TMP/exit; sleep 60"
 }
 
@@ -135,7 +135,13 @@ if wait_for '^Shared cache lines of|^Futex buckets' 10; then
 	stdio_rows "$TMP/bucket" '^(private|global|unknown)' >"$TMP/want"
 	tui_rows '^(private|global|unknown)' 4 >"$TMP/got"
 	n=$(wc -l <"$TMP/want")
-	if [ "$n" -gt 0 ] && [ "$(wc -l <"$TMP/got")" -ge "$n" ] && cmp -s "$TMP/want" <(head -n "$n" "$TMP/got"); then
+	# the TUI cuts its last column (the functions) at its width: a cut row must be a prefix of --stdio's
+	if [ "$n" -gt 0 ] && [ "$(wc -l <"$TMP/got")" -ge "$n" ] &&
+	   paste -d '\n' "$TMP/want" <(head -n "$n" "$TMP/got") | awk '
+		NR % 2 { w = $0; nf = NF; split($0, wf); next }
+		{ if ($0 == w) next
+		  if (NF != nf || index(wf[nf], $NF) != 1) exit 1
+		  for (i = 1; i < NF; i++) if ($i != wf[i]) exit 1 }'; then
 		pass tui-bucket-table-equals-stdio
 	else
 		fail tui-bucket-table-equals-stdio "$(diff "$TMP/want" "$TMP/got" | head -4 | tr '\n' '|')"

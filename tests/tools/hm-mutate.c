@@ -336,5 +336,9 @@ int main(int argc, char **argv)
 	       "warnings\n", cases, cli_runs, (long)(time(NULL) - t0), clean, errors, warned);
 	printf("crashes %lu, hangs %lu, rss>500MB %lu, silent-loss %lu\n", crashes, hangs, fat,
 	       silent);
+	for (int i = 0; i < nin; i++)
+		free(in[i].buf);
+	free(in);
+	free(buf);
 	return crashes || hangs || fat || silent;
 }

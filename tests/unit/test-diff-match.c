@@ -3,7 +3,9 @@
  * hitmap diff: metric sets from synthetic samples, matched across runs by
  * what they are (bucket index, field, data symbol) although every run puts
  * them at other addresses; same configuration -> nothing significant;
- * global hash -> private hash -> the expected metrics move.
+ * global hash -> private hash -> the expected metrics move.  The samples go
+ * into the report's aggregates (totals, places.c, buckets.c, lines.c) as
+ * the report's pass adds them; the metric set reads those.
  */
 #include <math.h>
 #include <hitmap/mem.h>
@@ -11,6 +13,8 @@
 #include "tap.h"
 #include "report/metrics.h"
 #include "report/lines.h"
+#include "report/buckets.h"
+#include "report/places.h"
 #include "mem/data_src.h"
 
 enum acc { LCL_HITM, RMT_HITM, LCL_DRAM, RMT_DRAM, STORE };
@@ -60,11 +64,10 @@ static int fake_resolve(void *priv, u32 pid, u8 cpumode, u64 addr, struct hm_sym
 	return -2;
 }
 
-/* The run's per-line aggregation, as the report keeps it. */
-static struct hm_lines *cur_lines;
+/* The run's aggregates, as the report keeps them. */
+static struct hm_report rep;
 
-static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, enum acc k,
-		 int socket, double n)
+static void feed(const struct hm_futex_model *fm, u64 addr, enum acc k, int socket, double n)
 {
 	struct hm_sample s = { 0 };
 	struct hm_mem_sample ms = { 0 };
@@ -90,8 +93,12 @@ static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, e
 	hm_c2c_stats__add_v(&one, ms.compat, s.data_src, s.addr, ms.mapped);
 	ms.perf = &one;
 	for (i = 0; i < cnt; i++) {
-		hm_macc__add(a, &ms);
-		hm_lines__add(cur_lines, &ms, &one, -1);
+		hm_c2c_stats__sum(&rep.c2c, &one);
+		rep.cats.nr[ms.cls.cat]++;
+		rep.nr_samples++;
+		hm_places__add(rep.places, &ms);
+		hm_lines__add(rep.lines, &ms, &one, -1);
+		hm_buckets__add(rep.buckets, &rep, &ms);
 	}
 }
 
@@ -102,56 +109,72 @@ static void feed(struct hm_macc *a, const struct hm_futex_model *fm, u64 addr, e
  */
 static struct hm_metrics *make_run(int run, bool private_hash, double noise)
 {
-	struct hm_futex_model fm;
+	struct hm_cpu_topo cpu[4] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 } };
+	struct hm_numa_node numa[2] = { { 0, 1000, 500, (char *)"0-1" }, { 1, 1000, 500, (char *)"2-3" } };
+	struct hm_futex_model *fm = &rep.futex;
 	struct hm_futex_table g = { .kind = 0, .node = 0, .pid = -1, .slots = 256 };
 	struct hm_futex_table p = { .kind = 1, .node = -1, .pid = 1000 + run, .slots = 16 };
-	struct hm_macc_ctx ctx = { 0 };
-	struct hm_macc *a;
+	struct hm_metrics_ctx ctx = { 0 };
+	struct hm_magg agg = { 0 };
+	struct hm_header h = { 0 };
 	struct hm_metrics *m;
 	char label[64];
 	int s;
 	u64 lock_off, waiters_off;
 
 #define N(x) ((x) * (1 + noise * (2 * urand() - 1)))
-	hm_futex_model__init(&fm, HM_FUTEX_ERA_6_17);
+	memset(&rep, 0, sizeof(rep));
+	h.nr_cpus_avail = h.nr_cpus_online = 4;
+	h.cpu = cpu;
+	h.nr_numa_nodes = 2;
+	h.numa = numa;
+	rep.topo = hm_topo__new_from_header(&h);
+	hm_futex_model__init(fm, HM_FUTEX_ERA_6_17);
 	g.base = 0xffff888100000000ull + (u64)run * 0x1000000;
 	p.base = 0xffff888300000000ull + (u64)run * 0x40000;
-	hm_futex_model__add_table(&fm, &g);
-	hm_futex_model__add_table(&fm, &p);
+	hm_futex_model__add_table(fm, &g);
+	hm_futex_model__add_table(fm, &p);
+	rep.places = hm_places__new(rep.topo);
+	rep.lines = hm_lines__new(64, 4, 2);
+	rep.buckets = hm_buckets__new(&rep);
 	sym_base = 0x601000 + run * 0x10000;
 	snprintf(label, sizeof(label), "%s-%d.data", private_hash ? "private" : "global", run);
 	ctx.label = label;
-	ctx.futex = &fm;
+	ctx.futex = fm;
 	ctx.resolve = fake_resolve;
-	ctx.nr_sockets = 2;
-	ctx.nr_nodes = 2;
-	a = hm_macc__new(&ctx);
-	cur_lines = hm_lines__new(64, 4, 2);
-	lock_off = fm.layout.offset[HM_FUTEX_FIELD_LOCK];
-	waiters_off = fm.layout.offset[HM_FUTEX_FIELD_WAITERS];
+	lock_off = fm->layout.offset[HM_FUTEX_FIELD_LOCK];
+	waiters_off = fm->layout.offset[HM_FUTEX_FIELD_WAITERS];
 	for (s = 0; s < 2; s++) {
 		u64 tb = private_hash ? p.base : g.base;
 		u64 b1 = tb + (private_hash ? 3 : 7) * 64, b2 = tb + (private_hash ? 9 : 100) * 64;
 
 		/* the hot bucket: lock and waiters bounce between sockets */
-		feed(a, &fm, b1 + lock_off, LCL_HITM, s, N(private_hash ? 300 : 800));
-		feed(a, &fm, b1 + lock_off, RMT_HITM, s, N(private_hash ? 100 : 2000));
-		feed(a, &fm, b1 + waiters_off, RMT_HITM, s, N(private_hash ? 50 : 600));
-		feed(a, &fm, b1 + lock_off, STORE, s, N(private_hash ? 500 : 1500));
+		feed(fm, b1 + lock_off, LCL_HITM, s, N(private_hash ? 300 : 800));
+		feed(fm, b1 + lock_off, RMT_HITM, s, N(private_hash ? 100 : 2000));
+		feed(fm, b1 + waiters_off, RMT_HITM, s, N(private_hash ? 50 : 600));
+		feed(fm, b1 + lock_off, STORE, s, N(private_hash ? 500 : 1500));
 		/* a second, cooler bucket */
-		feed(a, &fm, b2 + lock_off, LCL_HITM, s, N(200));
-		feed(a, &fm, b2 + lock_off, STORE, s, N(300));
+		feed(fm, b2 + lock_off, LCL_HITM, s, N(200));
+		feed(fm, b2 + lock_off, STORE, s, N(300));
 		/* a user counter, the same in both configurations */
-		feed(a, &fm, sym_base + 0x40, LCL_HITM, s, N(400));
-		feed(a, &fm, sym_base + 0x40, STORE, s, N(400));
+		feed(fm, sym_base + 0x40, LCL_HITM, s, N(400));
+		feed(fm, sym_base + 0x40, STORE, s, N(400));
 		/* DRAM traffic */
-		feed(a, &fm, 0x7f0000000000ull + run * 0x100000 + s * 4096, LCL_DRAM, s, N(1000));
-		feed(a, &fm, 0x7f0000000000ull + run * 0x100000 + s * 4096 + 64, RMT_DRAM, s, N(private_hash ? 600 : 900));
+		feed(fm, 0x7f0000000000ull + run * 0x100000 + s * 4096, LCL_DRAM, s, N(1000));
+		feed(fm, 0x7f0000000000ull + run * 0x100000 + s * 4096 + 64, RMT_DRAM, s, N(private_hash ? 600 : 900));
 	}
-	m = hm_macc__finish(a, cur_lines);
-	hm_macc__delete(a);
-	hm_lines__delete(cur_lines);
-	hm_futex_model__release(&fm);
+	agg.nr_samples = rep.nr_samples;
+	agg.c2c = rep.c2c;
+	agg.cats = rep.cats;
+	agg.places = rep.places;
+	agg.buckets = rep.buckets;
+	agg.lines = rep.lines;
+	m = hm_metrics__build(&ctx, &agg);
+	hm_buckets__delete(rep.buckets);
+	hm_lines__delete(rep.lines);
+	hm_places__delete(rep.places);
+	hm_topo__delete(rep.topo);
+	hm_futex_model__release(fm);
 	return m;
 #undef N
 }
@@ -314,7 +337,10 @@ int main(void)
 	f = open_memstream(&buf, &len);
 	CHECK_EQ("report-html", hm_html__render_metrics(one, f), 0);
 	fclose(f);
-	CHECK("report-html-data", strstr(buf, "\"mode\":\"report\"") && strstr(buf, "global.node0.bucket.7"));
+	/* bucket ids as table + index, line ids as prefix + hex digits (the page spells them) */
+	CHECK("report-html-data", strstr(buf, "\"mode\":\"report\"") &&
+	      strstr(buf, "\"buckets\":{\"tables\":[\"global.node0\"") &&
+	      strstr(buf, "\"futex.global.node0.bucket.\""));
 	free(buf);
 
 	for (i = 0; i < 3; i++) {
