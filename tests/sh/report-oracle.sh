@@ -169,7 +169,7 @@ for v in $PERFS; do
 	awk -v v="$v" '$1 == v { eq += $3; rd += $4; rf += $5; d = d sprintf("%s%d/%d %s", d == "" ? "" : ", ", $3, $4, $2 == "gen" ? "generated (--stats blocks and 32 counters)" : "fixtures") }
 		END { printf "%d %d %d %s\n", eq, rd, rf, d }' "$TMP/summary" 2>/dev/null >"$TMP/sum.$v"
 	read -r neq nread nref detail <"$TMP/sum.$v"
-	what="report --stats --perf-compat $v = perf $v c2c report --stats: $detail; $nref refused or crashed on by perf $v"
+	what="report --stats --perf-compat $v = perf $v c2c report --stats: $detail; $nref more that perf $v c2c report refuses or crashes on, named above: most fixtures hold no memory samples"
 	if [ "${nread:-0}" -eq 0 ]; then
 		skip "perf $v: files equal" "perf $v read none of the files"
 	elif [ "$neq" -eq "$nread" ]; then
