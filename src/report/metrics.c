@@ -318,6 +318,7 @@ static int finish_buckets(const struct hm_metrics_ctx *ctx, const struct hm_buck
 	struct hm_counts fields[2][HM_FUTEX_FIELD__MAX];
 	bool has_field[2][HM_FUTEX_FIELD__MAX];
 	struct hm_mv_bucket **hot;
+	struct bk_row *row;
 	u32 nsock = bk ? bk->nr_sockets : 0;
 	char key[256];
 	u32 i;
@@ -329,12 +330,18 @@ static int finish_buckets(const struct hm_metrics_ctx *ctx, const struct hm_buck
 	m->buckets = calloc(bk && bk->nr ? bk->nr : 1, sizeof(*m->buckets));
 	if (!m->buckets)
 		return -ENOMEM;
+	row = bk ? calloc(1, sizeof(*row)) : NULL;
+	if (bk && !row)
+		return -ENOMEM;
 	for (i = 0; bk && fm && i < bk->nr; i++) {
 		const struct bk *b = &bk->b[i];
 		const struct hm_futex_table *t;
 		struct hm_mv_bucket *o;
 
-		if (b->table < 0 || (u32)b->table >= fm->nr_tables || !b->st.samples)
+		if (b->table < 0 || (u32)b->table >= fm->nr_tables)
+			continue;
+		hm_buckets__row(bk, i, true, row, NULL, 0);
+		if (!row->st.samples)
 			continue;
 		t = &fm->tables[b->table];
 		o = &m->buckets[m->nr_buckets++];
@@ -342,15 +349,18 @@ static int finish_buckets(const struct hm_metrics_ctx *ctx, const struct hm_buck
 		o->kind = t->kind;
 		o->node = t->node;
 		o->index = b->index;
-		o->tot = b->st;
+		o->tot = row->st;
 		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
-			o->field[f] = bk__field(b, f)->st;
+			o->field[f] = row->field[f].st;
 		o->socket = malloc((nsock ? nsock : 1) * sizeof(*o->socket));
-		if (!o->socket)
+		if (!o->socket) {
+			free(row);
 			return -ENOMEM;
-		memcpy(o->socket, b->sock, nsock * sizeof(*o->socket));
+		}
+		memcpy(o->socket, row->sock, nsock * sizeof(*o->socket));
 		o->nr_socket = nsock;
 	}
+	free(row);
 	qsort(m->buckets, m->nr_buckets, sizeof(*m->buckets), cmp_bucket_view);
 	for (k = 0; k < m->nr_buckets; k++) {
 		struct hm_mv_bucket *b = &m->buckets[k];
