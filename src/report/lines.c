@@ -20,10 +20,10 @@ struct code {
 };
 
 /*
- * A line's offsets (growing by one, by half past EXACT_OFFS) and an offset's
- * code rows (1, 2, 4, 8) are malloc'ed arrays: in a random workload all
- * lines grow at once, so blocks outgrown at one size are not what another
- * line needs next, and only the allocator can reuse them.
+ * A line's offsets and an offset's code addresses are malloc'ed arrays that
+ * grow by one (by half past EXACT_OFFS): in a random workload all lines grow
+ * at once, so blocks outgrown at one size are not what another line needs
+ * next, and only the allocator can reuse them.
  */
 #define EXACT_OFFS	16
 
