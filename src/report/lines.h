@@ -60,11 +60,6 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 
 struct hm_line {
 	u64			addr;
-	/* first: what the batch's prefetch (hm_lines__prefetch_at stage 1) reads */
-	u64			*cpus;		/* bitmap of nr_cpus bits */
-	u32			*node;		/* per accessor node index: hitm, peer, store */
-	u32			nr_offs, alloc_offs;
-	struct hm_line_off	*offs;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
 	u32			cat[HM_LINE_CATS];	/* hitmap's HITM/peer categories, hm_line__cat() */
 	double			cost;		/* sum of sample weights */
@@ -79,6 +74,10 @@ struct hm_line {
 	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
 	u32			nr_pids;
 	u32			pid[HM_LINE_MAX_PIDS];
+	u64			*cpus;		/* bitmap of nr_cpus bits */
+	u32			*node;		/* per accessor node index: hitm, peer, store */
+	u32			nr_offs, alloc_offs;
+	struct hm_line_off	*offs;
 };
 
 static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
