@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Per cache line aggregation; see lines.h. */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lines.h"
@@ -12,21 +11,6 @@ struct slot {
 	u32	idx;		/* index + 1, 0 empty */
 };
 
-/* A code address of the table: what struct hm_line_ipc's code indexes. */
-struct code {
-	u64	ip;
-	u32	pid, tid;
-	u8	cpumode;
-};
-
-/*
- * A line's offsets and an offset's code addresses are malloc'ed arrays that
- * grow by one (by half past EXACT_OFFS): in a random workload all lines grow
- * at once, so blocks outgrown at one size are not what another line needs
- * next, and only the allocator can reuse them.
- */
-#define EXACT_OFFS	16
-
 struct hm_lines {
 	u32		cls;
 	int		nr_cpus, nr_nodes;
@@ -36,70 +20,31 @@ struct hm_lines {
 	size_t		nr_slots;	/* power of two */
 	size_t		bytes;
 	u64		nr_added;	/* samples added: the next one's seq */
-	struct hm_arena	arena;		/* per-line blocks (CPU bitmap, node counters) */
-	size_t		heap;		/* bytes of the offsets' and code addresses' arrays */
-	struct code	*code;		/* interned code addresses (distinct, never samples) */
-	size_t		nr_code, alloc_code;
-	u32		*code_slot;	/* index + 1, 0 empty */
-	size_t		nr_code_slots;	/* power of two */
+	struct hm_arena	arena;		/* per-line blocks, offsets, code addresses */
+	void		*free_offs[16], *free_ips[8];	/* outgrown blocks by log2(capacity) */
 };
 
-static inline u64 mix64(u64 x);
-
-static u64 code_hash(u64 ip, u32 pid, u32 tid, u8 cpumode)
+/* A block of 1 << k elements of @elem bytes: reuse an outgrown one first. */
+static void *blk_get(struct hm_lines *l, void **heads, int k, size_t elem)
 {
-	return mix64(ip ^ ((u64)pid << 32 | tid) * 0x9e3779b97f4a7c15ULL ^ cpumode);
+	void *p = heads[k];
+
+	if (p) {
+		heads[k] = *(void **)p;
+		return p;
+	}
+	return hm_arena__alloc(&l->arena, ((size_t)1 << k) * elem);
 }
 
-static int code_grow(struct hm_lines *l)
+static void blk_put(void **heads, int k, void *p)
 {
-	size_t ns = l->nr_code_slots ? l->nr_code_slots * 2 : 1024, mask = ns - 1;
-	u32 *sl = calloc(ns, sizeof(*sl));
-
-	if (!sl)
-		return -ENOMEM;
-	for (size_t i = 0; i < l->nr_code; i++) {
-		const struct code *c = &l->code[i];
-		size_t h = code_hash(c->ip, c->pid, c->tid, c->cpumode) & mask;
-
-		while (sl[h])
-			h = (h + 1) & mask;
-		sl[h] = (u32)i + 1;
-	}
-	free(l->code_slot);
-	l->code_slot = sl;
-	l->nr_code_slots = ns;
-	return 0;
+	*(void **)p = heads[k];
+	heads[k] = p;
 }
 
-/* The index of code address (@ip, @pid, @tid, @cpumode), added when new; negative errno. */
-static long code_intern(struct hm_lines *l, u64 ip, u32 pid, u32 tid, u8 cpumode)
+static int log2u(u32 v)
 {
-	size_t mask, h;
-
-	if ((l->nr_code + 1) * 2 > l->nr_code_slots && code_grow(l) < 0)
-		return -ENOMEM;
-	mask = l->nr_code_slots - 1;
-	for (h = code_hash(ip, pid, tid, cpumode) & mask; l->code_slot[h]; h = (h + 1) & mask) {
-		const struct code *c = &l->code[l->code_slot[h] - 1];
-
-		if (c->ip == ip && c->pid == pid && c->tid == tid && c->cpumode == cpumode)
-			return (long)l->code_slot[h] - 1;
-	}
-	if (l->nr_code == UINT32_MAX)
-		return -ENOSPC;
-	if (l->nr_code == l->alloc_code) {
-		size_t na = l->alloc_code ? l->alloc_code * 2 : 256;
-		struct code *nc = realloc(l->code, na * sizeof(*nc));
-
-		if (!nc)
-			return -ENOMEM;
-		l->code = nc;
-		l->alloc_code = na;
-	}
-	l->code[l->nr_code] = (struct code){ .ip = ip, .pid = pid, .tid = tid, .cpumode = cpumode };
-	l->code_slot[h] = (u32)++l->nr_code;
-	return (long)l->nr_code - 1;
+	return 31 - __builtin_clz(v);
 }
 
 static inline u64 mix64(u64 x)
@@ -134,16 +79,7 @@ void hm_lines__delete(struct hm_lines *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->nr; i++) {
-		struct hm_line *ln = &l->line[i];
-
-		for (u32 k = 0; k < ln->nr_offs; k++)
-			free(ln->offs[k].ipc);
-		free(ln->offs);
-	}
 	hm_arena__release(&l->arena);
-	free(l->code);
-	free(l->code_slot);
 	hm_big__free(l->line, l->alloc * sizeof(*l->line));
 	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
@@ -224,15 +160,18 @@ static struct hm_line_off *find_off(struct hm_lines *l, struct hm_line *ln, u32 
 	if (lo < ln->nr_offs && ln->offs[lo].off == off)
 		return &ln->offs[lo];
 	if (ln->nr_offs == ln->alloc_offs) {
-		u32 na = ln->alloc_offs < EXACT_OFFS ? ln->alloc_offs + 1 : ln->alloc_offs * 3 / 2;
+		u32 na = ln->alloc_offs ? ln->alloc_offs * 2 : 4;
 		struct hm_line_off *no;
 
-		if (na > 65536)
+		if (log2u(na) >= 16)
 			return NULL;
-		no = realloc(ln->offs, na * sizeof(*no));
+		no = blk_get(l, l->free_offs, log2u(na), sizeof(*no));
 		if (!no)
 			return NULL;
-		l->heap += (na - ln->alloc_offs) * sizeof(*no);
+		if (ln->nr_offs) {
+			memcpy(no, ln->offs, ln->nr_offs * sizeof(*no));
+			blk_put(l->free_offs, log2u(ln->alloc_offs), ln->offs);
+		}
 		ln->offs = no;
 		ln->alloc_offs = na;
 	}
@@ -296,8 +235,8 @@ void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr)
 		else
 			hi = mid;
 	}
-	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ipc)
-		__builtin_prefetch(ln->offs[lo].ipc);
+	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
+		__builtin_prefetch(ln->offs[lo].ip);
 }
 
 int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
@@ -368,83 +307,36 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		o->w_hitm += (float)w;
 		o->n_hitm++;
 	}
-	for (i = 0; i < o->nr_ips; i++) {
-		const struct code *c = &l->code[o->ipc[i].code];
-
-		if (c->ip == s->ip && c->pid == s->pid)
+	for (i = 0; i < o->nr_ips; i++)
+		if (o->ip[i].ip == s->ip && o->ip[i].pid == s->pid)
 			break;
-	}
 	if (i == o->nr_ips) {
-		long code;
-
 		if (i == HM_LINE_MAX_IPS) {
 			o->ips_dropped++;
 			return 0;
 		}
-		code = code_intern(l, s->ip, s->pid, s->tid, s->misc & 7);
-		if (code < 0)
-			return (int)code;
 		if (o->nr_ips == o->alloc_ips) {
-			/* 1, 2, 4, 8 (HM_LINE_MAX_IPS): few reallocations */
 			u8 na = o->alloc_ips ? o->alloc_ips * 2 : 1;
-			struct hm_line_ipc *ni = realloc(o->ipc, na * sizeof(*ni));
+			struct hm_line_ip *ni = blk_get(l, l->free_ips, log2u(na), sizeof(*ni));
 
 			if (!ni)
 				return -ENOMEM;
-			l->heap += (na - o->alloc_ips) * sizeof(*ni);
-			o->ipc = ni;
+			if (o->nr_ips) {
+				memcpy(ni, o->ip, o->nr_ips * sizeof(*ni));
+				blk_put(l->free_ips, log2u(o->alloc_ips), o->ip);
+			}
+			o->ip = ni;
 			o->alloc_ips = na;
 		}
-		o->ipc[i] = (struct hm_line_ipc){ .code = (u32)code };
+		o->ip[i] = (struct hm_line_ip){ .ip = s->ip, .pid = s->pid, .tid = s->tid,
+						.cpumode = s->misc & 7 };
 		o->nr_ips++;
 	}
-	o->ipc[i].nr++;
-	if (hitm && o->ipc[i].hitm < 0xffff)
-		o->ipc[i].hitm++;
-	if (one->store && o->ipc[i].store < 0xffff)
-		o->ipc[i].store++;
-	return 0;
-}
-
-u32 hm_lines__ips(const struct hm_lines *l, const struct hm_line_off *of, struct hm_line_ip *v)
-{
-	u32 n = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
-
-	for (u32 i = 0; i < n; i++) {
-		const struct hm_line_ipc *x = &of->ipc[i];
-		const struct code *c = &l->code[x->code];
-
-		v[i] = (struct hm_line_ip){ .ip = c->ip, .pid = c->pid, .tid = c->tid, .nr = x->nr,
-					    .hitm = x->hitm, .store = x->store, .cpumode = c->cpumode };
-	}
-	return n;
-}
-
-/* Re-point @part's code indices into @l's table (hm_lines__merge). */
-static int codes_adopt(struct hm_lines *l, struct hm_lines *part)
-{
-	u32 *map = malloc((part->nr_code ? part->nr_code : 1) * sizeof(*map));
-
-	if (!map)
-		return -ENOMEM;
-	for (size_t i = 0; i < part->nr_code; i++) {
-		const struct code *c = &part->code[i];
-		long k = code_intern(l, c->ip, c->pid, c->tid, c->cpumode);
-
-		if (k < 0) {
-			free(map);
-			return (int)k;
-		}
-		map[i] = (u32)k;
-	}
-	for (size_t i = 0; i < part->nr; i++) {
-		struct hm_line *ln = &part->line[i];
-
-		for (u32 k = 0; k < ln->nr_offs; k++)
-			for (u32 j = 0; j < ln->offs[k].nr_ips; j++)
-				ln->offs[k].ipc[j].code = map[ln->offs[k].ipc[j].code];
-	}
-	free(map);
+	o->ip[i].nr++;
+	if (hitm && o->ip[i].hitm < 0xffff)
+		o->ip[i].hitm++;
+	if (one->store && o->ip[i].store < 0xffff)
+		o->ip[i].store++;
 	return 0;
 }
 
@@ -486,12 +378,9 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 	for (i = 0; i < n; i++)
 		total += parts[i]->nr;
 	l = hm_lines__new(parts[0]->cls, parts[0]->nr_cpus, parts[0]->nr_nodes);
-	pos = calloc(n > 0 ? (size_t)n : 1, sizeof(*pos));
+	pos = calloc(n, sizeof(*pos));
 	if (!l || !pos)
 		goto fail;
-	for (i = 0; i < n; i++)
-		if (codes_adopt(l, parts[i]) < 0)
-			goto fail;
 	l->alloc = total ? total : 1;
 	l->line = hm_big__alloc(l->alloc * sizeof(*l->line));
 	if (!l->line)
@@ -519,16 +408,11 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 	}
 	for (i = 0; i < n; i++) {
 		l->nr_added += parts[i]->nr_added;
-		l->heap += parts[i]->heap;
 		if (arena_adopt(&l->arena, &parts[i]->arena) < 0)
 			goto fail;
 	}
-	for (i = 0; i < n; i++)
-		parts[i]->nr = 0;	/* l owns the lines' offsets now */
 	goto out;
 fail:
-	if (l)
-		l->nr = 0;	/* the parts still own the offsets */
 	hm_lines__delete(l);
 	l = NULL;
 out:
@@ -565,8 +449,7 @@ u32 hm_lines__cacheline(const struct hm_lines *l)
 
 size_t hm_lines__bytes(const struct hm_lines *l)
 {
-	return l->arena.bytes + l->heap + l->alloc * sizeof(struct hm_line) + l->nr_slots * sizeof(struct slot) +
-	       l->alloc_code * sizeof(struct code) + l->nr_code_slots * sizeof(u32);
+	return l->arena.bytes + l->alloc * sizeof(struct hm_line) + l->nr_slots * sizeof(struct slot);
 }
 
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s)

@@ -13,24 +13,12 @@
 #define HM_LINE_MAX_IPS		8	/* code addresses kept per offset */
 #define HM_LINE_MAX_PIDS	8	/* pids kept per line */
 
-/* One code address of an offset, as the views read it (hm_lines__ips). */
 struct hm_line_ip {
 	u64	ip;
 	u32	pid, tid;
 	u32	nr;
 	u16	hitm, store;	/* saturating */
 	u8	cpumode;
-};
-
-/*
- * How the table keeps it: the code address (ip, pid and the first sample's
- * tid and cpumode) interned once per table, so each (line, offset, code)
- * costs 12 bytes, not 32.  Read through hm_lines__ips.
- */
-struct hm_line_ipc {
-	u32	code;		/* index into the table's code addresses */
-	u32	nr;
-	u16	hitm, store;	/* saturating */
 };
 
 /* One byte offset in a line: what the Pareto/details rows show. */
@@ -41,7 +29,7 @@ struct hm_line_off {
 	u32			ips_dropped;	/* samples of code addresses beyond the cap */
 	float			w_load, w_hitm;	/* weight sums */
 	u8			nr_ips, alloc_ips;
-	struct hm_line_ipc	*ipc;	/* hm_lines__ips expands them */
+	struct hm_line_ip	*ip;
 };
 
 /* The hitmap categories a line keeps (the contention kinds). */
@@ -120,8 +108,6 @@ int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 /* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
 size_t hm_lines__count(const struct hm_lines *l);
-/* The code addresses of @of (at most HM_LINE_MAX_IPS), expanded into @v; their number. */
-u32  hm_lines__ips(const struct hm_lines *l, const struct hm_line_off *of, struct hm_line_ip *v);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s);

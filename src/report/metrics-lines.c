@@ -114,14 +114,13 @@ static int cmp_code(const void *x, const void *y)
 }
 
 /* The line's code addresses (the first MAX_CODE distinct ones), most frequent first. */
-static u32 line_code(const struct hm_lines *lines, const struct hm_line *l, struct code_count *c)
+static u32 line_code(const struct hm_line *l, struct code_count *c)
 {
-	struct hm_line_ip ips[HM_LINE_MAX_IPS];
-	u32 n = 0, i, j, k, nips;
+	u32 n = 0, i, j, k;
 
 	for (i = 0; i < l->nr_offs; i++)
-		for (j = 0, nips = hm_lines__ips(lines, &l->offs[i], ips); j < nips; j++) {
-			const struct hm_line_ip *ip = &ips[j];
+		for (j = 0; j < l->offs[i].nr_ips; j++) {
+			const struct hm_line_ip *ip = &l->offs[i].ip[j];
 
 			for (k = 0; k < n; k++)
 				if (c[k].ip == ip->ip && c[k].pid == ip->pid)
@@ -263,7 +262,7 @@ int hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const st
 		}
 		/* where the code is: only the lines that get metrics show it (HTML) */
 		if (!ctx->top_lines || i < ctx->top_lines)
-			err = line_where(ctx, o, code, line_code(lines, l, code));
+			err = line_where(ctx, o, code, line_code(l, code));
 	}
 out:
 	id_counters__release(&ids);

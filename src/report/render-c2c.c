@@ -244,10 +244,11 @@ static int ip_cmp(const void *a, const void *b)
 }
 
 /* The offset's code addresses, most HITM then most samples first, into @v. */
-static u32 sorted_ips(const struct hm_report *r, const struct hm_line_off *of, struct hm_line_ip *v)
+static u32 sorted_ips(const struct hm_line_off *of, struct hm_line_ip *v)
 {
-	u32 n = hm_lines__ips(hm_report__lines(r), of, v);
+	u32 n = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
 
+	memcpy(v, of->ip, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), ip_cmp);
 	return n;
 }
@@ -388,7 +389,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			const struct hm_line_off *of = &ln->offs[k];
 
 			struct hm_line_ip ips[HM_LINE_MAX_IPS];
-			u32 nips = sorted_ips(r, of, ips);
+			u32 nips = sorted_ips(of, ips);
 			char offs[16], oname[200];
 
 			snprintf(offs, sizeof(offs), "0x%x", of->off);
@@ -551,7 +552,7 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 		hm_json__double(j, "mean_load_cycles", of->n_load ? of->w_load / of->n_load : 0.0);
 		hm_json__double(j, "mean_hitm_cycles", of->n_hitm ? of->w_hitm / of->n_hitm : 0.0);
 		struct hm_line_ip ips[HM_LINE_MAX_IPS];
-		u32 nips = sorted_ips(r, of, ips);
+		u32 nips = sorted_ips(of, ips);
 
 		hm_json__arr_begin(j, "code");
 		for (u32 q = 0; q < nips; q++) {

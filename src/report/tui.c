@@ -378,9 +378,7 @@ static int open_detail(struct tui *t, const struct hm_line *ln)
 		 "Symbol", "Source");
 	for (u32 k = 0; k < ln->nr_offs && !err; k++) {
 		const struct hm_line_off *of = &ln->offs[k];
-		/* most HITM first, as --stdio's details */
-		struct hm_line_ip ips[HM_LINE_MAX_IPS];
-		u32 nips = hm_lines__ips(hm_report__lines(t->r), of, ips);
+		u32 nips = of->nr_ips < HM_LINE_MAX_IPS ? of->nr_ips : HM_LINE_MAX_IPS;
 		char data[160], row[768], sym[160], file[512], fl[560], offs[16];
 		int line;
 
@@ -392,6 +390,10 @@ static int open_detail(struct tui *t, const struct hm_line *ln)
 			err = screen_add(s, &cap, row, NULL, 0);
 			continue;
 		}
+		/* most HITM first, as --stdio's details */
+		struct hm_line_ip ips[HM_LINE_MAX_IPS];
+
+		memcpy(ips, of->ip, nips * sizeof(*ips));
 		qsort(ips, nips, sizeof(*ips), ip_cmp);
 		for (u32 j = 0; j < nips && !err; j++) {
 			const struct hm_line_ip *ip = &ips[j];
