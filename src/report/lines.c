@@ -5,6 +5,7 @@
 #include <string.h>
 #include "lines.h"
 #include "bigalloc.h"
+#include "util/htab.h"
 
 struct slot {
 	u64	addr;
@@ -47,16 +48,6 @@ static int log2u(u32 v)
 	return 31 - __builtin_clz(v);
 }
 
-static inline u64 mix64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes)
 {
 	struct hm_lines *l = calloc(1, sizeof(*l));
@@ -97,7 +88,7 @@ static int rehash(struct hm_lines *l)
 
 		if (!l->slot[i].idx)
 			continue;
-		h = mix64(l->slot[i].addr) & mask;
+		h = hm_hash_u64(l->slot[i].addr) & mask;
 		while (s[h].idx)
 			h = (h + 1) & mask;
 		s[h] = l->slot[i];
@@ -110,7 +101,7 @@ static int rehash(struct hm_lines *l)
 
 static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
 {
-	size_t mask = l->nr_slots - 1, h = mix64(addr) & mask;
+	size_t mask = l->nr_slots - 1, h = hm_hash_u64(addr) & mask;
 	size_t ext = (l->nr_cpus + 63) / 64 * sizeof(u64) + l->nr_nodes * 3 * sizeof(u32);
 	struct hm_line *ln;
 
@@ -190,7 +181,7 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 
 u32 hm_lines__lookup(const struct hm_lines *l, u64 line)
 {
-	size_t mask = l->nr_slots - 1, h = mix64(line) & mask;
+	size_t mask = l->nr_slots - 1, h = hm_hash_u64(line) & mask;
 
 	while (l->slot[h].idx) {
 		if (l->slot[h].addr == line)
@@ -399,7 +390,7 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 		if (rehash(l) < 0)
 			goto fail;
 	for (size_t k = 0; k < l->nr; k++) {
-		size_t mask = l->nr_slots - 1, h = mix64(l->line[k].addr) & mask;
+		size_t mask = l->nr_slots - 1, h = hm_hash_u64(l->line[k].addr) & mask;
 
 		while (l->slot[h].idx)
 			h = (h + 1) & mask;
@@ -424,7 +415,7 @@ out:
 
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
 {
-	__builtin_prefetch(&l->slot[mix64(line) & (l->nr_slots - 1)]);
+	__builtin_prefetch(&l->slot[hm_hash_u64(line) & (l->nr_slots - 1)]);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)

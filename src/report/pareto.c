@@ -8,6 +8,7 @@
 #include <hitmap/log.h>
 #include "pareto.h"
 #include "bigalloc.h"
+#include "util/htab.h"
 
 /* ------------------------------------------------------------- options */
 
@@ -98,16 +99,6 @@ struct hm_pareto {
 	const char		*last_name;
 };
 
-static inline u64 mix64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static u64 str_hash(const char *s)
 {
 	u64 h = 0xcbf29ce484222325ULL;
@@ -155,7 +146,7 @@ static char *short_name_new(const struct hm_map *m)
 
 static u64 line_hash(const struct hm_pareto_key *k)
 {
-	return mix64(k->line ^ mix64((u64)k->pid << 32 ^ (u64)k->dso_id << 8 ^
+	return hm_hash_u64(k->line ^ hm_hash_u64((u64)k->pid << 32 ^ (u64)k->dso_id << 8 ^
 				     (u64)k->cpumode << 1 ^ k->mapped));
 }
 
@@ -175,7 +166,7 @@ struct row_key {
 
 static u64 row_hash(const struct row_key *k)
 {
-	return mix64(((u64)k->line << 32 | k->off) ^ mix64(k->ip ^ ((u64)k->pid << 32 | k->tid)) ^
+	return hm_hash_u64(((u64)k->line << 32 | k->off) ^ hm_hash_u64(k->ip ^ ((u64)k->pid << 32 | k->tid)) ^
 		     k->dso_h);
 }
 
@@ -213,7 +204,7 @@ static u64 row_hash_of(const struct hm_pareto *pa, const struct hm_pareto_row *r
 
 static size_t ptr_hash(const void *p)
 {
-	return (size_t)mix64((u64)(uintptr_t)p);
+	return (size_t)hm_hash_u64((u64)(uintptr_t)p);
 }
 
 static const char *short_name(struct hm_pareto *pa, const struct hm_map *m)
