@@ -70,13 +70,13 @@ bool hm_waits__bucket_site(const char *chain)
 		"futex_hash_allocate", "futex_private_hash", "futex_pivot", "futex_ref", "futex_hash_free",
 		"futex_mm_init", "futex_hash_prctl", "futex_exit", "futex_exec", "futex_cleanup", NULL,
 	};
-	size_t n = strcspn(chain, " ");
 	int i;
 
+	/* prefixes of the first frame (no prefix holds the " <- " separator) */
 	if (strncmp(chain, "futex_", 6) && strncmp(chain, "__futex_", 8) && strncmp(chain, "double_lock_hb", 14))
 		return false;
 	for (i = 0; not_bucket[i]; i++)
-		if (n >= strlen(not_bucket[i]) && !strncmp(chain, not_bucket[i], strlen(not_bucket[i])))
+		if (!strncmp(chain, not_bucket[i], strlen(not_bucket[i])))
 			return false;
 	return true;
 }
