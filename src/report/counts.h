@@ -24,13 +24,19 @@ struct hm_counts {
 	struct hm_c2c_stats	perf;
 };
 
-static inline void hm_counts__add(struct hm_counts *c, const struct hm_mem_sample *ms)
+/* One sample in hitmap's precise columns only (no perf counters). */
+static inline void hm_counts__add_precise(struct hm_counts *c, const struct hm_mem_sample *ms)
 {
 	c->samples++;
 	c->loads += ms->cls.load;
 	c->stores += ms->cls.store;
 	c->locked += ms->cls.locked;
 	c->cat[ms->cls.cat]++;
+}
+
+static inline void hm_counts__add(struct hm_counts *c, const struct hm_mem_sample *ms)
+{
+	hm_counts__add_precise(c, ms);
 	if (ms->perf)
 		hm_c2c_stats__sum(&c->perf, ms->perf);
 }

@@ -29,27 +29,18 @@ struct hm_places {
 struct hm_places *hm_places__new(const struct hm_topo *topo);
 void hm_places__delete(struct hm_places *p);
 
-static inline void hm_places__count(struct hm_counts *c, const struct hm_mem_sample *ms)
-{
-	c->samples++;
-	c->loads += ms->cls.load;
-	c->stores += ms->cls.store;
-	c->locked += ms->cls.locked;
-	c->cat[ms->cls.cat]++;
-}
-
 /* One classified, resolved sample (cpu_socket and data_node set). */
 static inline void hm_places__add(struct hm_places *p, const struct hm_mem_sample *ms)
 {
 	int s = ms->cpu_socket, n = ms->data_node;
 
 	if (s >= 0 && s < HM_PLACES_MAX) {
-		hm_places__count(&p->socket[s], ms);
+		hm_counts__add_precise(&p->socket[s], ms);
 		if ((u32)s >= p->nr_sockets)
 			p->nr_sockets = s + 1;
 	}
 	if (n >= 0 && n < HM_PLACES_MAX) {
-		hm_places__count(&p->node[n], ms);
+		hm_counts__add_precise(&p->node[n], ms);
 		if ((u32)n >= p->nr_nodes)
 			p->nr_nodes = n + 1;
 		if (s >= 0 && s < HM_PLACES_MAX)
