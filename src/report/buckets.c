@@ -114,8 +114,7 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 	return b;
 }
 
-#define CHUNK_SIZE	(256u << 10)
-/* blocks of 4 << k entries, k <= ENT_CHUNK_K from the chunks, larger ones malloc'ed */
+/* blocks of 4 << k entries, k <= ENT_CHUNK_K from the arena, larger ones malloc'ed */
 #define ENT_CHUNK_K	10
 
 /* k of the block holding @nr entries (nr > 0) */
@@ -137,9 +136,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 	for (i = 0; i < b->nr; i++)
 		if (b->b[i].nr && ent_k(b->b[i].nr) > ENT_CHUNK_K)
 			free(b->b[i].ent);
-	for (i = 0; i < b->nr_chunks; i++)
-		free(b->chunks[i]);
-	free(b->chunks);
+	hm_arena__release(&b->ent_arena);
 	free(b->b);
 	free(b->objs);
 	free(b->frows);
@@ -241,26 +238,7 @@ static struct bk_ent *ent_alloc(struct hm_buckets *b, u32 k)
 		memcpy(&b->ent_free[k], e, sizeof(e));
 		return e;
 	}
-	if (size > b->chunk_left) {
-		char *c;
-
-		if (b->nr_chunks == b->alloc_chunks) {
-			u32 n = b->alloc_chunks ? 2 * b->alloc_chunks : 16;
-			char **p = realloc(b->chunks, n * sizeof(*p));
-
-			if (!p)
-				return NULL;
-			b->chunks = p;
-			b->alloc_chunks = n;
-		}
-		c = malloc(CHUNK_SIZE);
-		if (!c)
-			return NULL;
-		b->chunks[b->nr_chunks++] = c;
-		b->chunk_left = CHUNK_SIZE;
-	}
-	b->chunk_left -= size;
-	return (struct bk_ent *)(b->chunks[b->nr_chunks - 1] + (CHUNK_SIZE - b->chunk_left - size));
+	return hm_arena__alloc(&b->ent_arena, size);
 }
 
 static void ent_release(struct hm_buckets *b, struct bk_ent *e, u32 k)

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "counts.h"
 #include "waits.h"
+#include "bigalloc.h"
 
 #define MAX_SOCKETS	64
 #define MAX_FUNCS	4
@@ -140,10 +141,8 @@ struct hm_buckets {
 	u32		nr_sockets, nr_nodes;
 	u32		nr, alloc;
 	struct bk	*b;
-	/* bucket entries: blocks of 4 << k, from chunks freed at once; blocks outgrown are reused */
-	char		**chunks;
-	u32		nr_chunks, alloc_chunks;
-	size_t		chunk_left;
+	/* bucket entries: blocks of 4 << k, from an arena freed at once; blocks outgrown are reused */
+	struct hm_arena	ent_arena;
 	struct bk_ent	*ent_free[32];
 	/* the file's distinct classifications, hashed by content; a cache by data_src in front */
 	struct bk_class	*cls;
