@@ -37,6 +37,11 @@ struct hm_report_opts {
 	enum hm_perf_compat perf_compat;	/* perf's counters as this version computes them */
 	bool		want_lines;		/* build the shared cache-line table */
 	bool		want_buckets;		/* build the futex views */
+	/*
+	 * Only the futex views are rendered: perf's level-1 line table (the
+	 * global shared-line block) and the socket/node places are not built.
+	 */
+	bool		futex_views_only;
 	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */
 	int		nr_futex_tables;
 	const char	**futex_tables;

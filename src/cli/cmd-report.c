@@ -350,6 +350,8 @@ static int cmd_report(int argc, char **argv)
 		if (!strcmp(html, "-"))
 			fmt = HM_FMT_HTML;
 	}
+	/* --by alone renders only the futex views: the pass builds only what they read */
+	ro.futex_views_only = by && !html && !tui && !ro.want_lines && !ro.pareto;
 	snprintf(label, sizeof(label), "hitmap: reading %s", ro.input);
 	prog.label = label;
 	ro.on_progress = hm_progress__report_cb;

@@ -433,6 +433,8 @@ static void resolve(struct hm_report *r, struct pending *p)
 		p->imap = hm_maps__find_ip_thread(r->maps, s->pid, s->tid, s->ip);
 		p->dmap = hm_maps__find_thread(r->maps, s->pid, s->tid, cpumode, s->addr);
 	}
+	if (r->opts.futex_views_only)
+		return;		/* the key is what perf's line table and the Pareto read */
 	/* perf's level-1 entry (sort__dcacheline_cmp) */
 	memset(&p->k, 0, sizeof(p->k));
 	p->k.cpumode = cpumode;
@@ -609,12 +611,13 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		r->nr_nocpu++;
 	}
 	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
-	hm_places__add(r->places, &ms);
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
-
-	err = perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
-	if (err < 0)
-		return err;
+	if (!r->opts.futex_views_only) {	/* what only the other views read */
+		hm_places__add(r->places, &ms);
+		err = perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
+		if (err < 0)
+			return err;
+	}
 	if (r->futex.nr_tables)
 		hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
 	if (r->par && s->addr) {
@@ -669,12 +672,13 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 		int j = i + 3 * PF_D, k = i + 2 * PF_D, m = i + PF_D;
 
 		if (j < n) {
-			__builtin_prefetch(&pl->slot[b[j].kh & (pl->nr_slots - 1)]);
+			if (!r->opts.futex_views_only)
+				__builtin_prefetch(&pl->slot[b[j].kh & (pl->nr_slots - 1)]);
 			if (r->lines && b[j].s.addr)
 				hm_lines__prefetch_slot(r->lines, b[j].s.addr & cl);
 		}
 		if (k >= 0 && k < n) {
-			u32 idx = pl->slot[b[k].kh & (pl->nr_slots - 1)];
+			u32 idx = r->opts.futex_views_only ? 0 : pl->slot[b[k].kh & (pl->nr_slots - 1)];
 
 			if (idx)
 				__builtin_prefetch(&pl->e[idx - 1]);
