@@ -323,7 +323,14 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 	}
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[o[i]];
-		int hf = hm_buckets__row(b, o[i], perf, br, funcs, sizeof(funcs));
+		int hf;
+
+		/* rows in the view's order are at random: fetch the next ones' buckets, then entries */
+		if (i + 8 < b->nr)
+			__builtin_prefetch(&b->b[o[i + 8]]);
+		if (i + 4 < b->nr)
+			__builtin_prefetch(b->b[o[i + 4]].ent);
+		hf = hm_buckets__row(b, o[i], perf, br, funcs, sizeof(funcs));
 		u64 addr = 0;
 
 		table_name(r, e, tname, sizeof(tname), &node, &pid);
@@ -804,8 +811,8 @@ u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32
 	struct bkey *k, *s;
 	u32 *o, i;
 
+	hm_buckets__finish((struct hm_buckets *)b);	/* when not called after the pass */
 	if (view == HM_BY_FIELD) {
-		hm_buckets__finish((struct hm_buckets *)b);
 		*n = b->nr_frows;
 		return sorted(b, *n, cmp_frow);
 	}
@@ -820,6 +827,9 @@ u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32
 	for (i = 0; i < b->nr; i++) {
 		const struct bk *e = &b->b[i];
 		u32 hitm = 0, samples = 0;
+
+		if (i + 4 < b->nr)
+			__builtin_prefetch(b->b[i + 4].ent);
 
 		for (u32 x = 0; x < e->nr; x++) {
 			const struct bk_ent *t = &e->ent[x];

@@ -137,8 +137,32 @@ struct frow {
 	u64		cost;
 };
 
+/*
+ * A memory sample's bucket update (buckets.c: bk_queue), waiting a few
+ * samples so that its cache misses (slot, bucket, entries) overlap the
+ * next samples' work; applied in sample order.
+ */
+struct bk_op {
+	u64		index, w;	/* the bucket's key; the load's weight */
+	s32		table;
+	u32		dkey, fid;	/* its count entry's key; the function */
+	u32		*ds;		/* its number in its table's array; NULL: by hash */
+	u32		h, idx;		/* bslot_hash; the bucket's number when looked ahead */
+	int		field;
+};
+
+/* A known table's buckets by index (buckets.c: bk_dense_slot). */
+struct bk_tab {
+	u32		*idx;		/* [slot]: bucket index + 1 in b, 0 none; NULL: not yet or hashed */
+	bool		hashed;		/* over BK_DENSE_MAX slots: by bslot */
+};
+#define BK_DENSE_MAX	(1u << 22)
+#define BK_Q		8	/* power of two, over BK_Q_APPLY */
+
 struct hm_buckets {
 	u32		nr_sockets, nr_nodes;
+	struct bk_op	q[BK_Q];	/* queued updates, the oldest at q_head */
+	u32		q_head, q_n;
 	u32		nr, alloc;
 	struct bk	*b;
 	/* bucket entries: blocks of 4 << k, from an arena freed at once; blocks outgrown are reused */
@@ -154,8 +178,11 @@ struct hm_buckets {
 	struct bk_rc	*rc;
 	u32		nr_rc, nr_rc_slots;
 	bool		unsummed;	/* rc has samples that frows and xfer do not */
-	struct bk_slot	*bslot;		/* open addressing over b: key inline, index + 1 */
+	struct bk_tab	*tabs;		/* by the model's table index, nr_tabs of them */
+	u32		nr_tabs;
+	struct bk_slot	*bslot;		/* open addressing over the other buckets: key inline, index + 1 */
 	u32		nr_bslots;	/* power of two, 0 before the first bucket */
+	u32		nr_hashed;	/* buckets in bslot */
 	u32		nr_objs, alloc_objs;
 	struct obj	*objs;
 	u32		nr_frows, alloc_frows;

@@ -972,7 +972,9 @@ int hm_report__run(struct hm_report *r)
 			return err;
 	}
 	finish_shared(r);
-	hm_buckets__finish(r->buckets);
+	err = hm_buckets__finish(r->buckets);
+	if (err < 0)
+		return err;
 	if (r->nr_nocpu)
 		hm_warn("%s: %llu samples have no CPU (recorded without --sample-cpu); "
 			"their socket and node are unknown", r->opts.input,

@@ -141,8 +141,11 @@ const struct hm_reader *hm_report__reader(const struct hm_report *r);
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
 void hm_buckets__delete(struct hm_buckets *b);
 int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struct hm_mem_sample *ms);
-/* After the last add: the field rows' and socket cells' counts (render does it too). */
-void hm_buckets__finish(struct hm_buckets *b);
+/*
+ * After the last add: its queued updates, the field rows' and socket cells'
+ * counts (render does it too); -ENOMEM.
+ */
+int  hm_buckets__finish(struct hm_buckets *b);
 /* @perf_counters: perf's c2c counters beside hitmap's categories (--perf-counters). */
 int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 			enum hm_bucket_view view, enum hm_format fmt, bool perf_counters, FILE *f);

@@ -163,6 +163,7 @@ static struct hm_metrics *make_run(int run, bool private_hash, double noise)
 		feed(fm, 0x7f0000000000ull + run * 0x100000 + s * 4096, LCL_DRAM, s, N(1000));
 		feed(fm, 0x7f0000000000ull + run * 0x100000 + s * 4096 + 64, RMT_DRAM, s, N(private_hash ? 600 : 900));
 	}
+	hm_buckets__finish(rep.buckets);	/* after the last add, as the report's pass does */
 	agg.nr_samples = rep.nr_samples;
 	agg.c2c = rep.c2c;
 	agg.cats = rep.cats;
