@@ -138,7 +138,7 @@ struct frow {
 };
 
 /*
- * A memory sample's bucket update (buckets.c: bk_queue), waiting a few
+ * A memory sample's bucket update (hm_buckets__queue), waiting a few
  * samples so that its cache misses (slot, bucket, entries) overlap the
  * next samples' work; applied in sample order.
  */
@@ -151,7 +151,7 @@ struct bk_op {
 	int		field;
 };
 
-/* A known table's buckets by index (buckets.c: bk_dense_slot). */
+/* A known table's buckets by index (hm_buckets__dense_slot). */
 struct bk_tab {
 	u32		*idx;		/* [slot]: bucket index + 1 in b, 0 none; NULL: not yet or hashed */
 	bool		hashed;		/* over BK_DENSE_MAX slots: by bslot */
@@ -224,6 +224,26 @@ struct hm_buckets {
 };
 
 enum { EV_OTHER, EV_BEGIN, EV_END };
+
+/*
+ * The buckets' store (buckets-store.c).  A bucket is numbered in its
+ * table's array when the table is known and not over BK_DENSE_MAX slots,
+ * else in the hash (bslot); hm_buckets__dense_slot says where (*ds, NULL:
+ * the hash).  hm_buckets__get: bucket @index of table @table (of @slots
+ * slots; -1: no known table), made on its first sample; NULL: ENOMEM.
+ * hm_buckets__func: one more sample of function @fid on @field of @e (a
+ * field names its first MAX_FUNCS functions).  hm_buckets__queue: a memory
+ * sample's update, applied a few samples later in sample order;
+ * hm_buckets__drain applies the queued ones (before anything reads or
+ * makes buckets otherwise).  -ENOMEM.
+ */
+int  hm_buckets__dense_slot(struct hm_buckets *b, s32 table, u64 index, u64 slots, u32 **ds);
+struct bk *hm_buckets__get(struct hm_buckets *b, s32 table, u64 index, u64 slots);
+int  hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid);
+int  hm_buckets__queue(struct hm_buckets *b, const struct bk_op *op);
+int  hm_buckets__drain(struct hm_buckets *b);
+/* Frees the buckets, their entries and their indexes (hm_buckets__delete). */
+void hm_buckets__release_store(struct hm_buckets *b);
 
 /*
  * For the TUI's tables (buckets-render.c): the rows of @view (HM_BY_BUCKET:
