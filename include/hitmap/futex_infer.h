@@ -62,11 +62,6 @@ void hm_futex_infer__delete(struct hm_futex_infer *inf);
 /* One sample (or @count of them): @node of the data, -1 unknown.  0 or -ENOMEM. */
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,
 			s32 pid, u32 tid, s32 node, u64 count);
-/*
- * A hint for a later add of @addr: @stage 0 fetches its line's hash slot,
- * @stage 1 (a few samples later) its line's observation.
- */
-void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage);
 
 struct hm_futex_infer_result {
 	u64	samples;		/* futex-code samples added */

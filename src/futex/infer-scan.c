@@ -74,44 +74,6 @@ static bool called_from_futex(struct code_cache *c, const struct hm_ksyms *k, co
 	return false;
 }
 
-/*
- * Futex samples wait SCAN_D samples before their add: the inference's
- * line table is larger than the caches, so each is prefetched first (its
- * hash slot when queued, its line's observation SCAN_D / 2 later); adds
- * stay in file order.
- */
-#define SCAN_D		4
-struct scan_q {
-	struct { u64 addr; s32 pid, node; u32 tid; u8 code; } e[SCAN_D];
-	u32 head, n;
-};
-
-static int q_apply_oldest(struct hm_futex_infer *inf, struct scan_q *q)
-{
-	int err = hm_futex_infer__add(inf, (enum hm_futex_code)q->e[q->head].code, q->e[q->head].addr,
-				      q->e[q->head].pid, q->e[q->head].tid, q->e[q->head].node, 1);
-
-	q->head = (q->head + 1) % SCAN_D;
-	q->n--;
-	return err;
-}
-
-static int q_add(struct hm_futex_infer *inf, struct scan_q *q, u8 code, u64 addr, s32 pid, u32 tid, s32 node)
-{
-	int err = q->n == SCAN_D ? q_apply_oldest(inf, q) : 0;
-	u32 i = (q->head + q->n++) % SCAN_D;
-
-	q->e[i].addr = addr;
-	q->e[i].pid = pid;
-	q->e[i].tid = tid;
-	q->e[i].node = node;
-	q->e[i].code = code;
-	hm_futex_infer__prefetch(inf, addr, 0);
-	if (q->n > SCAN_D / 2)
-		hm_futex_infer__prefetch(inf, q->e[(q->head + q->n - 1 - SCAN_D / 2) % SCAN_D].addr, 1);
-	return err;
-}
-
 static u32 nr_nodes_of(const struct hm_topo *topo)
 {
 	int n = topo ? hm_topo__nr_nodes(topo) : 0;
@@ -131,7 +93,6 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 	const struct hm_header *h;
 	struct hm_reader *rd;
 	struct hm_event ev;
-	struct scan_q q = { 0 };
 	u64 with_addr = 0, kernel_ip = 0;
 	int err;
 
@@ -184,14 +145,10 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 		}
 		if ((s->sample_type & PERF_SAMPLE_PHYS_ADDR) && s->phys_addr && topo)
 			node = hm_topo__phys_node(topo, s->phys_addr);
-		err = q_add(inf, &q, code, s->addr, (s32)s->pid, s->tid, node);
+		err = hm_futex_infer__add(inf, (enum hm_futex_code)code, s->addr, (s32)s->pid, s->tid, node, 1);
 		if (err < 0)
 			goto out;
 	}
-	if (err < 0)
-		goto out;
-	while (q.n && err >= 0)
-		err = q_apply_oldest(inf, &q);
 	if (err < 0)
 		goto out;
 	err = hm_futex_infer__finish(inf, m, res);

@@ -260,22 +260,6 @@ int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64
 	return thread_note(inf, pid, tid);
 }
 
-void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage)
-{
-	u64 line = addr & ~(LINE - 1);
-	const u64 *idx;
-
-	if (!inf || !inf->by_line.slot || !line)
-		return;
-	if (!stage) {
-		__builtin_prefetch(&inf->by_line.slot[(u32)hm_hash_u64(line) & inf->by_line.mask]);
-		return;
-	}
-	idx = hm_htab__find(&inf->by_line, line);
-	if (idx)
-		__builtin_prefetch(&inf->o[*idx]);
-}
-
 /* ------------------------------------------------------------ finishing */
 
 static int cmp_line(const void *a, const void *b)
