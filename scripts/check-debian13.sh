@@ -4,7 +4,8 @@
 # and libtraceevent 1.8 inside the Debian 13 chroot that setup-oracles.sh
 # makes (its perf, 7.3, is the oracle there), into build-debian13/, and
 # runs the tests there; the last line is "N passed, N failed, N skipped"
-# (a failed setup or build counts as one failure).
+# (a failed setup or build counts as one failure).  A test file may take
+# up to HITMAP_TEST_TIMEOUT seconds (1800 here).
 #   scripts/check-debian13.sh [FILTER...]   FILTER: a test-name substring, as
 #   tests/run.sh (make check-debian13 FILTER="reader-fixtures writer-rewrite")
 set -u
@@ -29,6 +30,10 @@ if ! flock -n 9; then
 		exit 1
 	fi
 fi
+# a test file's time limit (tests/run.sh; 900 s by default): this run is
+# made beside other work, on a machine that may be loaded; the limit is
+# there to stop a hang
+export HITMAP_TEST_TIMEOUT=${HITMAP_TEST_TIMEOUT:-1800}
 exec "$D/bin/perf-7.3" --sh '
 cd "$1" || exit 1
 echo "check-debian13: $(. /etc/os-release; echo "$PRETTY_NAME"); $(gcc --version | head -n 1); libbpf $(pkg-config --modversion libbpf); libtraceevent $(pkg-config --modversion libtraceevent); $(perf version)"
