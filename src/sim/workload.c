@@ -345,7 +345,7 @@ static int qspin_lock(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim_st
 {
 	struct hm_sim *s = q->s;
 	struct hm_sim_thread *t = &s->th[ti];
-	struct hm_coh_qlock *l = &s->coh->lock[line];
+	struct hm_coh_qlock *l = &s->coh->lines[line].lock;
 	u16 me = (u16)(ti + 1), prev;
 	int err;
 
@@ -626,7 +626,7 @@ int hm_sim__run(struct hm_sim *s)
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
 		if (st->kind == HM_STEP_UNLOCK)
-			s->coh->lock[line].locked = 0;
+			s->coh->lines[line].lock.locked = 0;
 		if (s->sp) {
 			err = account(s, t, k, st, ip, &r, line);
 			if (err)
@@ -661,9 +661,7 @@ int hm_sim__run(struct hm_sim *s)
 
 				hm_coh__prefetch(s->coh, t->cpu, nf->bucket_line);
 				hm_coh__prefetch(s->coh, t->cpu, nf->uword_line);
-				/* the bucket's lock and transfer clock; the futexes of later ops */
-				__builtin_prefetch(&s->coh->lock[nf->bucket_line], 1);
-				__builtin_prefetch(&s->coh->ready[nf->bucket_line], 1);
+				/* the futexes of later ops */
 				__builtin_prefetch(&s->fut[(u64)ti * s->o.futexes + ahead], 0);
 				if (s->o.shared)
 					__builtin_prefetch(&s->page_line[(u64)ti * s->o.futexes + ahead], 0);
