@@ -266,8 +266,8 @@ static inline u32 serialize(struct hm_coh *c, struct hm_coh_line *l, u64 now, u3
 	return (u32)(start - now) + lat;
 }
 
-void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
-		    struct hm_coh_result *r)
+void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
+			 struct hm_coh_result *r)
 {
 	const struct hm_machine *m = c->m;
 	struct hm_coh_line *l = &c->lines[id];

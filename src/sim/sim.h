@@ -221,8 +221,40 @@ u32  hm_coh__find(const struct hm_coh *c, u64 addr);
  * changes of a line are serialized: one waits for the previous to complete,
  * and r->cost (and, for loads, r->weight) includes that wait.
  */
-void hm_coh__access(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
-		    struct hm_coh_result *r);
+void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
+			 struct hm_coh_result *r);
+static inline void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
+				  struct hm_coh_result *r)
+{
+	/*
+	 * Inline: an L1 hit, a load or a write of a line this core owns
+	 * (most accesses), changes nothing but E -> M; the rest is out of line.
+	 */
+	const struct hm_machine *m = c->m;
+	struct hm_coh_line *l = &c->lines[id];
+	u32 core = m->cpu_core[cpu];
+	const struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (hm_coh__set(id) & c->l1_mask)];
+
+	if (s1->line == id && s1->epoch == l->epoch) {
+		if (a == HM_ACC_LOAD) {
+			c->nr_accesses++;
+			r->l1_hit = false;
+			r->src = HM_SRC_L1;
+			r->weight = r->cost = m->lat[HM_SRC_L1];
+			return;
+		}
+		if (l->owner == core && (l->state == HM_LS_M || l->state == HM_LS_E)) {
+			c->nr_accesses++;
+			r->l1_hit = true;
+			r->src = HM_SRC_L1;
+			r->weight = m->lat[HM_SRC_L1];
+			r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
+			l->state = HM_LS_M;
+			return;
+		}
+	}
+	hm_coh__access_slow(c, cpu, id, a, now, r);
+}
 
 /* ------------------------------------------------------------ truth */
 

@@ -207,7 +207,7 @@ static inline bool sample_due(struct hm_sim *s, u32 cpu, enum hm_acc a, bool sto
 	return true;
 }
 
-static inline int account(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
+static inline __attribute__((always_inline)) int account(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
 			  const struct hm_sim_step *st, u64 ip, const struct hm_coh_result *r, u32 line)
 {
 	int err = 0;
@@ -316,11 +316,6 @@ static int qspin_access(struct qspin_ctx *q, struct hm_sim_thread *t, u64 k, con
 	if (s->sp)
 		err = account(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, &r, line);
 	hm_pop__count(&s->pop, r.src, a, sp.obj, sp.field, HM_SIM_MAX_STEPS, q->steps);
-	if (a == HM_ACC_STORE)
-		s->res.stores++;
-	else
-		s->res.src[r.src]++;
-	s->res.rmws += a == HM_ACC_RMW;
 	s->res.spins++;
 	t->time += r.cost;
 	return err;
@@ -632,14 +627,8 @@ int hm_sim__run(struct hm_sim *s)
 			if (err)
 				break;
 		}
+		/* res.src, rmws, stores: the population's totals, copied at the end */
 		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step, steps);
-		if (st->acc == HM_ACC_LOAD)
-			s->res.src[r.src]++;
-		else if (st->acc == HM_ACC_RMW) {
-			s->res.src[r.src]++;
-			s->res.rmws++;
-		} else
-			s->res.stores++;
 		cost = r.cost;
 		if (handoff) {
 			t->time += cost;
@@ -690,6 +679,9 @@ int hm_sim__run(struct hm_sim *s)
 		return err;
 	s->res.ops = total_ops;
 	s->res.accesses = s->coh->nr_accesses;
+	memcpy(s->res.src, s->pop.load, sizeof(s->res.src));
+	s->res.rmws = s->pop.rmw;
+	s->res.stores = s->pop.store;
 	{
 		double sum = 0;
 
