@@ -56,6 +56,25 @@ static inline void tour_set(struct tour *t, u32 i, u64 v)
 	}
 }
 
+/*
+ * The smallest key outside leaf @i: the minimum of the siblings on its path.
+ * While thread i's new key stays below it, i is still the root, and the
+ * path's update can wait (see the run loop's streak).
+ */
+static inline u64 tour_others(const struct tour *t, u32 i)
+{
+	const u64 *k = t->k;
+	u64 v = UINT64_MAX;
+	u32 j;
+
+	for (j = t->p + i; j > 1; j >>= 1) {
+		u64 sib = k[j ^ 1];
+
+		v = v < sib ? v : sib;
+	}
+	return v;
+}
+
 #define TID_BITS 12
 
 static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
@@ -494,6 +513,16 @@ int hm_sim__run(struct hm_sim *s)
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
 	const bool steps = s->o.count_steps;
+	/*
+	 * streak: the root's thread ran last and its path holds an older
+	 * (smaller) key than its clock, which stays below @others (the rest's
+	 * minimum); the order is the same as updating the tree every access.
+	 */
+	bool streak = false, ops_done = false;
+	u64 others = 0;
+	bool tracing, sampling;
+	u64 tip[HM_SIM_MAX_STEPS];	/* code address of each step */
+	bool pref[HM_SIM_MAX_STEPS];	/* the step's line is not a hot singleton: prefetch it */
 	char before[32];
 	u32 i, n;
 	int err = 0;
@@ -520,6 +549,13 @@ int hm_sim__run(struct hm_sim *s)
 		}
 	}
 	s->tp = tp;
+	for (n = 0; n < tp.n; n++) {
+		u8 o = tp.st[n].obj;
+
+		tip[n] = ksym_addr[tp.st[n].ksym] + tp.st[n].ipoff;
+		/* the mm, the private hash, __futex_data, the per-CPU counter: L1 hits, hot in the host's cache */
+		pref[n] = !(o == HM_OBJ_MM || o == HM_OBJ_FPH || o == HM_OBJ_GLOBAL || o == HM_OBJ_PCPU);
+	}
 	if (s->o.output) {
 		u64 srng = s->o.seed ^ 0x5eed5eed5eedULL;
 
@@ -563,6 +599,8 @@ int hm_sim__run(struct hm_sim *s)
 	qc.traced = &traced;
 	qc.before = before;
 	qc.steps = steps;
+	tracing = s->o.trace > 0;
+	sampling = s->sp != NULL;
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
 		s->th[i].time = hm_sim__splitmix(&rng) % 2000;
@@ -579,21 +617,29 @@ int hm_sim__run(struct hm_sim *s)
 		const struct hm_sim_step *st = &tp.st[t->step];
 		struct hm_coh_result r;
 		u32 line = obj_line(s, t, k, st);
-		u64 ip = ksym_addr[st->ksym] + st->ipoff;
-		u64 cost;
+		u64 ip = tip[t->step];
+		u64 cost, key;
 
 		if (cal && (t->time >> CAL_SHIFT) >= cal_next)
 			cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
-		if (t->time >= end_cycles || (target_ops && total_ops >= target_ops)) {
+		if (t->time >= end_cycles || ops_done) {
 			/* this thread is done: drop it */
 			tour_set(&h, ti, UINT64_MAX);
+			streak = 0;
 			continue;
 		}
 		acq = (enum hm_acc)st->acc;
 		handoff = 0;
 		if (st->kind == HM_STEP_LOCK) {
 			u32 ipoff = 0;
-			int rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
+			int rc;
+
+			/* the slowpath reschedules threads: the tree must be exact */
+			if (streak) {
+				tour_set(&h, ti, (t->time << TID_BITS) | ti);
+				streak = 0;
+			}
+			rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
 
 			if (rc < 0) {
 				err = rc;
@@ -613,16 +659,16 @@ int hm_sim__run(struct hm_sim *s)
 				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + ipoff;
 			}
 		}
-		if (traced < s->o.trace)
+		if (tracing && traced < s->o.trace)
 			line_state(s->coh, line, before, sizeof(before));
 		hm_coh__access(s->coh, t->cpu, line, acq, t->time, &r);
-		if (traced < s->o.trace && s->o.trace_fn) {
+		if (tracing && traced < s->o.trace && s->o.trace_fn) {
 			traced++;
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
 		if (st->kind == HM_STEP_UNLOCK)
 			s->coh->lines[line].lock.locked = 0;
-		if (s->sp) {
+		if (sampling) {
 			err = account(s, t, k, st, ip, &r, line);
 			if (err)
 				break;
@@ -641,6 +687,7 @@ int hm_sim__run(struct hm_sim *s)
 			t->step = 0;
 			t->ops++;
 			total_ops++;
+			ops_done = target_ops && total_ops >= target_ops;
 			if (++t->j == s->o.futexes)
 				t->j = 0;
 			cost += s->m.lat[HM_LAT_SYSCALL];
@@ -657,21 +704,23 @@ int hm_sim__run(struct hm_sim *s)
 			}
 		}
 		t->time += cost;
-		{
-			/* warm the host caches for this thread's next access */
-			const struct hm_sim_step *nx = &tp.st[t->step];
-			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, nx);
-
-			hm_coh__prefetch(s->coh, t->cpu, nl);
-			if (t->step == 0 && tp.n > 1 && !cal) {
-				/* the op's bucket line was fetched at the end of the last op */
-				nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]);
-				hm_coh__prefetch_owner(s->coh, nl);
-			}
-		}
+		/* warm the host caches for this thread's next access */
+		if (pref[t->step])
+			hm_coh__prefetch(s->coh, t->cpu,
+					 obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[t->step]));
+		if (t->step == 0 && tp.n > 1 && !cal)
+			/* the op's bucket line was fetched at the end of the last op */
+			hm_coh__prefetch_owner(s->coh, obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]));
 		if (cal && t->step == 0)
 			cal_add(cal, cal_next, t->time, ti);
-		tour_set(&h, ti, (t->time << TID_BITS) | ti);
+		key = (t->time << TID_BITS) | ti;
+		if (streak && key < others)
+			continue;	/* still the earliest: the path's update waits */
+		tour_set(&h, ti, key);
+		/* the same thread runs next: it may run on without updating the path */
+		streak = h.k[1] == key;
+		if (streak)
+			others = tour_others(&h, ti);
 	}
 	free(h.k);
 	free(cal);
