@@ -705,9 +705,17 @@ int hm_sim__run(struct hm_sim *s)
 		}
 		t->time += cost;
 		/* warm the host caches for this thread's next access */
-		if (pref[t->step])
-			hm_coh__prefetch(s->coh, t->cpu,
-					 obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[t->step]));
+		if (pref[t->step]) {
+			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[t->step]);
+
+			hm_coh__prefetch(s->coh, t->cpu, nl);
+			/*
+			 * and the slot a miss will look at in the owner's L2 (the line's
+			 * entry is warm: the calendar or this op's access brought it)
+			 */
+			if (t->step)
+				hm_coh__prefetch_owner(s->coh, nl);
+		}
 		if (t->step == 0 && tp.n > 1 && !cal)
 			/* the op's bucket line was fetched at the end of the last op */
 			hm_coh__prefetch_owner(s->coh, obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]));
