@@ -27,6 +27,7 @@
  * unknown index.  Never a guessed index.
  */
 #include <hitmap/futex.h>
+#include <hitmap/perf_data.h>
 #include <hitmap/symbols.h>
 #include <hitmap/topo.h>
 
@@ -80,6 +81,31 @@ struct hm_futex_infer_result {
  */
 int hm_futex_infer__finish(struct hm_futex_infer *inf, struct hm_futex_model *m,
 			   struct hm_futex_infer_result *res);
+
+/*
+ * The samples inference reads, one at a time (infer-scan.c): a sample
+ * counts when kernel code touched kernel data and its IP is in futex code
+ * (@syms' kernel symbols; a spin-lock function only with a futex function
+ * in the call chain).  The machine comes from @h (CPUs) and @topo (nodes,
+ * physical addresses); @release: the kernel (NULL: the header's); @m: the
+ * model whose era and layout are set.  Pre-scan and report pass use the
+ * same observer, so both infer the same tables from the same file.
+ */
+struct hm_futex_observer;
+struct hm_futex_observer *hm_futex_observer__new(const struct hm_header *h, const char *release,
+						 struct hm_symbols *syms, const struct hm_topo *topo,
+						 const struct hm_futex_model *m);
+void hm_futex_observer__delete(struct hm_futex_observer *o);
+/* One sample (its call chain still valid).  0 or -ENOMEM. */
+int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *s);
+/* Place the tables into @m (hm_futex_infer__finish); @res->why when none.  Tables added or -errno. */
+int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model *m,
+			      struct hm_futex_infer_result *res);
+/*
+ * When @m has no table: the tables of what @o observed, and m->geometry
+ * (as hm_futex_model__infer_file; @what names the input in warnings).
+ */
+int hm_futex_model__infer_observed(struct hm_futex_model *m, struct hm_futex_observer *o, const char *what);
 
 /*
  * Pre-scan of a seekable perf.data: feed every sample whose IP resolves (in
