@@ -64,6 +64,12 @@ void hm_futex_infer__delete(struct hm_futex_infer *inf);
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,
 			s32 pid, u32 tid, s32 node, u64 count);
 
+/*
+ * Prefetch for a coming hm_futex_infer__add of @addr: stage 0 its hash slot,
+ * stage 1 (after stage 0 had time) its line's observations.
+ */
+void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage);
+
 struct hm_futex_infer_result {
 	u64	samples;		/* futex-code samples added */
 	u64	lines;			/* distinct lines among them */

@@ -87,8 +87,26 @@ static u32 nr_nodes_of(const struct hm_topo *topo)
 	return n > 0 ? (u32)n : 1;
 }
 
+/*
+ * Observations wait in a small batch: the line table is far larger than the
+ * caches, so each one costs misses; prefetching the batch's slots as they
+ * arrive and its lines before adding overlaps them.  The inference does not
+ * depend on the order of its observations.
+ */
+#define OBS_BATCH	64
+#define OBS_AHEAD	8	/* lines prefetched ahead of the one added */
+
+struct pending_obs {
+	u64	addr;
+	s32	pid, node;
+	u32	tid;
+	u8	code;
+};
+
 struct hm_futex_observer {
 	struct hm_futex_infer	*inf;
+	u32			nr_pend;
+	struct pending_obs	pend[OBS_BATCH];
 	const struct hm_ksyms	*k;
 	const struct hm_topo	*topo;
 	u64			with_addr, kernel_ip;
@@ -138,8 +156,31 @@ void hm_futex_observer__delete(struct hm_futex_observer *o)
 	free(o);
 }
 
+static int observer__drain(struct hm_futex_observer *o)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < o->nr_pend && i < OBS_AHEAD; i++)
+		hm_futex_infer__prefetch(o->inf, o->pend[i].addr, 1);
+	for (i = 0; i < o->nr_pend; i++) {
+		const struct pending_obs *p = &o->pend[i];
+
+		if (i + OBS_AHEAD < o->nr_pend)
+			hm_futex_infer__prefetch(o->inf, o->pend[i + OBS_AHEAD].addr, 1);
+
+		err = hm_futex_infer__add(o->inf, (enum hm_futex_code)p->code, p->addr, p->pid, p->tid,
+					  p->node, 1);
+		if (err < 0)
+			return err;
+	}
+	o->nr_pend = 0;
+	return 0;
+}
+
 int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *s)
 {
+	struct pending_obs *p;
 	u8 code, fut;
 	s32 node = -1;
 
@@ -159,7 +200,17 @@ int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *
 	}
 	if ((s->sample_type & PERF_SAMPLE_PHYS_ADDR) && s->phys_addr && o->topo)
 		node = hm_topo__phys_node(o->topo, s->phys_addr);
-	return hm_futex_infer__add(o->inf, (enum hm_futex_code)code, s->addr, (s32)s->pid, s->tid, node, 1);
+	if (o->nr_pend == OBS_BATCH) {
+		int err = observer__drain(o);
+
+		if (err < 0)
+			return err;
+	}
+	hm_futex_infer__prefetch(o->inf, s->addr, 0);
+	p = &o->pend[o->nr_pend++];
+	*p = (struct pending_obs){ .addr = s->addr, .pid = (s32)s->pid, .node = node, .tid = s->tid,
+				   .code = code };
+	return 0;
 }
 
 int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model *m,
@@ -168,6 +219,9 @@ int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model
 	const struct hm_ksyms *k = o->k;
 	int err;
 
+	err = observer__drain(o);
+	if (err < 0)
+		return err;
 	err = hm_futex_infer__finish(o->inf, m, res);
 	if (err < 0 || res->tables)
 		return err;
