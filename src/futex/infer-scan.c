@@ -107,7 +107,9 @@ struct hm_futex_observer {
 	struct hm_futex_infer	*inf;
 	u32			nr_pend;
 	struct pending_obs	pend[OBS_BATCH];
-	const struct hm_ksyms	*k;
+	struct hm_symbols	*syms;
+	const struct hm_ksyms	*k;		/* syms' kernel symbols, from the first kernel sample */
+	bool			k_tried;
 	const struct hm_topo	*topo;
 	u64			with_addr, kernel_ip;
 	struct code_cache	cc;
@@ -143,7 +145,12 @@ struct hm_futex_observer *hm_futex_observer__new(const struct hm_header *h, cons
 		errno = ENOMEM;
 		return NULL;
 	}
-	o->k = hm_symbols__ksyms(syms);
+	/*
+	 * The kernel symbols are looked up at the first kernel sample: the
+	 * default kallsyms depends on the recorded kernel's build-id, which
+	 * the kernel MMAP before it gives.
+	 */
+	o->syms = syms;
 	o->topo = topo;
 	return o;
 }
@@ -190,6 +197,10 @@ int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *
 	if (s->ip < KERNEL_START || s->addr < KERNEL_START)
 		return 0;
 	o->kernel_ip++;
+	if (!o->k_tried) {
+		o->k_tried = true;
+		o->k = hm_symbols__ksyms(o->syms);
+	}
 	code = classify(&o->cc, o->k, s->ip, &fut);
 	if (code == HM_FUTEX_CODE_NONE)
 		return 0;
