@@ -7,7 +7,9 @@
 # (diff --metrics), with the same HITM/load/store counts; the offsets carry
 # the same field in the details and --json; and the names are the ones the
 # file with its metadata gets.  Files: a global table (6.12), private hashes
-# (6.16-rc4) and per-node global tables with shared futexes (6.17).
+# (6.16-rc4) and per-node global tables with shared futexes (6.17).  On the
+# same files, with and without metadata, the --stats blocks are perf 6.1's
+# byte for byte.
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip report-names "no $HITMAP; build first"; done_tests; }
 command -v python3 >/dev/null || { skip report-names "python3 is not installed"; done_tests; }
@@ -119,5 +121,12 @@ for c in "6.12:" "6.16-rc4:" "6.17:--shared"; do
 	"$P" inject -i "$f" -o "$TMP/strip-$k.data" >"$TMP/inject.out" 2>&1 ||
 		{ fail "report-names $k: perf inject" "$(tail -n 1 "$TMP/inject.out")"; continue; }
 	names "report-names stripped $k${extra:+ $extra}" "$TMP/strip-$k.data" "$TMP/$k.ksyms" "$f"
+	# perf's blocks stay perf's on these files too, with and without the metadata
+	for g in "$f" "$TMP/strip-$k.data"; do
+		"$P" c2c report --stats -i "$g" 2>/dev/null | sed -n '/Trace Event/,/Total Merged/p' >"$TMP/p.st"
+		"$HITMAP" report -i "$g" --stats --perf-compat 6.1 2>/dev/null | sed -n '/Trace Event/,/Total Merged/p' >"$TMP/h.st"
+		check "report-names $k${extra:+ $extra} $(basename "$g"): --stats blocks = perf 6.1's ($(wc -l <"$TMP/p.st") lines)" \
+			eval "[ -s '$TMP/p.st' ] && cmp '$TMP/p.st' '$TMP/h.st'"
+	done
 done
 done_tests
