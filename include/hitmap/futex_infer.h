@@ -117,11 +117,13 @@ int hm_futex_model__infer_observed(struct hm_futex_model *m, struct hm_futex_obs
  * Pre-scan of a seekable perf.data: feed every sample whose IP resolves (in
  * @syms) to futex code, then finish into @m.  The era and layout of @m must
  * be set; the machine comes from the header (@topo for nodes and physical
- * addresses); @release: the kernel (NULL: the header's).  Returns tables added (>= 0) or a negative errno; @res->why
- * says what happened when nothing was placed.
+ * addresses); @release: the kernel (NULL: the header's); @maps (NULL:
+ * none) takes the file's non-sample records (hm_maps__process).  Returns
+ * tables added (>= 0) or a negative errno; @res->why says what happened
+ * when nothing was placed.
  */
 int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_symbols *syms,
-			      const struct hm_topo *topo, struct hm_futex_model *m,
+			      struct hm_maps *maps, const struct hm_topo *topo, struct hm_futex_model *m,
 			      struct hm_futex_infer_result *res);
 
 #endif

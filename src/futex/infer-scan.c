@@ -258,10 +258,10 @@ int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model
 }
 
 int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_symbols *syms,
-			      const struct hm_topo *topo, struct hm_futex_model *m,
+			      struct hm_maps *maps, const struct hm_topo *topo, struct hm_futex_model *m,
 			      struct hm_futex_infer_result *res)
 {
-	struct hm_reader_opts ro = { .ordered = false, .all_records = false };
+	struct hm_reader_opts ro = { .ordered = false, .all_records = maps != NULL };
 	struct hm_futex_observer *o = NULL;
 	const struct hm_header *h;
 	struct hm_reader *rd;
@@ -285,6 +285,11 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 		goto out;
 	}
 	while ((err = hm_reader__next(rd, &ev)) > 0) {
+		if (ev.type != PERF_RECORD_SAMPLE) {
+			if (maps)
+				hm_maps__process(maps, &ev);
+			continue;
+		}
 		if (!ev.has_sample)
 			continue;
 		err = hm_futex_observer__add(o, &ev.sample);
@@ -353,7 +358,7 @@ static int note_inference(struct hm_futex_model *m, const char *what, int n,
 }
 
 int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const char *release,
-			       struct hm_symbols *syms, const struct hm_topo *topo)
+			       struct hm_symbols *syms, struct hm_maps *maps, const struct hm_topo *topo)
 {
 	struct hm_futex_infer_result res;
 
@@ -368,7 +373,7 @@ int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const
 			 "write it to a file, or pass --futex-table global:NODE:ADDR:SLOTS");
 		return 0;
 	}
-	return note_inference(m, path, hm_futex_infer__scan_file(path, release, syms, topo, m, &res), &res);
+	return note_inference(m, path, hm_futex_infer__scan_file(path, release, syms, maps, topo, m, &res), &res);
 }
 
 int hm_futex_model__infer_observed(struct hm_futex_model *m, struct hm_futex_observer *o, const char *what)

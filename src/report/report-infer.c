@@ -27,8 +27,24 @@ int hm_report__infer_setup(struct hm_report *r)
 	if (r->futex.nr_tables)
 		return 0;
 	if (r->opts.want_buckets) {
+		/*
+		 * The default kernel symbols depend on the recorded kernel's
+		 * build-id, from its MMAP record: the pre-scan reads the maps
+		 * into a copy the symbols look at meanwhile, so that it and
+		 * the pass pick the same symbols.
+		 */
+		struct hm_maps *maps = is_pipe(r) ? NULL : hm_maps__new();
+
+		if (maps) {
+			hm_maps__set_build_ids(maps, r->header);
+			hm_symbols__attach_maps(r->syms, maps);
+		}
 		hm_futex_model__infer_file(&r->futex, is_pipe(r) ? NULL : r->opts.input,
-					   r->opts.kernel_release, r->syms, r->topo);
+					   r->opts.kernel_release, r->syms, maps, r->topo);
+		if (maps) {
+			hm_symbols__attach_maps(r->syms, r->maps);
+			hm_maps__delete(maps);
+		}
 		return 0;
 	}
 	if (!r->opts.want_lines || is_pipe(r))

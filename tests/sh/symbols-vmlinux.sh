@@ -51,6 +51,10 @@ IPS=0xffffffff81000010,0xffffffff81000050
 # without -k: no kernel symbols here (the build-id is no running kernel's)
 "$HM" report -i "$TMP/k.data" --stdio >"$TMP/none.txt" 2>/dev/null
 check "symbols vmlinux: without -k the kernel code is [unknown]" grep -q '\[unknown\] \[kernel.kallsyms\]' "$TMP/none.txt"
+# the futex views' pre-scan picks the same (no) kernel symbols: --html's table is the same
+"$HM" report -i "$TMP/k.data" --stdio --html "$TMP/none.html" >"$TMP/none-h.txt" 2>/dev/null
+check "symbols vmlinux: without -k, report --html names the kernel code as report does" \
+	cmp "$TMP/none.txt" "$TMP/none-h.txt"
 
 "$HM" report -i "$TMP/k.data" -k "$V" --stdio >"$TMP/k.txt" 2>"$TMP/k.err"
 check "symbols vmlinux: details name the functions" \
