@@ -8,7 +8,7 @@
 
 #define CHUNK		2048	/* samples per hand-over */
 #define SHARDS_PER	4	/* shards per thread of the pass */
-#define MAX_SHARDS	256
+#define MAX_SHARDS	64	/* each holds a partly used arena chunk and a table */
 #define INFLIGHT_PER	3	/* queued chunks per thread, beyond one filling chunk per shard */
 #define MAX_ONES	65536	/* distinct perf counter values */
 #define PF_D		2	/* prefetch distance, as report.c's */
