@@ -66,7 +66,7 @@ static const char report_usage[] =
 "      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
 "                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
 "      --threads N        threads of the pass (default: the CPUs available): the\n"
-"                         cache-line table is split by line over N - 1 workers;\n"
+"                         cache-line table is split by line over the N threads;\n"
 "                         the output is the same for every N\n"
 "      --tui              interactive browser (terminal only): lines, offsets, code,\n"
 "                         source, bucket/field/socket views; ? lists its keys\n"
