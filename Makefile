@@ -131,7 +131,8 @@ check-debian13:
 bench: $(BIN) $(TOOL_BINS)
 	$(Q)HITMAP_BUILD=$(B) tests/bench/run.sh
 
-# libFuzzer targets, bounded: FUZZ_SECONDS per target (FUZZ=spe: only the
+# libFuzzer targets, bounded: FUZZ_SECONDS per target (120 s: some thousands
+# of inputs each under load, tens of thousands on a quiet box; FUZZ=spe: only the
 # targets whose name has that substring).  Each target starts from its own
 # seed folder, $(B)/fuzz/seeds/<target>, made by tests/fuzz/make-seeds.sh
 # from the recordings the tests make (the simulator in every form, the test
@@ -139,7 +140,7 @@ bench: $(BIN) $(TOOL_BINS)
 # that read those) and, for the reader, the committed tests/fuzz/seeds and
 # the corrupt fixtures when ../shared/fixtures/corrupt is there (read in
 # place, never copied).
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 120
 FUZZ ?=
 FUZZ_FIXTURES := $(wildcard ../shared/fixtures/corrupt)
 # The library is compiled once for all targets, with clang's fuzzer and
