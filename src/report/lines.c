@@ -344,7 +344,8 @@ static int arena_adopt(struct hm_arena *dst, struct hm_arena *src)
 		dst->chunks = nc;
 		dst->alloc_chunks = need;
 	}
-	memcpy(dst->chunks + dst->nr_chunks, src->chunks, src->nr_chunks * sizeof(void *));
+	if (src->nr_chunks)	/* both may be empty: no memcpy from/to NULL */
+		memcpy(dst->chunks + dst->nr_chunks, src->chunks, src->nr_chunks * sizeof(void *));
 	dst->nr_chunks = need;
 	dst->bytes += src->bytes;
 	free(src->chunks);
