@@ -323,7 +323,8 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 						.cpumode = s->misc & 7 };
 		o->nr_ips++;
 	}
-	o->ip[i].nr++;
+	if (o->ip[i].nr < HM_LINE_IP_NR_MAX)
+		o->ip[i].nr++;
 	if (hitm && o->ip[i].hitm < 0xffff)
 		o->ip[i].hitm++;
 	if (one->store && o->ip[i].store < 0xffff)

@@ -13,12 +13,18 @@
 #define HM_LINE_MAX_IPS		8	/* code addresses kept per offset */
 #define HM_LINE_MAX_PIDS	8	/* pids kept per line */
 
+/*
+ * 24 bytes: a line keeps up to 8 of these per offset, so on files with many
+ * lines they are most of the report's memory.  nr saturates at
+ * HM_LINE_IP_NR_MAX (536870911 samples of one code address at one offset).
+ */
+#define HM_LINE_IP_NR_MAX	((1u << 29) - 1)
 struct hm_line_ip {
 	u64	ip;
 	u32	pid, tid;
-	u32	nr;
+	u32	nr:29;
+	u32	cpumode:3;
 	u16	hitm, store;	/* saturating */
-	u8	cpumode;
 };
 
 /* One byte offset in a line: what the Pareto/details rows show. */
