@@ -65,6 +65,7 @@ struct hm_line {
 	u64			seq;		/* the pass's sample number of that access */
 	u32			first_pid;
 	u8			first_cpumode;
+	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
 	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
 	u32			nr_pids;
 	u32			pid[HM_LINE_MAX_PIDS];
@@ -113,6 +114,29 @@ int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
 /* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
+/*
+ * Deferred details: the per-offset rows (offs, code addresses) are not
+ * built during the pass; the text, JSON and CSV views print them only for
+ * the few lines they show.  hm_lines__shared() (or hm_lines__fill() for
+ * other sets of lines) marks those lines and calls @fill once, which feeds
+ * their samples again, in the pass's order, to hm_lines__add_details()
+ * (report.c reads the file a second time).  Readers of every line's
+ * offsets (TUI, HTML metrics) do not defer.
+ */
+typedef int (*hm_lines_fill_fn)(void *priv, struct hm_lines *l);
+void hm_lines__defer_details(struct hm_lines *l, hm_lines_fill_fn fill, void *priv);
+bool hm_lines__deferred(const struct hm_lines *l);
+/* Fill the details of @v[0..n) (no-op without deferral); 0 or a negative errno. */
+int  hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n);
+/* For @fill: whether @ln (hm_lines__at(hm_lines__lookup())) wants its details. */
+static inline bool hm_lines__wants(const struct hm_line *ln)
+{
+	return ln->details == 1;
+}
+struct hm_line *hm_lines__at(struct hm_lines *l, u32 hint);
+/* The offset and code-address part of hm_lines__add_at() for line @ln. */
+int  hm_lines__add_details(struct hm_lines *l, struct hm_line *ln, const struct hm_mem_sample *ms,
+			   const struct hm_c2c_stats *one);
 size_t hm_lines__count(const struct hm_lines *l);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */
