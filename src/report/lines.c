@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Per cache line aggregation; see lines.h. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lines.h"
 #include "bigalloc.h"
 #include "util/htab.h"
+
+/* the per-sample part of a line stays within 4 cache lines (lines.h) */
+_Static_assert(offsetof(struct hm_line, first_addr) <= 256, "hm_line's hot part past 256 bytes");
 
 struct slot {
 	u64	addr;
@@ -102,7 +106,18 @@ static int rehash(struct hm_lines *l)
 	return 0;
 }
 
-static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
+static void first_access(struct hm_line *ln, const struct hm_sample *s, u64 seq)
+{
+	/* what names the line (names.c): its first access */
+	ln->first_addr = s->addr;
+	ln->first_ip = s->ip;
+	ln->first_pid = s->pid;
+	ln->first_cpumode = s->misc & 7;
+	ln->seq = seq;
+}
+
+/* The line of @addr; a new one takes @s as its first access. */
+static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
 {
 	size_t mask = l->nr_slots - 1, h = hm_hash_u64(addr) & mask;
 	size_t ext = (l->nr_cpus + 63) / 64 * sizeof(u64) + l->nr_nodes * 3 * sizeof(u32);
@@ -125,6 +140,7 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
 	ln = &l->line[l->nr];
 	memset(ln, 0, sizeof(*ln));
 	ln->addr = addr;
+	first_access(ln, s, seq);
 	/* one block: the CPU bitmap, then the per-node counters */
 	ln->cpus = hm_arena__alloc(&l->arena, ext);
 	if (!ln->cpus)
@@ -205,10 +221,10 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 		/* every cache line it spans: lines are not 64-byte aligned */
 		const char *p = (const char *)((uintptr_t)ln & ~(uintptr_t)63);
 
-		for (; p < (const char *)(ln + 1); p += 64)
+		for (; p < (const char *)&ln->first_addr; p += 64)
 			__builtin_prefetch(p);
 	} else {
-		if (ln->offs)
+		if (!l->fill && ln->offs)
 			__builtin_prefetch(ln->offs);
 		__builtin_prefetch(ln->cpus);
 	}
@@ -241,7 +257,7 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 {
 	const struct hm_sample *s = ms->s;
 	struct hm_line *ln = hint && l->line[hint - 1].addr == ms->line ? &l->line[hint - 1] :
-			     find_or_add(l, ms->line);
+			     find_or_add(l, ms->line, s, seq);
 	u32 hitm = one->lcl_hitm + one->rmt_hitm;
 	u32 peer = one->lcl_peer + one->rmt_peer;
 	double w = (double)s->weight;
@@ -249,14 +265,9 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 
 	if (!ln)
 		return -ENOMEM;
-	if (!ln->first_addr) {
-		/* what names the line (names.c): its first access */
-		ln->first_addr = s->addr;
-		ln->first_ip = s->ip;
-		ln->first_pid = s->pid;
-		ln->first_cpumode = s->misc & 7;
-		ln->seq = seq;
-	}
+	/* only line 0 can have been first touched at address 0: then the first nonzero */
+	if (!ms->line && !ln->first_addr)
+		first_access(ln, s, seq);
 	hm_c2c_stats__sum(&ln->st, one);
 	if (hm_line__cat_slot(ms->cls.cat) >= 0)
 		ln->cat[hm_line__cat_slot(ms->cls.cat)]++;

@@ -52,28 +52,34 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 	}
 }
 
+/*
+ * What every sample writes fills the first four cache lines (252 bytes);
+ * the first access and the offsets follow.  64-byte aligned (320 bytes), so
+ * a sample touches 4 cache lines of its line, not up to 6.
+ */
 struct hm_line {
 	u64			addr;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
 	u32			cat[HM_LINE_CATS];	/* hitmap's HITM/peer categories, hm_line__cat() */
+	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
 	double			cost;		/* sum of sample weights */
 	double			w_load;		/* weight of loads */
 	u64			sockets;	/* accessor sockets (bit < 64) */
 	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
 	u64			last_phys;
+	u64			*cpus;		/* bitmap of nr_cpus bits */
+	u32			*node;		/* per accessor node index: hitm, peer, store */
+	u32			nr_pids;
+	u32			pid[HM_LINE_MAX_PIDS];
+	/* set once, at the line's first sample */
 	u64			first_addr, first_ip;	/* the first access: what names the line */
 	u64			seq;		/* the pass's sample number of that access */
 	u32			first_pid;
 	u8			first_cpumode;
 	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
-	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
-	u32			nr_pids;
-	u32			pid[HM_LINE_MAX_PIDS];
-	u64			*cpus;		/* bitmap of nr_cpus bits */
-	u32			*node;		/* per accessor node index: hitm, peer, store */
 	u32			nr_offs, alloc_offs;
 	struct hm_line_off	*offs;
-};
+} __attribute__((aligned(64)));
 
 static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
 {
