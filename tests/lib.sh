@@ -36,6 +36,24 @@ no_cpu() { sed -E 's/ \[[0-9]+\] / [cpu] /' "$1"; }
 # has_nrcpus FILE: hitmap finds HEADER_NRCPUS in FILE
 has_nrcpus() { "$HITMAP" header -i "$1" 2>/dev/null | grep -q '^# nrcpus avail'; }
 
+# perf_ksyms: a --kallsyms= option for perf runs whose outputs are compared
+# with each other or print no kernel symbol: loading this machine's
+# /proc/kallsyms (120k symbols) takes perf ~1.7 s of a 2.5 s `perf script`
+# of a small file here, even with -F tid,time or report --header-only.  The
+# table it names holds every 32nd symbol and the ones perf relocates the
+# kernel map by (_text, _stext, ...), made once per test; perf still prints
+# a kernel address as SYMBOL+OFFSET from the file's kernel map and that
+# table, so two files whose maps or addresses differ still print
+# differently.  Empty when /proc/kallsyms is not readable.
+perf_ksyms() {
+	local k=$TMP/.kallsyms
+	if [ ! -s "$k" ]; then
+		awk 'NR % 32 == 0 || $3 ~ /^(_text|_stext|_etext|_end|_sinittext|_einittext|startup_64)$/' \
+			/proc/kallsyms >"$k" 2>/dev/null
+		[ -s "$k" ] || return 0
+	fi
+	echo "--kallsyms=$k"
+}
 # ---- perf oracles: perf-6.1, perf-6.12, perf-7.3 (scripts/setup-oracles.sh)
 # HITMAP_PERFS="6.1 7.3" limits the versions a test run compares against.
 PERF_VERSIONS="6.1 6.12 7.3"

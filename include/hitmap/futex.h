@@ -258,13 +258,16 @@ void hm_futex_model__note_geometry(struct hm_futex_model *m, const char *how);
 /*
  * When @m has no table: infer them from the samples of the perf.data at
  * @path (NULL: a pipe, which cannot be read twice), symbols from @syms,
- * nodes from @topo (hitmap/futex_infer.h).  Sets m->geometry either way;
+ * nodes from @topo (hitmap/futex_infer.h); @maps (NULL: none) takes the
+ * file's map records first, so that @syms, attached to them, picks the
+ * recorded kernel's symbols as the report's pass will.  Sets m->geometry either way;
  * returns the tables added or a negative errno.
  */
 struct hm_symbols;
 struct hm_topo;
+struct hm_maps;
 int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const char *release,
-			       struct hm_symbols *syms, const struct hm_topo *topo);
+			       struct hm_symbols *syms, struct hm_maps *maps, const struct hm_topo *topo);
 
 /* ---- geometry (geometry.c) */
 /*

@@ -27,6 +27,7 @@
  * unknown index.  Never a guessed index.
  */
 #include <hitmap/futex.h>
+#include <hitmap/perf_data.h>
 #include <hitmap/symbols.h>
 #include <hitmap/topo.h>
 
@@ -63,6 +64,12 @@ void hm_futex_infer__delete(struct hm_futex_infer *inf);
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,
 			s32 pid, u32 tid, s32 node, u64 count);
 
+/*
+ * Prefetch for a coming hm_futex_infer__add of @addr: stage 0 its hash slot,
+ * stage 1 (after stage 0 had time) its line's observations.
+ */
+void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage);
+
 struct hm_futex_infer_result {
 	u64	samples;		/* futex-code samples added */
 	u64	lines;			/* distinct lines among them */
@@ -82,14 +89,41 @@ int hm_futex_infer__finish(struct hm_futex_infer *inf, struct hm_futex_model *m,
 			   struct hm_futex_infer_result *res);
 
 /*
+ * The samples inference reads, one at a time (infer-scan.c): a sample
+ * counts when kernel code touched kernel data and its IP is in futex code
+ * (@syms' kernel symbols; a spin-lock function only with a futex function
+ * in the call chain).  The machine comes from @h (CPUs) and @topo (nodes,
+ * physical addresses); @release: the kernel (NULL: the header's); @m: the
+ * model whose era and layout are set.  Pre-scan and report pass use the
+ * same observer, so both infer the same tables from the same file.
+ */
+struct hm_futex_observer;
+struct hm_futex_observer *hm_futex_observer__new(const struct hm_header *h, const char *release,
+						 struct hm_symbols *syms, const struct hm_topo *topo,
+						 const struct hm_futex_model *m);
+void hm_futex_observer__delete(struct hm_futex_observer *o);
+/* One sample (its call chain still valid).  0 or -ENOMEM. */
+int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *s);
+/* Place the tables into @m (hm_futex_infer__finish); @res->why when none.  Tables added or -errno. */
+int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model *m,
+			      struct hm_futex_infer_result *res);
+/*
+ * When @m has no table: the tables of what @o observed, and m->geometry
+ * (as hm_futex_model__infer_file; @what names the input in warnings).
+ */
+int hm_futex_model__infer_observed(struct hm_futex_model *m, struct hm_futex_observer *o, const char *what);
+
+/*
  * Pre-scan of a seekable perf.data: feed every sample whose IP resolves (in
  * @syms) to futex code, then finish into @m.  The era and layout of @m must
  * be set; the machine comes from the header (@topo for nodes and physical
- * addresses); @release: the kernel (NULL: the header's).  Returns tables added (>= 0) or a negative errno; @res->why
- * says what happened when nothing was placed.
+ * addresses); @release: the kernel (NULL: the header's); @maps (NULL:
+ * none) takes the file's non-sample records (hm_maps__process).  Returns
+ * tables added (>= 0) or a negative errno; @res->why says what happened
+ * when nothing was placed.
  */
 int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_symbols *syms,
-			      const struct hm_topo *topo, struct hm_futex_model *m,
+			      struct hm_maps *maps, const struct hm_topo *topo, struct hm_futex_model *m,
 			      struct hm_futex_infer_result *res);
 
 #endif

@@ -36,6 +36,8 @@ static const char diff_usage[] =
 "      --base-label S, --new-label S   column labels (default: the first file of each side)\n"
 "      --metrics          print each file's metric set as JSON (no comparison)\n"
 "      --kallsyms FILE    kernel symbols (default: the file's, or this system's)\n"
+"  -k, --vmlinux FILE     kernel symbols (and source lines) from a vmlinux ELF, before\n"
+"                         kallsyms (applies to every file)\n"
 "      --symfs DIR        look for user ELF files under DIR\n"
 "      --futex-table SPEC global:NODE:ADDR:SLOTS or private:PID:ADDR:SLOTS (repeatable,\n"
 "                         applies to every file)\n"
@@ -84,6 +86,7 @@ static int cmd_diff(int argc, char **argv)
 		{ "new-label",   required_argument, NULL, O_NLABEL },
 		{ "metrics",     no_argument,       NULL, O_METRICS },
 		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux",     required_argument, NULL, 'k' },
 		{ "symfs",       required_argument, NULL, O_SYMFS },
 		{ "futex-table", required_argument, NULL, O_FUTEX },
 		{ "kernel",      required_argument, NULL, O_KERNEL },
@@ -116,7 +119,7 @@ static int cmd_diff(int argc, char **argv)
 		return hm_cli__error("out of memory");
 	optind = 1;
 	rc = 2;		/* a bad option value is a usage error */
-	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, "hk:", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_JSON:
 		case O_CSV:
@@ -145,6 +148,7 @@ static int cmd_diff(int argc, char **argv)
 		case O_NLABEL:	o.new_label = optarg; break;
 		case O_METRICS:	metrics_only = true; break;
 		case O_KALLSYMS: ro.kallsyms = optarg; break;
+		case 'k':	ro.vmlinux = optarg; break;
 		case O_SYMFS:	ro.symfs = optarg; break;
 		case O_FUTEX:	tables[nr_tables++] = optarg; break;
 		case O_KERNEL:	ro.kernel_release = optarg; break;
@@ -200,7 +204,8 @@ static int cmd_diff(int argc, char **argv)
 	for (i = 0; i < nfiles; i++)
 		hm_out__input(files[i]);
 	if ((html && hm_out__check(html, "--html", false)) ||
-	    (ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms"))) {
+	    (ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms")) ||
+	    (ro.vmlinux && hm_in__check(ro.vmlinux, "--vmlinux"))) {
 		free(files);
 		goto out;
 	}

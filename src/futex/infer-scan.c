@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Pre-scan of a perf.data for futex table inference.
+ * The samples futex table inference reads (hitmap/futex_infer.h), from a
+ * pre-scan of a perf.data or from the report's own pass.
  *
- * Why a pre-scan rather than resolving after the report's pass: every view
- * (buckets, fields, sockets, the c2c line names, the HTML page and the diff
- * metrics) keys its aggregates on the table and index each sample resolves
- * to during the one streaming pass; re-keying all of them afterwards would
- * touch every aggregate.  A pre-scan keeps one resolution point, costs one
- * extra read of the file only when a futex view is asked for and the file
- * carries no table (metadata or --futex-table), and keeps memory with
- * distinct lines (the inference's table), never samples.  Pipes cannot be
- * read twice: they get no inference (the reason says so).
+ * The observer is the one filter and classifier of both: a sample counts
+ * when kernel code touched kernel data and its IP is in futex code (a
+ * spin-lock function counts when a futex function called it: the call
+ * chain); it adds the line, offset, process, thread and the data's node.
+ *
+ * The futex views (buckets, fields, sockets, the HTML page, the diff
+ * metrics) key their aggregates on the table and index each sample
+ * resolves to during the pass, so they need the tables before it: a
+ * pre-scan (one extra read, only for files that carry no table; pipes
+ * cannot be read twice and get none).  The cache-line table names its
+ * lines after the pass: the report feeds the same observer from its pass
+ * (before the batch drops the call chain) and infers at the end, so the
+ * default report needs no second read and every view gets the same tables
+ * from the same samples.  Memory grows with distinct lines, never samples.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -81,19 +87,185 @@ static u32 nr_nodes_of(const struct hm_topo *topo)
 	return n > 0 ? (u32)n : 1;
 }
 
-int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_symbols *syms,
-			      const struct hm_topo *topo, struct hm_futex_model *m,
+/*
+ * Observations wait in a small batch: the line table is far larger than the
+ * caches, so each one costs misses; prefetching the batch's slots as they
+ * arrive and its lines before adding overlaps them.  The inference does not
+ * depend on the order of its observations.
+ */
+#define OBS_BATCH	64
+#define OBS_AHEAD	8	/* lines prefetched ahead of the one added */
+
+struct pending_obs {
+	u64	addr;
+	s32	pid, node;
+	u32	tid;
+	u8	code;
+};
+
+struct hm_futex_observer {
+	struct hm_futex_infer	*inf;
+	u32			nr_pend;
+	struct pending_obs	pend[OBS_BATCH];
+	struct hm_symbols	*syms;
+	const struct hm_ksyms	*k;		/* syms' kernel symbols, from the first kernel sample */
+	bool			k_tried;
+	const struct hm_topo	*topo;
+	u64			with_addr, kernel_ip;
+	struct code_cache	cc;
+};
+
+struct hm_futex_observer *hm_futex_observer__new(const struct hm_header *h, const char *release,
+						 struct hm_symbols *syms, const struct hm_topo *topo,
+						 const struct hm_futex_model *m)
+{
+	struct hm_futex_kernel kern;
+	struct hm_futex_observer *o;
+
+	if (!h || !m) {
+		errno = EINVAL;
+		return NULL;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	if (!release)
+		release = h->osrelease;
+	memset(&kern, 0, sizeof(kern));
+	if (!release || hm_futex_kernel__parse(release, &kern) < 0) {
+		kern.era = m->era;
+		kern.per_node = m->era != HM_FUTEX_ERA_PRE_6_16;
+		kern.private_hash = m->era != HM_FUTEX_ERA_PRE_6_16;
+	}
+	kern.era = m->era;	/* the report's choice (--kernel wins) */
+	o->inf = hm_futex_infer__new(m, &kern, h->nr_cpus_avail ? h->nr_cpus_avail : h->nr_cpus_online,
+				     h->nr_cpus_online, nr_nodes_of(topo));
+	if (!o->inf) {
+		free(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	/*
+	 * The kernel symbols are looked up at the first kernel sample: the
+	 * default kallsyms depends on the recorded kernel's build-id, which
+	 * the kernel MMAP before it gives.
+	 */
+	o->syms = syms;
+	o->topo = topo;
+	return o;
+}
+
+void hm_futex_observer__delete(struct hm_futex_observer *o)
+{
+	if (!o)
+		return;
+	hm_futex_infer__delete(o->inf);
+	free(o);
+}
+
+static int observer__drain(struct hm_futex_observer *o)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < o->nr_pend && i < OBS_AHEAD; i++)
+		hm_futex_infer__prefetch(o->inf, o->pend[i].addr, 1);
+	for (i = 0; i < o->nr_pend; i++) {
+		const struct pending_obs *p = &o->pend[i];
+
+		if (i + OBS_AHEAD < o->nr_pend)
+			hm_futex_infer__prefetch(o->inf, o->pend[i + OBS_AHEAD].addr, 1);
+
+		err = hm_futex_infer__add(o->inf, (enum hm_futex_code)p->code, p->addr, p->pid, p->tid,
+					  p->node, 1);
+		if (err < 0)
+			return err;
+	}
+	o->nr_pend = 0;
+	return 0;
+}
+
+int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *s)
+{
+	struct pending_obs *p;
+	u8 code, fut;
+	s32 node = -1;
+
+	if (!s->addr)
+		return 0;
+	o->with_addr++;
+	if (s->ip < KERNEL_START || s->addr < KERNEL_START)
+		return 0;
+	o->kernel_ip++;
+	if (!o->k_tried) {
+		o->k_tried = true;
+		o->k = hm_symbols__ksyms(o->syms);
+	}
+	code = classify(&o->cc, o->k, s->ip, &fut);
+	if (code == HM_FUTEX_CODE_NONE)
+		return 0;
+	if (code == HM_FUTEX_CODE_LOCK_ANY) {
+		if (!called_from_futex(&o->cc, o->k, s))
+			return 0;
+		code = HM_FUTEX_CODE_SPIN;
+	}
+	if ((s->sample_type & PERF_SAMPLE_PHYS_ADDR) && s->phys_addr && o->topo)
+		node = hm_topo__phys_node(o->topo, s->phys_addr);
+	if (o->nr_pend == OBS_BATCH) {
+		int err = observer__drain(o);
+
+		if (err < 0)
+			return err;
+	}
+	hm_futex_infer__prefetch(o->inf, s->addr, 0);
+	p = &o->pend[o->nr_pend++];
+	*p = (struct pending_obs){ .addr = s->addr, .pid = (s32)s->pid, .node = node, .tid = s->tid,
+				   .code = code };
+	return 0;
+}
+
+int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model *m,
 			      struct hm_futex_infer_result *res)
 {
-	struct hm_reader_opts ro = { .ordered = false, .all_records = false };
-	struct hm_futex_kernel kern;
-	struct hm_futex_infer *inf = NULL;
-	struct code_cache *cc = NULL;
-	const struct hm_ksyms *k;
+	const struct hm_ksyms *k = o->k;
+	int err;
+
+	err = observer__drain(o);
+	if (err < 0)
+		return err;
+	err = hm_futex_infer__finish(o->inf, m, res);
+	if (err < 0 || res->tables)
+		return err;
+	/* nothing placed: say why, and what to pass */
+	if (!o->with_addr)
+		snprintf(res->why, sizeof(res->why),
+			 "no sample has a data address (not a memory-sampling file: record with perf c2c record or hitmap record)");
+	else if (!o->kernel_ip)
+		snprintf(res->why, sizeof(res->why),
+			 "no futex samples (%" PRIu64 " samples with data addresses, none from kernel code on kernel data)",
+			 o->with_addr);
+	else if (!res->samples && (!k || !hm_ksyms__nr(k) || hm_ksyms__all_zero(k)))
+		snprintf(res->why, sizeof(res->why),
+			 "no kernel symbols to find futex code; pass --kallsyms FILE (/proc/kallsyms of the recording kernel, read as root)");
+	else if (!res->samples && !hm_ksyms__by_name(k, "futex_q_lock") && !hm_ksyms__by_name(k, "futex_hash"))
+		snprintf(res->why, sizeof(res->why),
+			 "the kernel symbols have no futex_q_lock/futex_hash; pass --kallsyms FILE of the recording kernel");
+	else if (!res->samples)
+		snprintf(res->why, sizeof(res->why),
+			 "no futex samples (%" PRIu64 " kernel samples, none in futex code; "
+			 "if the file comes from another kernel, pass its --kallsyms)", o->kernel_ip);
+	return 0;
+}
+
+int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_symbols *syms,
+			      struct hm_maps *maps, const struct hm_topo *topo, struct hm_futex_model *m,
+			      struct hm_futex_infer_result *res)
+{
+	struct hm_reader_opts ro = { .ordered = false, .all_records = maps != NULL };
+	struct hm_futex_observer *o = NULL;
 	const struct hm_header *h;
 	struct hm_reader *rd;
 	struct hm_event ev;
-	u64 with_addr = 0, kernel_ip = 0;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -107,75 +279,28 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 		err = 0;
 		goto out;
 	}
-	if (!release)
-		release = h->osrelease;
-	memset(&kern, 0, sizeof(kern));
-	if (!release || hm_futex_kernel__parse(release, &kern) < 0) {
-		kern.era = m->era;
-		kern.per_node = m->era != HM_FUTEX_ERA_PRE_6_16;
-		kern.private_hash = m->era != HM_FUTEX_ERA_PRE_6_16;
-	}
-	kern.era = m->era;	/* the report's choice (--kernel wins) */
-	inf = hm_futex_infer__new(m, &kern, h->nr_cpus_avail ? h->nr_cpus_avail : h->nr_cpus_online,
-				  h->nr_cpus_online, nr_nodes_of(topo));
-	cc = calloc(1, sizeof(*cc));
-	if (!inf || !cc) {
+	o = hm_futex_observer__new(h, release, syms, topo, m);
+	if (!o) {
 		err = -ENOMEM;
 		goto out;
 	}
-	k = hm_symbols__ksyms(syms);
 	while ((err = hm_reader__next(rd, &ev)) > 0) {
-		const struct hm_sample *s = &ev.sample;
-		u8 code, fut;
-		s32 node = -1;
-
-		if (!ev.has_sample || !s->addr)
+		if (ev.type != PERF_RECORD_SAMPLE) {
+			if (maps)
+				hm_maps__process(maps, &ev);
 			continue;
-		with_addr++;
-		if (s->ip < KERNEL_START || s->addr < KERNEL_START)
-			continue;
-		kernel_ip++;
-		code = classify(cc, k, s->ip, &fut);
-		if (code == HM_FUTEX_CODE_NONE)
-			continue;
-		if (code == HM_FUTEX_CODE_LOCK_ANY) {
-			if (!called_from_futex(cc, k, s))
-				continue;
-			code = HM_FUTEX_CODE_SPIN;
 		}
-		if ((s->sample_type & PERF_SAMPLE_PHYS_ADDR) && s->phys_addr && topo)
-			node = hm_topo__phys_node(topo, s->phys_addr);
-		err = hm_futex_infer__add(inf, (enum hm_futex_code)code, s->addr, (s32)s->pid, s->tid, node, 1);
+		if (!ev.has_sample)
+			continue;
+		err = hm_futex_observer__add(o, &ev.sample);
 		if (err < 0)
 			goto out;
 	}
 	if (err < 0)
 		goto out;
-	err = hm_futex_infer__finish(inf, m, res);
-	if (err < 0 || res->tables)
-		goto out;
-	/* nothing placed: say why, and what to pass */
-	if (!with_addr)
-		snprintf(res->why, sizeof(res->why),
-			 "no sample has a data address (not a memory-sampling file: record with perf c2c record or hitmap record)");
-	else if (!kernel_ip)
-		snprintf(res->why, sizeof(res->why),
-			 "no futex samples (%" PRIu64 " samples with data addresses, none from kernel code on kernel data)",
-			 with_addr);
-	else if (!res->samples && (!k || !hm_ksyms__nr(k) || hm_ksyms__all_zero(k)))
-		snprintf(res->why, sizeof(res->why),
-			 "no kernel symbols to find futex code; pass --kallsyms FILE (/proc/kallsyms of the recording kernel, read as root)");
-	else if (!res->samples && !hm_ksyms__by_name(k, "futex_q_lock") && !hm_ksyms__by_name(k, "futex_hash"))
-		snprintf(res->why, sizeof(res->why),
-			 "the kernel symbols have no futex_q_lock/futex_hash; pass --kallsyms FILE of the recording kernel");
-	else if (!res->samples)
-		snprintf(res->why, sizeof(res->why),
-			 "no futex samples (%" PRIu64 " kernel samples, none in futex code; "
-			 "if the file comes from another kernel, pass its --kallsyms)", kernel_ip);
-	err = 0;
+	err = hm_futex_observer__finish(o, m, res);
 out:
-	free(cc);
-	hm_futex_infer__delete(inf);
+	hm_futex_observer__delete(o);
 	hm_reader__delete(rd);
 	return err < 0 ? err : (int)res->tables;
 }
@@ -211,11 +336,31 @@ void hm_futex_model__note_geometry(struct hm_futex_model *m, const char *how)
 	describe_tables(m, m->geometry, sizeof(m->geometry));
 }
 
+/* m->geometry after an inference that returned @n (tables or a negative errno). */
+static int note_inference(struct hm_futex_model *m, const char *what, int n,
+			  const struct hm_futex_infer_result *res)
+{
+	if (n < 0) {
+		hm_warn("%s: futex table inference failed (%s); buckets stay unknown", what, strerror(-n));
+		snprintf(m->geometry, sizeof(m->geometry), "none: inference failed (%s)", strerror(-n));
+		return n;
+	}
+	if (!n) {
+		snprintf(m->geometry, sizeof(m->geometry), "none: %s", res->why);
+		return 0;
+	}
+	snprintf(m->geometry, sizeof(m->geometry),
+		 "inferred from %" PRIu64 " futex samples on %" PRIu64 " lines, %u table%s%s",
+		 res->samples, res->lines, m->nr_tables, m->nr_tables == 1 ? "" : "s",
+		 res->unplaced ? " (some lines left unknown)" : "");
+	describe_tables(m, m->geometry, sizeof(m->geometry));
+	return n;
+}
+
 int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const char *release,
-			       struct hm_symbols *syms, const struct hm_topo *topo)
+			       struct hm_symbols *syms, struct hm_maps *maps, const struct hm_topo *topo)
 {
 	struct hm_futex_infer_result res;
-	int n;
 
 	if (!m)
 		return -EINVAL;
@@ -228,20 +373,19 @@ int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const
 			 "write it to a file, or pass --futex-table global:NODE:ADDR:SLOTS");
 		return 0;
 	}
-	n = hm_futex_infer__scan_file(path, release, syms, topo, m, &res);
-	if (n < 0) {
-		hm_warn("%s: futex table inference failed (%s); buckets stay unknown", path, strerror(-n));
-		snprintf(m->geometry, sizeof(m->geometry), "none: inference failed (%s)", strerror(-n));
-		return n;
-	}
-	if (!n) {
-		snprintf(m->geometry, sizeof(m->geometry), "none: %s", res.why);
+	return note_inference(m, path, hm_futex_infer__scan_file(path, release, syms, maps, topo, m, &res), &res);
+}
+
+int hm_futex_model__infer_observed(struct hm_futex_model *m, struct hm_futex_observer *o, const char *what)
+{
+	struct hm_futex_infer_result res;
+	int n;
+
+	if (!m || !o)
+		return -EINVAL;
+	if (m->nr_tables)
 		return 0;
-	}
-	snprintf(m->geometry, sizeof(m->geometry),
-		 "inferred from %" PRIu64 " futex samples on %" PRIu64 " lines, %u table%s%s",
-		 res.samples, res.lines, m->nr_tables, m->nr_tables == 1 ? "" : "s",
-		 res.unplaced ? " (some lines left unknown)" : "");
-	describe_tables(m, m->geometry, sizeof(m->geometry));
-	return n;
+	memset(&res, 0, sizeof(res));
+	n = hm_futex_observer__finish(o, m, &res);
+	return note_inference(m, what, n < 0 ? n : (int)res.tables, &res);
 }

@@ -232,6 +232,25 @@ static bool bucket_evidence(const struct hm_futex_infer *inf, enum hm_futex_code
 	}
 }
 
+void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage)
+{
+	u64 line = addr & ~(LINE - 1);
+	const u64 *idx;
+
+	if (!inf || !inf->by_line.slot || !line)
+		return;
+	if (stage == 0) {
+		__builtin_prefetch(&inf->by_line.slot[(u32)hm_hash_u64(line) & inf->by_line.mask]);
+		return;
+	}
+	idx = hm_htab__find(&inf->by_line, line);
+	if (idx) {
+		/* an observation spans two cache lines at most */
+		__builtin_prefetch(&inf->o[*idx], 1);
+		__builtin_prefetch((const char *)&inf->o[*idx + 1] - 1, 1);
+	}
+}
+
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,
 			s32 pid, u32 tid, s32 node, u64 count)
 {

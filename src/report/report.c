@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
 #include "report.h"
 #include "lines.h"
@@ -309,6 +310,7 @@ void hm_report__delete(struct hm_report *r)
 	perf_lines__delete(r->perf_lines);
 	hm_maps__delete(r->maps);	/* before the symbols it loads kallsyms from */
 	hm_symbols__delete(r->syms);
+	hm_futex_observer__delete(r->infer);
 	hm_futex_model__release(&r->futex);
 	hm_meta__delete(r->meta);
 	hm_topo__delete(r->topo);
@@ -843,10 +845,10 @@ static int setup_header(struct hm_report *r)
 		return -ENOMEM;
 	/* one kallsyms for the maps (perf's kernel-map widening) and every resolver */
 	hm_symbols__attach_maps(r->syms, r->maps);
-	/* no table in the file or the options: infer them from the samples (src/futex/infer-scan.c) */
-	if (r->opts.want_buckets && !r->futex.nr_tables)
-		hm_futex_model__infer_file(&r->futex, r->header->pipe || !strcmp(r->opts.input, "-") ?
-					   NULL : r->opts.input, r->opts.kernel_release, r->syms, r->topo);
+	/* no table in the file or the options: infer them from the samples (report-infer.c) */
+	err = hm_report__infer_setup(r);
+	if (err < 0)
+		return err;
 	if (r->opts.want_lines && r->nr_threads > 1) {
 		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
 		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
@@ -1010,6 +1012,8 @@ int hm_report__run(struct hm_report *r)
 			if (err < 0)
 				break;
 		}
+		if (r->infer && (err = hm_futex_observer__add(r->infer, &ev.sample)) < 0)
+			break;
 		err = batch__add(r, &batch, &ev.sample);
 		if (err < 0)
 			break;
@@ -1039,6 +1043,9 @@ int hm_report__run(struct hm_report *r)
 	}
 	finish_shared(r);
 	hm_buckets__finish(r->buckets);
+	err = hm_report__infer_finish(r);
+	if (err < 0)
+		return err;
 	if (r->nr_nocpu)
 		hm_warn("%s: %llu samples have no CPU (recorded without --sample-cpu); "
 			"their socket and node are unknown", r->opts.input,

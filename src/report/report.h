@@ -70,6 +70,7 @@ struct hm_map_ids;		/* report.c */
 struct hm_dsrc_cache;		/* report.c */
 struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
 struct hm_places;		/* sockets and nodes of all samples (places.c) */
+struct hm_futex_observer;	/* futex table inference (hitmap/futex_infer.h) */
 
 struct hm_report {
 	struct hm_report_opts	opts;
@@ -99,7 +100,16 @@ struct hm_report {
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
 	int				nr_threads;	/* of the pass, resolved from opts.threads */
+	struct hm_futex_observer	*infer;		/* no tables, cache-line views: fed by the pass */
 };
+
+/*
+ * Futex tables of a file without any (report-infer.c): before the pass a
+ * pre-scan for the futex views, else the pass feeds r->infer and
+ * hm_report__infer_finish places the tables after it.  0 or -errno.
+ */
+int hm_report__infer_setup(struct hm_report *r);
+int hm_report__infer_finish(struct hm_report *r);
 
 
 /* The futex views' aggregation of a report (report-access.c). */

@@ -56,11 +56,9 @@ struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 	c->cap_lines = expected_lines > 64 ? expected_lines : 64;
 	c->lines = big_alloc((size_t)c->cap_lines * sizeof(*c->lines));
 	c->addrs = malloc((size_t)c->cap_lines * sizeof(u64));
-	c->ready = calloc(c->cap_lines, sizeof(u64));
-	c->lock = calloc(c->cap_lines, sizeof(*c->lock));
 	c->l1 = big_alloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
 	c->l2 = big_alloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
-	if (hm_htab__reserve(&c->index, expected_lines > 512 ? expected_lines : 512) || !c->lines || !c->addrs || !c->ready || !c->lock || !c->l1 || !c->l2) {
+	if (hm_htab__reserve(&c->index, expected_lines > 512 ? expected_lines : 512) || !c->lines || !c->addrs || !c->l1 || !c->l2) {
 		hm_coh__delete(c);
 		errno = ENOMEM;
 		return NULL;
@@ -80,8 +78,6 @@ void hm_coh__delete(struct hm_coh *c)
 	hm_htab__fini(&c->index);
 	free(c->lines);
 	free(c->addrs);
-	free(c->ready);
-	free(c->lock);
 	free(c->l1);
 	free(c->l2);
 	free(c);
@@ -110,18 +106,10 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 		u32 cap = c->cap_lines * 2;
 		struct hm_coh_line *nl = big_alloc((size_t)cap * sizeof(*nl));
 		u64 *na = realloc(c->addrs, (size_t)cap * sizeof(u64));
-		u64 *nr;
-		struct hm_coh_qlock *nk;
 
 		if (na)
 			c->addrs = na;
-		nr = na ? realloc(c->ready, (size_t)cap * sizeof(u64)) : NULL;
-		if (nr)
-			c->ready = nr;
-		nk = nr ? realloc(c->lock, (size_t)cap * sizeof(*c->lock)) : NULL;
-		if (nk)
-			c->lock = nk;
-		if (!nl || !na || !nr || !nk) {
+		if (!nl || !na) {
 			free(nl);
 			hm_htab__del(&c->index, la);
 			return UINT32_MAX;
@@ -136,8 +124,6 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 	l = &c->lines[id];
 	memset(l, 0, sizeof(*l));
 	c->addrs[id] = la;
-	c->ready[id] = 0;
-	memset(&c->lock[id], 0, sizeof(c->lock[id]));
 	l->owner = NO_OWNER;
 	l->state = HM_LS_I;
 	l->home = (u8)home;
@@ -152,14 +138,25 @@ static inline bool slot_valid(const struct hm_coh_slot *s, u32 id, u32 epoch)
 	return s->line == id && s->epoch == epoch;
 }
 
+/*
+ * Whether @core's private caches hold @id.  L1 is inclusive in L2: an L1
+ * slot is filled only together with its L2 slot or from it, and with
+ * l1_lines <= l2_lines a line that takes the L2 slot takes the L1 slot too.
+ * So the L2 slot alone answers (one host cache miss, not two).
+ */
 static inline bool core_holds(const struct hm_coh *c, u32 core, const struct hm_coh_line *l, u32 id)
 {
 	const struct hm_machine *m = c->m;
 	u32 set = set_of(id);
+	bool in2 = slot_valid(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], id, l->epoch);
 
-	(void)l;
-	return slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch) ||
-	       slot_valid(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], id, l->epoch);
+#ifdef HM_COH_CHECK
+	if (in2 != (in2 || slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch)))
+		abort();
+#endif
+	if (in2 || c->l2_mask >= c->l1_mask)
+		return in2;
+	return slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch);
 }
 
 /* Where the data of a private-cache miss comes from; updates the line's state. */
@@ -259,9 +256,9 @@ static inline bool is_transfer(u8 src)
  * keeps the line busy for occupancy% of its latency (the directory pipelines
  * the rest), and completes @lat cycles after it starts.
  */
-static inline u32 serialize(struct hm_coh *c, u32 id, u64 now, u32 lat)
+static inline u32 serialize(struct hm_coh *c, struct hm_coh_line *l, u64 now, u32 lat)
 {
-	u64 *ready = &c->ready[id];
+	u64 *ready = &l->ready;
 	u64 start = *ready > now ? *ready : now;
 	u32 busy = lat * c->m->lat[HM_LAT_OCCUPANCY] / 100;
 
@@ -269,8 +266,8 @@ static inline u32 serialize(struct hm_coh *c, u32 id, u64 now, u32 lat)
 	return (u32)(start - now) + lat;
 }
 
-void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
-		    struct hm_coh_result *r)
+void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
+			 struct hm_coh_result *r)
 {
 	const struct hm_machine *m = c->m;
 	struct hm_coh_line *l = &c->lines[id];
@@ -278,8 +275,19 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 	u32 set = set_of(id);
 	struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)];
 	struct hm_coh_slot *s2 = &c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)];
-	bool in1 = slot_valid(s1, id, l->epoch), in2 = !in1 && slot_valid(s2, id, l->epoch);
+	/*
+	 * A line modified in another core is valid in no other private cache:
+	 * every way to M bumps the epoch or upgrades the sole holder's E.  Its
+	 * slots (the host's cache misses of a transfer) need not be read.
+	 */
+	bool other_m = l->state == HM_LS_M && l->owner != core;
+	bool in1 = !other_m && slot_valid(s1, id, l->epoch), in2 = !other_m && !in1 && slot_valid(s2, id, l->epoch);
 	u8 src;
+
+#ifdef HM_COH_CHECK
+	if (other_m && (slot_valid(s1, id, l->epoch) || slot_valid(s2, id, l->epoch)))
+		abort();
+#endif
 
 	c->nr_accesses++;
 	r->l1_hit = false;
@@ -299,7 +307,7 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 		}
 		src = miss_source(c, core, id, l, false);
 		r->src = src;
-		r->weight = is_transfer(src) ? serialize(c, id, now, m->lat[src]) : m->lat[src];
+		r->weight = is_transfer(src) ? serialize(c, l, now, m->lat[src]) : m->lat[src];
 		r->cost = r->weight;
 		l->llc_mask |= 1ULL << m->core_llc[core];
 		s1->line = s2->line = id;
@@ -323,14 +331,14 @@ void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
 	}
 	if (in1 || in2) {
 		/* upgrade: data present, others must be invalidated */
-		u32 wait = serialize(c, id, now, rfo_cost(c, l, core));
+		u32 wait = serialize(c, l, now, rfo_cost(c, l, core));
 
 		src = in1 ? HM_SRC_L1 : HM_SRC_L2;
 		r->weight = m->lat[src];
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight + wait;
 	} else {
 		src = miss_source(c, core, id, l, true);
-		r->weight = is_transfer(src) || l->owner != NO_OWNER ? serialize(c, id, now, m->lat[src])
+		r->weight = is_transfer(src) || l->owner != NO_OWNER ? serialize(c, l, now, m->lat[src])
 								      : m->lat[src];
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
 	}

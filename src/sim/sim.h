@@ -116,8 +116,18 @@ enum hm_acc { HM_ACC_LOAD, HM_ACC_STORE, HM_ACC_RMW };
 enum hm_line_state { HM_LS_I, HM_LS_S, HM_LS_E, HM_LS_M, HM_LS_O, HM_LS_F };
 
 /*
- * 16 bytes, aligned: four per host cache line.  What only some accesses need
- * (address, transfer completion time, bucket lock holder) is kept apart.
+ * The bucket's queued spinlock (kernel/locking/qspinlock.c), per line: the
+ * thread (+ 1) holding it, the one spinning with the pending bit, and the
+ * MCS queue's tail; 0 none.
+ */
+struct hm_coh_qlock {
+	u16	locked, pending, tail;
+};
+
+/*
+ * 32 bytes, aligned: two per host cache line.  A bucket's line needs all of
+ * it on every operation (state, transfer clock, lock), so it is one host
+ * cache miss, not three.  The address (trace and samples only) is apart.
  */
 struct hm_coh_line {
 	u64	llc_mask;	/* LLC domains holding a copy */
@@ -125,19 +135,12 @@ struct hm_coh_line {
 	u16	owner;		/* core holding M/E/O/F, 0xffff none */
 	u8	state;		/* enum hm_line_state of the owner's copy, S/I otherwise */
 	u8	home;		/* NUMA node of the memory */
-} __attribute__((aligned(16)));
+	u64	ready;		/* cycle when the last ownership transfer completes */
+	struct hm_coh_qlock lock;	/* bucket spinlocks */
+} __attribute__((aligned(32)));
 
 struct hm_coh_slot {
 	u32	line, epoch;
-};
-
-/*
- * The bucket's queued spinlock (kernel/locking/qspinlock.c), per line: the
- * thread (+ 1) holding it, the one spinning with the pending bit, and the
- * MCS queue's tail; 0 none.
- */
-struct hm_coh_qlock {
-	u16	locked, pending, tail;
 };
 
 struct hm_coh_result {
@@ -151,8 +154,6 @@ struct hm_coh {
 	const struct hm_machine *m;
 	struct hm_coh_line	*lines;
 	u64			*addrs;		/* line address per id */
-	u64			*ready;		/* cycle when the last ownership transfer completes */
-	struct hm_coh_qlock	*lock;		/* bucket spinlocks */
 	u32			nr_lines, cap_lines;
 	struct hm_htab		index;		/* line address -> line id */
 	struct hm_coh_slot	*l1, *l2;	/* nr_cores * l1_lines / l2_lines */
@@ -199,16 +200,14 @@ static inline void hm_coh__touch_line(const struct hm_coh *c, u32 core, u32 id)
 	hm_coh__touch(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)]);
 }
 
-/* Second stage: the owner's slots, which a miss on @id will look at. */
+/* Second stage: the owner's L2 slot, which a miss on @id will look at (coherence.c core_holds). */
 static inline void hm_coh__prefetch_owner(const struct hm_coh *c, u32 id)
 {
 	const struct hm_machine *m = c->m;
 	u32 o = c->lines[id].owner, set = hm_coh__set(id);
 
-	if (o < m->nr_cores) {
-		__builtin_prefetch(&c->l1[(size_t)o * m->l1_lines + (set & c->l1_mask)], 0);
+	if (o < m->nr_cores)
 		__builtin_prefetch(&c->l2[(size_t)o * m->l2_lines + (set & c->l2_mask)], 0);
-	}
 }
 
 struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines);
@@ -222,8 +221,40 @@ u32  hm_coh__find(const struct hm_coh *c, u64 addr);
  * changes of a line are serialized: one waits for the previous to complete,
  * and r->cost (and, for loads, r->weight) includes that wait.
  */
-void hm_coh__access(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
-		    struct hm_coh_result *r);
+void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
+			 struct hm_coh_result *r);
+static inline void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
+				  struct hm_coh_result *r)
+{
+	/*
+	 * Inline: an L1 hit, a load or a write of a line this core owns
+	 * (most accesses), changes nothing but E -> M; the rest is out of line.
+	 */
+	const struct hm_machine *m = c->m;
+	struct hm_coh_line *l = &c->lines[id];
+	u32 core = m->cpu_core[cpu];
+	const struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (hm_coh__set(id) & c->l1_mask)];
+
+	if (s1->line == id && s1->epoch == l->epoch) {
+		if (a == HM_ACC_LOAD) {
+			c->nr_accesses++;
+			r->l1_hit = false;
+			r->src = HM_SRC_L1;
+			r->weight = r->cost = m->lat[HM_SRC_L1];
+			return;
+		}
+		if (l->owner == core && (l->state == HM_LS_M || l->state == HM_LS_E)) {
+			c->nr_accesses++;
+			r->l1_hit = true;
+			r->src = HM_SRC_L1;
+			r->weight = m->lat[HM_SRC_L1];
+			r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
+			l->state = HM_LS_M;
+			return;
+		}
+	}
+	hm_coh__access_slow(c, cpu, id, a, now, r);
+}
 
 /* ------------------------------------------------------------ truth */
 

@@ -56,6 +56,25 @@ static inline void tour_set(struct tour *t, u32 i, u64 v)
 	}
 }
 
+/*
+ * The smallest key outside leaf @i: the minimum of the siblings on its path.
+ * While thread i's new key stays below it, i is still the root, and the
+ * path's update can wait (see the run loop's streak).
+ */
+static inline u64 tour_others(const struct tour *t, u32 i)
+{
+	const u64 *k = t->k;
+	u64 v = UINT64_MAX;
+	u32 j;
+
+	for (j = t->p + i; j > 1; j >>= 1) {
+		u64 sib = k[j ^ 1];
+
+		v = v < sib ? v : sib;
+	}
+	return v;
+}
+
 #define TID_BITS 12
 
 static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
@@ -207,7 +226,7 @@ static inline bool sample_due(struct hm_sim *s, u32 cpu, enum hm_acc a, bool sto
 	return true;
 }
 
-static inline int account(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
+static inline __attribute__((always_inline)) int account(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
 			  const struct hm_sim_step *st, u64 ip, const struct hm_coh_result *r, u32 line)
 {
 	int err = 0;
@@ -316,11 +335,6 @@ static int qspin_access(struct qspin_ctx *q, struct hm_sim_thread *t, u64 k, con
 	if (s->sp)
 		err = account(s, t, k, &sp, ksym_addr[sp.ksym] + sp.ipoff, &r, line);
 	hm_pop__count(&s->pop, r.src, a, sp.obj, sp.field, HM_SIM_MAX_STEPS, q->steps);
-	if (a == HM_ACC_STORE)
-		s->res.stores++;
-	else
-		s->res.src[r.src]++;
-	s->res.rmws += a == HM_ACC_RMW;
 	s->res.spins++;
 	t->time += r.cost;
 	return err;
@@ -345,7 +359,7 @@ static int qspin_lock(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim_st
 {
 	struct hm_sim *s = q->s;
 	struct hm_sim_thread *t = &s->th[ti];
-	struct hm_coh_qlock *l = &s->coh->lock[line];
+	struct hm_coh_qlock *l = &s->coh->lines[line].lock;
 	u16 me = (u16)(ti + 1), prev;
 	int err;
 
@@ -499,6 +513,16 @@ int hm_sim__run(struct hm_sim *s)
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
 	const bool steps = s->o.count_steps;
+	/*
+	 * streak: the root's thread ran last and its path holds an older
+	 * (smaller) key than its clock, which stays below @others (the rest's
+	 * minimum); the order is the same as updating the tree every access.
+	 */
+	bool streak = false, ops_done = false;
+	u64 others = 0;
+	bool tracing, sampling;
+	u64 tip[HM_SIM_MAX_STEPS];	/* code address of each step */
+	bool pref[HM_SIM_MAX_STEPS];	/* the step's line is not a hot singleton: prefetch it */
 	char before[32];
 	u32 i, n;
 	int err = 0;
@@ -525,6 +549,13 @@ int hm_sim__run(struct hm_sim *s)
 		}
 	}
 	s->tp = tp;
+	for (n = 0; n < tp.n; n++) {
+		u8 o = tp.st[n].obj;
+
+		tip[n] = ksym_addr[tp.st[n].ksym] + tp.st[n].ipoff;
+		/* the mm, the private hash, __futex_data, the per-CPU counter: L1 hits, hot in the host's cache */
+		pref[n] = !(o == HM_OBJ_MM || o == HM_OBJ_FPH || o == HM_OBJ_GLOBAL || o == HM_OBJ_PCPU);
+	}
 	if (s->o.output) {
 		u64 srng = s->o.seed ^ 0x5eed5eed5eedULL;
 
@@ -568,6 +599,8 @@ int hm_sim__run(struct hm_sim *s)
 	qc.traced = &traced;
 	qc.before = before;
 	qc.steps = steps;
+	tracing = s->o.trace > 0;
+	sampling = s->sp != NULL;
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
 		s->th[i].time = hm_sim__splitmix(&rng) % 2000;
@@ -584,21 +617,29 @@ int hm_sim__run(struct hm_sim *s)
 		const struct hm_sim_step *st = &tp.st[t->step];
 		struct hm_coh_result r;
 		u32 line = obj_line(s, t, k, st);
-		u64 ip = ksym_addr[st->ksym] + st->ipoff;
-		u64 cost;
+		u64 ip = tip[t->step];
+		u64 cost, key;
 
 		if (cal && (t->time >> CAL_SHIFT) >= cal_next)
 			cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
-		if (t->time >= end_cycles || (target_ops && total_ops >= target_ops)) {
+		if (t->time >= end_cycles || ops_done) {
 			/* this thread is done: drop it */
 			tour_set(&h, ti, UINT64_MAX);
+			streak = 0;
 			continue;
 		}
 		acq = (enum hm_acc)st->acc;
 		handoff = 0;
 		if (st->kind == HM_STEP_LOCK) {
 			u32 ipoff = 0;
-			int rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
+			int rc;
+
+			/* the slowpath reschedules threads: the tree must be exact */
+			if (streak) {
+				tour_set(&h, ti, (t->time << TID_BITS) | ti);
+				streak = 0;
+			}
+			rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
 
 			if (rc < 0) {
 				err = rc;
@@ -618,28 +659,22 @@ int hm_sim__run(struct hm_sim *s)
 				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + ipoff;
 			}
 		}
-		if (traced < s->o.trace)
+		if (tracing && traced < s->o.trace)
 			line_state(s->coh, line, before, sizeof(before));
 		hm_coh__access(s->coh, t->cpu, line, acq, t->time, &r);
-		if (traced < s->o.trace && s->o.trace_fn) {
+		if (tracing && traced < s->o.trace && s->o.trace_fn) {
 			traced++;
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
 		if (st->kind == HM_STEP_UNLOCK)
-			s->coh->lock[line].locked = 0;
-		if (s->sp) {
+			s->coh->lines[line].lock.locked = 0;
+		if (sampling) {
 			err = account(s, t, k, st, ip, &r, line);
 			if (err)
 				break;
 		}
+		/* res.src, rmws, stores: the population's totals, copied at the end */
 		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step, steps);
-		if (st->acc == HM_ACC_LOAD)
-			s->res.src[r.src]++;
-		else if (st->acc == HM_ACC_RMW) {
-			s->res.src[r.src]++;
-			s->res.rmws++;
-		} else
-			s->res.stores++;
 		cost = r.cost;
 		if (handoff) {
 			t->time += cost;
@@ -652,6 +687,7 @@ int hm_sim__run(struct hm_sim *s)
 			t->step = 0;
 			t->ops++;
 			total_ops++;
+			ops_done = target_ops && total_ops >= target_ops;
 			if (++t->j == s->o.futexes)
 				t->j = 0;
 			cost += s->m.lat[HM_LAT_SYSCALL];
@@ -661,30 +697,38 @@ int hm_sim__run(struct hm_sim *s)
 
 				hm_coh__prefetch(s->coh, t->cpu, nf->bucket_line);
 				hm_coh__prefetch(s->coh, t->cpu, nf->uword_line);
-				/* the bucket's lock and transfer clock; the futexes of later ops */
-				__builtin_prefetch(&s->coh->lock[nf->bucket_line], 1);
-				__builtin_prefetch(&s->coh->ready[nf->bucket_line], 1);
+				/* the futexes of later ops */
 				__builtin_prefetch(&s->fut[(u64)ti * s->o.futexes + ahead], 0);
 				if (s->o.shared)
 					__builtin_prefetch(&s->page_line[(u64)ti * s->o.futexes + ahead], 0);
 			}
 		}
 		t->time += cost;
-		{
-			/* warm the host caches for this thread's next access */
-			const struct hm_sim_step *nx = &tp.st[t->step];
-			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, nx);
+		/* warm the host caches for this thread's next access */
+		if (pref[t->step]) {
+			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[t->step]);
 
 			hm_coh__prefetch(s->coh, t->cpu, nl);
-			if (t->step == 0 && tp.n > 1 && !cal) {
-				/* the op's bucket line was fetched at the end of the last op */
-				nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]);
+			/*
+			 * and the slot a miss will look at in the owner's L2 (the line's
+			 * entry is warm: the calendar or this op's access brought it)
+			 */
+			if (t->step)
 				hm_coh__prefetch_owner(s->coh, nl);
-			}
 		}
+		if (t->step == 0 && tp.n > 1 && !cal)
+			/* the op's bucket line was fetched at the end of the last op */
+			hm_coh__prefetch_owner(s->coh, obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]));
 		if (cal && t->step == 0)
 			cal_add(cal, cal_next, t->time, ti);
-		tour_set(&h, ti, (t->time << TID_BITS) | ti);
+		key = (t->time << TID_BITS) | ti;
+		if (streak && key < others)
+			continue;	/* still the earliest: the path's update waits */
+		tour_set(&h, ti, key);
+		/* the same thread runs next: it may run on without updating the path */
+		streak = h.k[1] == key;
+		if (streak)
+			others = tour_others(&h, ti);
 	}
 	free(h.k);
 	free(cal);
@@ -692,6 +736,9 @@ int hm_sim__run(struct hm_sim *s)
 		return err;
 	s->res.ops = total_ops;
 	s->res.accesses = s->coh->nr_accesses;
+	memcpy(s->res.src, s->pop.load, sizeof(s->res.src));
+	s->res.rmws = s->pop.rmw;
+	s->res.stores = s->pop.store;
 	{
 		double sum = 0;
 

@@ -8,8 +8,8 @@
 # against itself: both sides).  Then the same on a copy without
 # hitmap's metadata, whose futex tables the report infers from the samples
 # (perf inject strips the metadata): the metric set and the page must show
-# the buckets --by bucket shows, not none (there the line names may differ:
-# the cache-line table does not infer tables).
+# the buckets --by bucket shows, not none, and name the hottest line as
+# report --json does (tests/sh/report-names.sh: every view, every name).
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip report-html-agree "no $HITMAP; build first"; done_tests; }
 command -v python3 >/dev/null || { skip report-html-agree "python3 is not installed"; done_tests; }
@@ -26,7 +26,7 @@ agree() {
 	"$HITMAP" diff --all --json "$f" "$@" -- "$f" >"$o.d.json" 2>>"$o.err" &&
 	"$HITMAP" diff --html "$o.dh.html" "$f" "$@" -- "$f" >/dev/null 2>>"$o.err" ||
 		{ fail "$name: views" "$(tail -n 2 "$o.err")"; return; }
-	python3 - "$name" "$o" $names <<'PY'
+	python3 - "$name" "$o" <<'PY'
 import json, re, sys
 name, o = sys.argv[1], sys.argv[2]
 rep = json.load(open(o + ".json"))
@@ -130,8 +130,7 @@ for st, v in (("tot_hitm", ln["hitm"]), ("lcl_hitm", ln["lcl_hitm"]), ("rmt_hitm
     k = "line.%s.%s" % (lid, st)
     rows.append((k, v, met.get(k, 0), d(k), pv[st]) +
                 tuple(dpage["lines"]["v"][(dli * 2 + side) * len(dl) + dl.index(st)] for side in (0, 1) if dli is not None))
-if len(sys.argv) < 4:
-    rows.append(("line name", ln["data"], lid))
+rows.append(("line name", ln["data"], lid))
 check("hottest line: report --json, metrics, page, diff, diff's page", rows)
 PY
 }
@@ -139,7 +138,7 @@ PY
 f=$TMP/srf.data
 "$HITMAP" simulate --preset srf --sockets 2 --cores 8 --kernel 6.16 --futexes 64 --ops 20000 --period 20 \
 	-o "$f" --kallsyms "$TMP/srf.ksyms" >"$TMP/sim.out" 2>&1 || { fail report-html-agree-simulate "$(tail -n 1 "$TMP/sim.out")"; done_tests; }
-names= agree "srf-6.16" "$f"
+agree "srf-6.16" "$f"
 
 P=$(perf_cmd 6.1 2>/dev/null) || P=
 if [ -z "$P" ]; then
@@ -150,7 +149,5 @@ f=$TMP/srf12.data
 "$HITMAP" simulate --preset srf --sockets 2 --cores 8 --kernel 6.12 --futexes 64 --ops 20000 --period 20 \
 	-o "$f" --kallsyms "$TMP/srf12.ksyms" >"$TMP/sim.out" 2>&1 || { fail report-html-agree-simulate-6.12 "$(tail -n 1 "$TMP/sim.out")"; done_tests; }
 "$P" inject -i "$f" -o "$TMP/strip.data" >"$TMP/inject.out" 2>&1 || { fail "stripped: perf inject" "$(tail -n 1 "$TMP/inject.out")"; done_tests; }
-# the cache-line table names lines without inferring futex tables (no second
-# pass over the file): on this file its names are code, the page's buckets
-names=numbers-only agree "stripped-6.12" "$TMP/strip.data" --kallsyms "$TMP/srf12.ksyms"
+agree "stripped-6.12" "$TMP/strip.data" --kallsyms "$TMP/srf12.ksyms"
 done_tests

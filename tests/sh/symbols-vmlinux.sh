@@ -51,6 +51,10 @@ IPS=0xffffffff81000010,0xffffffff81000050
 # without -k: no kernel symbols here (the build-id is no running kernel's)
 "$HM" report -i "$TMP/k.data" --stdio >"$TMP/none.txt" 2>/dev/null
 check "symbols vmlinux: without -k the kernel code is [unknown]" grep -q '\[unknown\] \[kernel.kallsyms\]' "$TMP/none.txt"
+# the futex views' pre-scan picks the same (no) kernel symbols: --html's table is the same
+"$HM" report -i "$TMP/k.data" --stdio --html "$TMP/none.html" >"$TMP/none-h.txt" 2>/dev/null
+check "symbols vmlinux: without -k, report --html names the kernel code as report does" \
+	cmp "$TMP/none.txt" "$TMP/none-h.txt"
 
 "$HM" report -i "$TMP/k.data" -k "$V" --stdio >"$TMP/k.txt" 2>"$TMP/k.err"
 check "symbols vmlinux: details name the functions" \
@@ -101,4 +105,19 @@ check "symbols vmlinux: missing file exits 1 naming the option" \
 "$HM" report -i "$TMP/k.data" -k "$TMP/k.S" --stdio >/dev/null 2>"$TMP/n.err"; rc=$?
 check "symbols vmlinux: not an ELF: a warning, the report still runs" \
 	eval "[ $rc = 0 ] && grep -q 'k.S: no ELF symbols' '$TMP/n.err'"
+# diff -k: both sides' lines named (and matched) by the ELF's data symbol
+"$HM" diff --metrics "$TMP/k.data" >"$TMP/dm0.json" 2>/dev/null
+check "symbols vmlinux: diff without -k: no ELF data symbol" eval "! grep -q hm_kdata_obj '$TMP/dm0.json'"
+"$HM" diff --all --json -k "$V" "$TMP/k.data" -- "$TMP/k.data" >"$TMP/d.json" 2>"$TMP/d.err"
+check "symbols vmlinux: diff -k names the line on both sides" python3 -c '
+import json, sys
+r = {x["metric"]: x for x in json.load(open(sys.argv[1]))["rows"]}
+k = "line.data:hm_kdata_obj+0x0.samples"
+assert k in r, sorted(r)[:8]
+assert r[k]["base"]["mean"] == r[k]["new"]["mean"] > 0, r[k]' "$TMP/d.json"
+"$HM" diff --metrics --vmlinux "$V" "$TMP/k.data" >"$TMP/dm.json" 2>/dev/null
+check "symbols vmlinux: diff --metrics --vmlinux" grep -q '"line.data:hm_kdata_obj+0x0.tot_hitm"' "$TMP/dm.json"
+"$HM" diff -k "$TMP/missing" "$TMP/k.data" "$TMP/k.data" >/dev/null 2>"$TMP/dmiss.err"; rc=$?
+check "symbols vmlinux: diff -k missing file exits 1 naming the option" \
+	eval "[ $rc = 1 ] && grep -q -- '--vmlinux $TMP/missing: cannot open' '$TMP/dmiss.err'"
 done_tests

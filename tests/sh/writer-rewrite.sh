@@ -25,6 +25,8 @@ fi
 
 # the perf on PATH: 6.1 on Debian 12, 7.3 in the Debian 13 chroot
 PV=$(perf_version)
+# a short kernel symbol table for both sides of each comparison (tests/lib.sh)
+KS=$(perf_ksyms)
 n=0
 for f in "$FIXTURES"/*/*; do
 	[ -f "$f" ] || continue
@@ -49,9 +51,9 @@ for f in "$FIXTURES"/*/*; do
 		continue
 	fi
 	n=$((n + 1))
-	perf script -i "$f" >"$TMP/o.s" 2>/dev/null
+	perf script $KS -i "$f" >"$TMP/o.s" 2>/dev/null
 	orc=$?
-	perf script -i "$out" >"$TMP/r.s" 2>"$TMP/r.err"
+	perf script $KS -i "$out" >"$TMP/r.s" 2>"$TMP/r.err"
 	rrc=$?
 	if [ $rrc -ne 0 ]; then
 		fail "rewrite $name: perf script" "rc $rrc: $(grep -v -i 'unwind\|^$' "$TMP/r.err" | head -n 1)"
@@ -71,7 +73,7 @@ for f in "$FIXTURES"/*/*; do
 		# opens and holds every sample the reader saw.
 		want=$(jq .samples "$TMP/rw.out")
 		# (AUX trace: the recorded samples, not the ones perf decodes from the trace)
-		got=$(perf script --no-itrace -F tid,time -i "$out" 2>/dev/null | wc -l)
+		got=$(perf script $KS --no-itrace -F tid,time -i "$out" 2>/dev/null | wc -l)
 		if [ "$got" = "$want" ]; then
 			pass "rewrite $name: perf $PV now reads it ($got samples)"
 		else
@@ -88,8 +90,8 @@ if [ -f "$f" ]; then
 	fields=ip,tid,time,addr,cpu,period,data_src,weight
 	"$HITMAP" convert --swap -i "$f" -o "$TMP/be.data" >/dev/null 2>"$TMP/be.err"
 	check "rewrite --swap weight_struct: 2ELIFREP" test "$(head -c 8 "$TMP/be.data")" = 2ELIFREP
-	perf script -F $fields -i "$f" >"$TMP/o.s" 2>/dev/null
-	perf script -F $fields -i "$TMP/be.data" >"$TMP/b.s" 2>/dev/null
+	perf script $KS -F $fields -i "$f" >"$TMP/o.s" 2>/dev/null
+	perf script $KS -F $fields -i "$TMP/be.data" >"$TMP/b.s" 2>/dev/null
 	if [ -s "$TMP/o.s" ] && cmp -s "$TMP/o.s" "$TMP/b.s"; then
 		pass "rewrite --swap weight_struct: perf script fields identical ($(wc -l <"$TMP/o.s") samples)"
 	else
