@@ -350,6 +350,8 @@ static int cmd_report(int argc, char **argv)
 		if (!strcmp(html, "-"))
 			fmt = HM_FMT_HTML;
 	}
+	/* text, JSON and CSV print offsets for the lines they show only */
+	ro.defer_details = !tui && !html;
 	snprintf(label, sizeof(label), "hitmap: reading %s", ro.input);
 	prog.label = label;
 	ro.on_progress = hm_progress__report_cb;
