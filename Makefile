@@ -131,12 +131,17 @@ check-debian13:
 bench: $(BIN) $(TOOL_BINS)
 	$(Q)HITMAP_BUILD=$(B) tests/bench/run.sh
 
-# libFuzzer targets, bounded: FUZZ_SECONDS per target.  Seeds: tests/fuzz/seeds,
-# simulated recordings in every form (file, pipe, zstd, COMPRESSED2, swapped;
-# tests/fuzz/make-sim-seeds.sh), and the corrupt fixtures when
-# ../shared/fixtures/corrupt is there (read in place, never copied); real
-# recordings come cut to 48 KiB in tests/fuzz/seeds.
-FUZZ_SECONDS ?= 20
+# libFuzzer targets, bounded: FUZZ_SECONDS per target (120 s: some thousands
+# of inputs each under load, tens of thousands on a quiet box; FUZZ=spe: only the
+# targets whose name has that substring).  Each target starts from its own
+# seed folder, $(B)/fuzz/seeds/<target>, made by tests/fuzz/make-seeds.sh
+# from the recordings the tests make (the simulator in every form, the test
+# generators; cut into SPE packets, map records and metadata for the targets
+# that read those) and, for the reader, the committed tests/fuzz/seeds and
+# the corrupt fixtures when ../shared/fixtures/corrupt is there (read in
+# place, never copied).
+FUZZ_SECONDS ?= 120
+FUZZ ?=
 FUZZ_FIXTURES := $(wildcard ../shared/fixtures/corrupt)
 # The library is compiled once for all targets, with clang's fuzzer and
 # sanitizer instrumentation (in parallel under make -j).  A target that
@@ -149,18 +154,20 @@ $(B)/fuzz/obj/%.o: %.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -c -o $@ $<
 
-fuzz: $(BIN) $(FUZZ_OBJS)
+fuzz: $(BIN) $(TOOL_BINS) $(FUZZ_OBJS)
 	$(Q)mkdir -p $(B)/fuzz
-	$(Q)tests/fuzz/make-sim-seeds.sh $(BIN) $(B)/fuzz/sim-seeds
+	$(Q)tests/fuzz/make-seeds.sh $(B) $(B)/fuzz/seeds
 	$(Q)bad=; for f in $(FUZZ_SRCS); do \
-	  n=$$(basename $$f .c); \
+	  n=$$(basename $$f .c); t=$${n#fuzz-}; \
+	  case $$n in *"$(FUZZ)"*) ;; *) continue;; esac; \
+	  extra=; [ $$t = reader ] && extra="tests/fuzz/seeds $(FUZZ_FIXTURES)"; \
 	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $(B)/fuzz/$$n $$f $(FUZZ_OBJS) $(LDLIBS) || exit 1; \
 	  mkdir -p $(B)/fuzz/$$n.corpus; \
-	  $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -max_len=524288 \
-	    -artifact_prefix=$(B)/fuzz/$$n- \
-	    $(B)/fuzz/$$n.corpus tests/fuzz/seeds $(B)/fuzz/sim-seeds $(FUZZ_FIXTURES) \
+	  $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -max_len=262144 \
+	    -artifact_prefix=$(B)/fuzz/$$n- -print_final_stats=1 \
+	    $(B)/fuzz/$$n.corpus $(B)/fuzz/seeds/$$t $$extra \
 	    >$(B)/fuzz/$$n.log 2>&1; rc=$$?; tail -n 3 $(B)/fuzz/$$n.log; \
-	  echo "$$n: exit $$rc; seeds: $$(grep -m1 -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log); corpus now $$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log | tail -n 1), $$(ls $(B)/fuzz/$$n.corpus | wc -l) new files kept"; \
+	  echo "$$n: exit $$rc; $$(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' $(B)/fuzz/$$n.log | sed 's/.*: /runs: /'); seeds: $$(grep -m1 -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log); corpus now $$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' $(B)/fuzz/$$n.log | tail -n 1), $$(ls $(B)/fuzz/$$n.corpus | wc -l) new files kept"; \
 	  [ $$rc -eq 0 ] || bad="$$bad $$n"; \
 	done; \
 	if [ -n "$$bad" ]; then echo "fuzz: crashes in$$bad (inputs: $(B)/fuzz/*-crash-*, logs: $(B)/fuzz/*.log)"; exit 1; fi

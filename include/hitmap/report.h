@@ -71,6 +71,14 @@ struct hm_report_opts {
 	int		threads;
 	/* additive: a vmlinux ELF for kernel symbols (report -k), NULL: none */
 	const char	*vmlinux;
+	/*
+	 * The cache-line table's per-offset rows only for the lines a view
+	 * shows (text, JSON, CSV): built by reading the file again for those
+	 * lines after the pass, not during it (memory: distinct lines only).
+	 * Ignored for pipes and with threads; views that read every line's
+	 * offsets (TUI, HTML) leave it off.
+	 */
+	bool		defer_details;
 };
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts);

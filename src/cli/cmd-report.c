@@ -66,7 +66,7 @@ static const char report_usage[] =
 "      --perf-compat V    perf's counters, table and LKP metrics as perf V computes\n"
 "                         them: 6.1, 6.12 or 7.3 (default: 7.3)\n"
 "      --threads N        threads of the pass (default: the CPUs available): the\n"
-"                         cache-line table is split by line over N - 1 workers;\n"
+"                         cache-line table is split by line over the N threads;\n"
 "                         the output is the same for every N\n"
 "      --tui              interactive browser (terminal only): lines, offsets, code,\n"
 "                         source, bucket/field/socket views; ? lists its keys\n"
@@ -352,6 +352,8 @@ static int cmd_report(int argc, char **argv)
 	}
 	/* --by alone renders only the futex views: the pass builds only what they read */
 	ro.futex_views_only = by && !html && !tui && !ro.want_lines && !ro.pareto;
+	/* text, JSON and CSV print offsets for the lines they show only */
+	ro.defer_details = !tui && !html;
 	snprintf(label, sizeof(label), "hitmap: reading %s", ro.input);
 	prog.label = label;
 	ro.on_progress = hm_progress__report_cb;

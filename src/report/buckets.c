@@ -122,7 +122,6 @@ void hm_buckets__delete(struct hm_buckets *b)
 		return;
 	hm_buckets__release_store(b);
 	free(b->objs);
-	free(b->frows);
 	for (i = 0; i < b->nr_names; i++)
 		free(b->names[i]);
 	free(b->names);
@@ -137,6 +136,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->rc);
 	for (i = 0; i < b->nr_frows; i++)
 		free(b->frows[i].h.n);
+	free(b->frows);
 	for (i = 0; b->xh && i < b->nr_sockets * (b->nr_nodes + 1); i++)
 		free(b->xh[i].n);
 	free(b->xh);

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Per cache line aggregation; see lines.h. */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lines.h"
 #include "bigalloc.h"
 #include "util/htab.h"
+
+/* the per-sample part of a line stays within 4 cache lines (lines.h) */
+_Static_assert(offsetof(struct hm_line, first_addr) <= 256, "hm_line's hot part past 256 bytes");
 
 struct slot {
 	u64	addr;
@@ -23,6 +28,8 @@ struct hm_lines {
 	u64		nr_added;	/* samples added: the next one's seq */
 	struct hm_arena	arena;		/* per-line blocks, offsets, code addresses */
 	void		*free_offs[16], *free_ips[8];	/* outgrown blocks by log2(capacity) */
+	hm_lines_fill_fn fill;		/* details deferred (hm_lines__defer_details) */
+	void		*fill_priv;
 };
 
 /* A block of 1 << k elements of @elem bytes: reuse an outgrown one first. */
@@ -99,7 +106,18 @@ static int rehash(struct hm_lines *l)
 	return 0;
 }
 
-static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
+static void first_access(struct hm_line *ln, const struct hm_sample *s, u64 seq)
+{
+	/* what names the line (names.c): its first access */
+	ln->first_addr = s->addr;
+	ln->first_ip = s->ip;
+	ln->first_pid = s->pid;
+	ln->first_cpumode = s->misc & 7;
+	ln->seq = seq;
+}
+
+/* The line of @addr; a new one takes @s as its first access. */
+static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
 {
 	size_t mask = l->nr_slots - 1, h = hm_hash_u64(addr) & mask;
 	size_t ext = (l->nr_cpus + 63) / 64 * sizeof(u64) + l->nr_nodes * 3 * sizeof(u32);
@@ -122,6 +140,7 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr)
 	ln = &l->line[l->nr];
 	memset(ln, 0, sizeof(*ln));
 	ln->addr = addr;
+	first_access(ln, s, seq);
 	/* one block: the CPU bitmap, then the per-node counters */
 	ln->cpus = hm_arena__alloc(&l->arena, ext);
 	if (!ln->cpus)
@@ -199,10 +218,13 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 		return;
 	ln = &l->line[hint - 1];
 	if (stage == 0) {
-		for (int i = 0; i < (int)sizeof(*ln); i += 64)
-			__builtin_prefetch((const char *)ln + i);
+		/* every cache line it spans: lines are not 64-byte aligned */
+		const char *p = (const char *)((uintptr_t)ln & ~(uintptr_t)63);
+
+		for (; p < (const char *)&ln->first_addr; p += 64)
+			__builtin_prefetch(p);
 	} else {
-		if (ln->offs)
+		if (!l->fill && ln->offs)
 			__builtin_prefetch(ln->offs);
 		__builtin_prefetch(ln->cpus);
 	}
@@ -235,8 +257,7 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 {
 	const struct hm_sample *s = ms->s;
 	struct hm_line *ln = hint && l->line[hint - 1].addr == ms->line ? &l->line[hint - 1] :
-			     find_or_add(l, ms->line);
-	struct hm_line_off *o;
+			     find_or_add(l, ms->line, s, seq);
 	u32 hitm = one->lcl_hitm + one->rmt_hitm;
 	u32 peer = one->lcl_peer + one->rmt_peer;
 	double w = (double)s->weight;
@@ -244,14 +265,9 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 
 	if (!ln)
 		return -ENOMEM;
-	if (!ln->first_addr) {
-		/* what names the line (names.c): its first access */
-		ln->first_addr = s->addr;
-		ln->first_ip = s->ip;
-		ln->first_pid = s->pid;
-		ln->first_cpumode = s->misc & 7;
-		ln->seq = seq;
-	}
+	/* only line 0 can have been first touched at address 0: then the first nonzero */
+	if (!ms->line && !ln->first_addr)
+		first_access(ln, s, seq);
 	hm_c2c_stats__sum(&ln->st, one);
 	if (hm_line__cat_slot(ms->cls.cat) >= 0)
 		ln->cat[hm_line__cat_slot(ms->cls.cat)]++;
@@ -279,6 +295,19 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 			break;
 	if (i == ln->nr_pids && i < HM_LINE_MAX_PIDS)
 		ln->pid[ln->nr_pids++] = s->pid;
+	if (l->fill)
+		return 0;	/* the offsets come later, for the lines shown */
+	return hm_lines__add_details(l, ln, ms, one);
+}
+
+int hm_lines__add_details(struct hm_lines *l, struct hm_line *ln, const struct hm_mem_sample *ms,
+			  const struct hm_c2c_stats *one)
+{
+	const struct hm_sample *s = ms->s;
+	struct hm_line_off *o;
+	u32 hitm = one->lcl_hitm + one->rmt_hitm;
+	double w = (double)s->weight;
+	u32 i;
 
 	o = find_off(l, ln, (u32)(s->addr - ms->line));
 	if (!o)
@@ -323,7 +352,8 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 						.cpumode = s->misc & 7 };
 		o->nr_ips++;
 	}
-	o->ip[i].nr++;
+	if (o->ip[i].nr < HM_LINE_IP_NR_MAX)
+		o->ip[i].nr++;
 	if (hitm && o->ip[i].hitm < 0xffff)
 		o->ip[i].hitm++;
 	if (one->store && o->ip[i].store < 0xffff)
@@ -344,7 +374,8 @@ static int arena_adopt(struct hm_arena *dst, struct hm_arena *src)
 		dst->chunks = nc;
 		dst->alloc_chunks = need;
 	}
-	memcpy(dst->chunks + dst->nr_chunks, src->chunks, src->nr_chunks * sizeof(void *));
+	if (src->nr_chunks)	/* both may be empty: no memcpy from/to NULL */
+		memcpy(dst->chunks + dst->nr_chunks, src->chunks, src->nr_chunks * sizeof(void *));
 	dst->nr_chunks = need;
 	dst->bytes += src->bytes;
 	free(src->chunks);
@@ -411,6 +442,43 @@ out:
 	for (i = 0; i < n; i++)
 		hm_lines__delete(parts[i]);
 	return l;
+}
+
+void hm_lines__defer_details(struct hm_lines *l, hm_lines_fill_fn fill, void *priv)
+{
+	l->fill = fill;
+	l->fill_priv = priv;
+}
+
+bool hm_lines__deferred(const struct hm_lines *l)
+{
+	return l->fill != NULL;
+}
+
+struct hm_line *hm_lines__at(struct hm_lines *l, u32 hint)
+{
+	return hint && hint <= l->nr ? &l->line[hint - 1] : NULL;
+}
+
+int hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n)
+{
+	size_t want = 0;
+	int err;
+
+	if (!l->fill)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i]->details) {
+			v[i]->details = 1;
+			want++;
+		}
+	if (!want)
+		return 0;
+	err = l->fill(l->fill_priv, l);
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->line[i].details == 1)
+			l->line[i].details = err < 0 ? 0 : 2;
+	return err;
 }
 
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
@@ -491,6 +559,7 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	bool every = s == HM_SORT_COST;
 	double total = 0;
 	size_t k = 0;
+	int err;
 
 	*n = 0;
 	if (!v)
@@ -508,6 +577,12 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	}
 	sort_key = s;
 	qsort(v, k, sizeof(*v), line_cmp);
+	err = hm_lines__fill(l, v, k);
+	if (err < 0) {
+		free(v);
+		errno = -err;
+		return NULL;
+	}
 	*n = k;
 	return v;
 }

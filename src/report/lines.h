@@ -13,12 +13,18 @@
 #define HM_LINE_MAX_IPS		8	/* code addresses kept per offset */
 #define HM_LINE_MAX_PIDS	8	/* pids kept per line */
 
+/*
+ * 24 bytes: a line keeps up to 8 of these per offset, so on files with many
+ * lines they are most of the report's memory.  nr saturates at
+ * HM_LINE_IP_NR_MAX (536870911 samples of one code address at one offset).
+ */
+#define HM_LINE_IP_NR_MAX	((1u << 29) - 1)
 struct hm_line_ip {
 	u64	ip;
 	u32	pid, tid;
-	u32	nr;
+	u32	nr:29;
+	u32	cpumode:3;
 	u16	hitm, store;	/* saturating */
-	u8	cpumode;
 };
 
 /* One byte offset in a line: what the Pareto/details rows show. */
@@ -46,27 +52,34 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 	}
 }
 
+/*
+ * What every sample writes fills the first four cache lines (252 bytes);
+ * the first access and the offsets follow.  64-byte aligned (320 bytes), so
+ * a sample touches 4 cache lines of its line, not up to 6.
+ */
 struct hm_line {
 	u64			addr;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
 	u32			cat[HM_LINE_CATS];	/* hitmap's HITM/peer categories, hm_line__cat() */
+	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
 	double			cost;		/* sum of sample weights */
 	double			w_load;		/* weight of loads */
 	u64			sockets;	/* accessor sockets (bit < 64) */
 	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
 	u64			last_phys;
+	u64			*cpus;		/* bitmap of nr_cpus bits */
+	u32			*node;		/* per accessor node index: hitm, peer, store */
+	u32			nr_pids;
+	u32			pid[HM_LINE_MAX_PIDS];
+	/* set once, at the line's first sample */
 	u64			first_addr, first_ip;	/* the first access: what names the line */
 	u64			seq;		/* the pass's sample number of that access */
 	u32			first_pid;
 	u8			first_cpumode;
-	u32			pa_cnt;		/* phys address changes, like perf's PA cnt */
-	u32			nr_pids;
-	u32			pid[HM_LINE_MAX_PIDS];
-	u64			*cpus;		/* bitmap of nr_cpus bits */
-	u32			*node;		/* per accessor node index: hitm, peer, store */
+	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
 	u32			nr_offs, alloc_offs;
 	struct hm_line_off	*offs;
-};
+} __attribute__((aligned(64)));
 
 static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
 {
@@ -107,6 +120,29 @@ int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
 /* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
+/*
+ * Deferred details: the per-offset rows (offs, code addresses) are not
+ * built during the pass; the text, JSON and CSV views print them only for
+ * the few lines they show.  hm_lines__shared() (or hm_lines__fill() for
+ * other sets of lines) marks those lines and calls @fill once, which feeds
+ * their samples again, in the pass's order, to hm_lines__add_details()
+ * (report.c reads the file a second time).  Readers of every line's
+ * offsets (TUI, HTML metrics) do not defer.
+ */
+typedef int (*hm_lines_fill_fn)(void *priv, struct hm_lines *l);
+void hm_lines__defer_details(struct hm_lines *l, hm_lines_fill_fn fill, void *priv);
+bool hm_lines__deferred(const struct hm_lines *l);
+/* Fill the details of @v[0..n) (no-op without deferral); 0 or a negative errno. */
+int  hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n);
+/* For @fill: whether @ln (hm_lines__at(hm_lines__lookup())) wants its details. */
+static inline bool hm_lines__wants(const struct hm_line *ln)
+{
+	return ln->details == 1;
+}
+struct hm_line *hm_lines__at(struct hm_lines *l, u32 hint);
+/* The offset and code-address part of hm_lines__add_at() for line @ln. */
+int  hm_lines__add_details(struct hm_lines *l, struct hm_line *ln, const struct hm_mem_sample *ms,
+			   const struct hm_c2c_stats *one);
 size_t hm_lines__count(const struct hm_lines *l);
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i);
 /* The value a line is sorted on. */

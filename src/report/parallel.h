@@ -7,15 +7,19 @@
  *
  * The report's thread reads, resolves and classifies every sample, in the
  * pass's order; the table's work (hm_lines__add, most of a report's cost:
- * cache misses in large tables) is split by cache line over the workers:
- * each line belongs to one worker, which sees that line's samples in the
- * pass's order, so every line ends exactly as one thread would have built
- * it.  The parts are merged in the order of each line's first sample
- * (hm_lines__merge), which is the single pass's order: output does not
- * depend on the number of threads.
+ * cache misses in large tables) is split by cache line into shards (four
+ * per thread), each a table of its own with a queue of chunks of samples.
+ * Whoever holds a shard works through its queue in order, so each line sees
+ * its samples in the pass's order, whichever thread processes them, and
+ * ends exactly as one thread would have built it.  The N - 1 workers take
+ * any shard with queued chunks; the report's thread takes one too when no
+ * chunk is free (the workers are behind), so that the table's work spreads
+ * over all N threads rather than N - 1.  The parts are merged in the order
+ * of each line's first sample (hm_lines__merge), which is the single
+ * pass's order: output does not depend on the number of threads.
  *
- * Samples travel in chunks through a fixed ring per worker (the report's
- * thread waits when a worker is behind): memory does not grow with samples.
+ * Chunks come from a fixed pool (one filling chunk per shard and three
+ * queued per thread): memory does not grow with samples.
  */
 #include "report.h"
 #include "lines.h"

@@ -666,6 +666,7 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 {
 	struct hm_perf_lines *pl = r->perf_lines;
 	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
+	bool deferred = r->lines && hm_lines__deferred(r->lines);
 	int i, err;
 
 	for (i = 0; i < n; i++)
@@ -692,7 +693,7 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 		}
 		if (m >= 0 && m < n && r->lines)
 			hm_lines__prefetch_at(r->lines, b[m].lhint, 1);
-		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines)
+		if (i + PF_D / 2 >= 0 && i + PF_D / 2 < n && r->lines && !deferred)
 			hm_lines__prefetch_ips_at(r->lines, b[i + PF_D / 2].lhint, b[i + PF_D / 2].s.addr);
 		if (i >= 0) {
 			err = process_sample(r, &b[i]);
@@ -701,6 +702,72 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Deferred details (opts.defer_details): the offsets and code addresses of
+ * the lines a view shows, from a second read of the file.  The maps are
+ * replayed into fresh ones and every sample is resolved as in the pass
+ * (a kernel hit may widen the kernel map), so each marked line gets the
+ * same samples, counted the same way, in the same order.
+ */
+static int details_pass(void *priv, struct hm_lines *l)
+{
+	struct hm_report *r = priv;
+	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
+	struct hm_reader *rd = hm_reader__new(r->opts.input, &ro);
+	struct hm_maps *maps = hm_maps__new();
+	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
+	struct hm_event ev;
+	int err = 0;
+
+	if (!rd || !maps) {
+		err = rd ? -ENOMEM : -errno;
+		goto out;
+	}
+	hm_maps__set_build_ids(maps, r->header);
+	hm_symbols__attach_maps(r->syms, maps);
+	while ((err = hm_reader__next(rd, &ev)) > 0) {
+		const struct hm_sample *s = &ev.sample;
+		const struct hm_map *imap, *dmap;
+		struct hm_mem_sample ms;
+		struct hm_c2c_stats one;
+		struct hm_line *ln;
+		int one_idx;
+
+		if (ev.type != PERF_RECORD_SAMPLE) {
+			hm_maps__process(maps, &ev);
+			continue;
+		}
+		if (!ev.has_sample)
+			continue;
+		/* perf's order, as resolve(): the ip first, then the data */
+		imap = hm_maps__find_ip_thread(maps, s->pid, s->tid, s->ip);
+		dmap = hm_maps__find_thread(maps, s->pid, s->tid, s->misc & 7, s->addr);
+		if (!s->addr)
+			continue;
+		ln = hm_lines__at(l, hm_lines__lookup(l, s->addr & cl));
+		if (!ln || !hm_lines__wants(ln))
+			continue;
+		memset(&ms, 0, sizeof(ms));
+		ms.s = s;
+		ms.line = s->addr & cl;
+		if (classify(r, s->data_src, s->addr, dmap && imap, &one, &ms.cls, &one_idx) == 0xfe) {
+			err = -ENOMEM;
+			break;
+		}
+		err = hm_lines__add_details(l, ln, &ms, &one);
+		if (err < 0)
+			break;
+	}
+	hm_symbols__attach_maps(r->syms, r->maps);
+	if (err < 0)
+		hm_err("%s: reading the file again for the lines' details failed: %s",
+		       r->opts.input, strerror(-err));
+out:
+	hm_maps__delete(maps);
+	hm_reader__delete(rd);
+	return err < 0 ? err : 0;
 }
 
 static void finish_shared(struct hm_report *r)
@@ -797,6 +864,9 @@ static int setup_header(struct hm_report *r)
 					 hm_topo__nr_nodes(r->topo));
 		if (!r->lines)
 			return -ENOMEM;
+		/* a second read needs a file */
+		if (r->opts.defer_details && !r->header->pipe && strcmp(r->opts.input, "-"))
+			hm_lines__defer_details(r->lines, details_pass, r);
 	}
 	if (r->opts.pareto) {
 		r->pareto = hm_pareto__new(r->opts.pareto, r->opts.cacheline_size,

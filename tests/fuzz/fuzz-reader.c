@@ -5,7 +5,8 @@
  * end (every record type, feature sections, hitmap's metadata), every decoded
  * pointer touched, then the header's topology and metadata as the report
  * uses them.
- * Built and run by 'make fuzz' (seeds: tests/fuzz/seeds/reader-*, made by
+ * Built and run by 'make fuzz' (seeds: $(B)/fuzz/seeds/reader from
+ * tests/fuzz/make-seeds.sh, and tests/fuzz/seeds/reader-*, made by
  * tests/fuzz/make-reader-seeds.sh).
  */
 #include <stdint.h>

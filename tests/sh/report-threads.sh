@@ -5,7 +5,7 @@
 # kernels), generated files (every vendor encoding, contention mode), the
 # same files as pipes and zstd-compressed, and the real fixtures read in
 # place; for the text report, the futex views, JSON, CSV, HTML and
-# perf's Pareto layout.
+# perf's Pareto layout; and 2, 3 and 16 threads on two generated files.
 . tests/lib.sh
 GEN=$HITMAP_BUILD/tools/hm-gen
 CGEN=$HITMAP_BUILD/tools/hm-cont-gen
@@ -86,6 +86,28 @@ if [ $n -gt 0 ] && [ $bad = 0 ]; then
 	pass "report-threads: --threads 1 = --threads 4, byte for byte ($n outputs of ${#files[@]} files; $skipped failed the same way both times)"
 elif [ $n = 0 ]; then
 	fail "report-threads" "no file could be reported"
+fi
+
+# other thread counts (shards = 4 per thread; the reading thread takes shards
+# when the workers fall behind, most likely on the larger file's many lines)
+if [ -x "$GEN" ] && "$GEN" -o "$TMP/many.data" -n 300000 -l 30000 --nodes 2 --cpus 16 --seed 8 --phys >/dev/null; then
+	for f in "$TMP/gen.data" "$TMP/many.data"; do
+		[ -f "$f" ] || continue
+		for v in "" "--json"; do
+			# shellcheck disable=SC2086
+			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
+			for t in 2 3 16; do
+				# shellcheck disable=SC2086
+				"$HITMAP" report --threads $t -i "$f" $v >"$TMP/b.out" 2>&1
+				if cmp -s "$TMP/a.out" "$TMP/b.out"; then
+					pass "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1"
+				else
+					fail "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1" \
+						"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+				fi
+			done
+		done
+	done
 fi
 
 # a view that shows the lines must have them: the comparison is not vacuous
