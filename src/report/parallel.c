@@ -68,6 +68,7 @@ static void process(struct hm_par *p, struct hm_lines *l, struct chunk *c)
 	u64 clmask = ~(u64)(p->cls - 1);
 	struct hm_sample s;
 	struct hm_mem_sample ms;
+	bool deferred = hm_lines__deferred(l);
 	int i, err;
 
 	memset(&s, 0, sizeof(s));
@@ -84,7 +85,7 @@ static void process(struct hm_par *p, struct hm_lines *l, struct chunk *c)
 		}
 		if (m >= 0 && m < c->n)
 			hm_lines__prefetch_at(l, c->m[m].hint, 1);
-		if (q >= 0 && q < c->n)
+		if (q >= 0 && q < c->n && !deferred)
 			hm_lines__prefetch_ips_at(l, c->m[q].hint, c->m[q].addr);
 		if (i < 0)
 			continue;
@@ -412,6 +413,12 @@ int hm_par__add(struct hm_par *p, const struct hm_mem_sample *ms, int one_idx, i
 	x->load = ms->cls.load;
 	x->has_cpu = !!(s->sample_type & PERF_SAMPLE_CPU);
 	return c->n == CHUNK ? submit(p, sh) : 0;
+}
+
+void hm_par__defer_details(struct hm_par *p, hm_lines_fill_fn fill, void *priv)
+{
+	for (int i = 0; i < p->nr_shards; i++)
+		hm_lines__defer_details(p->sh[i].lines, fill, priv);
 }
 
 int hm_par__finish(struct hm_par *p, struct hm_lines **out)

@@ -37,6 +37,12 @@ int  hm_par__intern(struct hm_par *p, const struct hm_c2c_stats *one);
 /* Queue one sample (ms->s->addr != 0) for its line's worker; @seq: its number in the pass. */
 int  hm_par__add(struct hm_par *p, const struct hm_mem_sample *ms, int one_idx, int node_idx,
 		 u64 seq);
+/*
+ * Per-line totals only (hm_lines__defer_details on every part): the offsets
+ * and code addresses come later from the caller's second read.  Call before
+ * the first hm_par__add.
+ */
+void hm_par__defer_details(struct hm_par *p, hm_lines_fill_fn fill, void *priv);
 /* Hand over what is queued, wait for the workers and merge their parts into *@out. */
 int  hm_par__finish(struct hm_par *p, struct hm_lines **out);
 /* Stops the workers if still running; accepts NULL. */
