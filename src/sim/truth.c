@@ -43,6 +43,8 @@ struct hm_truth {
 	struct tcount		obj[HM_OBJ__MAX];
 	struct tcount		*sock;
 	u32			nr_sock;
+	/* bucket samples by requesting socket x the line's home node (nr_sock^2: one node per socket) */
+	struct tcount		*xfer;
 	struct tline		*lines;
 	u32			nr_lines, cap_lines;
 	struct hm_htab		line_map;	/* line -> index in lines */
@@ -70,7 +72,8 @@ struct hm_truth *hm_truth__new(const struct hm_sim *s)
 	t->s = s;
 	t->nr_sock = s->m.sockets;
 	t->sock = calloc(t->nr_sock, sizeof(*t->sock));
-	if (!t->sock) {
+	t->xfer = calloc((size_t)t->nr_sock * t->nr_sock, sizeof(*t->xfer));
+	if (!t->sock || !t->xfer) {
 		hm_truth__delete(t);
 		return NULL;
 	}
@@ -82,6 +85,7 @@ void hm_truth__delete(struct hm_truth *t)
 	if (!t)
 		return;
 	free(t->sock);
+	free(t->xfer);
 	free(t->lines);
 	free(t->buckets);
 	hm_htab__fini(&t->line_map);
@@ -133,8 +137,14 @@ void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem
 	t->nr_samples++;
 	count(&t->total, cat, ds, s->addr, mapped);
 	count(&t->obj[obj], cat, ds, s->addr, mapped);
-	if (socket >= 0 && (u32)socket < t->nr_sock)
+	if (socket >= 0 && (u32)socket < t->nr_sock) {
 		count(&t->sock[socket], cat, ds, s->addr, mapped);
+		/* the home node as the report finds it: the sample's physical address */
+		if (obj == HM_OBJ_BUCKET)
+			count(&t->xfer[socket * t->nr_sock +
+				       hm_sim__node_of(t->s, hm_sim__paddr(t->s, s->addr))],
+			      cat, ds, s->addr, mapped);
+	}
 	li = tmap_get(&t->line_map, line);
 	if (li == UINT32_MAX) {
 		if (t->nr_lines == t->cap_lines) {
@@ -361,6 +371,19 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 		hm_json__u64(j, "socket", i);
 		json_c2c(j, "c2c", &t->sock[i].c2c);
 		json_cats(j, "hitmap", t->sock[i].cat, false);
+		hm_json__obj_end(j);
+	}
+	hm_json__arr_end(j);
+
+	/* bucket samples: requesting socket x home node (the report's --by socket cells) */
+	hm_json__arr_begin(j, "xfer");
+	for (i = 0; i < t->nr_sock * t->nr_sock; i++) {
+		if (!t->xfer[i].c2c.nr_entries)
+			continue;
+		hm_json__obj_begin(j, NULL);
+		hm_json__u64(j, "socket", i / t->nr_sock);
+		hm_json__u64(j, "node", i % t->nr_sock);
+		json_cats(j, "hitmap", t->xfer[i].cat, false);
 		hm_json__obj_end(j);
 	}
 	hm_json__arr_end(j);
