@@ -6,11 +6,10 @@
  *   hitmap's categories) -> resolve (socket, node, data node, futex bucket)
  *   -> aggregate (totals, cache lines, perf's level-1 entries, buckets)
  *
- * perf's level-1 entries reproduce perf c2c's cache-line grouping
- * (sort__dcacheline_cmp: cpumode, data map, pid for private anonymous user
- * memory, map-relative line address) so that the Global Shared Cache Line
- * block has perf's numbers.  hitmap's own table (lines.c) has one row per
- * virtual line.
+ * perf's level-1 entries (perf-lines.c) reproduce perf c2c's cache-line
+ * grouping so that the Global Shared Cache Line block has perf's numbers;
+ * this file builds their key (data map ids below).  hitmap's own table
+ * (lines.c) has one row per virtual line.
  */
 #include <errno.h>
 #include <sched.h>
@@ -26,17 +25,9 @@
 #include "parallel.h"
 #include "bigalloc.h"
 #include "places.h"
+#include "perf-lines.h"
 
-
-/* ------------------------------------------------ perf's level-1 entries */
-
-struct perf_key {
-	u64	line;		/* cl_address(al_addr) */
-	u32	pid;		/* private anonymous user memory only */
-	u32	dso_id;		/* hash of the map's dev/inode (MMAP2), 0 when none */
-	u8	cpumode;
-	u8	mapped;		/* data map found */
-};
+/* ------------------------------------------- data map ids of perf's level-1 key */
 
 /*
  * perf compares data maps by their DSO's id (maj, min, ino, ino_generation
@@ -129,140 +120,6 @@ static int map_ids__note(struct hm_map_ids *t, const struct hm_maps *maps, const
 	return map_ids__put(t, map, (u32)(x >> 32) | 1);
 }
 
-
-
-/*
- * The counters perf's global block prints, per entry, in one cache line:
- * the key packed (cpumode and map flag above the pid), then the sums the
- * block shows (LLC = ld_llchit + lcl_hitm, HITM = lcl + rmt, peer, blocked).
- */
-struct perf_entry {
-	u64	line;
-	u32	who;		/* pid | cpumode << 24 | mapped << 27 */
-	u32	dso_id;
-	u32	load, fbhit, l1hit, l2hit, llc, hitm, peer, locks, blk, store, st_l1hit, st_na;
-};
-
-struct hm_perf_lines {
-	struct perf_entry	*e;		/* dense */
-	size_t			nr, alloc;
-	u32			*slot;		/* index + 1; 0 empty */
-	size_t			nr_slots;	/* power of two */
-};
-
-static inline u32 who_of(u32 pid, u8 cpumode, u8 mapped)
-{
-	return (pid & 0xffffff) | (u32)cpumode << 24 | (u32)mapped << 27;
-}
-
-static u64 hash_of(u64 line, u32 who, u32 dso_id)
-{
-	u64 x = line * 0x9e3779b97f4a7c15ULL;
-
-	x ^= ((u64)who | (u64)dso_id << 32) * 0xc2b2ae3d27d4eb4fULL;
-	x ^= x >> 31;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static u64 key_hash(const struct perf_key *k)
-{
-	return hash_of(k->line, who_of(k->pid, k->cpumode, k->mapped), k->dso_id);
-}
-
-static struct hm_perf_lines *perf_lines__new(void)
-{
-	struct hm_perf_lines *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return NULL;
-	p->nr_slots = 1024;
-	p->slot = hm_big__alloc(p->nr_slots * sizeof(u32));
-	if (!p->slot) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static void perf_lines__delete(struct hm_perf_lines *p)
-{
-	if (!p)
-		return;
-	hm_big__free(p->e, p->alloc * sizeof(*p->e));
-	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
-	free(p);
-}
-
-static int perf_lines__grow(struct hm_perf_lines *p)
-{
-	size_t ns = p->nr_slots * 2, mask = ns - 1;
-	u32 *s = hm_big__alloc(ns * sizeof(u32));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->nr; i++) {
-		size_t h = hash_of(p->e[i].line, p->e[i].who, p->e[i].dso_id) & mask;
-
-		while (s[h])
-			h = (h + 1) & mask;
-		s[h] = (u32)i + 1;
-	}
-	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
-	p->slot = s;
-	p->nr_slots = ns;
-	return 0;
-}
-
-static int perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
-			   const struct hm_c2c_stats *one)
-{
-	size_t mask = p->nr_slots - 1, h = kh & mask;
-	u32 who = who_of(k->pid, k->cpumode, k->mapped);
-	struct perf_entry *e = NULL;
-
-	while (p->slot[h]) {
-		e = &p->e[p->slot[h] - 1];
-		if (e->line == k->line && e->who == who && e->dso_id == k->dso_id)
-			break;
-		e = NULL;
-		h = (h + 1) & mask;
-	}
-	if (!e) {
-		if (p->nr == p->alloc) {
-			size_t na = p->alloc ? p->alloc * 2 : 1024;
-			struct perf_entry *ne = hm_big__realloc(p->e, p->alloc * sizeof(*ne), na * sizeof(*ne));
-
-			if (!ne)
-				return -ENOMEM;
-			p->e = ne;
-			p->alloc = na;
-		}
-		e = &p->e[p->nr];
-		memset(e, 0, sizeof(*e));
-		e->line = k->line;
-		e->who = who;
-		e->dso_id = k->dso_id;
-		p->slot[h] = (u32)++p->nr;
-		if (p->nr * 2 > p->nr_slots && perf_lines__grow(p) < 0)
-			return -ENOMEM;
-	}
-	e->load += one->load;
-	e->fbhit += one->ld_fbhit;
-	e->l1hit += one->ld_l1hit;
-	e->l2hit += one->ld_l2hit;
-	e->llc += one->ld_llchit + one->lcl_hitm;
-	e->hitm += one->lcl_hitm + one->rmt_hitm;
-	e->peer += one->lcl_peer + one->rmt_peer;
-	e->locks += one->locks;
-	e->blk += one->blk_data + one->blk_addr;
-	e->store += one->store;
-	e->st_l1hit += one->st_l1hit;
-	e->st_na += one->st_na;
-	return 0;
-}
-
 /* ---------------------------------------------------------------- report */
 
 static void dsrc_cache__delete(struct hm_dsrc_cache *c);
@@ -319,7 +176,7 @@ void hm_report__delete(struct hm_report *r)
 	hm_par__delete(r->par);
 	hm_lines__delete(r->lines);
 	hm_pareto__delete(r->pareto);
-	perf_lines__delete(r->perf_lines);
+	hm_perf_lines__delete(r->perf_lines);
 	hm_maps__delete(r->maps);	/* before the symbols it loads kallsyms from */
 	hm_symbols__delete(r->syms);
 	hm_futex_observer__delete(r->infer);
@@ -459,7 +316,7 @@ static void resolve(struct hm_report *r, struct pending *p)
 	    !p->k.dso_id)
 		p->k.pid = s->pid;
 	p->k.line = al_addr(p->dmap, s->addr) & cl;
-	p->kh = key_hash(&p->k);
+	p->kh = hm_perf_key__hash(&p->k);
 }
 
 /*
@@ -628,7 +485,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 	if (!r->opts.futex_views_only) {	/* what only the other views read */
 		hm_places__add(r->places, &ms);
-		err = perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
+		err = hm_perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
 		if (err < 0)
 			return err;
 	}
@@ -786,34 +643,6 @@ out:
 static bool defer_details(const struct hm_report *r)
 {
 	return r->opts.defer_details && !r->header->pipe && strcmp(r->opts.input, "-");
-}
-
-static void finish_shared(struct hm_report *r)
-{
-	struct hm_perf_lines *p = r->perf_lines;
-	struct hm_perf_shared *g = &r->shared;
-
-	memset(g, 0, sizeof(*g));
-	r->nr_shared = 0;
-	for (size_t i = 0; i < p->nr; i++) {
-		const struct perf_entry *e = &p->e[i];
-
-		if (!e->hitm && !e->peer)
-			continue;
-		r->nr_shared++;
-		g->load += e->load;
-		g->fbhit += e->fbhit;
-		g->l1hit += e->l1hit;
-		g->l2hit += e->l2hit;
-		g->llc += e->llc;
-		g->peer += e->peer;
-		g->locks += e->locks;
-		g->blk += e->blk;
-		g->store += e->store;
-		g->st_l1hit += e->st_l1hit;
-		g->st_na += e->st_na;
-		g->merged += e->hitm + e->store;
-	}
 }
 
 /* Everything that needs the file's header: topology, vendor, metadata, futex model, tables. */
@@ -982,7 +811,7 @@ int hm_report__run(struct hm_report *r)
 	r->maps = hm_maps__new();
 	if (!r->maps)
 		return -ENOMEM;
-	r->perf_lines = perf_lines__new();
+	r->perf_lines = hm_perf_lines__new();
 	r->map_ids = calloc(1, sizeof(*r->map_ids));
 	r->dsrc_cache = calloc(1, sizeof(*r->dsrc_cache));
 	if (!r->perf_lines || !r->map_ids || !r->dsrc_cache || dsrc_grow(r->dsrc_cache) < 0)
@@ -1067,7 +896,7 @@ int hm_report__run(struct hm_report *r)
 		if (err < 0)
 			return err;
 	}
-	finish_shared(r);
+	r->nr_shared = hm_perf_lines__shared(r->perf_lines, &r->shared);
 	err = hm_buckets__finish(r->buckets);
 	if (err >= 0)
 		err = hm_report__infer_finish(r);

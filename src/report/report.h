@@ -65,7 +65,7 @@ struct hm_perf_shared {
 
 struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
-struct hm_perf_lines;	/* perf's cache-line entries, for its global block (report.c) */
+struct hm_perf_lines;	/* perf's cache-line entries, for its global block (perf-lines.c) */
 struct hm_map_ids;		/* report.c */
 struct hm_dsrc_cache;		/* report.c */
 struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
