@@ -144,19 +144,6 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	r->opts = *opts;
 	if (!r->opts.cacheline_size)
 		r->opts.cacheline_size = 64;
-	/*
-	 * Default: one thread where the table's details come from a second
-	 * read of a file (the pass then keeps per-line totals only, and the
-	 * sharded pass measured no faster on two CPUs: medians 0.45 s vs
-	 * 0.49 s on the futex bench file, 0.67 s vs 0.48 s on 50k lines, at
-	 * twice the memory); the CPUs available otherwise.
-	 */
-	if (r->opts.threads > 0)
-		r->nr_threads = r->opts.threads;
-	else if (r->opts.defer_details && r->opts.input && strcmp(r->opts.input, "-"))
-		r->nr_threads = 1;
-	else
-		r->nr_threads = hm_report__cpus_available();
 	if (r->opts.cacheline_size & (r->opts.cacheline_size - 1)) {
 		hm_err("cache line size %u is not a power of two; use 64 or 128",
 		       r->opts.cacheline_size);
@@ -700,6 +687,15 @@ static int setup_header(struct hm_report *r)
 	err = hm_report__infer_setup(r);
 	if (err < 0)
 		return err;
+	/*
+	 * Default: one thread where the table's details come from a second
+	 * read (the pass keeps per-line totals only, and the sharded pass
+	 * measured no faster on two CPUs: medians 0.45 s vs 0.49 s on the
+	 * futex bench file, 0.67 s vs 0.48 s on 50k lines, at twice the
+	 * memory); the CPUs available otherwise.
+	 */
+	r->nr_threads = r->opts.threads > 0 ? r->opts.threads :
+			defer_details(r) ? 1 : hm_report__cpus_available();
 	if (r->opts.want_lines && r->nr_threads > 1) {
 		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
 		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
