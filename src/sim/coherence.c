@@ -150,10 +150,6 @@ static inline bool core_holds(const struct hm_coh *c, u32 core, const struct hm_
 	u32 set = set_of(id);
 	bool in2 = slot_valid(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], id, l->epoch);
 
-#ifdef HM_COH_CHECK
-	if (in2 != (in2 || slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch)))
-		abort();
-#endif
 	if (in2 || c->l2_mask >= c->l1_mask)
 		return in2;
 	return slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch);
@@ -283,11 +279,6 @@ void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 n
 	bool other_m = l->state == HM_LS_M && l->owner != core;
 	bool in1 = !other_m && slot_valid(s1, id, l->epoch), in2 = !other_m && !in1 && slot_valid(s2, id, l->epoch);
 	u8 src;
-
-#ifdef HM_COH_CHECK
-	if (other_m && (slot_valid(s1, id, l->epoch) || slot_valid(s2, id, l->epoch)))
-		abort();
-#endif
 
 	c->nr_accesses++;
 	r->l1_hit = false;
