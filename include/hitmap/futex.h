@@ -87,6 +87,28 @@ struct hm_futex_table {
 	char	provenance[64];
 };
 
+/* A range of futex-path memory other than the tables (hm_futex_model.regions). */
+enum hm_futex_region_kind {
+	HM_FUTEX_REGION_MM,	/* an mm_struct (fields: hm_futex_model.mm_names) */
+	HM_FUTEX_REGION_WORDS,	/* user memory holding futex words */
+	HM_FUTEX_REGION_PT,	/* page-table entries GUP-fast reads (name: "pte", "pmd") */
+	HM_FUTEX_REGION_GLOBAL,	/* the global hash's data (name: "__futex_data", "__futex_queues") */
+	HM_FUTEX_REGION_PCPU,	/* one CPU's futex reference counter (6.17+) */
+	HM_FUTEX_REGION_QNODE,	/* one CPU's qspinlock MCS nodes (the bucket lock's slow path) */
+	HM_FUTEX_REGION__MAX
+};
+struct hm_futex_region {
+	u64	base, size;
+	s32	pid;		/* owner; -1 */
+	u32	kind;		/* enum hm_futex_region_kind */
+	char	name[24];
+};
+/* One field of struct mm_struct as the file's kernel lays it out; name "mm.FIELD". */
+struct hm_futex_mm_name {
+	u32	off, size;
+	char	name[40];
+};
+
 struct hm_futex_model {
 	enum hm_futex_era	era;
 	struct hm_futex_layout	layout;
@@ -101,6 +123,17 @@ struct hm_futex_model {
 	bool			word_first;	/* pre-2020 key order: hm_futex_kernel.word_first */
 	u32			nr_mms;
 	struct hm_futex_mm_ref	*mms;
+	/*
+	 * What the file's metadata says about other memory of the futex path
+	 * (HM_META_FUTEX_OBJECTS, written by the simulator): address ranges
+	 * (mm_struct, futex words, page-table entries, __futex_data, per-CPU
+	 * counters and qspinlock nodes) and every mm_struct field the kernel
+	 * has there, so that each is named exactly, not guessed from code.
+	 */
+	u32			nr_regions;
+	struct hm_futex_region	*regions;
+	u32			nr_mm_names;
+	struct hm_futex_mm_name	*mm_names;
 	/*
 	 * Possible nodes as a bit mask (nodes < 64); 0: all of 0..nr_nodes-1.
 	 * With a sparse set nr_nodes is nr_node_ids (highest + 1) and the
@@ -220,7 +253,7 @@ enum hm_futex_where {
 	HM_FUTEX_WHERE_NONE,		/* not futex memory known to the model */
 	HM_FUTEX_WHERE_BUCKET,		/* a bucket of a table */
 	HM_FUTEX_WHERE_FPH_HEADER,	/* struct futex_private_hash before queues[] */
-	HM_FUTEX_WHERE_MM,		/* a futex field of an mm_struct */
+	HM_FUTEX_WHERE_MM,		/* a field of a registered mm_struct (futex ones, or all from metadata) */
 };
 struct hm_futex_site {
 	enum hm_futex_where	where;
@@ -249,6 +282,14 @@ void hm_futex_mm_layout__for_era(enum hm_futex_era e, struct hm_futex_mm_layout 
 
 /* Register an mm_struct (its futex fields are then named by __locate). */
 int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm);
+/* Add a region (an mm_struct region also registers the mm); -EINVAL for an empty or unknown one. */
+int hm_futex_model__add_region(struct hm_futex_model *m, const struct hm_futex_region *r);
+/* Add field @name ("pgd") of struct mm_struct at @off; a futex field also moves m->mm's offset. */
+int hm_futex_model__add_mm_name(struct hm_futex_model *m, const char *name, u32 off, u32 size);
+/* The region holding @addr, or NULL. */
+const struct hm_futex_region *hm_futex_model__region(const struct hm_futex_model *m, u64 addr);
+/* "mm", "words", "pt", "global", "pcpu", "qnode"; NULL for others. */
+const char *hm_futex_region_kind__name(u32 kind);
 
 /*
  * Describe the tables now in @m in m->geometry: @how is "metadata" or

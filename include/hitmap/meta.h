@@ -26,6 +26,10 @@ enum hm_meta_tag {
 	HM_META_FUTEX_MMS	= 8,	/* u64 pairs { pid, mm_struct address }: names mm futex fields */
 	HM_META_FUTEX_VALID	= 9,	/* u64 quads { pid, base, first_ns, last_ns }: when a table seen
 					   live was in use (CLOCK_MONOTONIC; a resize makes a new table) */
+	HM_META_FUTEX_OBJECTS	= 10,	/* text: futex-path memory besides the tables, one per line:
+					   "KIND PID BASE SIZE NAME" (KIND mm, words, pt, global, pcpu,
+					   qnode; BASE, SIZE hex) and "mmfield OFF SIZE NAME" (the
+					   file's struct mm_struct) */
 };
 
 /* Last 24 bytes of a file that carries metadata (file byte order). */

@@ -5,6 +5,7 @@
  * hot lines of the futex path (private hash header, mm futex fields).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/futex.h>
@@ -60,6 +61,12 @@ void hm_futex_model__release(struct hm_futex_model *m)
 	free(m->mms);
 	m->mms = NULL;
 	m->nr_mms = 0;
+	free(m->regions);
+	m->regions = NULL;
+	m->nr_regions = 0;
+	free(m->mm_names);
+	m->mm_names = NULL;
+	m->nr_mm_names = 0;
 }
 
 int hm_futex_model__add_table(struct hm_futex_model *m, const struct hm_futex_table *t)
@@ -115,6 +122,95 @@ int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm)
 	n[m->nr_mms].addr = mm;
 	m->nr_mms++;
 	return 0;
+}
+
+const char *hm_futex_region_kind__name(u32 kind)
+{
+	static const char *const n[HM_FUTEX_REGION__MAX] = {
+		"mm", "words", "pt", "global", "pcpu", "qnode",
+	};
+
+	return kind < HM_FUTEX_REGION__MAX ? n[kind] : NULL;
+}
+
+int hm_futex_model__add_region(struct hm_futex_model *m, const struct hm_futex_region *r)
+{
+	struct hm_futex_region *n;
+	u32 i;
+
+	if (!m || !r || !r->size || r->kind >= HM_FUTEX_REGION__MAX || r->base + r->size < r->base)
+		return -EINVAL;
+	for (i = 0; i < m->nr_regions; i++)
+		if (m->regions[i].base == r->base && m->regions[i].kind == r->kind) {
+			m->regions[i] = *r;
+			m->regions[i].name[sizeof(r->name) - 1] = 0;
+			return 0;
+		}
+	n = realloc(m->regions, (m->nr_regions + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->regions = n;
+	/* sorted by base, for the binary search of __region */
+	for (i = m->nr_regions; i > 0 && n[i - 1].base > r->base; i--)
+		n[i] = n[i - 1];
+	n[i] = *r;
+	n[i].name[sizeof(r->name) - 1] = 0;
+	m->nr_regions++;
+	return r->kind == HM_FUTEX_REGION_MM ? hm_futex_model__add_mm(m, r->pid, r->base) : 0;
+}
+
+static const char *const mm_field_names[HM_FUTEX_MM__MAX] = {
+#define HM_FUTEX_MM_FNAME(n) [HM_FUTEX_MM_##n] = #n,
+	HM_FUTEX_MM_FIELDS(HM_FUTEX_MM_FNAME)
+#undef HM_FUTEX_MM_FNAME
+};
+
+int hm_futex_model__add_mm_name(struct hm_futex_model *m, const char *name, u32 off, u32 size)
+{
+	struct hm_futex_mm_name *n;
+	int f;
+
+	if (!m || !name || !*name || !size || off > 65536 || size > 65536)
+		return -EINVAL;
+	if (!m->nr_mm_names) {
+		/* the file's mm_struct replaces the era's guess: a futex field it lacks is absent */
+		for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
+			m->mm.offset[f] = -1;
+			m->mm.size[f] = 0;
+		}
+	}
+	n = realloc(m->mm_names, (m->nr_mm_names + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->mm_names = n;
+	n += m->nr_mm_names++;
+	n->off = off;
+	n->size = size;
+	snprintf(n->name, sizeof(n->name), "mm.%s", name);
+	for (f = 0; f < HM_FUTEX_MM__MAX; f++)
+		if (!strcmp(name, mm_field_names[f])) {
+			m->mm.offset[f] = (s32)off;
+			m->mm.size[f] = size;
+		}
+	return 0;
+}
+
+const struct hm_futex_region *hm_futex_model__region(const struct hm_futex_model *m, u64 addr)
+{
+	u32 lo = 0, hi = m ? m->nr_regions : 0;
+
+	/* the last region starting at or below @addr (regions do not overlap) */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (m->regions[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - m->regions[lo - 1].base >= m->regions[lo - 1].size)
+		return NULL;
+	return &m->regions[lo - 1];
 }
 
 int hm_futex_model__resolve(const struct hm_futex_model *m, u64 addr, struct hm_futex_loc *loc)
@@ -207,6 +303,21 @@ int hm_futex_model__locate(const struct hm_futex_model *m, u64 addr, struct hm_f
 	for (i = 0; i < m->nr_mms; i++) {
 		u64 mm = m->mms[i].addr;
 
+		/* every field of the file's mm_struct, where the metadata lays it out */
+		for (u32 j = 0; j < m->nr_mm_names && addr >= mm; j++) {
+			const struct hm_futex_mm_name *n = &m->mm_names[j];
+
+			if (addr - mm < n->off || addr - mm >= (u64)n->off + n->size)
+				continue;
+			site->where = HM_FUTEX_WHERE_MM;
+			site->loc.field = HM_FUTEX_FIELD_PAD;
+			site->pid = m->mms[i].pid;
+			site->offset = addr - mm;
+			site->name = n->name;
+			return 1;
+		}
+		if (m->nr_mm_names)
+			continue;
 		for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
 			s32 o = m->mm.offset[f];
 

@@ -161,6 +161,36 @@ u64 hm_futex__vmemmap_base(u64 addr)
 	return 0;
 }
 
+/* The name of @addr in region @r (names.h's vocabulary); 0 when @r is NULL. */
+static int region_name(const struct hm_futex_region *r, u64 addr, char *buf, size_t size)
+{
+	if (!r)
+		return 0;
+	switch (r->kind) {
+	case HM_FUTEX_REGION_MM:
+		/* a byte of the mm_struct no field of the metadata covers */
+		snprintf(buf, size, "mm_struct(pid %d).+%" PRIu64, r->pid, addr - r->base);
+		return 1;
+	case HM_FUTEX_REGION_WORDS:
+		snprintf(buf, size, "futex word 0x%" PRIx64, addr);
+		return 1;
+	case HM_FUTEX_REGION_PT:
+		snprintf(buf, size, "page table %s", r->name[0] ? r->name : "entry");
+		return 1;
+	case HM_FUTEX_REGION_GLOBAL:
+		snprintf(buf, size, "%s", r->name[0] ? r->name : "__futex_data");
+		return 1;
+	case HM_FUTEX_REGION_PCPU:
+		snprintf(buf, size, "pcpu futex_ref");
+		return 1;
+	case HM_FUTEX_REGION_QNODE:
+		snprintf(buf, size, "qspinlock qnode");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int hm_futex_names__name(const struct hm_futex_names *n, const struct hm_futex_model *m, u64 addr,
 			 const char *func, char *buf, size_t size)
 {
@@ -192,6 +222,9 @@ int hm_futex_names__name(const struct hm_futex_names *n, const struct hm_futex_m
 			break;
 		}
 	}
+	/* memory the file's metadata names (HM_META_FUTEX_OBJECTS): exact, before any guess from code */
+	if (m && region_name(hm_futex_model__region(m, addr), addr, buf, size))
+		return 1;
 	/* other fields of a registered mm_struct (BTF), beside the futex ones */
 	for (u32 i = 0; m && n && n->mm_size && i < m->nr_mms; i++) {
 		u64 mm = m->mms[i].addr;

@@ -1,11 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Futex table geometry and bucket layout <-> HM_META_FUTEX_TABLE/LAYOUT entries. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
+
+/* HM_META_FUTEX_OBJECTS: the regions and the mm_struct fields, as text (meta.h). */
+static int objects_to_meta(const struct hm_futex_model *m, struct hm_meta *meta)
+{
+	size_t cap = 64 + (size_t)m->nr_regions * 80 + (size_t)m->nr_mm_names * 64, len = 0;
+	char *t;
+	u32 i;
+	int err;
+
+	if (!m->nr_regions && !m->nr_mm_names)
+		return 0;
+	t = malloc(cap);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_regions; i++) {
+		const struct hm_futex_region *r = &m->regions[i];
+
+		len += (size_t)snprintf(t + len, cap - len, "%s %d %" PRIx64 " %" PRIx64 " %s\n",
+					hm_futex_region_kind__name(r->kind), r->pid, r->base, r->size,
+					r->name[0] ? r->name : "-");
+	}
+	for (i = 0; i < m->nr_mm_names; i++)
+		len += (size_t)snprintf(t + len, cap - len, "mmfield %u %u %s\n", m->mm_names[i].off,
+					m->mm_names[i].size, m->mm_names[i].name + 3);
+	err = len < cap ? hm_meta__add(meta, HM_META_FUTEX_OBJECTS, t, (u32)len) : -E2BIG;
+	free(t);
+	return err;
+}
+
+/* One line of HM_META_FUTEX_OBJECTS; a line of an unknown kind is skipped (newer files). */
+static int object_from_line(struct hm_futex_model *m, const char *line, int entry)
+{
+	struct hm_futex_region r;
+	char kind[16], name[40];
+	unsigned long long base, size;
+	unsigned off, sz;
+	int pid, k;
+
+	if (sscanf(line, "mmfield %u %u %39s", &off, &sz, name) == 3)
+		return hm_futex_model__add_mm_name(m, name, off, sz) == -ENOMEM ? -ENOMEM : 0;
+	if (sscanf(line, "%15s %d %llx %llx %39s", kind, &pid, &base, &size, name) != 5) {
+		hm_warn("hitmap metadata: futex objects entry %d: line \"%.40s\" is not KIND PID BASE SIZE NAME; skipped",
+			entry, line);
+		return 0;
+	}
+	for (k = 0; k < HM_FUTEX_REGION__MAX; k++)
+		if (!strcmp(kind, hm_futex_region_kind__name((u32)k)))
+			break;
+	if (k == HM_FUTEX_REGION__MAX)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.kind = (u32)k;
+	r.pid = pid;
+	r.base = base;
+	r.size = size;
+	snprintf(r.name, sizeof(r.name), "%.23s", strcmp(name, "-") ? name : "");
+	return hm_futex_model__add_region(m, &r) == -ENOMEM ? -ENOMEM : 0;
+}
+
+static int objects_from_meta(struct hm_futex_model *m, const char *data, u32 len, int entry)
+{
+	char line[128];
+	u32 i = 0;
+	int err;
+
+	while (i < len) {
+		u32 n = 0;
+
+		while (i < len && data[i] != '\n') {
+			if (n + 1 < sizeof(line))
+				line[n++] = data[i];
+			i++;
+		}
+		i++;
+		line[n] = 0;
+		if (!n)
+			continue;
+		err = object_from_line(m, line, entry);
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 int hm_futex_model__to_meta(const struct hm_futex_model *m, struct hm_meta *meta)
 {
@@ -43,6 +127,8 @@ int hm_futex_model__to_meta(const struct hm_futex_model *m, struct hm_meta *meta
 	}
 	snprintf(ml.source, sizeof(ml.source), "%s", m->layout.source);
 	err = hm_meta__add(meta, HM_META_FUTEX_LAYOUT, &ml, sizeof(ml));
+	if (!err)
+		err = objects_to_meta(m, meta);
 	if (err || !m->nr_mms)
 		return err;
 	/* the registered mm_structs, so their futex fields are named offline too */
@@ -98,6 +184,10 @@ int hm_futex_model__from_meta(struct hm_futex_model *m, const struct hm_meta *me
 			ml.source[sizeof(ml.source) - 1] = 0;
 			snprintf(l.source, sizeof(l.source), "%s", ml.source);
 			m->layout = l;
+		} else if (tag == HM_META_FUTEX_OBJECTS) {
+			err = objects_from_meta(m, data, len, idx);
+			if (err)
+				return err;
 		} else if (tag == HM_META_FUTEX_MMS) {
 			for (i = 0; i + 16 <= len; i += 16) {
 				u64 pid, mm;

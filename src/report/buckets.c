@@ -670,8 +670,12 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		fc = ip_function(b, r, s);
 		fn = fc->fn;
 	}
-	/* struct page/folio, per-CPU and __futex_data lines of the futex path (src/futex/names.c) */
-	if (!in_futex && fn && s->addr >= 0xffff800000000000ull && hm_futex__path_function(fn) &&
+	/*
+	 * struct page/folio, per-CPU and __futex_data lines of the futex path, and
+	 * whatever the file's metadata lays out (src/futex/names.c)
+	 */
+	if (!in_futex && ((fn && s->addr >= 0xffff800000000000ull && hm_futex__path_function(fn)) ||
+			  hm_futex_model__region(hm_report__futex(r), s->addr)) &&
 	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
 		site.where = HM_FUTEX_WHERE_MM;		/* listed with the other futex objects */
 		site.name = oname;

@@ -46,16 +46,20 @@ void hm_name__futex_object(const struct hm_futex_model *fm, const char *obj, s32
 		snprintf(buf, size, "futex.private.fph");
 	} else if (!strncmp(obj, "mm.", 3) || !strncmp(obj, "mm_struct(", 10)) {
 		snprintf(buf, size, "futex.mm");
+	} else if (!strncmp(obj, "page table ", 11)) {
+		snprintf(buf, size, "futex.pagetable");
 	} else if (sscanf(obj, "page pfn 0x%" SCNx64, &pfn) == 1) {
 		snprintf(buf, size, "futex.page.0x%" PRIx64, pfn);
 	} else if (!strncmp(obj, "page ", 5)) {
 		snprintf(buf, size, "futex.page");
 	} else if (!strcmp(obj, "pcpu futex_ref")) {
 		snprintf(buf, size, "futex.pcpu.futex_ref");
-	} else if (!strcmp(obj, "__futex_data")) {
-		snprintf(buf, size, "futex.__futex_data");
+	} else if (!strncmp(obj, "__futex_", 8)) {
+		snprintf(buf, size, "futex.%s", obj);		/* __futex_data, __futex_queues */
 	} else if (!strncmp(obj, "futex word ", 11)) {
 		snprintf(buf, size, "futex.word");
+	} else if (!strcmp(obj, "qspinlock qnode")) {
+		snprintf(buf, size, "futex.qnode");
 	} else {
 		snprintf(buf, size, "addr:0x%" PRIx64, line);
 	}
@@ -96,6 +100,12 @@ enum hm_name_kind hm_name__line(const struct hm_namer *n, const struct hm_line_r
 			return HM_NAME_FUTEX_OBJECT;
 		}
 	}
+	/* futex-path memory the file's metadata names: before symbols, which only come near */
+	if (n->futex && hm_futex_model__region(n->futex, l->first_addr) &&
+	    hm_futex__name_addr(n->futex, l->first_addr, NULL, s, sizeof(s)) == 1) {
+		hm_name__futex_object(n->futex, s, l->pid, l->line, buf, size);
+		return HM_NAME_FUTEX_OBJECT;
+	}
 	if (n->resolve && !n->resolve(n->priv, l->pid, dmode, l->first_addr, &info) && info.name) {
 		hm_name__symbol(&info, info.offset - (l->first_addr - l->line), false, s, sizeof(s));
 		snprintf(buf, size, "data:%s", s);
@@ -131,6 +141,10 @@ void hm_name__offset(const struct hm_namer *n, u64 addr, u32 pid, char *buf, siz
 			return;
 		}
 	}
+	/* memory the metadata names: the name itself (futex word 0x..., page table pte, ...) */
+	if (n->futex && hm_futex_model__region(n->futex, addr) &&
+	    hm_futex__name_addr(n->futex, addr, NULL, buf, size) == 1)
+		return;
 	/* a struct page in vmemmap: its field (_refcount, flags, mapping, ...) */
 	if (hm_futex__vmemmap_base(addr) && hm_futex__name_addr(n->futex, addr, NULL, buf, size) == 1) {
 		const char *dot = strrchr(buf, '.');

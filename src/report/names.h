@@ -14,6 +14,8 @@
  *           futex.pcpu.futex_ref          per-CPU futex reference counter (6.17+)
  *           futex.__futex_data            the global hash's mask, shift, queues
  *           futex.word                    a futex word in user memory (no data symbol)
+ *           futex.pagetable               page-table entries GUP-fast reads (shared futexes)
+ *           futex.qnode                   a CPU's qspinlock MCS nodes (bucket lock slow path)
  *           data:SYMBOL+0xOFF             a kernel or user data symbol
  *           code:FUNCTION+0xOFF           no data symbol: the code touching it
  *           addr:0x...                    nothing better
@@ -21,7 +23,10 @@
  *           field (fph.users, mm.futex_phash), the struct page field
  *           (_refcount, flags, mapping), or SYMBOL+0xOFF
  * Futex-path lines other than buckets, fph headers and mm fields are named
- * only when futex-path code touched them (hm_futex__path_function).
+ * when the file's metadata lays them out (HM_META_FUTEX_OBJECTS: the mm_struct
+ * with all its fields, futex words, page tables, __futex_data, per-CPU
+ * counters and qspinlock nodes), else only when futex-path code touched them
+ * (hm_futex__path_function).
  */
 #include <hitmap/futex.h>
 #include <hitmap/symbols.h>

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
@@ -299,6 +300,61 @@ int hm_sim__hash_futexes(struct hm_sim *s)
 	return 0;
 }
 
+static int add_region(struct hm_sim *s, u32 kind, s32 pid, u64 base, u64 size, const char *name)
+{
+	struct hm_futex_region r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.pid = pid;
+	r.base = base;
+	r.size = size;
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	return hm_futex_model__add_region(&s->fm, &r);
+}
+
+/*
+ * Every other object the futex path touches, with its address, for the
+ * file's metadata (HM_META_FUTEX_OBJECTS): the report then names each line
+ * the truth counts (truth.c's objects) exactly.  The mm_struct with all its
+ * fields as this kernel lays them out (mmlines.c), the heap of futex words,
+ * the page-table page(s) GUP-fast reads, the global hash's data, and per
+ * CPU the futex reference counter (6.17+) and the qspinlock MCS nodes.
+ */
+static int register_objects(struct hm_sim *s)
+{
+	const struct hm_sim_layout *L = &s->lay;
+	struct hm_sim_mmfield f[HM_SIM_MM_FIELDS_MAX];
+	u32 n = hm_sim__mm_fields(s->kmod, f, HM_SIM_MM_FIELDS_MAX), i;
+	u64 end = 64;
+	int err = 0;
+
+	for (i = 0; i < n && i < HM_SIM_MM_FIELDS_MAX && !err; i++) {
+		err = hm_futex_model__add_mm_name(&s->fm, f[i].name, f[i].off, f[i].size);
+		if (f[i].off + f[i].size > end)
+			end = f[i].off + f[i].size;
+	}
+	if (!err)
+		err = add_region(s, HM_FUTEX_REGION_MM, (s32)s->pid, L->mm, (end + 63) & ~63ULL, "mm_struct");
+	if (!err)
+		err = add_region(s, HM_FUTEX_REGION_WORDS, (s32)s->pid, L->heap, L->heap_len, "heap");
+	if (!err)
+		err = add_region(s, HM_FUTEX_REGION_PT, -1, HM_SIM_PAGE_OFFSET + L->pt_phys,
+				 ((L->heap_len >> 21) + 2) * 4096, s->o.thp ? "pmd" : "pte");
+	/* __futex_data {hashmask, hashshift, queues[nodes]} (6.12: {queues, hashsize}); 7.3: __futex_queues[] */
+	if (!err)
+		err = add_region(s, HM_FUTEX_REGION_GLOBAL, -1, L->futex_data,
+				 s->kmod->runtime_const ? 8ULL * s->m.sockets : 16 + 8ULL * s->m.sockets,
+				 s->kmod->runtime_const ? "__futex_queues" : "__futex_data");
+	for (i = 0; i < s->m.nr_cpus && !err; i++) {
+		if (s->kmod->ref == HM_SIM_REF_PERCPU)
+			err = add_region(s, HM_FUTEX_REGION_PCPU, -1, hm_sim__pcpu_addr(s, i), 4, "futex_ref");
+		if (!err)
+			err = add_region(s, HM_FUTEX_REGION_QNODE, -1, hm_sim__qnode_addr(s, i), 64, "qnodes");
+	}
+	return err;
+}
+
 int hm_sim__register_tables(struct hm_sim *s)
 {
 	const struct hm_sim_layout *L = &s->lay;
@@ -330,8 +386,11 @@ int hm_sim__register_tables(struct hm_sim *s)
 		if (err)
 			return err;
 	}
-	if (s->era != HM_FUTEX_ERA_PRE_6_16)
-		return hm_futex_model__add_mm(&s->fm, (s32)s->pid, L->mm);
-	return 0;
+	if (s->era != HM_FUTEX_ERA_PRE_6_16) {
+		err = hm_futex_model__add_mm(&s->fm, (s32)s->pid, L->mm);
+		if (err)
+			return err;
+	}
+	return register_objects(s);
 }
 

@@ -36,8 +36,19 @@ struct tbucket {
 	struct hm_c2c_stats field[HM_FUTEX_FIELD__MAX];
 };
 
+/* One field of an object other than a bucket (the report's object rows). */
+struct tofield {
+	u8		obj;
+	char		name[32];
+	struct tcount	c;
+};
+
 struct hm_truth {
 	const struct hm_sim	*s;
+	struct tofield		*ofields;
+	u32			nr_ofields, cap_ofields;
+	struct hm_sim_mmfield	mmf[HM_SIM_MM_FIELDS_MAX], fphf[16];
+	u32			nr_mmf, nr_fphf;
 	struct tcount		total;
 	struct tcount		field[HM_FUTEX_FIELD__MAX];
 	struct tcount		obj[HM_OBJ__MAX];
@@ -70,6 +81,12 @@ struct hm_truth *hm_truth__new(const struct hm_sim *s)
 	if (!t)
 		return NULL;
 	t->s = s;
+	t->nr_mmf = hm_sim__mm_fields(s->kmod, t->mmf, HM_SIM_MM_FIELDS_MAX);
+	if (t->nr_mmf > HM_SIM_MM_FIELDS_MAX)
+		t->nr_mmf = HM_SIM_MM_FIELDS_MAX;
+	t->nr_fphf = hm_sim__fph_fields(s->kmod, t->fphf, 16);
+	if (t->nr_fphf > 16)
+		t->nr_fphf = 16;
 	t->nr_sock = s->m.sockets;
 	t->sock = calloc(t->nr_sock, sizeof(*t->sock));
 	t->xfer = calloc((size_t)t->nr_sock * t->nr_sock, sizeof(*t->xfer));
@@ -86,6 +103,7 @@ void hm_truth__delete(struct hm_truth *t)
 		return;
 	free(t->sock);
 	free(t->xfer);
+	free(t->ofields);
 	free(t->lines);
 	free(t->buckets);
 	hm_htab__fini(&t->line_map);
@@ -126,6 +144,78 @@ static void count(struct tcount *c, enum hm_mem_cat cat, u64 ds, u64 addr, bool 
 	c->cat[cat]++;
 }
 
+static const char *field_of(const struct hm_sim_mmfield *f, u32 n, u64 off, char *buf, size_t size)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (off >= f[i].off && off < (u64)f[i].off + f[i].size)
+			return f[i].name;
+	snprintf(buf, size, "+%llu", (unsigned long long)off);
+	return buf;
+}
+
+/*
+ * The field of object @obj that @addr is: the mm_struct and private hash
+ * header fields as this kernel lays them out (mmlines.c), the struct page
+ * fields the futex path reads (kpath.c key_shared), else the object itself.
+ */
+static const char *obj_field(const struct hm_truth *t, enum hm_obj obj, u64 addr, char *buf, size_t size)
+{
+	const struct hm_sim *s = t->s;
+
+	switch (obj) {
+	case HM_OBJ_FPH:	return field_of(t->fphf, t->nr_fphf, addr - s->lay.fph, buf, size);
+	case HM_OBJ_MM:		return field_of(t->mmf, t->nr_mmf, addr - s->lay.mm, buf, size);
+	case HM_OBJ_PAGE:
+	case HM_OBJ_FOLIO:
+		switch (addr & 63) {
+		case 8:		return "compound_head";
+		case 24:	return "mapping";
+		case 52:	return "_refcount";
+		default:
+			snprintf(buf, size, "+%llu", (unsigned long long)(addr & 63));
+			return buf;
+		}
+	case HM_OBJ_PT:		return s->o.thp ? "pmd" : "pte";
+	case HM_OBJ_UWORD:	return "word";
+	case HM_OBJ_PCPU:	return "futex_ref";
+	case HM_OBJ_GLOBAL:	return s->kmod->runtime_const ? "__futex_queues" : "__futex_data";
+	case HM_OBJ_QNODE:	return "qnode";
+	default:		return hm_obj__name(obj);
+	}
+}
+
+static void count_field(struct hm_truth *t, enum hm_obj obj, u64 addr, enum hm_mem_cat cat, u64 ds,
+			bool mapped)
+{
+	char buf[24];
+	const char *name = obj_field(t, obj, addr, buf, sizeof(buf));
+	u32 i;
+
+	for (i = 0; i < t->nr_ofields; i++)
+		if (t->ofields[i].obj == obj && !strcmp(t->ofields[i].name, name))
+			break;
+	if (i == t->nr_ofields) {
+		if (t->nr_ofields == t->cap_ofields) {
+			u32 cap = t->cap_ofields ? 2 * t->cap_ofields : 16;
+			struct tofield *n = realloc(t->ofields, cap * sizeof(*n));
+
+			if (!n) {
+				t->err = -ENOMEM;
+				return;
+			}
+			t->ofields = n;
+			t->cap_ofields = cap;
+		}
+		memset(&t->ofields[i], 0, sizeof(t->ofields[i]));
+		t->ofields[i].obj = (u8)obj;
+		snprintf(t->ofields[i].name, sizeof(t->ofields[i].name), "%s", name);
+		t->nr_ofields++;
+	}
+	count(&t->ofields[i].c, cat, ds, addr, mapped);
+}
+
 void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem_cat cat,
 		      u64 ds, bool mapped, int socket, u32 line, enum hm_obj obj,
 		      s32 table, u64 index, enum hm_futex_field field)
@@ -137,6 +227,8 @@ void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem
 	t->nr_samples++;
 	count(&t->total, cat, ds, s->addr, mapped);
 	count(&t->obj[obj], cat, ds, s->addr, mapped);
+	if (obj != HM_OBJ_BUCKET)
+		count_field(t, obj, s->addr, cat, ds, mapped);
 	if (socket >= 0 && (u32)socket < t->nr_sock) {
 		count(&t->sock[socket], cat, ds, s->addr, mapped);
 		/* the home node as the report finds it: the sample's physical address */
@@ -396,6 +488,19 @@ int hm_truth__write_json(const struct hm_truth *t, FILE *f)
 		hm_json__str(j, "object", hm_obj__name(k));
 		json_c2c(j, "c2c", &t->obj[k].c2c);
 		json_cats(j, "hitmap", t->obj[k].cat, false);
+		if (k != HM_OBJ_BUCKET) {
+			/* per field, in the order first sampled (the buckets have theirs below) */
+			hm_json__obj_begin(j, "fields");
+			for (i = 0; i < t->nr_ofields; i++) {
+				if (t->ofields[i].obj != k)
+					continue;
+				hm_json__obj_begin(j, t->ofields[i].name);
+				json_c2c(j, "c2c", &t->ofields[i].c.c2c);
+				json_cats(j, "hitmap", t->ofields[i].c.cat, false);
+				hm_json__obj_end(j);
+			}
+			hm_json__obj_end(j);
+		}
 		hm_json__obj_end(j);
 	}
 	hm_json__arr_end(j);

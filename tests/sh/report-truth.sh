@@ -4,15 +4,26 @@
 # --truth) of every preset (srf, skx, zen4, altra) x kernel era (6.12 one
 # global table, 6.16 and 6.17 private hash, 7.2) x private/shared futexes,
 # every precise number of --by bucket (per bucket; samples, loads, stores,
-# locked per field of it), --by field, the private hash header, --by socket
-# the socket x node cells and the per-socket totals equal the simulator's truth; the text table shows the JSON's numbers; and where
+# locked per field of it), --by field, every other object of the futex path
+# per field (private hash header, mm_struct, struct page/folio, page table,
+# __futex_data, per-CPU counters, qspinlock nodes, futex words), --by socket
+# the socket x node cells and the per-socket totals equal the simulator's
+# truth; the text table shows the JSON's numbers; and where
 # perf's counters count one sample twice (Sierra Forest / Skylake-SP encode
 # a remote HITM as RAM|REM|HITM) hitmap's views do not, and say so.
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip report-truth "no $HITMAP; build first"; done_tests; }
 command -v jq >/dev/null || { skip report-truth "jq is not installed"; done_tests; }
 
+# the truth's object.field for an object row of the report (names.h's vocabulary); struct
+# page's +8 is the lru / compound_head union, which the futex path reads as compound_head
 nz='def nz: with_entries(select(.value != 0));
+    def okey: if startswith("fph.") then "fph.\(.[4:])" elif startswith("mm.") then "mm.\(.[3:])"
+      elif startswith("page pfn ") or startswith("page (vmemmap).") then (split(".") | last) as $f |
+        (if $f == "lru" or $f == "compound_head" then "page.compound_head" else "folio.\($f)" end)
+      elif . == "pcpu futex_ref" then "pcpu.futex_ref" elif startswith("__futex_") then "global.\(.)"
+      elif startswith("futex word ") then "uword.word" elif startswith("page table ") then "pt.\(.[11:])"
+      elif . == "qspinlock qnode" then "qnode.qnode" else "unnamed \(.)" end;
     def add_maps: reduce .[] as $m ({}; . as $a | $m | to_entries | map({key, value: (.value + ($a[.key] // 0))}) | from_entries | . as $b | $a + $b);'
 double_seen=0
 for p in srf skx zen4 altra; do
@@ -48,20 +59,19 @@ for sh in private shared; do
 		([$t[0].fields | to_entries[] | select(.value.c2c.nr_entries > 0) | {key: .value.field, value: (.value.hitmap | nz)}] | from_entries);
 		([$fv[0].fields[] | select(.table != "unknown")] | group_by(.field) |
 		 map({key: .[0].field, value: (map(.hitmap) | add_maps | nz)}) | from_entries))),
-	# futex memory that is not a bucket: the private hash header exactly; the mm_struct
-	# fields and kernel globals the futex code reads, as far as the file names them (mm.*
-	# objects) or the report sees futex code on them (rows of unknown index), never more
-	# than the truth has there (with the page, folio, page-table, per-CPU and futex-word
-	# lines of the futex path, which the report names since src/futex/names.c).
-	line("objects (fph) = truth"; diffs(
-		([$t[0].objects[] | select(.object == "fph") | {key: "fph", value: (.hitmap | nz)}] | map(select(.value != {})) | from_entries);
-		([$b[0].objects[] | select(.object | startswith("fph")) | .hitmap] | add_maps | nz |
-		 if . == {} then {} else {fph: .} end))),
-	line("objects (mm, globals, pages, per-CPU) within truth";
-		([$t[0].objects[] | select(.object != "bucket" and .object != "fph") | .hitmap] | add_maps | nz) as $T |
-		([$b[0].objects[] | select(.object | startswith("fph") | not) | .hitmap] +
-		 [$b[0].buckets[] | select(.table == "unknown") | .hitmap] | add_maps | nz) as $R |
-		[$R | to_entries[] | select(.value > ($T[.key] // 0)) | "\(.key): report \(.value) truth \($T[.key] // 0)"]),
+	# futex memory that is not a bucket, object by object and field by field: the private
+	# hash header, the mm_struct (its futex fields, mm->pgd, mm->futex.unique_id), struct
+	# page/folio, the page-table entry, __futex_data, the per-CPU futex_ref counters, the
+	# qspinlock nodes and the futex words, each named by the file (HM_META_FUTEX_OBJECTS)
+	# or by the futex-path code on it; samples, loads, stores, locked and the categories
+	# equal the truth, and no futex-code sample is left on a row of unknown index
+	line("objects = truth (\([$t[0].objects[] | select(.object != "bucket")] | length) objects, \([$t[0].objects[] | select(.object != "bucket") | .fields | keys[]] | length) fields)"; diffs(
+		([$t[0].objects[] | select(.object != "bucket") | .object as $o | .fields | to_entries[] |
+		  {key: "\($o).\(.key)", value: {counts: {samples: .value.c2c.nr_entries, loads: .value.c2c.load,
+		   stores: .value.c2c.store, locked: .value.c2c.locks}, hitmap: (.value.hitmap | nz)}}] | from_entries);
+		([$b[0].objects[] | {key: (.object | okey), c: (.counts | {samples, loads, stores, locked}), h: .hitmap}] +
+		 [$b[0].buckets[] | select(.table == "unknown") | {key: "unknown index \(.addr)", c: (.counts | {samples, loads, stores, locked}), h: .hitmap}] |
+		 group_by(.key) | map({key: .[0].key, value: {counts: (map(.c) | add_maps), hitmap: (map(.h) | add_maps | nz)}}) | from_entries))),
 	# socket x node: all bucket samples, and each socket = the socket columns of the bucket rows
 	line("--by socket = truth";
 		([$t[0].objects[] | select(.object == "bucket") | .hitmap | nz] | add // {}) as $T |

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <hitmap/futex.h>
+#include <hitmap/futex_names.h>
 #include <hitmap/meta.h>
 #include "tap.h"
 
@@ -98,6 +99,19 @@ int main(void)
 		m.layout.offset[HM_FUTEX_FIELD_CHAIN] = 16;	/* a BTF-like override must survive */
 		snprintf(m.layout.source, sizeof(m.layout.source), "btf");
 		CHECK_EQ("add_mm", hm_futex_model__add_mm(&m, 4242, 0xffff888123456000ull), 0);
+		{
+			struct hm_futex_region r = { .base = 0x55d4c8a1b000ull, .size = 0x1000, .pid = 4242,
+						     .kind = HM_FUTEX_REGION_WORDS, .name = "heap" };
+			struct hm_futex_region pt = { .base = 0xffff888040043000ull, .size = 0x2000, .pid = -1,
+						      .kind = HM_FUTEX_REGION_PT, .name = "pte" };
+
+			CHECK_EQ("add region", hm_futex_model__add_region(&m, &r), 0);
+			CHECK_EQ("add pt region", hm_futex_model__add_region(&m, &pt), 0);
+			CHECK("empty region refused", hm_futex_model__add_region(&m, &(struct hm_futex_region){
+				.base = 1, .size = 0, .kind = HM_FUTEX_REGION_PT }) == -EINVAL);
+			CHECK_EQ("add mm field", hm_futex_model__add_mm_name(&m, "pgd", 120, 8), 0);
+			CHECK_EQ("add mm futex field", hm_futex_model__add_mm_name(&m, "futex_phash", 296, 8), 0);
+		}
 		CHECK_EQ("to_meta", hm_futex_model__to_meta(&m, meta), 0);
 		CHECK_EQ("serialize", hm_meta__serialize(meta, &raw, &rawsize), 0);
 		back = raw ? hm_meta__parse(raw, rawsize, false) : NULL;
@@ -115,6 +129,28 @@ int main(void)
 		CHECK("registered mm back", m2.nr_mms == m.nr_mms && m2.nr_mms >= 1 &&
 		      m2.mms[m2.nr_mms - 1].pid == 4242 &&
 		      m2.mms[m2.nr_mms - 1].addr == 0xffff888123456000ull);
+		CHECK("regions back", m2.nr_regions == 2 && m2.regions[0].kind == HM_FUTEX_REGION_WORDS &&
+		      m2.regions[1].kind == HM_FUTEX_REGION_PT && !strcmp(m2.regions[1].name, "pte") &&
+		      hm_futex_model__region(&m2, 0x55d4c8a1bffcull) == &m2.regions[0] &&
+		      !hm_futex_model__region(&m2, 0x55d4c8a1c000ull) &&
+		      hm_futex_model__region(&m2, 0xffff888040044ff8ull) == &m2.regions[1]);
+		CHECK("mm fields back", m2.nr_mm_names == 2 && m2.mm.offset[HM_FUTEX_MM_futex_phash] == 296 &&
+		      m2.mm.offset[HM_FUTEX_MM_futex_ref] == -1);
+		{
+			char name[64];
+
+			CHECK("mm.pgd located", hm_futex_model__locate(&m2, 0xffff888123456000ull + 124, &site) == 1 &&
+			      site.where == HM_FUTEX_WHERE_MM && !strcmp(site.name, "mm.pgd"));
+			CHECK("mm.futex_phash at the file's offset", hm_futex_model__locate(&m2, 0xffff888123456000ull + 296,
+											  &site) == 1 &&
+			      !strcmp(site.name, "mm.futex_phash"));
+			CHECK("pte named by its region", hm_futex__name_addr(&m2, 0xffff888040043010ull, "gup_fast_pte_range",
+									     name, sizeof(name)) == 1 &&
+			      !strcmp(name, "page table pte"));
+			CHECK("futex word named by its region", hm_futex__name_addr(&m2, 0x55d4c8a1b2c0ull, NULL, name,
+										    sizeof(name)) == 1 &&
+			      !strcmp(name, "futex word 0x55d4c8a1b2c0"));
+		}
 		hm_futex_model__release(&m2);
 		hm_meta__delete(back);
 		free(raw);
