@@ -73,7 +73,8 @@ classify:
 		k->per_node = true;
 		/* 9a57c3773152 (v6.16-rc5) compiled the private hash out for 6.16 final */
 		k->private_hash = rc;
-	} else if (k->major == 6) {
+	} else if (k->major == 6 || (k->major == 7 && k->minor < 2)) {
+		/* 7.0, 7.1: the 6.17 hash; a734d9fca84e (no hb->priv) came in 7.2 */
 		k->era = HM_FUTEX_ERA_6_17;
 		k->per_node = true;
 		k->private_hash = true;

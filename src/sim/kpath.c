@@ -16,6 +16,9 @@
  *             is still in the bucket
  *   6.17/6.18 56180dd20c19: per-CPU references (futex_ref_get/put: fph->state,
  *             fph->mm, mm->futex_ref, this_cpu_inc/dec); hb->priv read twice
+ *   7.0/7.1   the same futex hash path: a734d9fca84e (below) is in tip's
+ *             locking/core pushed in June 2026 and came with the 7.2 merge
+ *             window, after 7.1 was out
  *   7.2       a734d9fca84e "futex: Optimize futex hash bucket access
  *             patterns" (merged for v7.2, tag locking-core-2026-06-14): no
  *             priv in the bucket; futex_hash() returns {hb, fph}
@@ -51,6 +54,18 @@ const struct hm_sim_kernel hm_sim_kernels[] = {
 	  .private_hash = true, .priv_loads = true, .ref = HM_SIM_REF_PERCPU, .per_node = true },
 	{ .name = "6.18", .release = "6.18.0", .era = HM_FUTEX_ERA_6_17,
 	  .what = "as 6.17 (6.18 changed only syscalls.c in kernel/futex)",
+	  .private_hash = true, .priv_loads = true, .ref = HM_SIM_REF_PERCPU, .per_node = true },
+	/*
+	 * 7.0 and 7.1 (merge windows: locking-core-2026-02-08, -04-13) still have
+	 * the 6.17/6.18 hash: a734d9fca84e came with locking-core-2026-06-14 (7.2),
+	 * the runtime constants later (v5, June 2026), and the mm-reuse fix
+	 * (mm->futex.unique_id) is modelled from 7.2 on, as before.
+	 */
+	{ .name = "7.0", .release = "7.0.0", .era = HM_FUTEX_ERA_6_17,
+	  .what = "futex hash as 6.17/6.18 (a734d9fca84e came in 7.2); hb->priv read twice",
+	  .private_hash = true, .priv_loads = true, .ref = HM_SIM_REF_PERCPU, .per_node = true },
+	{ .name = "7.1", .release = "7.1.0", .era = HM_FUTEX_ERA_6_17,
+	  .what = "as 7.0 (a734d9fca84e came in 7.2); hb->priv read twice",
 	  .private_hash = true, .priv_loads = true, .ref = HM_SIM_REF_PERCPU, .per_node = true },
 	{ .name = "7.2", .release = "7.2.0", .era = HM_FUTEX_ERA_7,
 	  .what = "a734d9fca84e: no priv; futex_hash returns {hb, fph}",

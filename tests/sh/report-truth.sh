@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Ground truth for hitmap's own views: on simulated files (hitmap simulate
 # --truth) of every preset (srf, skx, zen4, altra) x kernel era (6.12 one
-# global table, 6.16 and 6.17 private hash, 7.2) x private/shared futexes,
+# global table; 6.16 private hash compiled out; 6.17 and 7.0 per-CPU
+# references, hb->priv read twice; 7.2 no hb->priv) x private/shared futexes,
 # every precise number of --by bucket (per bucket; samples, loads, stores,
 # locked per field of it), --by field, every other object of the futex path
 # per field (private hash header, mm_struct, struct page/folio, page table,
@@ -27,7 +28,7 @@ nz='def nz: with_entries(select(.value != 0));
     def add_maps: reduce .[] as $m ({}; . as $a | $m | to_entries | map({key, value: (.value + ($a[.key] // 0))}) | from_entries | . as $b | $a + $b);'
 double_seen=0
 for p in srf skx zen4 altra; do
-for k in 6.12 6.16 6.17 7.2; do
+for k in 6.12 6.16 6.17 7.0 7.2; do
 for sh in private shared; do
 	n=$p-$k-$sh
 	f=$TMP/$n.data; t=$TMP/$n.truth.json

@@ -45,7 +45,7 @@ m=$("$HITMAP" simulate --kernel 6.16-rc4 --shared --accesses | grep -cE '^ +[0-9
 if "$HITMAP" simulate --kernel 6.16.0 --accesses >/dev/null 2>"$TMP/e"; then
 	fail sim-kpath-unknown-kernel "accepted --kernel 6.16.0"
 else
-	grep -q '6.12, 6.16-rc4, 6.16, 6.17, 6.18, 7.2, 7.3' "$TMP/e" && pass sim-kpath-unknown-kernel-lists-known ||
+	grep -q '6.12, 6.16-rc4, 6.16, 6.17, 6.18, 7.0, 7.1, 7.2, 7.3' "$TMP/e" && pass sim-kpath-unknown-kernel-lists-known ||
 		fail sim-kpath-unknown-kernel-lists-known "$(cat "$TMP/e")"
 fi
 done_tests

@@ -108,6 +108,13 @@ int main(void)
 	check_path("6.18", false, HM_SIM_OP_WAIT, PRIVATE_HASH PRIV_GET REF_GET LOCKED PRIV_PUT REF_PUT);
 	check_path("6.18", true, HM_SIM_OP_WAIT, GUP GUP_PUT GLOBAL_616 PRIV_GET LOCKED PRIV_PUT);
 	check_path("6.18", false, HM_SIM_OP_WAKE, PRIVATE_HASH PRIV_GET REF_GET WAKE PRIV_PUT REF_PUT);
+	/* 7.0, 7.1: the 6.17/6.18 path (a734d9fca84e came in 7.2) */
+	check_path("7.0", false, HM_SIM_OP_WAIT, PRIVATE_HASH PRIV_GET REF_GET LOCKED PRIV_PUT REF_PUT);
+	check_path("7.0", false, HM_SIM_OP_WAKE, PRIVATE_HASH PRIV_GET REF_GET WAKE PRIV_PUT REF_PUT);
+	check_path("7.0", true, HM_SIM_OP_WAIT, GUP GUP_PUT GLOBAL_616 PRIV_GET LOCKED PRIV_PUT);
+	check_path("7.0", true, HM_SIM_OP_WAKE, GUP GUP_PUT GLOBAL_616 PRIV_GET WAKE PRIV_PUT);
+	check_path("7.1", false, HM_SIM_OP_WAIT, PRIVATE_HASH PRIV_GET REF_GET LOCKED PRIV_PUT REF_PUT);
+	check_path("7.1", true, HM_SIM_OP_WAIT, GUP GUP_PUT GLOBAL_616 PRIV_GET LOCKED PRIV_PUT);
 	/* 7.2: a734d9fca84e, no priv */
 	check_path("7.2", false, HM_SIM_OP_WAIT, PRIVATE_HASH REF_GET LOCKED REF_PUT);
 	check_path("7.2", false, HM_SIM_OP_WAKE, PRIVATE_HASH REF_GET WAKE REF_PUT);
@@ -149,14 +156,17 @@ int main(void)
 	hm_sim_tctx__defaults(&c, &l, "6.18", false, true);
 	CHECK_EQ("6.18: mm->futex_ref at +336", l.ml.offset[HM_FUTEX_MM_futex_ref], 336);
 	/* names */
-	CHECK("unknown kernel name", !hm_sim_kernel__find("7.0") && !hm_sim_kernel__find("6.16.0"));
+	hm_sim_tctx__defaults(&c, &l, "7.0", false, true);
+	CHECK_EQ("7.0: mm->futex_ref at +336 (no unique id)", l.ml.offset[HM_FUTEX_MM_futex_ref], 336);
+	CHECK("7.0: priv at +24", l.bl.offset[HM_FUTEX_FIELD_PRIV] == 24);
+	CHECK("unknown kernel name", !hm_sim_kernel__find("7.0.0") && !hm_sim_kernel__find("6.16.0"));
 	CHECK("6.16 is the final release", hm_sim_kernel__find("6.16") &&
 	      !hm_sim_kernel__find("6.16")->private_hash);
 	{
 		char names[256];
 
 		hm_sim_kernel__names(names, sizeof(names));
-		CHECK_STR("known names", names, "6.12, 6.16-rc4, 6.16, 6.17, 6.18, 7.2, 7.3");
+		CHECK_STR("known names", names, "6.12, 6.16-rc4, 6.16, 6.17, 6.18, 7.0, 7.1, 7.2, 7.3");
 	}
 	TAP_DONE();
 }
