@@ -9,7 +9,7 @@
 [ -x "$HITMAP" ] || { skip sim-kpath "no $HITMAP; build first"; done_tests; }
 doc=samples/teaching/futex-accesses.md
 tables() {
-	for k in 6.12 6.16-rc4 6.16 6.17 6.18 7.2 7.3; do
+	for k in 6.12 6.16-rc4 6.16 6.17 6.18 7.0 7.1 7.2 7.3; do
 		for sh in "" --shared; do
 			echo
 			if [ -n "$sh" ]; then
