@@ -299,6 +299,23 @@ static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 fi
 	p->field[field][src]++;
 }
 
+/* hm_pop__count @n times. */
+static inline void hm_pop__add(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field, u32 step,
+			       bool steps, u64 n)
+{
+	if (acc == 1 /* HM_ACC_STORE */) {
+		p->store += n;
+		return;
+	}
+	if (acc == 2)
+		p->rmw += n;
+	if (steps)
+		p->step[step][src] += n;
+	p->load[src] += n;
+	p->obj[obj][src] += n;
+	p->field[field][src] += n;
+}
+
 struct hm_truth *hm_truth__new(const struct hm_sim *s);
 /*
  * Sample counts: perf c2c's counters (from the data_src written, decoded as

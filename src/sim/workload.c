@@ -15,6 +15,7 @@
 #include <time.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
+#include "sim/sched.h"
 
 #define KTEXT_BASE	HM_SIM_KTEXT
 #define KMAP_LEN	HM_SIM_KMAP_LEN
@@ -27,55 +28,7 @@ static u64 ksym_addr[HM_K__MAX];	/* hm_sim_ksym__addr(), cached for the run loop
 
 /* ------------------------------------------------------------- run */
 
-/*
- * Tournament (winner) tree over the threads' keys (time << 12 | thread): leaf
- * i holds thread i's key, every inner node the smaller of its two children,
- * so the root is the thread with the earliest clock, which runs next.  Keys
- * are unique, so the order is the same as with any exact priority queue; an
- * update replays one leaf-to-root path with branch-free minimums (a heap's
- * sift-down mispredicts at every level).  A finished thread's key becomes
- * UINT64_MAX.
- */
-struct tour {
-	u64	*k;		/* [1] root, [p + i] leaf of thread i */
-	u32	p;		/* leaves, a power of two */
-};
-
-static inline void tour_set(struct tour *t, u32 i, u64 v)
-{
-	u64 *k = t->k;
-	u32 j = t->p + i;
-
-	/* carry the path's minimum in a register: only the siblings are loaded */
-	k[j] = v;
-	for (; j > 1; j >>= 1) {
-		u64 sib = k[j ^ 1];
-
-		v = v < sib ? v : sib;
-		k[j >> 1] = v;
-	}
-}
-
-/*
- * The smallest key outside leaf @i: the minimum of the siblings on its path.
- * While thread i's new key stays below it, i is still the root, and the
- * path's update can wait (see the run loop's streak).
- */
-static inline u64 tour_others(const struct tour *t, u32 i)
-{
-	const u64 *k = t->k;
-	u64 v = UINT64_MAX;
-	u32 j;
-
-	for (j = t->p + i; j > 1; j >>= 1) {
-		u64 sib = k[j ^ 1];
-
-		v = v < sib ? v : sib;
-	}
-	return v;
-}
-
-#define TID_BITS 12
+#define TID_BITS HM_SCHED_TID_BITS
 
 static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
 			   const struct hm_sim_step *st)
@@ -299,7 +252,7 @@ enum { LK_NONE, LK_PEND, LK_QUEUED, LK_WOKEN, LK_HEAD };
 
 struct qspin_ctx {
 	struct hm_sim		*s;
-	struct tour		*h;
+	struct hm_sched		*q;
 	u64			*traced;
 	char			*before;
 	bool			steps;
@@ -344,7 +297,7 @@ static int qspin_access(struct qspin_ctx *q, struct hm_sim_thread *t, u64 k, con
 static inline void qspin_again(struct qspin_ctx *q, struct hm_sim_thread *t, u32 ti)
 {
 	t->time += q->s->m.lat[HM_LAT_SPIN];
-	tour_set(q->h, ti, (t->time << TID_BITS) | ti);
+	hm_sched__hold(q->q, (t->time << TID_BITS) | ti);
 }
 
 /*
@@ -404,7 +357,7 @@ static int qspin_lock(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim_st
 				   (int)s->th[prev - 1].cpu);
 		s->th[prev - 1].qnext = me;
 		t->lk = LK_QUEUED;
-		tour_set(q->h, ti, UINT64_MAX);
+		hm_sched__hold(q->q, UINT64_MAX);
 		return err ? err : 1;
 	case LK_PEND:
 		/* smp_cond_load_acquire(&lock->locked, !VAL) */
@@ -473,7 +426,7 @@ static int qspin_handoff(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim
 	if (n->time < t->time)
 		n->time = t->time;
 	n->lk = LK_WOKEN;
-	tour_set(q->h, next - 1, (n->time << TID_BITS) | (next - 1));
+	hm_sched__add(q->q, (n->time << TID_BITS) | (next - 1));
 	return err;
 }
 
@@ -496,7 +449,7 @@ void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_t
 int hm_sim__run(struct hm_sim *s)
 {
 	struct hm_sim_tmpl tp;
-	struct tour h = { 0 };
+	struct hm_sched *q = NULL;
 	struct qspin_ctx qc;
 	struct hm_sim_step acs;
 	enum hm_acc acq;
@@ -513,13 +466,9 @@ int hm_sim__run(struct hm_sim *s)
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
 	const bool steps = s->o.count_steps;
-	/*
-	 * streak: the root's thread ran last and its path holds an older
-	 * (smaller) key than its clock, which stays below @others (the rest's
-	 * minimum); the order is the same as updating the tree every access.
-	 */
-	bool streak = false, ops_done = false;
-	u64 others = 0;
+	bool ops_done = false;
+	u32 ti;
+	u64 (*cnt)[3][HM_SRC__MAX] = NULL;	/* accesses by template step, access and source */
 	bool tracing, sampling;
 	u64 tip[HM_SIM_MAX_STEPS];	/* code address of each step */
 	bool pref[HM_SIM_MAX_STEPS];	/* the step's line is not a hot singleton: prefetch it */
@@ -581,21 +530,21 @@ int hm_sim__run(struct hm_sim *s)
 		target_ops = 2ULL * s->nr_threads * s->o.futexes;
 	if (s->o.seconds > 0)
 		end_cycles = (u64)(s->o.seconds * s->m.ghz * 1e9);
-	for (h.p = 1; h.p < s->nr_threads; h.p <<= 1)
-		;
 	if (s->nr_threads > 64) {
 		cal = calloc(1, sizeof(*cal));
 		if (!cal)
 			return -ENOMEM;
 	}
-	h.k = malloc(2 * (size_t)h.p * sizeof(u64));
-	if (!h.k) {
+	q = hm_sched__new(s->nr_threads);
+	cnt = calloc(HM_SIM_MAX_STEPS, sizeof(*cnt));
+	if (!q || !cnt) {
+		hm_sched__delete(q);
+		free(cnt);
 		free(cal);
 		return -ENOMEM;
 	}
-	memset(h.k, 0xff, 2 * (size_t)h.p * sizeof(u64));
 	qc.s = s;
-	qc.h = &h;
+	qc.q = q;
 	qc.traced = &traced;
 	qc.before = before;
 	qc.steps = steps;
@@ -605,27 +554,23 @@ int hm_sim__run(struct hm_sim *s)
 	for (i = 0; i < s->nr_threads; i++) {
 		s->th[i].time = hm_sim__splitmix(&rng) % 2000;
 		s->th[i].j = 0;
-		h.k[h.p + i] = (s->th[i].time << TID_BITS) | i;
+		hm_sched__add(q, (s->th[i].time << TID_BITS) | i);
 	}
-	for (i = h.p; i-- > 1;)
-		h.k[i] = h.k[2 * i] < h.k[2 * i + 1] ? h.k[2 * i] : h.k[2 * i + 1];
 
-	while (h.k[1] != UINT64_MAX) {
-		u32 ti = (u32)(h.k[1] & ((1u << TID_BITS) - 1));
+	while ((ti = hm_sched__next(q)) != HM_SCHED_NONE) {
 		struct hm_sim_thread *t = &s->th[ti];
 		u64 k = (u64)ti * s->o.futexes + t->j;
 		const struct hm_sim_step *st = &tp.st[t->step];
 		struct hm_coh_result r;
 		u32 line = obj_line(s, t, k, st);
 		u64 ip = tip[t->step];
-		u64 cost, key;
+		u64 cost;
 
 		if (cal && (t->time >> CAL_SHIFT) >= cal_next)
 			cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
 		if (t->time >= end_cycles || ops_done) {
 			/* this thread is done: drop it */
-			tour_set(&h, ti, UINT64_MAX);
-			streak = 0;
+			hm_sched__hold(q, UINT64_MAX);
 			continue;
 		}
 		acq = (enum hm_acc)st->acc;
@@ -634,11 +579,6 @@ int hm_sim__run(struct hm_sim *s)
 			u32 ipoff = 0;
 			int rc;
 
-			/* the slowpath reschedules threads: the tree must be exact */
-			if (streak) {
-				tour_set(&h, ti, (t->time << TID_BITS) | ti);
-				streak = 0;
-			}
 			rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
 
 			if (rc < 0) {
@@ -673,8 +613,11 @@ int hm_sim__run(struct hm_sim *s)
 			if (err)
 				break;
 		}
-		/* res.src, rmws, stores: the population's totals, copied at the end */
-		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step, steps);
+		/*
+		 * The population: by step, access and source here (the step
+		 * gives the object and the field), into s->pop at the end.
+		 */
+		cnt[t->step][acq][r.src]++;
 		cost = r.cost;
 		if (handoff) {
 			t->time += cost;
@@ -721,19 +664,23 @@ int hm_sim__run(struct hm_sim *s)
 			hm_coh__prefetch_owner(s->coh, obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]));
 		if (cal && t->step == 0)
 			cal_add(cal, cal_next, t->time, ti);
-		key = (t->time << TID_BITS) | ti;
-		if (streak && key < others)
-			continue;	/* still the earliest: the path's update waits */
-		tour_set(&h, ti, key);
-		/* the same thread runs next: it may run on without updating the path */
-		streak = h.k[1] == key;
-		if (streak)
-			others = tour_others(&h, ti);
+		hm_sched__hold(q, (t->time << TID_BITS) | ti);
 	}
-	free(h.k);
+	hm_sched__delete(q);
 	free(cal);
-	if (err)
+	if (err) {
+		free(cnt);
 		return err;
+	}
+	for (n = 0; n < tp.n; n++) {
+		u32 a, src;
+
+		for (a = 0; a < 3; a++)
+			for (src = 0; src < HM_SRC__MAX; src++)
+				hm_pop__add(&s->pop, (u8)src, (u8)a, tp.st[n].obj, tp.st[n].field, n, steps,
+					    cnt[n][a][src]);
+	}
+	free(cnt);
 	s->res.ops = total_ops;
 	s->res.accesses = s->coh->nr_accesses;
 	memcpy(s->res.src, s->pop.load, sizeof(s->res.src));
