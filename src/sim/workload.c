@@ -48,18 +48,59 @@ static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t
 	return 0;
 }
 
-static inline u32 obj_line(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
-			   const struct hm_sim_step *st)
+/*
+ * Where each template step finds its line, without a switch (an indirect
+ * jump that mispredicts as threads at different steps interleave): the u32
+ * at @base + ((futex & kmask) << kshift) + ((cpu & cmask) << 2), so a
+ * per-futex array, a per-CPU one, or the step's own line (both masks 0).
+ */
+struct line_src {
+	const char	*base;
+	u64		kmask;
+	u32		kshift, cmask;
+};
+
+static void line_src__init(struct line_src *ls, const struct hm_sim *s, const struct hm_sim_step *st)
 {
+	const struct hm_sim_fut *f = s->fut;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->kmask = UINT64_MAX;
+	ls->kshift = 2;
 	switch (st->obj) {
-	case HM_OBJ_BUCKET:	return st->off < 64 ? s->fut[k].bucket_line : s->bucket_line2[k];
-	case HM_OBJ_UWORD:	return s->fut[k].uword_line;
-	case HM_OBJ_PAGE:	return s->page_line[k];
-	case HM_OBJ_FOLIO:	return s->folio_line[k];
-	case HM_OBJ_PT:		return s->pt_line[k];
-	case HM_OBJ_PCPU:	return s->pcpu_line[t->cpu];
-	default:		return st->line;
+	case HM_OBJ_BUCKET:
+		if (st->off < 64) {
+			ls->base = (const char *)&f[0].bucket_line;
+			ls->kshift = 3;
+		} else {
+			ls->base = (const char *)s->bucket_line2;
+		}
+		break;
+	case HM_OBJ_UWORD:
+		ls->base = (const char *)&f[0].uword_line;
+		ls->kshift = 3;
+		break;
+	case HM_OBJ_PAGE:	ls->base = (const char *)s->page_line; break;
+	case HM_OBJ_FOLIO:	ls->base = (const char *)s->folio_line; break;
+	case HM_OBJ_PT:		ls->base = (const char *)s->pt_line; break;
+	case HM_OBJ_PCPU:
+		ls->base = (const char *)s->pcpu_line;
+		ls->kmask = 0;
+		ls->cmask = UINT32_MAX;
+		break;
+	default:
+		ls->base = (const char *)&st->line;
+		ls->kmask = 0;
+		break;
 	}
+}
+
+static inline u32 line_src__get(const struct line_src *ls, u64 k, u32 cpu)
+{
+	u32 v;
+
+	memcpy(&v, ls->base + ((k & ls->kmask) << ls->kshift) + ((size_t)(cpu & ls->cmask) << 2), sizeof(v));
+	return v;
 }
 
 static __attribute__((noinline)) int emit(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
@@ -465,6 +506,8 @@ int hm_sim__run(struct hm_sim *s)
 	 */
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
+	/* the next clock at which the calendar runs or the run ends: one compare an access */
+	u64 check_at;
 	const bool steps = s->o.count_steps;
 	bool ops_done = false;
 	u32 ti;
@@ -472,6 +515,7 @@ int hm_sim__run(struct hm_sim *s)
 	bool tracing, sampling;
 	u64 tip[HM_SIM_MAX_STEPS];	/* code address of each step */
 	bool pref[HM_SIM_MAX_STEPS];	/* the step's line is not a hot singleton: prefetch it */
+	struct line_src lsrc[HM_SIM_MAX_STEPS];	/* where each step's line is */
 	char before[32];
 	u32 i, n;
 	int err = 0;
@@ -504,6 +548,7 @@ int hm_sim__run(struct hm_sim *s)
 		tip[n] = ksym_addr[tp.st[n].ksym] + tp.st[n].ipoff;
 		/* the mm, the private hash, __futex_data, the per-CPU counter: L1 hits, hot in the host's cache */
 		pref[n] = !(o == HM_OBJ_MM || o == HM_OBJ_FPH || o == HM_OBJ_GLOBAL || o == HM_OBJ_PCPU);
+		line_src__init(&lsrc[n], s, &tp.st[n]);
 	}
 	if (s->o.output) {
 		u64 srng = s->o.seed ^ 0x5eed5eed5eedULL;
@@ -549,6 +594,7 @@ int hm_sim__run(struct hm_sim *s)
 	qc.before = before;
 	qc.steps = steps;
 	tracing = s->o.trace > 0;
+	check_at = cal ? 0 : end_cycles;
 	sampling = s->sp != NULL;
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
@@ -562,16 +608,23 @@ int hm_sim__run(struct hm_sim *s)
 		u64 k = (u64)ti * s->o.futexes + t->j;
 		const struct hm_sim_step *st = &tp.st[t->step];
 		struct hm_coh_result r;
-		u32 line = obj_line(s, t, k, st);
+		u32 line = line_src__get(&lsrc[t->step], k, t->cpu);
 		u64 ip = tip[t->step];
 		u64 cost;
 
-		if (cal && (t->time >> CAL_SHIFT) >= cal_next)
-			cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
-		if (t->time >= end_cycles || ops_done) {
-			/* this thread is done: drop it */
-			hm_sched__hold(q, UINT64_MAX);
-			continue;
+		if (t->time >= check_at) {
+			if (cal && (t->time >> CAL_SHIFT) >= cal_next)
+				cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
+			check_at = end_cycles;
+			if (cal && (cal_next << CAL_SHIFT) < check_at)
+				check_at = cal_next << CAL_SHIFT;
+			if (ops_done)
+				check_at = 0;
+			if (t->time >= end_cycles || ops_done) {
+				/* this thread is done: drop it */
+				hm_sched__hold(q, UINT64_MAX);
+				continue;
+			}
 		}
 		acq = (enum hm_acc)st->acc;
 		handoff = 0;
@@ -630,7 +683,10 @@ int hm_sim__run(struct hm_sim *s)
 			t->step = 0;
 			t->ops++;
 			total_ops++;
-			ops_done = target_ops && total_ops >= target_ops;
+			if (target_ops && total_ops >= target_ops) {
+				ops_done = true;
+				check_at = 0;
+			}
 			if (++t->j == s->o.futexes)
 				t->j = 0;
 			cost += s->m.lat[HM_LAT_SYSCALL];
@@ -649,7 +705,7 @@ int hm_sim__run(struct hm_sim *s)
 		t->time += cost;
 		/* warm the host caches for this thread's next access */
 		if (pref[t->step]) {
-			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[t->step]);
+			u32 nl = line_src__get(&lsrc[t->step], (u64)ti * s->o.futexes + t->j, t->cpu);
 
 			hm_coh__prefetch(s->coh, t->cpu, nl);
 			/*
@@ -659,11 +715,13 @@ int hm_sim__run(struct hm_sim *s)
 			if (t->step)
 				hm_coh__prefetch_owner(s->coh, nl);
 		}
-		if (t->step == 0 && tp.n > 1 && !cal)
-			/* the op's bucket line was fetched at the end of the last op */
-			hm_coh__prefetch_owner(s->coh, obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]));
-		if (cal && t->step == 0)
-			cal_add(cal, cal_next, t->time, ti);
+		if (!t->step) {
+			if (cal)
+				cal_add(cal, cal_next, t->time, ti);
+			else if (tp.n > 1)
+				/* the op's bucket line was fetched at the end of the last op */
+				hm_coh__prefetch_owner(s->coh, line_src__get(&lsrc[1], (u64)ti * s->o.futexes + t->j, t->cpu));
+		}
 		hm_sched__hold(q, (t->time << TID_BITS) | ti);
 	}
 	hm_sched__delete(q);
