@@ -513,6 +513,9 @@ int hm_sim__run(struct hm_sim *s)
 	u32 ti;
 	u64 (*cnt)[3][HM_SRC__MAX] = NULL;	/* accesses by template step, access and source */
 	bool tracing, sampling;
+	const bool intel = s->m.vendor == HM_VENDOR_INTEL;
+	const u32 ldlat = s->o.ldlat, period = s->o.period;
+	u32 *ld_left, *st_left;
 	u64 tip[HM_SIM_MAX_STEPS];	/* code address of each step */
 	bool pref[HM_SIM_MAX_STEPS];	/* the step's line is not a hot singleton: prefetch it */
 	struct line_src lsrc[HM_SIM_MAX_STEPS];	/* where each step's line is */
@@ -596,6 +599,8 @@ int hm_sim__run(struct hm_sim *s)
 	tracing = s->o.trace > 0;
 	check_at = cal ? 0 : end_cycles;
 	sampling = s->sp != NULL;
+	ld_left = s->ld_left;
+	st_left = s->st_left;
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
 		s->th[i].time = hm_sim__splitmix(&rng) % 2000;
@@ -612,7 +617,7 @@ int hm_sim__run(struct hm_sim *s)
 		u64 ip = tip[t->step];
 		u64 cost;
 
-		if (t->time >= check_at) {
+		if (__builtin_expect(t->time >= check_at, 0)) {
 			if (cal && (t->time >> CAL_SHIFT) >= cal_next)
 				cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
 			check_at = end_cycles;
@@ -652,17 +657,33 @@ int hm_sim__run(struct hm_sim *s)
 				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + ipoff;
 			}
 		}
-		if (tracing && traced < s->o.trace)
+		if (__builtin_expect(tracing, 0) && traced < s->o.trace)
 			line_state(s->coh, line, before, sizeof(before));
-		hm_coh__access(s->coh, t->cpu, line, acq, t->time, &r);
-		if (tracing && traced < s->o.trace && s->o.trace_fn) {
+		hm_coh__access_core(s->coh, t->cpu, t->core, line, acq, t->time, &r);
+		if (__builtin_expect(tracing, 0) && traced < s->o.trace && s->o.trace_fn) {
 			traced++;
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
 		if (st->kind == HM_STEP_UNLOCK)
 			s->coh->lines[line].lock.locked = 0;
 		if (sampling) {
-			err = account(s, t, k, st, ip, &r, line);
+			/* account(), with the counters' constants in locals */
+			u32 cpu = t->cpu;
+
+			if (intel) {
+				if (acq != HM_ACC_STORE && r.weight > ldlat && !--ld_left[cpu]) {
+					ld_left[cpu] = period;
+					err = emit(s, t, k, st, ip, &r, false, line);
+				}
+				if (!err && acq != HM_ACC_LOAD && !--st_left[cpu]) {
+					st_left[cpu] = period;
+					err = emit(s, t, k, st, ip, &r, true, line);
+				}
+			} else if (!--ld_left[cpu]) {
+				/* one counter over ops: an RMW is sampled as its load */
+				ld_left[cpu] = period;
+				err = emit(s, t, k, st, ip, &r, acq == HM_ACC_STORE, line);
+			}
 			if (err)
 				break;
 		}
@@ -672,7 +693,7 @@ int hm_sim__run(struct hm_sim *s)
 		 */
 		cnt[t->step][acq][r.src]++;
 		cost = r.cost;
-		if (handoff) {
+		if (__builtin_expect(handoff != 0, 0)) {
 			t->time += cost;
 			cost = 0;
 			err = qspin_handoff(&qc, ti, k, st, handoff);
