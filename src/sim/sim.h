@@ -223,8 +223,9 @@ u32  hm_coh__find(const struct hm_coh *c, u64 addr);
  */
 void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 line, enum hm_acc a, u64 now,
 			 struct hm_coh_result *r);
-static inline void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
-				  struct hm_coh_result *r)
+/* hm_coh__access of @cpu, whose core (m->cpu_core[cpu]) the caller knows. */
+static inline void hm_coh__access_core(struct hm_coh *c, u32 cpu, u32 core, u32 id, enum hm_acc a,
+				       u64 now, struct hm_coh_result *r)
 {
 	/*
 	 * Inline: an L1 hit, a load or a write of a line this core owns
@@ -232,7 +233,6 @@ static inline void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc
 	 */
 	const struct hm_machine *m = c->m;
 	struct hm_coh_line *l = &c->lines[id];
-	u32 core = m->cpu_core[cpu];
 	const struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (hm_coh__set(id) & c->l1_mask)];
 
 	if (s1->line == id && s1->epoch == l->epoch) {
@@ -254,6 +254,12 @@ static inline void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc
 		}
 	}
 	hm_coh__access_slow(c, cpu, id, a, now, r);
+}
+
+static inline void hm_coh__access(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 now,
+				  struct hm_coh_result *r)
+{
+	hm_coh__access_core(c, cpu, c->m->cpu_core[cpu], id, a, now, r);
 }
 
 /* ------------------------------------------------------------ truth */
@@ -297,6 +303,23 @@ static inline void hm_pop__count(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 fi
 	p->load[src]++;
 	p->obj[obj][src]++;
 	p->field[field][src]++;
+}
+
+/* hm_pop__count @n times. */
+static inline void hm_pop__add(struct hm_pop *p, u8 src, u8 acc, u8 obj, u8 field, u32 step,
+			       bool steps, u64 n)
+{
+	if (acc == 1 /* HM_ACC_STORE */) {
+		p->store += n;
+		return;
+	}
+	if (acc == 2)
+		p->rmw += n;
+	if (steps)
+		p->step[step][src] += n;
+	p->load[src] += n;
+	p->obj[obj][src] += n;
+	p->field[field][src] += n;
 }
 
 struct hm_truth *hm_truth__new(const struct hm_sim *s);

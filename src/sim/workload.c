@@ -15,6 +15,7 @@
 #include <time.h>
 #include <hitmap/log.h>
 #include "sim/sim.h"
+#include "sim/sched.h"
 
 #define KTEXT_BASE	HM_SIM_KTEXT
 #define KMAP_LEN	HM_SIM_KMAP_LEN
@@ -27,55 +28,7 @@ static u64 ksym_addr[HM_K__MAX];	/* hm_sim_ksym__addr(), cached for the run loop
 
 /* ------------------------------------------------------------- run */
 
-/*
- * Tournament (winner) tree over the threads' keys (time << 12 | thread): leaf
- * i holds thread i's key, every inner node the smaller of its two children,
- * so the root is the thread with the earliest clock, which runs next.  Keys
- * are unique, so the order is the same as with any exact priority queue; an
- * update replays one leaf-to-root path with branch-free minimums (a heap's
- * sift-down mispredicts at every level).  A finished thread's key becomes
- * UINT64_MAX.
- */
-struct tour {
-	u64	*k;		/* [1] root, [p + i] leaf of thread i */
-	u32	p;		/* leaves, a power of two */
-};
-
-static inline void tour_set(struct tour *t, u32 i, u64 v)
-{
-	u64 *k = t->k;
-	u32 j = t->p + i;
-
-	/* carry the path's minimum in a register: only the siblings are loaded */
-	k[j] = v;
-	for (; j > 1; j >>= 1) {
-		u64 sib = k[j ^ 1];
-
-		v = v < sib ? v : sib;
-		k[j >> 1] = v;
-	}
-}
-
-/*
- * The smallest key outside leaf @i: the minimum of the siblings on its path.
- * While thread i's new key stays below it, i is still the root, and the
- * path's update can wait (see the run loop's streak).
- */
-static inline u64 tour_others(const struct tour *t, u32 i)
-{
-	const u64 *k = t->k;
-	u64 v = UINT64_MAX;
-	u32 j;
-
-	for (j = t->p + i; j > 1; j >>= 1) {
-		u64 sib = k[j ^ 1];
-
-		v = v < sib ? v : sib;
-	}
-	return v;
-}
-
-#define TID_BITS 12
+#define TID_BITS HM_SCHED_TID_BITS
 
 static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
 			   const struct hm_sim_step *st)
@@ -95,18 +48,59 @@ static inline u64 obj_addr(const struct hm_sim *s, const struct hm_sim_thread *t
 	return 0;
 }
 
-static inline u32 obj_line(const struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
-			   const struct hm_sim_step *st)
+/*
+ * Where each template step finds its line, without a switch (an indirect
+ * jump that mispredicts as threads at different steps interleave): the u32
+ * at @base + ((futex & kmask) << kshift) + ((cpu & cmask) << 2), so a
+ * per-futex array, a per-CPU one, or the step's own line (both masks 0).
+ */
+struct line_src {
+	const char	*base;
+	u64		kmask;
+	u32		kshift, cmask;
+};
+
+static void line_src__init(struct line_src *ls, const struct hm_sim *s, const struct hm_sim_step *st)
 {
+	const struct hm_sim_fut *f = s->fut;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->kmask = UINT64_MAX;
+	ls->kshift = 2;
 	switch (st->obj) {
-	case HM_OBJ_BUCKET:	return st->off < 64 ? s->fut[k].bucket_line : s->bucket_line2[k];
-	case HM_OBJ_UWORD:	return s->fut[k].uword_line;
-	case HM_OBJ_PAGE:	return s->page_line[k];
-	case HM_OBJ_FOLIO:	return s->folio_line[k];
-	case HM_OBJ_PT:		return s->pt_line[k];
-	case HM_OBJ_PCPU:	return s->pcpu_line[t->cpu];
-	default:		return st->line;
+	case HM_OBJ_BUCKET:
+		if (st->off < 64) {
+			ls->base = (const char *)&f[0].bucket_line;
+			ls->kshift = 3;
+		} else {
+			ls->base = (const char *)s->bucket_line2;
+		}
+		break;
+	case HM_OBJ_UWORD:
+		ls->base = (const char *)&f[0].uword_line;
+		ls->kshift = 3;
+		break;
+	case HM_OBJ_PAGE:	ls->base = (const char *)s->page_line; break;
+	case HM_OBJ_FOLIO:	ls->base = (const char *)s->folio_line; break;
+	case HM_OBJ_PT:		ls->base = (const char *)s->pt_line; break;
+	case HM_OBJ_PCPU:
+		ls->base = (const char *)s->pcpu_line;
+		ls->kmask = 0;
+		ls->cmask = UINT32_MAX;
+		break;
+	default:
+		ls->base = (const char *)&st->line;
+		ls->kmask = 0;
+		break;
 	}
+}
+
+static inline u32 line_src__get(const struct line_src *ls, u64 k, u32 cpu)
+{
+	u32 v;
+
+	memcpy(&v, ls->base + ((k & ls->kmask) << ls->kshift) + ((size_t)(cpu & ls->cmask) << 2), sizeof(v));
+	return v;
 }
 
 static __attribute__((noinline)) int emit(struct hm_sim *s, const struct hm_sim_thread *t, u64 k,
@@ -299,7 +293,7 @@ enum { LK_NONE, LK_PEND, LK_QUEUED, LK_WOKEN, LK_HEAD };
 
 struct qspin_ctx {
 	struct hm_sim		*s;
-	struct tour		*h;
+	struct hm_sched		*q;
 	u64			*traced;
 	char			*before;
 	bool			steps;
@@ -344,7 +338,7 @@ static int qspin_access(struct qspin_ctx *q, struct hm_sim_thread *t, u64 k, con
 static inline void qspin_again(struct qspin_ctx *q, struct hm_sim_thread *t, u32 ti)
 {
 	t->time += q->s->m.lat[HM_LAT_SPIN];
-	tour_set(q->h, ti, (t->time << TID_BITS) | ti);
+	hm_sched__hold(q->q, (t->time << TID_BITS) | ti);
 }
 
 /*
@@ -404,7 +398,7 @@ static int qspin_lock(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim_st
 				   (int)s->th[prev - 1].cpu);
 		s->th[prev - 1].qnext = me;
 		t->lk = LK_QUEUED;
-		tour_set(q->h, ti, UINT64_MAX);
+		hm_sched__hold(q->q, UINT64_MAX);
 		return err ? err : 1;
 	case LK_PEND:
 		/* smp_cond_load_acquire(&lock->locked, !VAL) */
@@ -473,7 +467,7 @@ static int qspin_handoff(struct qspin_ctx *q, u32 ti, u64 k, const struct hm_sim
 	if (n->time < t->time)
 		n->time = t->time;
 	n->lk = LK_WOKEN;
-	tour_set(q->h, next - 1, (n->time << TID_BITS) | (next - 1));
+	hm_sched__add(q->q, (n->time << TID_BITS) | (next - 1));
 	return err;
 }
 
@@ -496,7 +490,7 @@ void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_t
 int hm_sim__run(struct hm_sim *s)
 {
 	struct hm_sim_tmpl tp;
-	struct tour h = { 0 };
+	struct hm_sched *q = NULL;
 	struct qspin_ctx qc;
 	struct hm_sim_step acs;
 	enum hm_acc acq;
@@ -512,17 +506,19 @@ int hm_sim__run(struct hm_sim *s)
 	 */
 	struct cal *cal = NULL;
 	u64 cal_next = 0;
+	/* the next clock at which the calendar runs or the run ends: one compare an access */
+	u64 check_at;
 	const bool steps = s->o.count_steps;
-	/*
-	 * streak: the root's thread ran last and its path holds an older
-	 * (smaller) key than its clock, which stays below @others (the rest's
-	 * minimum); the order is the same as updating the tree every access.
-	 */
-	bool streak = false, ops_done = false;
-	u64 others = 0;
+	bool ops_done = false;
+	u32 ti;
+	u64 (*cnt)[3][HM_SRC__MAX] = NULL;	/* accesses by template step, access and source */
 	bool tracing, sampling;
+	const bool intel = s->m.vendor == HM_VENDOR_INTEL;
+	const u32 ldlat = s->o.ldlat, period = s->o.period;
+	u32 *ld_left, *st_left;
 	u64 tip[HM_SIM_MAX_STEPS];	/* code address of each step */
 	bool pref[HM_SIM_MAX_STEPS];	/* the step's line is not a hot singleton: prefetch it */
+	struct line_src lsrc[HM_SIM_MAX_STEPS];	/* where each step's line is */
 	char before[32];
 	u32 i, n;
 	int err = 0;
@@ -555,6 +551,7 @@ int hm_sim__run(struct hm_sim *s)
 		tip[n] = ksym_addr[tp.st[n].ksym] + tp.st[n].ipoff;
 		/* the mm, the private hash, __futex_data, the per-CPU counter: L1 hits, hot in the host's cache */
 		pref[n] = !(o == HM_OBJ_MM || o == HM_OBJ_FPH || o == HM_OBJ_GLOBAL || o == HM_OBJ_PCPU);
+		line_src__init(&lsrc[n], s, &tp.st[n]);
 	}
 	if (s->o.output) {
 		u64 srng = s->o.seed ^ 0x5eed5eed5eedULL;
@@ -581,52 +578,58 @@ int hm_sim__run(struct hm_sim *s)
 		target_ops = 2ULL * s->nr_threads * s->o.futexes;
 	if (s->o.seconds > 0)
 		end_cycles = (u64)(s->o.seconds * s->m.ghz * 1e9);
-	for (h.p = 1; h.p < s->nr_threads; h.p <<= 1)
-		;
 	if (s->nr_threads > 64) {
 		cal = calloc(1, sizeof(*cal));
 		if (!cal)
 			return -ENOMEM;
 	}
-	h.k = malloc(2 * (size_t)h.p * sizeof(u64));
-	if (!h.k) {
+	q = hm_sched__new(s->nr_threads);
+	cnt = calloc(HM_SIM_MAX_STEPS, sizeof(*cnt));
+	if (!q || !cnt) {
+		hm_sched__delete(q);
+		free(cnt);
 		free(cal);
 		return -ENOMEM;
 	}
-	memset(h.k, 0xff, 2 * (size_t)h.p * sizeof(u64));
 	qc.s = s;
-	qc.h = &h;
+	qc.q = q;
 	qc.traced = &traced;
 	qc.before = before;
 	qc.steps = steps;
 	tracing = s->o.trace > 0;
+	check_at = cal ? 0 : end_cycles;
 	sampling = s->sp != NULL;
+	ld_left = s->ld_left;
+	st_left = s->st_left;
 	/* start skew: threads are released by a condition variable broadcast */
 	for (i = 0; i < s->nr_threads; i++) {
 		s->th[i].time = hm_sim__splitmix(&rng) % 2000;
 		s->th[i].j = 0;
-		h.k[h.p + i] = (s->th[i].time << TID_BITS) | i;
+		hm_sched__add(q, (s->th[i].time << TID_BITS) | i);
 	}
-	for (i = h.p; i-- > 1;)
-		h.k[i] = h.k[2 * i] < h.k[2 * i + 1] ? h.k[2 * i] : h.k[2 * i + 1];
 
-	while (h.k[1] != UINT64_MAX) {
-		u32 ti = (u32)(h.k[1] & ((1u << TID_BITS) - 1));
+	while ((ti = hm_sched__next(q)) != HM_SCHED_NONE) {
 		struct hm_sim_thread *t = &s->th[ti];
 		u64 k = (u64)ti * s->o.futexes + t->j;
 		const struct hm_sim_step *st = &tp.st[t->step];
 		struct hm_coh_result r;
-		u32 line = obj_line(s, t, k, st);
+		u32 line = line_src__get(&lsrc[t->step], k, t->cpu);
 		u64 ip = tip[t->step];
-		u64 cost, key;
+		u64 cost;
 
-		if (cal && (t->time >> CAL_SHIFT) >= cal_next)
-			cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
-		if (t->time >= end_cycles || ops_done) {
-			/* this thread is done: drop it */
-			tour_set(&h, ti, UINT64_MAX);
-			streak = 0;
-			continue;
+		if (__builtin_expect(t->time >= check_at, 0)) {
+			if (cal && (t->time >> CAL_SHIFT) >= cal_next)
+				cal_next = cal_run(s, cal, cal_next, t->time >> CAL_SHIFT);
+			check_at = end_cycles;
+			if (cal && (cal_next << CAL_SHIFT) < check_at)
+				check_at = cal_next << CAL_SHIFT;
+			if (ops_done)
+				check_at = 0;
+			if (t->time >= end_cycles || ops_done) {
+				/* this thread is done: drop it */
+				hm_sched__hold(q, UINT64_MAX);
+				continue;
+			}
 		}
 		acq = (enum hm_acc)st->acc;
 		handoff = 0;
@@ -634,11 +637,6 @@ int hm_sim__run(struct hm_sim *s)
 			u32 ipoff = 0;
 			int rc;
 
-			/* the slowpath reschedules threads: the tree must be exact */
-			if (streak) {
-				tour_set(&h, ti, (t->time << TID_BITS) | ti);
-				streak = 0;
-			}
 			rc = qspin_lock(&qc, ti, k, st, line, &acq, &ipoff, &handoff);
 
 			if (rc < 0) {
@@ -659,24 +657,43 @@ int hm_sim__run(struct hm_sim *s)
 				ip = ksym_addr[HM_K_QSPIN_SLOWPATH] + ipoff;
 			}
 		}
-		if (tracing && traced < s->o.trace)
+		if (__builtin_expect(tracing, 0) && traced < s->o.trace)
 			line_state(s->coh, line, before, sizeof(before));
-		hm_coh__access(s->coh, t->cpu, line, acq, t->time, &r);
-		if (tracing && traced < s->o.trace && s->o.trace_fn) {
+		hm_coh__access_core(s->coh, t->cpu, t->core, line, acq, t->time, &r);
+		if (__builtin_expect(tracing, 0) && traced < s->o.trace && s->o.trace_fn) {
 			traced++;
 			trace_one(s, t, k, st, ip, line, before, &r);
 		}
 		if (st->kind == HM_STEP_UNLOCK)
 			s->coh->lines[line].lock.locked = 0;
 		if (sampling) {
-			err = account(s, t, k, st, ip, &r, line);
+			/* account(), with the counters' constants in locals */
+			u32 cpu = t->cpu;
+
+			if (intel) {
+				if (acq != HM_ACC_STORE && r.weight > ldlat && !--ld_left[cpu]) {
+					ld_left[cpu] = period;
+					err = emit(s, t, k, st, ip, &r, false, line);
+				}
+				if (!err && acq != HM_ACC_LOAD && !--st_left[cpu]) {
+					st_left[cpu] = period;
+					err = emit(s, t, k, st, ip, &r, true, line);
+				}
+			} else if (!--ld_left[cpu]) {
+				/* one counter over ops: an RMW is sampled as its load */
+				ld_left[cpu] = period;
+				err = emit(s, t, k, st, ip, &r, acq == HM_ACC_STORE, line);
+			}
 			if (err)
 				break;
 		}
-		/* res.src, rmws, stores: the population's totals, copied at the end */
-		hm_pop__count(&s->pop, r.src, st->acc, st->obj, st->field, t->step, steps);
+		/*
+		 * The population: by step, access and source here (the step
+		 * gives the object and the field), into s->pop at the end.
+		 */
+		cnt[t->step][acq][r.src]++;
 		cost = r.cost;
-		if (handoff) {
+		if (__builtin_expect(handoff != 0, 0)) {
 			t->time += cost;
 			cost = 0;
 			err = qspin_handoff(&qc, ti, k, st, handoff);
@@ -687,7 +704,10 @@ int hm_sim__run(struct hm_sim *s)
 			t->step = 0;
 			t->ops++;
 			total_ops++;
-			ops_done = target_ops && total_ops >= target_ops;
+			if (target_ops && total_ops >= target_ops) {
+				ops_done = true;
+				check_at = 0;
+			}
 			if (++t->j == s->o.futexes)
 				t->j = 0;
 			cost += s->m.lat[HM_LAT_SYSCALL];
@@ -706,7 +726,7 @@ int hm_sim__run(struct hm_sim *s)
 		t->time += cost;
 		/* warm the host caches for this thread's next access */
 		if (pref[t->step]) {
-			u32 nl = obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[t->step]);
+			u32 nl = line_src__get(&lsrc[t->step], (u64)ti * s->o.futexes + t->j, t->cpu);
 
 			hm_coh__prefetch(s->coh, t->cpu, nl);
 			/*
@@ -716,24 +736,30 @@ int hm_sim__run(struct hm_sim *s)
 			if (t->step)
 				hm_coh__prefetch_owner(s->coh, nl);
 		}
-		if (t->step == 0 && tp.n > 1 && !cal)
-			/* the op's bucket line was fetched at the end of the last op */
-			hm_coh__prefetch_owner(s->coh, obj_line(s, t, (u64)ti * s->o.futexes + t->j, &tp.st[1]));
-		if (cal && t->step == 0)
-			cal_add(cal, cal_next, t->time, ti);
-		key = (t->time << TID_BITS) | ti;
-		if (streak && key < others)
-			continue;	/* still the earliest: the path's update waits */
-		tour_set(&h, ti, key);
-		/* the same thread runs next: it may run on without updating the path */
-		streak = h.k[1] == key;
-		if (streak)
-			others = tour_others(&h, ti);
+		if (!t->step) {
+			if (cal)
+				cal_add(cal, cal_next, t->time, ti);
+			else if (tp.n > 1)
+				/* the op's bucket line was fetched at the end of the last op */
+				hm_coh__prefetch_owner(s->coh, line_src__get(&lsrc[1], (u64)ti * s->o.futexes + t->j, t->cpu));
+		}
+		hm_sched__hold(q, (t->time << TID_BITS) | ti);
 	}
-	free(h.k);
+	hm_sched__delete(q);
 	free(cal);
-	if (err)
+	if (err) {
+		free(cnt);
 		return err;
+	}
+	for (n = 0; n < tp.n; n++) {
+		u32 a, src;
+
+		for (a = 0; a < 3; a++)
+			for (src = 0; src < HM_SRC__MAX; src++)
+				hm_pop__add(&s->pop, (u8)src, (u8)a, tp.st[n].obj, tp.st[n].field, n, steps,
+					    cnt[n][a][src]);
+	}
+	free(cnt);
 	s->res.ops = total_ops;
 	s->res.accesses = s->coh->nr_accesses;
 	memcpy(s->res.src, s->pop.load, sizeof(s->res.src));

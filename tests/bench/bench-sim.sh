@@ -5,10 +5,11 @@
 # with the perf.data written.  There is no real tool that simulates this; the
 # ratio line compares against the 20 M/s target.
 #
-# What limits it: the run loop's own work (one tournament-tree update per
-# access to pick the thread with the earliest clock, the sampling counters)
-# and the host cache misses of the accesses that leave the simulated L1:
-# the line's 32-byte directory entry (state, transfer clock, lock), the
+# What limits it: the run loop's own work (about 250 host instructions per
+# access on 6.12: the calendar queue that picks the thread with the earliest
+# clock, the coherence model, the sampling counters) and the host cache
+# misses of the accesses that leave the simulated L1: the line's 32-byte
+# directory entry (state, transfer clock, lock), the
 # core's L1 and L2 slots and, for a transfer within a socket, the owner's L2
 # slot, from a working set of about 10 MB on this preset (192 cores x 4608
 # private-cache slots x 8 bytes = 7 MB, plus 32 bytes per simulated line).
