@@ -65,8 +65,8 @@ int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64
 			s32 pid, u32 tid, s32 node, u64 count);
 
 /*
- * Prefetch for a coming hm_futex_infer__add of @addr: stage 0 its hash slot,
- * stage 1 (after stage 0 had time) its line's observations.
+ * Prefetch for a coming hm_futex_infer__add of @addr: stage 0 its line's
+ * slot (the observations live in it); other stages do nothing.
  */
 void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage);
 

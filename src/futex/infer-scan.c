@@ -15,8 +15,9 @@
  * cannot be read twice and get none).  The cache-line table names its
  * lines after the pass: the report feeds the same observer from its pass
  * (before the batch drops the call chain) and infers at the end, so the
- * default report needs no second read and every view gets the same tables
- * from the same samples.  Memory grows with distinct lines, never samples.
+ * default report needs no second read, a pipe infers as its file does, and
+ * every view gets the same tables from the same samples.  Memory grows
+ * with distinct lines, never samples.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -89,12 +90,11 @@ static u32 nr_nodes_of(const struct hm_topo *topo)
 
 /*
  * Observations wait in a small batch: the line table is far larger than the
- * caches, so each one costs misses; prefetching the batch's slots as they
- * arrive and its lines before adding overlaps them.  The inference does not
- * depend on the order of its observations.
+ * caches, so each one costs a miss; prefetching its slot as it arrives and
+ * adding it OBS_BATCH samples later overlaps them.  The batch keeps the
+ * arrival order (the lines' first-seen order is part of the inference).
  */
 #define OBS_BATCH	64
-#define OBS_AHEAD	8	/* lines prefetched ahead of the one added */
 
 struct pending_obs {
 	u64	addr;
@@ -168,13 +168,8 @@ static int observer__drain(struct hm_futex_observer *o)
 	u32 i;
 	int err;
 
-	for (i = 0; i < o->nr_pend && i < OBS_AHEAD; i++)
-		hm_futex_infer__prefetch(o->inf, o->pend[i].addr, 1);
 	for (i = 0; i < o->nr_pend; i++) {
 		const struct pending_obs *p = &o->pend[i];
-
-		if (i + OBS_AHEAD < o->nr_pend)
-			hm_futex_infer__prefetch(o->inf, o->pend[i + OBS_AHEAD].addr, 1);
 
 		err = hm_futex_infer__add(o->inf, (enum hm_futex_code)p->code, p->addr, p->pid, p->tid,
 					  p->node, 1);
@@ -369,7 +364,8 @@ int hm_futex_model__infer_file(struct hm_futex_model *m, const char *path, const
 	memset(&res, 0, sizeof(res));
 	if (!path) {
 		snprintf(m->geometry, sizeof(m->geometry),
-			 "none: a pipe is read once and tables are inferred only from a file; "
+			 "none: a pipe is read once and the futex views need the tables before it "
+			 "(the cache-line table infers them from the pipe); "
 			 "write it to a file, or pass --futex-table global:NODE:ADDR:SLOTS");
 		return 0;
 	}

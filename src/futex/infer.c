@@ -11,7 +11,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
 #include "util/htab.h"
@@ -23,21 +25,44 @@
 #define MB2		(2ull << 20)
 #define MAX_ORDER_BYTES	(4ull << 20)	/* MAX_PAGE_ORDER 10 with 4 KiB pages */
 
+/* One line's observations, as the placing below reads them (built at finish). */
 struct obs {
 	u64	line;
 	s32	pid;		/* -2: several processes */
 	u64	n;		/* samples */
-	u64	bucket_n;	/* samples that are bucket evidence */
+	bool	bucket;		/* some sample is bucket evidence */
 	u64	offs;		/* bit i: byte offset i touched */
 	u32	code_mask;	/* bit per enum hm_futex_code */
 	u32	votes[MAX_VOTE_NODES];
 	s32	table;		/* placed: index in the model's tables, -1 */
 };
 
-struct proc {
+/*
+ * The same while samples arrive: one slot per line in a flat open-addressing
+ * table (linear probing, at most half full), so that a sample costs one
+ * hash and, mostly, one cache line, which the caller can prefetch
+ * (hm_futex_infer__prefetch).  A slot is 32 bytes (votes of nodes 0-2) or,
+ * on machines of more nodes, 64 (nodes 0-7); a vote for a node past the
+ * slot's goes to a side table (exact, and rare: node ids follow the count).
+ * Only what the placing reads is kept: of the offsets touched, the two an
+ * mm_struct is recognised by; the sample count saturates at 2^32 - 1.
+ * Key: the line | 1 (0: a free slot).
+ */
+struct slot {
+	u64	key;
+	u32	n;
 	s32	pid;
-	u32	threads;
+	u16	code_mask;
+	u8	bucket;
+	u8	mm_offs;	/* bit 0: mm->futex_phash's offset touched, bit 1: mm->futex_ref's */
+	u32	votes[];	/* (stride - 20) / 4 of them */
 };
+
+#define SLOT_HDR	20u
+_Static_assert(offsetof(struct slot, votes) == SLOT_HDR, "votes follow the 20-byte header");
+_Static_assert(HM_FUTEX_CODE__MAX <= 16, "code_mask is 16 bits");
+
+#define TID_SEEN	256	/* threads already noted: a direct-mapped cache */
 
 struct hm_futex_infer {
 	struct hm_futex_kernel	k;
@@ -47,9 +72,16 @@ struct hm_futex_infer {
 	enum hm_futex_era	era;
 	u32			nr_online, nr_nodes;
 	u64			global_slots;	/* per table */
-	u32			nr, alloc;
-	struct obs		*o;
-	struct hm_htab		by_line;	/* line -> index in o */
+	u8			*tab;		/* cap slots of stride bytes, cap a power of two */
+	u32			cap, nr;	/* nr: distinct lines */
+	u32			stride, nr_votes;	/* slot bytes, votes in a slot */
+	u32			ph_off, rf_off;	/* mm->futex_phash, mm->futex_ref in their line (64: none) */
+	struct hm_htab		votes_more;	/* line | node -> votes, nodes past the slot's */
+	u64			*order;		/* keys in the order first seen (nr of them) */
+	u32			order_alloc;
+	u64			bucket_offs[HM_FUTEX_CODE__MAX];	/* bit i: offset i is bucket evidence */
+	u32			tid_seen[TID_SEEN];
+	struct obs		*o;		/* nr lines by address: at finish */
 	struct hm_htab		thr;		/* tid -> pid */
 	u64			samples;
 };
@@ -107,6 +139,33 @@ enum hm_futex_code hm_futex_code__from_symbol(const char *name)
 	return HM_FUTEX_CODE_NONE;
 }
 
+static bool field_is(const struct hm_futex_layout *l, enum hm_futex_field f, u32 off)
+{
+	return l->offset[f] >= 0 && off >= (u32)l->offset[f] &&
+	       off < (u32)l->offset[f] + (l->size[f] ? l->size[f] : 4);
+}
+
+/* Is an access by @code at byte @off of its line a bucket field? */
+static bool bucket_evidence(const struct hm_futex_layout *l, enum hm_futex_code code, u32 off)
+{
+	switch (code) {
+	case HM_FUTEX_CODE_Q_LOCK:
+		return field_is(l, HM_FUTEX_FIELD_WAITERS, off) || field_is(l, HM_FUTEX_FIELD_LOCK, off);
+	case HM_FUTEX_CODE_Q_UNLOCK:
+		return field_is(l, HM_FUTEX_FIELD_WAITERS, off) || field_is(l, HM_FUTEX_FIELD_LOCK, off);
+	case HM_FUTEX_CODE_HASH:
+	case HM_FUTEX_CODE_HASH_PUT:
+		return field_is(l, HM_FUTEX_FIELD_PRIV, off);
+	case HM_FUTEX_CODE_SPIN:
+		return field_is(l, HM_FUTEX_FIELD_LOCK, off);
+	case HM_FUTEX_CODE_QUEUE:
+		return field_is(l, HM_FUTEX_FIELD_WAITERS, off) || field_is(l, HM_FUTEX_FIELD_LOCK, off) ||
+		       field_is(l, HM_FUTEX_FIELD_CHAIN, off);
+	default:
+		return false;
+	}
+}
+
 struct hm_futex_infer *hm_futex_infer__new(const struct hm_futex_model *m, const struct hm_futex_kernel *k,
 					   u32 nr_cpus, u32 nr_online, u32 nr_nodes)
 {
@@ -134,61 +193,156 @@ struct hm_futex_infer *hm_futex_infer__new(const struct hm_futex_model *m, const
 	inf->nr_nodes = nr_nodes ? nr_nodes : 1;
 	inf->global_slots = hm_futex__global_slots(m->era, nr_cpus ? nr_cpus : inf->nr_online,
 						   m->era == HM_FUTEX_ERA_PRE_6_16 ? 1 : inf->nr_nodes);
+	inf->stride = inf->nr_nodes <= 3 ? 32 : 64;
+	inf->nr_votes = (inf->stride - SLOT_HDR) / 4;
+	if (inf->nr_votes > MAX_VOTE_NODES)
+		inf->nr_votes = MAX_VOTE_NODES;
+	inf->ph_off = m->mm.offset[HM_FUTEX_MM_futex_phash] >= 0 ? (u32)m->mm.offset[HM_FUTEX_MM_futex_phash] & 63 : 64;
+	inf->rf_off = m->mm.offset[HM_FUTEX_MM_futex_ref] >= 0 ? (u32)m->mm.offset[HM_FUTEX_MM_futex_ref] & 63 : 64;
+	/* bucket evidence needs a bucket per line: with larger buckets nothing is */
+	for (u32 c = 0; c < HM_FUTEX_CODE__MAX && inf->layout.bucket_size == LINE; c++)
+		for (u32 off = 0; off < LINE; off++)
+			if (bucket_evidence(&inf->layout, (enum hm_futex_code)c, off))
+				inf->bucket_offs[c] |= 1ull << off;
 	return inf;
 }
+
+static void tab_free(void *t, size_t bytes);
 
 void hm_futex_infer__delete(struct hm_futex_infer *inf)
 {
 	if (!inf)
 		return;
+	tab_free(inf->tab, (size_t)inf->cap * inf->stride);
+	free(inf->order);
+	hm_htab__fini(&inf->votes_more);
 	free(inf->o);
-	hm_htab__fini(&inf->by_line);
 	hm_htab__fini(&inf->thr);
 	free(inf);
 }
 
-static struct obs *obs_get(struct hm_futex_infer *inf, u64 line)
+/* Fibonacci hashing of the line number: neighbouring lines spread over the table. */
+static inline u32 slot_of(const struct hm_futex_infer *inf, u64 key)
 {
-	struct obs *o;
-	bool added;
-	u64 *idx = hm_htab__insert(&inf->by_line, line, &added);
+	return (u32)(((key >> 6) * 0x9e3779b97f4a7c15ull) >> 32) & (inf->cap - 1);
+}
 
-	if (!idx)
-		return NULL;
-	if (!added)
-		return &inf->o[*idx];
-	if (inf->nr == inf->alloc) {
-		u32 n = inf->alloc ? 2 * inf->alloc : 256;
-		struct obs *p = realloc(inf->o, n * sizeof(*p));
+static inline struct slot *slot_at(const struct hm_futex_infer *inf, u32 i)
+{
+	return (struct slot *)(inf->tab + (size_t)i * inf->stride);
+}
 
-		if (!p) {
-			hm_htab__del(&inf->by_line, line);
-			return NULL;
-		}
-		inf->o = p;
-		inf->alloc = n;
+/*
+ * The slots, zeroed: touched at random, one sample at a time, so from 2 MiB
+ * on they are mapped on huge-page boundaries with transparent huge pages
+ * asked for, else nearly every sample is a TLB miss (in a VM, a
+ * two-dimensional page walk).
+ */
+#define HUGE	(2ul << 20)
+
+static void *tab_alloc(size_t bytes)
+{
+	size_t len = bytes + HUGE;
+	char *p, *a;
+
+	if (bytes < HUGE) {
+		p = aligned_alloc(64, bytes);
+		return p ? memset(p, 0, bytes) : NULL;
 	}
-	*idx = inf->nr;
-	o = &inf->o[inf->nr++];
-	memset(o, 0, sizeof(*o));
-	o->line = line;
-	o->pid = -1;
-	o->table = -1;
-	return o;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (a + bytes < p + len)
+		munmap(a + bytes, (size_t)(p + len - (a + bytes)));
+#ifdef MADV_HUGEPAGE
+	madvise(a, bytes, MADV_HUGEPAGE);
+#endif
+	return a;
+}
+
+static void tab_free(void *t, size_t bytes)
+{
+	if (bytes < HUGE)
+		free(t);
+	else if (t)
+		munmap(t, bytes);
+}
+
+/* Twice the slots (at most half full after); 0 or -ENOMEM. */
+static int tab_grow(struct hm_futex_infer *inf)
+{
+	u32 cap = inf->cap ? 2 * inf->cap : 1024, old = inf->cap, i, j;
+	size_t bytes = (size_t)cap * inf->stride;
+	u8 *t, *ot = inf->tab;
+
+	if (cap < old)
+		return -ENOMEM;
+	t = tab_alloc(bytes);
+	if (!t)
+		return -ENOMEM;
+	inf->tab = t;
+	inf->cap = cap;
+	for (i = 0; i < old; i++) {
+		const struct slot *o = (const struct slot *)(ot + (size_t)i * inf->stride);
+
+		if (!o->key)
+			continue;
+		for (j = slot_of(inf, o->key); slot_at(inf, j)->key; j = (j + 1) & (cap - 1))
+			;
+		memcpy(slot_at(inf, j), o, inf->stride);
+	}
+	tab_free(ot, (size_t)old * inf->stride);
+	return 0;
+}
+
+/* The slot of @line, made when new (NULL: no memory). */
+static struct slot *slot_get(struct hm_futex_infer *inf, u64 line)
+{
+	u64 key = line | 1;
+	struct slot *s;
+	u32 i;
+
+	if (2 * ((u64)inf->nr + 1) > inf->cap && tab_grow(inf) < 0)
+		return NULL;
+	for (i = slot_of(inf, key);; i = (i + 1) & (inf->cap - 1)) {
+		s = slot_at(inf, i);
+		if (s->key == key)
+			return s;
+		if (!s->key)
+			break;
+	}
+	if (inf->nr == inf->order_alloc) {
+		u32 n = inf->order_alloc ? 2 * inf->order_alloc : 256;
+		u64 *p = realloc(inf->order, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		inf->order = p;
+		inf->order_alloc = n;
+	}
+	inf->order[inf->nr++] = key;
+	s->key = key;
+	s->pid = -1;
+	return s;
 }
 
 static int thread_note(struct hm_futex_infer *inf, s32 pid, u32 tid)
 {
+	u32 *seen = &inf->tid_seen[(tid * 0x9e3779b1u) >> 24];
 	bool added;
 	u64 *v;
 
-	if (!tid)
+	if (!tid || *seen == tid)
 		return 0;
 	v = hm_htab__insert(&inf->thr, tid, &added);
 	if (!v)
 		return -ENOMEM;
 	if (added)
 		*v = (u32)pid;
+	*seen = tid;
 	return 0;
 }
 
@@ -203,65 +357,24 @@ static u32 threads_of(const struct hm_futex_infer *inf, s32 pid)
 	return n;
 }
 
-static bool field_is(const struct hm_futex_layout *l, enum hm_futex_field f, u32 off)
-{
-	return l->offset[f] >= 0 && off >= (u32)l->offset[f] &&
-	       off < (u32)l->offset[f] + (l->size[f] ? l->size[f] : 4);
-}
-
-/* Is an access by @code at byte @off of its line a bucket field? */
-static bool bucket_evidence(const struct hm_futex_infer *inf, enum hm_futex_code code, u32 off)
-{
-	const struct hm_futex_layout *l = &inf->layout;
-
-	switch (code) {
-	case HM_FUTEX_CODE_Q_LOCK:
-		return field_is(l, HM_FUTEX_FIELD_WAITERS, off) || field_is(l, HM_FUTEX_FIELD_LOCK, off);
-	case HM_FUTEX_CODE_Q_UNLOCK:
-		return field_is(l, HM_FUTEX_FIELD_WAITERS, off) || field_is(l, HM_FUTEX_FIELD_LOCK, off);
-	case HM_FUTEX_CODE_HASH:
-	case HM_FUTEX_CODE_HASH_PUT:
-		return field_is(l, HM_FUTEX_FIELD_PRIV, off);
-	case HM_FUTEX_CODE_SPIN:
-		return field_is(l, HM_FUTEX_FIELD_LOCK, off);
-	case HM_FUTEX_CODE_QUEUE:
-		return field_is(l, HM_FUTEX_FIELD_WAITERS, off) || field_is(l, HM_FUTEX_FIELD_LOCK, off) ||
-		       field_is(l, HM_FUTEX_FIELD_CHAIN, off);
-	default:
-		return false;
-	}
-}
-
 void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int stage)
 {
-	u64 line = addr & ~(LINE - 1);
-	const u64 *idx;
-
-	if (!inf || !inf->by_line.slot || !line)
+	if (!inf || !inf->cap || stage)
 		return;
-	if (stage == 0) {
-		__builtin_prefetch(&inf->by_line.slot[(u32)hm_hash_u64(line) & inf->by_line.mask]);
-		return;
-	}
-	idx = hm_htab__find(&inf->by_line, line);
-	if (idx) {
-		/* an observation spans two cache lines at most */
-		__builtin_prefetch(&inf->o[*idx], 1);
-		__builtin_prefetch((const char *)&inf->o[*idx + 1] - 1, 1);
-	}
+	__builtin_prefetch(slot_at(inf, slot_of(inf, (addr & ~(LINE - 1)) | 1)), 1);
 }
 
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,
 			s32 pid, u32 tid, s32 node, u64 count)
 {
-	struct obs *o;
-	u32 off = (u32)(addr & (LINE - 1));
+	struct slot *o;
+	u32 off = (u32)(addr & (LINE - 1)), c;
 
 	if (!inf || code == HM_FUTEX_CODE_NONE || (unsigned)code >= HM_FUTEX_CODE__MAX || !addr)
 		return 0;
 	if (!count)
 		count = 1;
-	o = obs_get(inf, addr & ~(LINE - 1));
+	o = slot_get(inf, addr & ~(LINE - 1));
 	if (!o)
 		return -ENOMEM;
 	inf->samples += count;
@@ -269,24 +382,145 @@ int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64
 		o->pid = pid;
 	else if (o->pid != pid)
 		o->pid = -2;
-	o->n += count;
-	o->offs |= 1ull << off;
-	o->code_mask |= 1u << code;
-	if (inf->layout.bucket_size == LINE && bucket_evidence(inf, code, off))
-		o->bucket_n += count;
-	if (node >= 0 && node < MAX_VOTE_NODES)
-		o->votes[node] += (u32)(count > UINT32_MAX ? UINT32_MAX : count);
+	o->n = count >= UINT32_MAX - o->n ? UINT32_MAX : o->n + (u32)count;
+	o->mm_offs |= (u8)((off == inf->ph_off) | (off == inf->rf_off) << 1);
+	o->code_mask |= (u16)(1u << code);
+	o->bucket |= (inf->bucket_offs[code] >> off) & 1;
+	c = (u32)(count > UINT32_MAX ? UINT32_MAX : count);
+	if (node >= 0 && (u32)node < inf->nr_votes) {
+		o->votes[node] += c;
+	} else if (node >= 0 && node < MAX_VOTE_NODES) {
+		u64 *v = hm_htab__insert(&inf->votes_more, (addr & ~(LINE - 1)) | (u64)node, NULL);
+
+		if (!v)
+			return -ENOMEM;
+		*v += c;
+	}
 	return thread_note(inf, pid, tid);
 }
 
-/* ------------------------------------------------------------ finishing */
+/*
+ * Sort @a[0..n) by key (LSD radix, a byte at a time; bytes all keys share
+ * are skipped).  0 or -ENOMEM.
+ */
+struct kv {
+	u64	k, v;
+};
 
-static int cmp_line(const void *a, const void *b)
+static int sort_kv(struct kv *a, u32 n)
 {
-	const struct obs *x = *(const struct obs *const *)a, *y = *(const struct obs *const *)b;
+	struct kv *t, *src = a, *dst;
+	u32 cnt[256], i, b;
 
-	return x->line < y->line ? -1 : x->line > y->line;
+	if (n < 2)
+		return 0;
+	t = malloc((size_t)n * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	dst = t;
+	for (b = 0; b < 64; b += 8) {
+		u32 sum = 0;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[i].k >> b) & 255]++;
+		if (cnt[(src[0].k >> b) & 255] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			u32 c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i].k >> b) & 255]++] = src[i];
+		dst = src;
+		src = src == a ? t : a;
+	}
+	if (src != a)
+		memcpy(a, src, (size_t)n * sizeof(*a));
+	free(t);
+	return 0;
 }
+
+/* inf->o: the lines by address, with their observations; 0 or -ENOMEM. */
+static int obs_build(struct hm_futex_infer *inf)
+{
+	struct kv *by_line;
+	u32 k, i;
+	int err;
+
+	free(inf->o);
+	inf->o = calloc(inf->nr ? inf->nr : 1, sizeof(*inf->o));
+	by_line = malloc((inf->nr ? inf->nr : 1) * sizeof(*by_line));
+	if (!inf->o || !by_line) {
+		free(by_line);
+		return -ENOMEM;
+	}
+	for (i = 0, k = 0; i < inf->cap; i++)
+		if (slot_at(inf, i)->key)
+			by_line[k++] = (struct kv){ slot_at(inf, i)->key, i };
+	err = sort_kv(by_line, k);
+	if (err < 0) {
+		free(by_line);
+		return err;
+	}
+	for (k = 0; k < inf->nr; k++) {
+		const struct slot *s = slot_at(inf, (u32)by_line[k].v);
+		struct obs *o = &inf->o[k];
+
+		o->line = s->key & ~(LINE - 1);
+		o->pid = s->pid;
+		o->n = s->n;
+		o->bucket = s->bucket;
+		o->offs = (s->mm_offs & 1 ? 1ull << inf->ph_off : 0) | (s->mm_offs & 2 ? 1ull << inf->rf_off : 0);
+		o->code_mask = s->code_mask;
+		memcpy(o->votes, s->votes, inf->nr_votes * sizeof(u32));
+		for (u32 v = inf->nr_votes; v < MAX_VOTE_NODES && hm_htab__nr(&inf->votes_more); v++) {
+			const u64 *x = hm_htab__find(&inf->votes_more, o->line | v);
+
+			o->votes[v] = x ? (u32)*x : 0;
+		}
+		o->table = -1;
+	}
+	free(by_line);
+	return 0;
+}
+
+/*
+ * The lines of @inf->o in the order first seen: @idx[0..n) (indexes in o)
+ * sorted so.  0 or -ENOMEM.
+ */
+static int first_seen_order(const struct hm_futex_infer *inf, u32 *idx, u32 n)
+{
+	struct hm_htab at = HM_HTAB_INIT;
+	struct kv *r;
+	u32 i;
+	int err = -ENOMEM;
+
+	if (n < 2)
+		return 0;
+	r = malloc((size_t)n * sizeof(*r));
+	if (!r || hm_htab__reserve(&at, n) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		*hm_htab__insert(&at, inf->o[idx[i]].line | 1, NULL) = i;
+	for (i = 0; i < inf->nr; i++) {
+		const u64 *c = hm_htab__find(&at, inf->order[i]);
+
+		if (c)
+			r[*c] = (struct kv){ i, idx[*c] };
+	}
+	err = sort_kv(r, n);
+	for (i = 0; !err && i < n; i++)
+		idx[i] = (u32)r[i].v;
+out:
+	free(r);
+	hm_htab__fini(&at);
+	return err;
+}
+
+/* ------------------------------------------------------------ finishing */
 
 /* Node with a clear majority (>= 90%) of @o[0..n)'s votes, -1 otherwise. */
 static s32 majority_node(struct obs **o, u32 n)
@@ -454,18 +688,28 @@ static int add_global(struct hm_futex_infer *inf, struct hm_futex_model *m, stru
 	return 0;
 }
 
-/* mm_structs: __futex_hash reads mm->futex_phash, futex_ref_get/put mm->futex_ref. */
+/*
+ * mm_structs: __futex_hash reads mm->futex_phash, futex_ref_get/put
+ * mm->futex_ref.  Registered in the order their lines were first seen.
+ */
 static int place_mms(struct hm_futex_infer *inf, struct hm_futex_model *m, struct hm_futex_infer_result *res)
 {
 	s32 ph = inf->mm.offset[HM_FUTEX_MM_futex_phash], rf = inf->mm.offset[HM_FUTEX_MM_futex_ref];
-	u32 i;
-	int err;
+	u32 i, n = 0, *idx;
+	u64 *mms;
+	int err = 0;
 
+	idx = malloc((inf->nr ? inf->nr : 1) * sizeof(*idx));
+	mms = malloc((inf->nr ? inf->nr : 1) * sizeof(*mms));
+	if (!idx || !mms) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < inf->nr; i++) {
 		const struct obs *o = &inf->o[i];
 		u64 mm = 0;
 
-		if (o->pid < 0 || o->bucket_n || o->table >= 0)
+		if (o->pid < 0 || o->bucket || o->table >= 0)
 			continue;
 		if (ph >= 0 && (o->code_mask & (1u << HM_FUTEX_CODE_HASH_INNER)) &&
 		    (o->offs & (1ull << (ph & 63))) && o->line >= (u64)(ph & ~63))
@@ -485,37 +729,39 @@ static int place_mms(struct hm_futex_infer *inf, struct hm_futex_model *m, struc
 			if (is_fph)
 				continue;
 		}
-		err = hm_futex_model__add_mm(m, o->pid, mm);
-		if (err < 0)
-			return err;
-		res->mms++;
+		mms[i] = mm;
+		idx[n++] = i;
 	}
-	return 0;
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	const struct obs *x = *(const struct obs *const *)a, *y = *(const struct obs *const *)b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
+	err = first_seen_order(inf, idx, n);
+	for (i = 0; !err && i < n; i++) {
+		err = hm_futex_model__add_mm(m, inf->o[idx[i]].pid, mms[idx[i]]);
+		if (!err)
+			res->mms++;
+	}
+out:
+	free(idx);
+	free(mms);
+	return err;
 }
 
 int hm_futex_infer__finish(struct hm_futex_infer *inf, struct hm_futex_model *m,
 			   struct hm_futex_infer_result *res)
 {
-	struct obs **L = NULL;
+	struct obs **L = NULL, **P = NULL;
+	struct kv *by_pid = NULL;
 	u32 nb = 0, i, j;
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!inf || !m)
 		return -EINVAL;
+	err = obs_build(inf);
+	if (err < 0)
+		return err;
 	res->samples = inf->samples;
 	res->lines = inf->nr;
 	for (i = 0; i < inf->nr; i++)
-		if (inf->o[i].bucket_n)
+		if (inf->o[i].bucket)
 			nb++;
 	res->bucket_lines = nb;
 	if (inf->layout.bucket_size != LINE) {
@@ -532,27 +778,37 @@ int hm_futex_infer__finish(struct hm_futex_infer *inf, struct hm_futex_model *m,
 				 "%" PRIu64 " futex-code samples, none on a bucket field; pass --futex-table", inf->samples);
 		return 0;
 	}
+	/* the bucket lines by address (as inf->o): L, and by process, then address: P */
 	L = malloc(nb * sizeof(*L));
-	if (!L)
-		return -ENOMEM;
+	P = malloc(nb * sizeof(*P));
+	by_pid = malloc(nb * sizeof(*by_pid));
+	if (!L || !P || !by_pid) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0, j = 0; i < inf->nr; i++)
-		if (inf->o[i].bucket_n)
+		if (inf->o[i].bucket) {
+			by_pid[j] = (struct kv){ (u64)((u32)inf->o[i].pid ^ 0x80000000u) << 32 | j, 0 };
 			L[j++] = &inf->o[i];
+		}
 	/* 1. private hashes, one process at a time (lines of several processes are global) */
 	if (inf->k.private_hash && inf->era != HM_FUTEX_ERA_PRE_6_16) {
-		qsort(L, nb, sizeof(*L), cmp_pid);
+		err = sort_kv(by_pid, nb);
+		if (err < 0)
+			goto out;
+		for (i = 0; i < nb; i++)
+			P[i] = L[(u32)by_pid[i].k];
 		for (i = 0; i < nb; i = j) {
-			for (j = i; j < nb && L[j]->pid == L[i]->pid; j++)
+			for (j = i; j < nb && P[j]->pid == P[i]->pid; j++)
 				;
-			if (L[i]->pid < 0)
+			if (P[i]->pid < 0)
 				continue;
-			err = add_private(inf, m, L[i]->pid, L + i, j - i, res);
+			err = add_private(inf, m, P[i]->pid, P + i, j - i, res);
 			if (err < 0)
 				goto out;
 		}
 	}
 	/* 2. global tables: the rest, in clusters no longer than a table */
-	qsort(L, nb, sizeof(*L), cmp_line);
 	{
 		u64 bytes = inf->global_slots * LINE, align = global_align(inf, bytes);
 		u32 k = 0;
@@ -610,5 +866,7 @@ int hm_futex_infer__finish(struct hm_futex_infer *inf, struct hm_futex_model *m,
 	err = 0;
 out:
 	free(L);
+	free(P);
+	free(by_pid);
 	return err < 0 ? err : (int)res->tables;
 }

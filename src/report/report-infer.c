@@ -9,8 +9,10 @@
  *     pass, so the tables come from a pre-scan of the file before it.
  *   cache-line views only (want_lines): names are given after the pass, so
  *     the pass itself feeds the observer and the tables are placed at its
- *     end: no second read.
- * Pipes cannot be read twice: neither infers (the futex views say why).
+ *     end: no second read, so a pipe infers them too.
+ * The futex views of a pipe, which cannot be read twice, get no tables
+ * (they say why): their rows would have to be kept per line and offset
+ * through the pass and re-keyed after it.
  */
 #include <errno.h>
 #include <string.h>
@@ -47,7 +49,7 @@ int hm_report__infer_setup(struct hm_report *r)
 		}
 		return 0;
 	}
-	if (!r->opts.want_lines || is_pipe(r))
+	if (!r->opts.want_lines)
 		return 0;
 	r->infer = hm_futex_observer__new(r->header, r->opts.kernel_release, r->syms, r->topo, &r->futex);
 	return r->infer ? 0 : -ENOMEM;

@@ -9,7 +9,8 @@
 # file with its metadata gets.  Files: a global table (6.12), private hashes
 # (6.16-rc4) and per-node global tables with shared futexes (6.17).  On the
 # same files, with and without metadata, the --stats blocks are perf 6.1's
-# byte for byte.
+# byte for byte.  Read through a pipe, the same files name and count their
+# lines as the files do (text, JSON, CSV).
 . tests/lib.sh
 [ -x "$HITMAP" ] || { skip report-names "no $HITMAP; build first"; done_tests; }
 command -v python3 >/dev/null || { skip report-names "python3 is not installed"; done_tests; }
@@ -113,6 +114,27 @@ else:
 PY
 }
 
+# pipe_names NAME FILE KSYMS: FILE as a pipe-mode stream (hitmap convert keeps
+# its header; perf inject -o - would write this machine's CPUs instead) names
+# and counts its lines as the file does: the cache-line table infers the
+# tables from its one pass.  Text and CSV byte for byte, JSON but the input
+# name; the futex views of a pipe say why they have no tables.
+pipe_names() {
+	local name=$1 f=$2 k=$3 o=$TMP/pipe v nf np
+	for v in "" "--json" "--csv" "--threads 2"; do
+		"$HITMAP" report -i "$f" --kallsyms "$k" $v 2>"$o.err" | sed '/^  "input": /d' >"$o.file" &&
+		"$HITMAP" convert -i "$f" -o - 2>>"$o.err" |
+			"$HITMAP" report -i - --kallsyms "$k" $v 2>>"$o.err" | sed '/^  "input": /d' >"$o.pipe" ||
+			{ fail "$name through a pipe ${v:-text}: report" "$(tail -n 2 "$o.err")"; continue; }
+		nf=$(grep -c 'futex\.' "$o.file") np=$(grep -c 'futex\.' "$o.pipe")
+		check "$name through a pipe ${v:-text}: the file's output ($nf futex names, pipe $np)" \
+			eval "[ '$nf' -gt 0 ] && cmp -s '$o.file' '$o.pipe'"
+	done
+	"$HITMAP" convert -i "$f" -o - 2>/dev/null | "$HITMAP" report -i - --kallsyms "$k" --by bucket >"$o.bk" 2>&1
+	check "$name through a pipe --by bucket: says why it has no tables" \
+		grep -q '^tables: none: a pipe is read once' "$o.bk"
+}
+
 for c in "6.12:" "6.16-rc4:" "6.17:--shared"; do
 	k=${c%%:*} extra=${c#*:} f=$TMP/sim-$k.data
 	"$HITMAP" simulate --preset srf --sockets 2 --cores 8 --kernel "$k" $extra --futexes 64 --ops 20000 \
@@ -121,6 +143,7 @@ for c in "6.12:" "6.16-rc4:" "6.17:--shared"; do
 	"$P" inject -i "$f" -o "$TMP/strip-$k.data" >"$TMP/inject.out" 2>&1 ||
 		{ fail "report-names $k: perf inject" "$(tail -n 1 "$TMP/inject.out")"; continue; }
 	names "report-names stripped $k${extra:+ $extra}" "$TMP/strip-$k.data" "$TMP/$k.ksyms" "$f"
+	pipe_names "report-names stripped $k${extra:+ $extra}" "$TMP/strip-$k.data" "$TMP/$k.ksyms"
 	# perf's blocks stay perf's on these files too, with and without the metadata
 	for g in "$f" "$TMP/strip-$k.data"; do
 		"$P" c2c report --stats -i "$g" 2>/dev/null | sed -n '/Trace Event/,/Total Merged/p' >"$TMP/p.st"
