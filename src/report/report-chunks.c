@@ -17,10 +17,18 @@
  *          level-1 table, hitmap's line table (totals; the details come
  *          from the one second read as with one thread), places and futex
  *          observer.  The report's thread takes the last range.
- *   merge  in range order: sums, each line's and entry's first sample in
- *          file order (lines after the parts before theirs, sample numbers
- *          moved on by the samples before), the first disagreement of
- *          perf's counters and hitmap's categories.
+ *   merge  adjacent parts pairwise, log2 N levels, the pairs of a level
+ *          on threads: sums, each line's and entry's first sample in file
+ *          order (lines after the parts before theirs, sample numbers moved
+ *          on by the samples before), the first disagreement of perf's
+ *          counters and hitmap's categories.  The maps after the file are
+ *          the last part's.
+ *
+ * Speed (HITMAP_DEBUG prints each part's CPU time, the scan's and the
+ * merge's): each part builds a table of every distinct line it sees, so
+ * the per-part cost is (distinct lines) + (samples / N); the scan reads the
+ * headers of the file up to the last cut on one thread; the merge has
+ * log2 N levels of (distinct lines) each.
  *
  * Not cut (hitmap/reader_range.h): files with a kernel map or kernel
  * samples before the last cut.  perf widens the kernel map to kallsyms'
@@ -244,11 +252,6 @@ fail:
 	part_delete(r);
 	return NULL;
 }
-
-struct part_arg {
-	struct hm_chunks	*c;
-	int			i;
-};
 
 static int run_part(struct hm_report *p, int i)
 {
