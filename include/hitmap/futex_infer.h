@@ -60,6 +60,8 @@ struct hm_futex_infer *hm_futex_infer__new(const struct hm_futex_model *m, const
 					   u32 nr_cpus, u32 nr_online, u32 nr_nodes);
 void hm_futex_infer__delete(struct hm_futex_infer *inf);
 
+/* @src's observations added to @dst's (both of the same model); 0 or -ENOMEM. */
+int hm_futex_infer__merge(struct hm_futex_infer *dst, const struct hm_futex_infer *src);
 /* One sample (or @count of them): @node of the data, -1 unknown.  0 or -ENOMEM. */
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,
 			s32 pid, u32 tid, s32 node, u64 count);
@@ -104,6 +106,12 @@ struct hm_futex_observer *hm_futex_observer__new(const struct hm_header *h, cons
 void hm_futex_observer__delete(struct hm_futex_observer *o);
 /* One sample (its call chain still valid).  0 or -ENOMEM. */
 int hm_futex_observer__add(struct hm_futex_observer *o, const struct hm_sample *s);
+/*
+ * Add what @src observed (samples that all come after @dst's: report
+ * --threads over parts of the file) to @dst, as one observer of both
+ * would hold it.  0 or -ENOMEM.
+ */
+int hm_futex_observer__merge(struct hm_futex_observer *dst, struct hm_futex_observer *src);
 /* Place the tables into @m (hm_futex_infer__finish); @res->why when none.  Tables added or -errno. */
 int hm_futex_observer__finish(struct hm_futex_observer *o, struct hm_futex_model *m,
 			      struct hm_futex_infer_result *res);

@@ -34,6 +34,12 @@ void hm_log(enum hm_log_level level, const char *fmt, ...)
 const char *hm_log__last_error(void);
 
 /*
+ * Nothing the calling thread logs is emitted while quiet (nests): a second
+ * read of what another reader reports (report --threads over ranges).
+ */
+void hm_log__quiet(int on);
+
+/*
  * Data was lost: a record, chunk, frame, feature section or metadata block
  * could not be read and was skipped (after a warning that says where and
  * what).  Counted process-wide, so the CLI can exit with its "data lost"

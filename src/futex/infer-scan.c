@@ -385,3 +385,22 @@ int hm_futex_model__infer_observed(struct hm_futex_model *m, struct hm_futex_obs
 	n = hm_futex_observer__finish(o, m, &res);
 	return note_inference(m, what, n < 0 ? n : (int)res.tables, &res);
 }
+
+int hm_futex_observer__merge(struct hm_futex_observer *dst, struct hm_futex_observer *src)
+{
+	int err = observer__drain(dst);
+
+	if (!err)
+		err = observer__drain(src);
+	if (!err)
+		err = hm_futex_infer__merge(dst->inf, src->inf);
+	if (err < 0)
+		return err;
+	dst->with_addr += src->with_addr;
+	dst->kernel_ip += src->kernel_ip;
+	if (src->k_tried && !dst->k_tried) {
+		dst->k_tried = true;
+		dst->k = hm_symbols__ksyms(dst->syms);
+	}
+	return 0;
+}

@@ -870,3 +870,38 @@ out:
 	free(by_pid);
 	return err < 0 ? err : (int)res->tables;
 }
+
+int hm_futex_infer__merge(struct hm_futex_infer *dst, const struct hm_futex_infer *src)
+{
+	u64 tid, pid;
+
+	for (u32 i = 0; i < src->nr; i++) {
+		const struct obs *b = &src->o[i];
+		struct obs *a = obs_get(dst, b->line);
+
+		if (!a)
+			return -ENOMEM;
+		if (a->pid == -1)
+			a->pid = b->pid;
+		else if (b->pid != -1 && a->pid != b->pid)
+			a->pid = -2;
+		a->n += b->n;
+		a->bucket_n += b->bucket_n;
+		a->offs |= b->offs;
+		a->code_mask |= b->code_mask;
+		for (int k = 0; k < MAX_VOTE_NODES; k++)
+			a->votes[k] += b->votes[k];
+	}
+	/* each thread's first process: @dst's samples come first */
+	for (u32 it = 0; hm_htab__next(&src->thr, &it, &tid, &pid);) {
+		bool added;
+		u64 *v = hm_htab__insert(&dst->thr, tid, &added);
+
+		if (!v)
+			return -ENOMEM;
+		if (added)
+			*v = pid;
+	}
+	dst->samples += src->samples;
+	return 0;
+}

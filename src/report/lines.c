@@ -280,6 +280,8 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		ln->data_nodes |= 1ULL << ms->data_node;
 	/* perf's c2c_he__set_node(): phys 0 is skipped, not a change */
 	if (s->phys_addr && s->phys_addr != ln->last_phys) {
+		if (!ln->pa_cnt)
+			ln->first_phys = s->phys_addr;
 		ln->pa_cnt++;
 		ln->last_phys = s->phys_addr;
 	}
@@ -585,4 +587,82 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	}
 	*n = k;
 	return v;
+}
+
+int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+{
+	size_t words = (dst->nr_cpus + 63) / 64;
+
+	if (src->nr_cpus != dst->nr_cpus || src->nr_nodes != dst->nr_nodes || !dst->fill || !src->fill)
+		return -EINVAL;
+	if (!dst->nr && !seq_base && !dst->nr_added) {
+		/* the first part: its table as it is, @dst's deferral kept */
+		struct hm_lines t = *dst;
+
+		*dst = *src;
+		dst->fill = t.fill;
+		dst->fill_priv = t.fill_priv;
+		*src = t;
+		return 0;
+	}
+	for (size_t k = 0; k < src->nr; k++) {
+		const struct hm_line *b = &src->line[k];
+		struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
+				       .misc = b->first_cpumode };
+		size_t before = dst->nr;
+		struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
+		u32 i, j;
+
+		if (!a)
+			return -ENOMEM;
+		if (dst->nr != before) {
+			/* new here: the part's line as it is */
+			u64 *cpus = a->cpus;
+			u32 *node = a->node;
+
+			*a = *b;
+			a->seq = b->seq + seq_base;
+			a->cpus = cpus;
+			a->node = node;
+			memcpy(cpus, b->cpus, words * sizeof(u64));
+			if (dst->nr_nodes)
+				memcpy(node, b->node, dst->nr_nodes * 3 * sizeof(u32));
+			continue;
+		}
+		/* line 0 first touched at address 0 here: the first nonzero access names it */
+		if (!a->addr && !a->first_addr && b->first_addr) {
+			a->first_addr = b->first_addr;
+			a->first_ip = b->first_ip;
+			a->first_pid = b->first_pid;
+			a->first_cpumode = b->first_cpumode;
+			a->seq = b->seq + seq_base;
+		}
+		hm_c2c_stats__sum(&a->st, &b->st);
+		for (i = 0; i < HM_LINE_CATS; i++)
+			a->cat[i] += b->cat[i];
+		a->cost += b->cost;
+		a->w_load += b->w_load;
+		a->sockets |= b->sockets;
+		a->data_nodes |= b->data_nodes;
+		if (b->pa_cnt) {
+			/* the part counted its first address as a change from none */
+			if (!a->pa_cnt)
+				a->first_phys = b->first_phys;
+			a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == b->first_phys);
+			a->last_phys = b->last_phys;
+		}
+		for (i = 0; i < words; i++)
+			a->cpus[i] |= b->cpus[i];
+		for (i = 0; i < (u32)dst->nr_nodes * 3; i++)
+			a->node[i] += b->node[i];
+		for (j = 0; j < b->nr_pids; j++) {
+			for (i = 0; i < a->nr_pids; i++)
+				if (a->pid[i] == b->pid[j])
+					break;
+			if (i == a->nr_pids && i < HM_LINE_MAX_PIDS)
+				a->pid[a->nr_pids++] = b->pid[j];
+		}
+	}
+	dst->nr_added += src->nr_added;
+	return 0;
 }

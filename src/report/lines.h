@@ -74,6 +74,7 @@ struct hm_line {
 	/* set once, at the line's first sample */
 	u64			first_addr, first_ip;	/* the first access: what names the line */
 	u64			seq;		/* the pass's sample number of that access */
+	u64			first_phys;	/* the first nonzero phys address (pa_cnt's merge) */
 	u32			first_pid;
 	u8			first_cpumode;
 	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
@@ -159,5 +160,14 @@ int  hm_lines__nr_cpus(const struct hm_lines *l);
 u32  hm_lines__cacheline(const struct hm_lines *l);
 /* Bytes held (for the benchmark's memory claims). */
 size_t hm_lines__bytes(const struct hm_lines *l);
+/*
+ * Add the lines of @src, whose samples all come after @dst's in the pass
+ * (report --threads over ranges of the file), to @dst as one pass over
+ * both would have built them: per-line totals only (both deferred), new
+ * lines after @dst's in their order, their first sample's number moved
+ * on by @seq_base.  An empty @dst takes @src's lines (@src is left
+ * empty).  0 or -ENOMEM.
+ */
+int  hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base);
 
 #endif

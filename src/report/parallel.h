@@ -3,7 +3,10 @@
 #define HITMAP_REPORT_PARALLEL_H
 
 /*
- * The cache-line table built by worker threads (report --threads N).
+ * The cache-line table built by worker threads (report --threads N), for
+ * what report-chunks.c does not cut into ranges (the whole pipeline a
+ * thread, each over its part of the file): pipes, compressed files, files
+ * with kernel samples, the views whose aggregates do not merge.
  *
  * The report's thread reads, resolves and classifies every sample, in the
  * pass's order; the table's work (hm_lines__add, most of a report's cost:

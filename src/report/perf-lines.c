@@ -150,3 +150,57 @@ u32 hm_perf_lines__shared(const struct hm_perf_lines *p, struct hm_perf_shared *
 	}
 	return nr;
 }
+
+int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_perf_lines *src)
+{
+	if (!dst->nr) {
+		struct hm_perf_lines t = *dst;
+
+		*dst = *src;
+		*src = t;
+		return 0;
+	}
+	for (size_t i = 0; i < src->nr; i++) {
+		const struct perf_entry *b = &src->e[i];
+		size_t mask = dst->nr_slots - 1, h = hash_of(b->line, b->who, b->dso_id) & mask;
+		struct perf_entry *e = NULL;
+
+		while (dst->slot[h]) {
+			e = &dst->e[dst->slot[h] - 1];
+			if (e->line == b->line && e->who == b->who && e->dso_id == b->dso_id)
+				break;
+			e = NULL;
+			h = (h + 1) & mask;
+		}
+		if (!e) {
+			if (dst->nr == dst->alloc) {
+				size_t na = dst->alloc ? dst->alloc * 2 : 1024;
+				struct perf_entry *ne = hm_big__realloc(dst->e, dst->alloc * sizeof(*ne),
+									na * sizeof(*ne));
+
+				if (!ne)
+					return -ENOMEM;
+				dst->e = ne;
+				dst->alloc = na;
+			}
+			dst->e[dst->nr] = *b;
+			dst->slot[h] = (u32)++dst->nr;
+			if (dst->nr * 2 > dst->nr_slots && perf_lines__grow(dst) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		e->load += b->load;
+		e->fbhit += b->fbhit;
+		e->l1hit += b->l1hit;
+		e->l2hit += b->l2hit;
+		e->llc += b->llc;
+		e->hitm += b->hitm;
+		e->peer += b->peer;
+		e->locks += b->locks;
+		e->blk += b->blk;
+		e->store += b->store;
+		e->st_l1hit += b->st_l1hit;
+		e->st_na += b->st_na;
+	}
+	return 0;
+}

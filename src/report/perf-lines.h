@@ -41,5 +41,10 @@ int  hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 k
 			const struct hm_c2c_stats *one);
 /* Sum the shared entries into @g; returns how many there are. */
 u32  hm_perf_lines__shared(const struct hm_perf_lines *p, struct hm_perf_shared *g);
+/*
+ * Add @src's entries (samples after @dst's) to @dst, new ones after its
+ * (an empty @dst takes them, @src is left empty); 0 or -ENOMEM.
+ */
+int  hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_perf_lines *src);
 
 #endif

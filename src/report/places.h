@@ -28,6 +28,8 @@ struct hm_places {
 /* @topo may be NULL (no topology: rows appear as the samples name them). */
 struct hm_places *hm_places__new(const struct hm_topo *topo);
 void hm_places__delete(struct hm_places *p);
+/* Add @src's counts to @dst (report --threads: parts of the file). */
+void hm_places__merge(struct hm_places *dst, const struct hm_places *src);
 
 /* One classified, resolved sample (cpu_socket and data_node set). */
 static inline void hm_places__add(struct hm_places *p, const struct hm_mem_sample *ms)

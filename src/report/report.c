@@ -166,6 +166,7 @@ void hm_report__delete(struct hm_report *r)
 	hm_perf_lines__delete(r->perf_lines);
 	hm_maps__delete(r->maps);	/* before the symbols it loads kallsyms from */
 	hm_symbols__delete(r->syms);
+	hm_report__chunks_delete(r->chunks);
 	hm_futex_observer__delete(r->infer);
 	hm_futex_model__release(&r->futex);
 	hm_meta__delete(r->meta);
@@ -696,7 +697,10 @@ static int setup_header(struct hm_report *r)
 	 */
 	r->nr_threads = r->opts.threads > 0 ? r->opts.threads :
 			defer_details(r) ? 1 : hm_report__cpus_available();
-	if (r->opts.want_lines && r->nr_threads > 1) {
+	err = hm_report__chunks_plan(r);	/* the file in ranges, one a thread */
+	if (err < 0)
+		return err;
+	if (r->opts.want_lines && r->nr_threads > 1 && !r->chunks) {
 		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
 		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
 				     hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo));
@@ -800,7 +804,7 @@ int hm_report__run(struct hm_report *r)
 	u64 nr_records = 0;
 	int err;
 
-	r->reader = hm_reader__new(r->opts.input, &ro);
+	r->reader = r->chunk ? hm_report__chunk_reader(r) : hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
 		return -errno;
 	r->header = hm_reader__header(r->reader);
@@ -823,9 +827,13 @@ int hm_report__run(struct hm_report *r)
 	}
 	/* in pipe mode the header arrives as records: set up at the first sample */
 	if (!r->header->pipe) {
-		err = setup_header(r);
+		err = r->chunk ? hm_report__chunk_setup(r) : setup_header(r);
 		if (err < 0)
 			return err;
+	}
+	if (r->chunks) {
+		err = hm_report__chunks_run(r);
+		goto chunked;
 	}
 	batch.p = malloc(BATCH * sizeof(*batch.p));
 	batch.cap = BATCH * 32;
@@ -835,7 +843,7 @@ int hm_report__run(struct hm_report *r)
 		free(batch.arena);
 		return -ENOMEM;
 	}
-	while ((err = hm_reader__next(r->reader, &ev)) > 0) {
+	while ((err = r->chunk ? hm_report__chunk_next(r, &ev) : hm_reader__next(r->reader, &ev)) > 0) {
 		if (r->opts.on_progress && (++nr_records & 4095) == 0)
 			r->opts.on_progress(r->opts.on_progress_priv,
 					    ev.file_offset > r->header->data_offset ?
@@ -881,6 +889,9 @@ int hm_report__run(struct hm_report *r)
 	}
 	free(batch.p);
 	free(batch.arena);
+	if (r->chunk)
+		return err < 0 ? err : 0;	/* a part: merged by report-chunks.c */
+chunked:
 	if (r->opts.on_progress && !r->header->pipe)
 		r->opts.on_progress(r->opts.on_progress_priv, r->header->data_size,
 				    r->header->data_size);

@@ -101,7 +101,24 @@ struct hm_report {
 	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
 	int				nr_threads;	/* of the pass, resolved from opts.threads */
 	struct hm_futex_observer	*infer;		/* no tables, cache-line views: fed by the pass */
+	struct hm_chunks		*chunks;	/* threads over ranges of the file (report-chunks.c) */
+	struct hm_chunk			*chunk;		/* a part of those: its range */
 };
+
+/*
+ * report --threads over ranges of a file (report-chunks.c): plan in
+ * setup_header (1: the file is cut, one range a thread; 0: one reader),
+ * run instead of the pass; a part's setup, events and deletion.
+ */
+struct hm_chunks;
+struct hm_chunk;
+struct hm_event;
+int  hm_report__chunks_plan(struct hm_report *r);
+int  hm_report__chunks_run(struct hm_report *r);
+void hm_report__chunks_delete(struct hm_chunks *c);
+int  hm_report__chunk_setup(struct hm_report *r);
+int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);
+struct hm_reader *hm_report__chunk_reader(struct hm_report *r);
 
 /*
  * Futex tables of a file without any (report-infer.c): before the pass a

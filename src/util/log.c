@@ -7,6 +7,12 @@ static hm_log_fn log_fn;
 static void *log_ctx;
 static enum hm_log_level log_max = HM_LOG_WARN;
 static __thread char last_error[512];
+static __thread int quiet;
+
+void hm_log__quiet(int on)
+{
+	quiet += on ? 1 : -1;
+}
 
 void hm_log__set_sink(hm_log_fn fn, void *ctx, enum hm_log_level max_level)
 {
@@ -37,7 +43,7 @@ void hm_log(enum hm_log_level level, const char *fmt, ...)
 	char buf[512];
 	va_list ap;
 
-	if (level != HM_LOG_ERROR && (!log_fn || level > log_max))
+	if (quiet || (level != HM_LOG_ERROR && (!log_fn || level > log_max)))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);

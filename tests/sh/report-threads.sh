@@ -5,7 +5,9 @@
 # kernels), generated files (every vendor encoding, contention mode), the
 # same files as pipes and zstd-compressed, and the real fixtures read in
 # place; for the text report, the futex views, JSON, CSV, HTML and
-# perf's Pareto layout; and 2, 3 and 16 threads on two generated files.
+# perf's Pareto layout; and 2, 3 and 16 threads on two generated files;
+# the file cut in ranges (one a thread) on a generated file and a futex
+# simulation.
 . tests/lib.sh
 GEN=$HITMAP_BUILD/tools/hm-gen
 CGEN=$HITMAP_BUILD/tools/hm-cont-gen
@@ -108,6 +110,49 @@ if [ -x "$GEN" ] && "$GEN" -o "$TMP/many.data" -n 300000 -l 30000 --nodes 2 --cp
 			done
 		done
 	done
+fi
+
+# the file in ranges, one a thread (report-chunks.c): a generated file is
+# cut (HITMAP_DEBUG says how), a futex simulation is not (kernel samples:
+# perf widens the kernel map and loads its symbols once, which does not
+# split), and every thread count gives the bytes of one thread, for the
+# text, JSON and CSV views and the futex views (which read it in one pass).
+# HITMAP_RANGE_BYTES=1: ranges of any size (by default a range needs 128 MB).
+if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 100000 --seed 4 \
+	-o "$TMP/ksim.data" >/dev/null 2>&1; then
+	for f in "$TMP/gen.data" "$TMP/many.data" "$TMP/ksim.data"; do
+		[ -f "$f" ] || continue
+		for t in 2 3 4 16; do
+			HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads $t -i "$f" >/dev/null 2>"$TMP/d.err"
+			nr=$(sed -n 's/.*report: \([0-9]*\) ranges.*/\1/p' "$TMP/d.err")
+			if [ "${f##*/}" = ksim.data ]; then
+				ok=$([ "${nr:-0}" = 1 ] && echo 1)
+			else
+				ok=$([ "${nr:-0}" -ge 2 ] && [ "${nr:-0}" -le $t ] && echo 1)
+			fi
+			if [ -n "$ok" ]; then
+				pass "report-threads: ${f##*/} --threads $t reads $nr range(s)"
+			else
+				fail "report-threads: ${f##*/} --threads $t reads ranges (1 for kernel samples)" "got '${nr:-none}'"
+			fi
+		done
+		for v in "" "--json" "--csv" "--by bucket" "-N --show-all"; do
+			# shellcheck disable=SC2086
+			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
+			for t in 2 3 4 16; do
+				# shellcheck disable=SC2086
+				HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$f" $v >"$TMP/b.out" 2>&1
+				if cmp -s "$TMP/a.out" "$TMP/b.out"; then
+					pass "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1"
+				else
+					fail "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1" \
+						"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+				fi
+			done
+		done
+	done
+else
+	skip "report-threads: ranges of a futex simulation" "hitmap simulate failed"
 fi
 
 # a view that shows the lines must have them: the comparison is not vacuous

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A file-mode perf.data read in ranges cut at FINISHED_ROUND; see hitmap/reader_range.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <hitmap/log.h>
+#include <hitmap/reader_range.h>
+#include "reader-int.h"
+
+/* The ordered reader flushes half its queue past this many bytes (reader-order.c). */
+#define ORDER_MAX_BYTES	(4u << 20)
+#define SB_BLOCK	(256u << 10)
+
+/* Side-band records in the order the ordered reader gives them: blocks that never move. */
+struct sb_block {
+	struct sb_block	*next;
+	size_t		used, cap;
+	u8		data[];		/* entries: u32 size, u32 0, u64 off, record (8-aligned) */
+};
+
+struct sb_q {	/* a queued side-band record of the simulated ordering queue */
+	u64	time, seq, off;
+	u32	size;
+	u8	*rec;
+};
+
+struct hm_range_scan {
+	struct hm_reader	*r;
+	struct sb_block		*first, *last;
+	size_t			nr_sb;
+	struct sb_q		*q;
+	size_t			nr_q, cap_q;
+	u64			seq, max_ts, next_flush;
+	u64			round_start, round_bytes, prev_bytes;
+	bool			done;
+};
+
+static bool side_band(u32 t)
+{
+	return t == PERF_RECORD_MMAP || t == PERF_RECORD_MMAP2 || t == PERF_RECORD_COMM ||
+	       t == PERF_RECORD_FORK || t == PERF_RECORD_EXIT || t == PERF_RECORD_KSYMBOL;
+}
+
+/* The timestamp of a native kernel record, as reader-order.c reads it; -1: none. */
+static u64 rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type)
+{
+	struct hm_evsel *e = hm_reader__rec_evsel(r, type, rec, size, false);
+	u64 t, pos;
+
+	if (!e)
+		return (u64)-1;
+	t = e->attr.sample_type;
+	if (!(t & PERF_SAMPLE_TIME))
+		return (u64)-1;
+	if (type == PERF_RECORD_SAMPLE) {
+		pos = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+			       !!(t & PERF_SAMPLE_TID));
+	} else {
+		u32 n;
+
+		if (!e->attr.sample_id_all)
+			return (u64)-1;
+		n = !!(t & PERF_SAMPLE_TID) + 1 + !!(t & PERF_SAMPLE_ID) +
+		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+		    !!(t & PERF_SAMPLE_IDENTIFIER);
+		if ((u64)n * 8 + 8 > size)
+			return (u64)-1;
+		pos = size - n * 8 + 8 * !!(t & PERF_SAMPLE_TID);
+	}
+	if (pos + 8 > size)
+		return (u64)-1;
+	return hm_ld64(rec + pos);
+}
+
+/* Kernel code (the kernel symbols get loaded): a kernel-mode sample or an ip in the kernel half. */
+static bool kernel_sample(struct hm_reader *r, const u8 *rec, u32 size)
+{
+	struct hm_evsel *e;
+	u64 pos;
+
+	if ((hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL)
+		return true;
+	e = hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, rec, size, false);
+	if (!e || !(e->attr.sample_type & PERF_SAMPLE_IP))
+		return false;
+	pos = 8 + 8 * !!(e->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
+	return pos + 8 <= size && hm_ld64(rec + pos) >= 0xffff800000000000ull;
+}
+
+/* A SAMPLE on a CPU the file does not have: the reader warns at the first one of each reader. */
+static bool bad_cpu(struct hm_reader *r, const u8 *rec, u32 size)
+{
+	struct hm_evsel *e = hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, rec, size, false);
+	u64 t, pos;
+	u32 cpu;
+
+	if (!e || !(e->attr.sample_type & PERF_SAMPLE_CPU))
+		return false;
+	t = e->attr.sample_type;
+	pos = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+		       !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR) +
+		       !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID));
+	if (pos + 4 > size)
+		return true;
+	cpu = hm_ld32(rec + pos);
+	return cpu >= HM_MAX_CPUS || (r->h.nr_cpus_avail && cpu >= r->h.nr_cpus_avail);
+}
+
+static int sb_append(struct hm_range_scan *s, const u8 *rec, u32 size, u64 off)
+{
+	size_t need = 16 + (((size_t)size + 7) & ~(size_t)7);
+	struct sb_block *b = s->last;
+	u8 *p;
+
+	if (!b || b->used + need > b->cap) {
+		size_t cap = need > SB_BLOCK ? need : SB_BLOCK;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return -ENOMEM;
+		b->next = NULL;
+		b->used = 0;
+		b->cap = cap;
+		if (s->last)
+			s->last->next = b;
+		else
+			s->first = b;
+		s->last = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, &size, 4);
+	memset(p + 4, 0, 4);
+	memcpy(p + 8, &off, 8);
+	memcpy(p + 16, rec, size);
+	b->used += need;
+	s->nr_sb++;
+	return 0;
+}
+
+static int sbq_cmp(const void *a, const void *b)
+{
+	const struct sb_q *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The simulated queue's records with time <= @limit, in the reader's order, to the list. */
+static int sb_flush(struct hm_range_scan *s, u64 limit)
+{
+	size_t k = 0, j = 0;
+	int err = 0;
+
+	qsort(s->q, s->nr_q, sizeof(*s->q), sbq_cmp);
+	while (k < s->nr_q && s->q[k].time <= limit) {
+		if (!err)
+			err = sb_append(s, s->q[k].rec, s->q[k].size, s->q[k].off);
+		free(s->q[k].rec);
+		k++;
+	}
+	for (size_t i = k; i < s->nr_q; i++)
+		s->q[j++] = s->q[i];
+	s->nr_q = j;
+	return err;
+}
+
+static int sb_queue(struct hm_range_scan *s, const u8 *rec, u32 size, u64 off, u64 time)
+{
+	struct sb_q *e;
+
+	if (s->nr_q == s->cap_q) {
+		size_t c = s->cap_q ? s->cap_q * 2 : 64;
+		struct sb_q *n = realloc(s->q, c * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->q = n;
+		s->cap_q = c;
+	}
+	e = &s->q[s->nr_q];
+	e->rec = malloc(size);
+	if (!e->rec)
+		return -ENOMEM;
+	memcpy(e->rec, rec, size);
+	e->time = time;
+	e->seq = s->seq++;
+	e->off = off;
+	e->size = size;
+	s->nr_q++;
+	return 0;
+}
+
+struct hm_range_scan *hm_range_scan__new(const char *path)
+{
+	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
+	struct hm_range_scan *s = calloc(1, sizeof(*s));
+	int err = -EAGAIN;
+
+	if (!s) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	hm_log__quiet(1);	/* the report's reader says what is wrong with the file */
+	s->r = hm_reader__new(path, &ro);
+	hm_log__quiet(0);
+	if (!s->r) {
+		err = -errno;
+		goto fail;
+	}
+	if (s->r->h.pipe || !s->r->seekable || s->r->mem || s->r->h.needs_swap || !s->r->nr_ev ||
+	    !s->r->ev[0]->attr.sample_id_all)
+		goto fail;
+	s->round_start = s->r->data_start;
+	return s;
+fail:
+	hm_range_scan__delete(s);
+	errno = -err;
+	return NULL;
+}
+
+void hm_range_scan__delete(struct hm_range_scan *s)
+{
+	if (!s)
+		return;
+	while (s->first) {
+		struct sb_block *b = s->first;
+
+		s->first = b->next;
+		free(b);
+	}
+	for (size_t i = 0; i < s->nr_q; i++)
+		free(s->q[i].rec);
+	free(s->q);
+	hm_reader__delete(s->r);
+	free(s);
+}
+
+void hm_range_scan__data(const struct hm_range_scan *s, u64 *start, u64 *end)
+{
+	*start = s->r->data_start;
+	*end = s->r->data_end != UINT64_MAX ? s->r->data_end : s->r->file_size;
+	if (*end > s->r->file_size)
+		*end = s->r->file_size;
+}
+
+static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *cut);
+
+int hm_range_scan__next(struct hm_range_scan *s, u64 target, struct hm_range_cut *cut)
+{
+	int ret;
+
+	hm_log__quiet(1);
+	ret = scan_next(s, target, cut);
+	hm_log__quiet(0);
+	return ret;
+}
+
+static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *cut)
+{
+	struct hm_reader *r = s->r;
+
+	while (!s->done) {
+		const u8 *rec;
+		u32 size, t;
+		u64 off, ts;
+		bool compressed;
+		int ret = hm_reader__next_raw(r, &rec, &size, &off, &compressed);
+
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			s->done = true;
+			break;
+		}
+		if (compressed || size < 8)
+			return -EAGAIN;
+		t = hm_ld32(rec);
+		if (t == PERF_RECORD_SAMPLE) {
+			if (kernel_sample(r, rec, size) || bad_cpu(r, rec, size))
+				return -EAGAIN;
+			ts = rec_time(r, rec, size, t);
+			if (ts != (u64)-1) {
+				if (ts > s->max_ts)
+					s->max_ts = ts;
+				s->round_bytes += (size + 7) & ~7u;
+			}
+			continue;
+		}
+		if (hm_record__is_kernel(t)) {
+			/*
+			 * AUX data; a kernel map: perf widens it to kallsyms' range at
+			 * the first lookup in it, and loads the kernel's symbols (with
+			 * their warnings) once, state that does not split in ranges
+			 */
+			if (t == PERF_RECORD_AUX || t == PERF_RECORD_KSYMBOL ||
+			    ((t == PERF_RECORD_MMAP || t == PERF_RECORD_MMAP2) &&
+			     (hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL))
+				return -EAGAIN;
+			ts = rec_time(r, rec, size, t);
+			if (ts != (u64)-1) {
+				if (ts > s->max_ts)
+					s->max_ts = ts;
+				s->round_bytes += (size + 7) & ~7u;
+			}
+			if (side_band(t)) {
+				ret = ts == (u64)-1 ? sb_append(s, rec, size, off) :
+						      sb_queue(s, rec, size, off, ts);
+				if (ret < 0)
+					return ret;
+			}
+			continue;
+		}
+		if (t == HM_RECORD_FINISHED_ROUND) {
+			u64 limit = s->next_flush;
+
+			/* the reader's queue holds at most this round and the one before */
+			if (s->prev_bytes + s->round_bytes + 4096 > ORDER_MAX_BYTES)
+				return -EAGAIN;
+			ret = sb_flush(s, limit);
+			if (ret < 0)
+				return ret;
+			s->next_flush = s->max_ts;
+			cut->off = off;
+			cut->from = s->round_start;
+			cut->limit = limit;
+			cut->nr_sb = s->nr_sb;
+			s->round_start = off + size;
+			s->prev_bytes = s->round_bytes;
+			s->round_bytes = 0;
+			if (off >= target)
+				return 1;
+			continue;
+		}
+		if (t == HM_RECORD_FINISHED_INIT || t == HM_RECORD_TIME_CONV)
+			continue;
+		return -EAGAIN;		/* header records in the data: not cut here */
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- ranges */
+
+enum { RG_REPLAY, RG_SKIP, RG_RUN, RG_DONE };
+
+struct hm_range {
+	struct hm_reader	*r;
+	struct hm_range_scan	*s;
+	struct hm_range_cut	from, to;
+	bool			has_to;
+	int			phase;
+	const struct sb_block	*b;
+	size_t			pos, i;
+};
+
+struct hm_range *hm_range__new(const char *path, struct hm_range_scan *s,
+			       const struct hm_range_cut *from, const struct hm_range_cut *to)
+{
+	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
+	struct hm_range *rg = calloc(1, sizeof(*rg));
+
+	if (!rg) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	hm_log__quiet(1);	/* the report's own reader said it all */
+	rg->r = hm_reader__new(path, &ro);
+	hm_log__quiet(0);
+	if (!rg->r) {
+		free(rg);
+		return NULL;
+	}
+	rg->s = s;
+	rg->phase = RG_RUN;
+	if (from) {
+		struct hm_reader *r = rg->r;
+
+		rg->from = *from;
+		rg->phase = RG_REPLAY;
+		rg->b = s->first;
+		/* as the ordered reader stood just past the FINISHED_ROUND before */
+		r->head = r->len = 0;
+		r->buf_off = from->from;
+		r->eof = false;
+		r->next_flush = r->max_ts = from->limit;
+	}
+	if (to) {
+		rg->to = *to;
+		rg->has_to = true;
+	}
+	return rg;
+}
+
+void hm_range__delete(struct hm_range *rg)
+{
+	if (!rg)
+		return;
+	hm_reader__delete(rg->r);
+	free(rg);
+}
+
+struct hm_reader *hm_range__reader(struct hm_range *rg)
+{
+	return rg->r;
+}
+
+int hm_range__next(struct hm_range *rg, struct hm_event *ev)
+{
+	int ret;
+
+	while (rg->phase == RG_REPLAY) {
+		if (rg->i < rg->from.nr_sb && rg->b) {
+			const u8 *p;
+			u32 size;
+			u64 off;
+
+			if (rg->pos >= rg->b->used) {
+				rg->b = rg->b->next;
+				rg->pos = 0;
+				continue;
+			}
+			p = rg->b->data + rg->pos;
+			memcpy(&size, p, 4);
+			memcpy(&off, p + 8, 8);
+			rg->pos += 16 + (((size_t)size + 7) & ~(size_t)7);
+			rg->i++;
+			hm_log__quiet(1);	/* the range that reads it says what is wrong */
+			ret = hm_reader__decode(rg->r, p + 16, size, off, false, ev);
+			hm_log__quiet(0);
+			return ret ? ret : 1;
+		}
+		rg->phase = RG_SKIP;
+	}
+	while (rg->phase == RG_SKIP) {
+		hm_log__quiet(1);	/* the range before says what is wrong in these */
+		ret = hm_reader__next(rg->r, ev);
+		hm_log__quiet(0);
+		if (ret <= 0)
+			return ret;
+		if (ev->type == HM_RECORD_FINISHED_ROUND && ev->file_offset == rg->from.off)
+			rg->phase = RG_RUN;
+	}
+	if (rg->phase == RG_DONE)
+		return 0;
+	ret = hm_reader__next(rg->r, ev);
+	if (ret > 0 && rg->has_to && ev->type == HM_RECORD_FINISHED_ROUND &&
+	    ev->file_offset == rg->to.off)
+		rg->phase = RG_DONE;
+	return ret;
+}
