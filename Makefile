@@ -105,9 +105,12 @@ $(GEN_TOOLS): $(B)/tools/%: tests/tools/%.c $(B)/tools/gen-common.o $(LIB)
 
 tests: $(BIN) $(BPF_OBJS) $(UNIT_BINS) $(TOOL_BINS)
 
-# The one test command: installs what it needs (as root), then runs every test.
 # The one test command.  It first installs what it needs (as root), then
-# builds in a sub-make (so pkg-config sees freshly installed libraries).
+# builds in a sub-make (so pkg-config sees freshly installed libraries) and
+# runs every test.  `make SAN=1 check`: the same built with ASan+UBSan in
+# build-san/; a sanitizer report fails the test that caused it and is kept in
+# build-san/san-reports/TEST/, and each test may run 2700 s instead of 900
+# (tests/run.sh; HITMAP_TEST_TIMEOUT=SECONDS sets it).
 check:
 	$(Q)scripts/setup.sh
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) tests
