@@ -875,22 +875,37 @@ int hm_futex_infer__merge(struct hm_futex_infer *dst, const struct hm_futex_infe
 {
 	u64 tid, pid;
 
+	/* in the order @src first saw its lines: @dst's come first */
 	for (u32 i = 0; i < src->nr; i++) {
-		const struct obs *b = &src->o[i];
-		struct obs *a = obs_get(dst, b->line);
+		u64 key = src->order[i];
+		const struct slot *b = NULL;
+		struct slot *a;
 
+		for (u32 j = slot_of(src, key);; j = (j + 1) & (src->cap - 1)) {
+			b = slot_at(src, j);
+			if (b->key == key)
+				break;
+		}
+		a = slot_get(dst, key & ~(u64)1);
 		if (!a)
 			return -ENOMEM;
 		if (a->pid == -1)
 			a->pid = b->pid;
 		else if (b->pid != -1 && a->pid != b->pid)
 			a->pid = -2;
-		a->n += b->n;
-		a->bucket_n += b->bucket_n;
-		a->offs |= b->offs;
+		a->n = b->n >= UINT32_MAX - a->n ? UINT32_MAX : a->n + b->n;
+		a->mm_offs |= b->mm_offs;
 		a->code_mask |= b->code_mask;
-		for (int k = 0; k < MAX_VOTE_NODES; k++)
+		a->bucket |= b->bucket;
+		for (u32 k = 0; k < dst->nr_votes; k++)
 			a->votes[k] += b->votes[k];
+	}
+	for (u32 it = 0; hm_htab__next(&src->votes_more, &it, &tid, &pid);) {
+		u64 *v = hm_htab__insert(&dst->votes_more, tid, NULL);
+
+		if (!v)
+			return -ENOMEM;
+		*v += pid;
 	}
 	/* each thread's first process: @dst's samples come first */
 	for (u32 it = 0; hm_htab__next(&src->thr, &it, &tid, &pid);) {
