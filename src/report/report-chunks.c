@@ -10,7 +10,7 @@
  *          equal bytes meeting at FINISHED_ROUND records where the ordered
  *          reader's state carries over exactly (hitmap/reader_range.h), or
  *          -EAGAIN: the one-reader pass (parallel.c shards the table).
- *   pass   one part per range, a report of its own (hm_report__run with
+ *   pass   one part per range, a report of its own (hm_report__pass with
  *          r->chunk) that shares the file's read-only setup (topology,
  *          metadata, futex model) and has its own maps (replayed from the
  *          side-band records before its range), symbols, counters, perf's
@@ -51,15 +51,7 @@
 #include "places.h"
 #include "perf-lines.h"
 
-#define MAX_PARTS	256
-/*
- * Bytes of the data section a range needs at least (HITMAP_RANGE_BYTES
- * overrides): a part costs about 0.3 s of its own on a 2-CPU VM (its
- * tables, data_src cache, reader) and its merge grows with the distinct
- * lines, so small files stay with the one reader (1M samples, ~90 MB,
- * measured no faster in ranges).
- */
-#define RANGE_BYTES	(128ull << 20)
+#include "chunks.h"
 
 /* Seconds of the clock (HITMAP_DEBUG's merge time: the merge runs on several threads). */
 static double wall(void)
@@ -68,163 +60,6 @@ static double wall(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* CPU seconds of the calling thread (HITMAP_DEBUG's per-thread times). */
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* One range's report (r->chunk of a part). */
-struct hm_chunk {
-	const struct hm_report	*parent;
-	struct hm_range		*range;
-};
-
-/* The plan (r->chunks of the report that runs them). */
-struct hm_chunks {
-	struct hm_range_scan	*scan;
-	int			nr;		/* ranges */
-	struct hm_range_cut	cut[MAX_PARTS];	/* cut[i]: between range i and i + 1 */
-	struct hm_report	*part[MAX_PARTS];
-	int			err[MAX_PARTS];
-	struct hm_symbols	*syms;		/* the report's own, after the pass */
-};
-
-void hm_report__chunks_delete(struct hm_chunks *c)
-{
-	if (!c)
-		return;
-	hm_range_scan__delete(c->scan);
-	hm_symbols__delete(c->syms);
-	free(c);
-}
-
-/* The views whose aggregates have merge functions (the others read in one pass). */
-static bool mergeable(const struct hm_report *r)
-{
-	const struct hm_report_opts *o = &r->opts;
-
-	if (o->want_buckets || o->pareto || o->futex_views_only || o->on_sample)
-		return false;
-	/* the table's details from the second read, as with one thread */
-	if (o->want_lines && !(o->defer_details && !r->header->pipe && strcmp(o->input, "-")))
-		return false;
-	return !r->header->pipe && strcmp(o->input, "-");
-}
-
-int hm_report__chunks_plan(struct hm_report *r)
-{
-	struct hm_chunks *c;
-	u64 start, end;
-	int n = r->nr_threads, ret = 0;
-
-	if (n < 2 || r->chunk || getenv("HITMAP_NO_RANGES") || !mergeable(r))
-		return 0;
-	if (n > MAX_PARTS)
-		n = MAX_PARTS;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	double t0 = thread_cpu();
-
-	c->scan = hm_range_scan__new(r->opts.input);
-	if (!c->scan) {
-		ret = errno == ENOMEM ? -ENOMEM : 0;
-		goto out;
-	}
-	hm_range_scan__data(c->scan, &start, &end);
-	{
-		const char *e = getenv("HITMAP_RANGE_BYTES");
-		u64 min = e ? strtoull(e, NULL, 0) : RANGE_BYTES;
-
-		if (min && (u64)n > (end - start) / min)
-			n = (int)((end - start) / min);
-	}
-	for (c->nr = 1; c->nr < n; c->nr++) {
-		u64 target = start + (end - start) / n * c->nr;
-
-		ret = hm_range_scan__next(c->scan, target, &c->cut[c->nr - 1]);
-		if (ret <= 0)
-			break;
-	}
-	if (ret < 0 && ret != -ENOMEM)
-		ret = 0;	/* not cut (or unreadable: the pass says why): one reader */
-	if (c->nr < 2)
-		ret = 0;
-	else if (ret >= 0)
-		ret = 1;
-	hm_debug("report: %d ranges, cut scan %.3f s CPU", ret == 1 ? c->nr : 1, thread_cpu() - t0);
-out:
-	if (ret == 1) {
-		r->chunks = c;
-		return 1;
-	}
-	hm_report__chunks_delete(c);
-	return ret;
-}
-
-/* ------------------------------------------------------------ one part */
-
-static int no_fill(void *priv, struct hm_lines *l)
-{
-	(void)priv;
-	(void)l;
-	return 0;
-}
-
-/* What setup_header gives the report, for a part: the parent's read-only setup, its own state. */
-int hm_report__chunk_setup(struct hm_report *r)
-{
-	const struct hm_report *p = r->chunk->parent;
-	struct hm_symbols_opts so;
-
-	r->vendor = p->vendor;
-	r->topo = p->topo;
-	r->meta = p->meta;
-	r->futex = p->futex;		/* tables shared, never released by a part */
-	r->cpu_node_idx = p->cpu_node_idx;
-	r->nr_threads = 1;
-	r->places = hm_places__new(r->topo);
-	if (!r->places)
-		return -ENOMEM;
-	hm_maps__set_build_ids(r->maps, r->header);
-	/* symbols_opts() of report.c */
-	memset(&so, 0, sizeof(so));
-	so.kallsyms = r->opts.kallsyms;
-	so.symfs = r->opts.symfs;
-	so.vmlinux = r->opts.vmlinux;
-	so.no_source = r->opts.no_source;
-	so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
-	so.running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
-				    r->opts.perf_compat > HM_PERF_6_12;
-	r->syms = hm_symbols__new(&so);
-	if (!r->syms)
-		return -ENOMEM;
-	hm_symbols__attach_maps(r->syms, r->maps);
-	if (p->infer) {
-		r->infer = hm_futex_observer__new(r->header, r->opts.kernel_release, r->syms, r->topo,
-						  &r->futex);
-		if (!r->infer)
-			return -ENOMEM;
-	}
-	if (p->lines) {
-		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
-					 hm_topo__nr_nodes(r->topo));
-		if (!r->lines)
-			return -ENOMEM;
-		hm_lines__defer_details(r->lines, no_fill, NULL);	/* totals only */
-	}
-	return 0;
-}
-
-int hm_report__chunk_next(struct hm_report *r, struct hm_event *ev)
-{
-	return hm_range__next(r->chunk->range, ev);
 }
 
 static void part_delete(struct hm_report *r)
@@ -271,16 +106,16 @@ fail:
 static int run_part(struct hm_report *p, int i)
 {
 	struct hm_chunks *c = p->chunks;
-	double t0 = thread_cpu();
+	double t0 = hm_chunks__thread_cpu();
 	int err;
 
 	part_delete(c->part[i]);
 	c->part[i] = part_new(p, i ? &c->cut[i - 1] : NULL, i < c->nr - 1 ? &c->cut[i] : NULL);
 	if (!c->part[i])
 		return errno ? -errno : -ENOMEM;
-	err = hm_report__run(c->part[i]);
+	err = hm_report__pass(c->part[i]);
 	hm_debug("report: range %d: %llu samples, %.3f s CPU", i,
-		 (unsigned long long)c->part[i]->nr_samples, thread_cpu() - t0);
+		 (unsigned long long)c->part[i]->nr_samples, hm_chunks__thread_cpu() - t0);
 	return err;
 }
 
@@ -376,7 +211,7 @@ static int merge_tree(struct hm_chunks *c)
 	return 0;
 }
 
-int hm_report__chunks_run(struct hm_report *r)
+static int chunks_run(struct hm_report *r)
 {
 	struct hm_chunks *c = r->chunks;
 	struct worker w[MAX_PARTS];
@@ -431,7 +266,17 @@ int hm_report__chunks_run(struct hm_report *r)
 	return err < 0 ? err : 0;
 }
 
-struct hm_reader *hm_report__chunk_reader(struct hm_report *r)
+
+/*
+ * The report's run: the one pass (report.c), or, where setup_header cut
+ * the file (1), the parts over its ranges, merged; then what follows the
+ * pass either way.
+ */
+int hm_report__run(struct hm_report *r)
 {
-	return hm_range__reader(r->chunk->range);
+	int err = hm_report__pass(r);
+
+	if (err == 1)
+		err = chunks_run(r);
+	return hm_report__pass_end(r, err);
 }

@@ -796,7 +796,12 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 	return 0;
 }
 
-int hm_report__run(struct hm_report *r)
+/*
+ * The pass: 0 when the file is read (or, for a part, its range), 1 when
+ * setup_header cut the file into ranges instead (nothing read yet: the
+ * parts' pass and merge, report-chunks.c, run them), or a negative errno.
+ */
+int hm_report__pass(struct hm_report *r)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	struct hm_event ev;
@@ -831,10 +836,8 @@ int hm_report__run(struct hm_report *r)
 		if (err < 0)
 			return err;
 	}
-	if (r->chunks) {
-		err = hm_report__chunks_run(r);
-		goto chunked;
-	}
+	if (r->chunks)
+		return 1;
 	batch.p = malloc(BATCH * sizeof(*batch.p));
 	batch.cap = BATCH * 32;
 	batch.arena = malloc(batch.cap);
@@ -889,10 +892,13 @@ int hm_report__run(struct hm_report *r)
 	}
 	free(batch.p);
 	free(batch.arena);
-	if (r->chunk)
-		return err < 0 ? err : 0;	/* a part: merged by report-chunks.c */
-chunked:
-	if (r->opts.on_progress && !r->header->pipe)
+	return err < 0 ? err : 0;
+}
+
+/* What follows the pass (or the parts' merge), given its result @err. */
+int hm_report__pass_end(struct hm_report *r, int err)
+{
+	if (r->opts.on_progress && r->header && !r->header->pipe)
 		r->opts.on_progress(r->opts.on_progress_priv, r->header->data_size,
 				    r->header->data_size);
 	if (err < 0)

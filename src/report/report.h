@@ -106,15 +106,22 @@ struct hm_report {
 };
 
 /*
- * report --threads over ranges of a file (report-chunks.c): plan in
- * setup_header (1: the file is cut, one range a thread; 0: one reader),
- * run instead of the pass; a part's setup, events and deletion.
+ * The pass (report.c): 0 read, 1 cut into ranges by setup_header (run by
+ * report-chunks.c's hm_report__run, which merges the parts), -errno; then
+ * what follows it, given the result.
+ */
+int  hm_report__pass(struct hm_report *r);
+int  hm_report__pass_end(struct hm_report *r, int err);
+
+/*
+ * report --threads over ranges of a file (report-range.c, below the pass):
+ * plan in setup_header (1: the file is cut, one range a thread; 0: one
+ * reader); a part's reader, setup and events; deletion.
  */
 struct hm_chunks;
 struct hm_chunk;
 struct hm_event;
 int  hm_report__chunks_plan(struct hm_report *r);
-int  hm_report__chunks_run(struct hm_report *r);
 void hm_report__chunks_delete(struct hm_chunks *c);
 int  hm_report__chunk_setup(struct hm_report *r);
 int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);

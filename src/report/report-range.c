@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report --threads over ranges of a file, the part the pass calls: the plan
+ * (hm_range_scan cuts the file at FINISHED_ROUND records, made in
+ * setup_header) and what a part's pass reads and sets up (its reader over
+ * its range, the parent's read-only setup with state of its own).  Running
+ * the parts and merging them is report-chunks.c's, above the pass.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hitmap/futex_infer.h>
+#include <hitmap/log.h>
+#include "chunks.h"
+#include "lines.h"
+#include "places.h"
+
+/*
+ * Bytes of the data section a range needs at least (HITMAP_RANGE_BYTES
+ * overrides): a part costs about 0.3 s of its own on a 2-CPU VM (its
+ * tables, data_src cache, reader) and its merge grows with the distinct
+ * lines, so small files stay with the one reader (1M samples, ~90 MB,
+ * measured no faster in ranges).
+ */
+#define RANGE_BYTES	(128ull << 20)
+
+void hm_report__chunks_delete(struct hm_chunks *c)
+{
+	if (!c)
+		return;
+	hm_range_scan__delete(c->scan);
+	hm_symbols__delete(c->syms);
+	free(c);
+}
+
+/* The views whose aggregates have merge functions (the others read in one pass). */
+static bool mergeable(const struct hm_report *r)
+{
+	const struct hm_report_opts *o = &r->opts;
+
+	if (o->want_buckets || o->pareto || o->futex_views_only || o->on_sample)
+		return false;
+	/* the table's details from the second read, as with one thread */
+	if (o->want_lines && !(o->defer_details && !r->header->pipe && strcmp(o->input, "-")))
+		return false;
+	return !r->header->pipe && strcmp(o->input, "-");
+}
+
+int hm_report__chunks_plan(struct hm_report *r)
+{
+	struct hm_chunks *c;
+	u64 start, end;
+	int n = r->nr_threads, ret = 0;
+
+	if (n < 2 || r->chunk || getenv("HITMAP_NO_RANGES") || !mergeable(r))
+		return 0;
+	if (n > MAX_PARTS)
+		n = MAX_PARTS;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	double t0 = hm_chunks__thread_cpu();
+
+	c->scan = hm_range_scan__new(r->opts.input);
+	if (!c->scan) {
+		ret = errno == ENOMEM ? -ENOMEM : 0;
+		goto out;
+	}
+	hm_range_scan__data(c->scan, &start, &end);
+	{
+		const char *e = getenv("HITMAP_RANGE_BYTES");
+		u64 min = e ? strtoull(e, NULL, 0) : RANGE_BYTES;
+
+		if (min && (u64)n > (end - start) / min)
+			n = (int)((end - start) / min);
+	}
+	for (c->nr = 1; c->nr < n; c->nr++) {
+		u64 target = start + (end - start) / n * c->nr;
+
+		ret = hm_range_scan__next(c->scan, target, &c->cut[c->nr - 1]);
+		if (ret <= 0)
+			break;
+	}
+	if (ret < 0 && ret != -ENOMEM)
+		ret = 0;	/* not cut (or unreadable: the pass says why): one reader */
+	if (c->nr < 2)
+		ret = 0;
+	else if (ret >= 0)
+		ret = 1;
+	hm_debug("report: %d ranges, cut scan %.3f s CPU", ret == 1 ? c->nr : 1, hm_chunks__thread_cpu() - t0);
+out:
+	if (ret == 1) {
+		r->chunks = c;
+		return 1;
+	}
+	hm_report__chunks_delete(c);
+	return ret;
+}
+
+/* ------------------------------------------------------------ one part */
+
+static int no_fill(void *priv, struct hm_lines *l)
+{
+	(void)priv;
+	(void)l;
+	return 0;
+}
+
+/* What setup_header gives the report, for a part: the parent's read-only setup, its own state. */
+int hm_report__chunk_setup(struct hm_report *r)
+{
+	const struct hm_report *p = r->chunk->parent;
+	struct hm_symbols_opts so;
+
+	r->vendor = p->vendor;
+	r->topo = p->topo;
+	r->meta = p->meta;
+	r->futex = p->futex;		/* tables shared, never released by a part */
+	r->cpu_node_idx = p->cpu_node_idx;
+	r->nr_threads = 1;
+	r->places = hm_places__new(r->topo);
+	if (!r->places)
+		return -ENOMEM;
+	hm_maps__set_build_ids(r->maps, r->header);
+	/* symbols_opts() of report.c */
+	memset(&so, 0, sizeof(so));
+	so.kallsyms = r->opts.kallsyms;
+	so.symfs = r->opts.symfs;
+	so.vmlinux = r->opts.vmlinux;
+	so.no_source = r->opts.no_source;
+	so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
+	so.running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
+				    r->opts.perf_compat > HM_PERF_6_12;
+	r->syms = hm_symbols__new(&so);
+	if (!r->syms)
+		return -ENOMEM;
+	hm_symbols__attach_maps(r->syms, r->maps);
+	if (p->infer) {
+		r->infer = hm_futex_observer__new(r->header, r->opts.kernel_release, r->syms, r->topo,
+						  &r->futex);
+		if (!r->infer)
+			return -ENOMEM;
+	}
+	if (p->lines) {
+		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
+					 hm_topo__nr_nodes(r->topo));
+		if (!r->lines)
+			return -ENOMEM;
+		hm_lines__defer_details(r->lines, no_fill, NULL);	/* totals only */
+	}
+	return 0;
+}
+
+int hm_report__chunk_next(struct hm_report *r, struct hm_event *ev)
+{
+	return hm_range__next(r->chunk->range, ev);
+}
+
+struct hm_reader *hm_report__chunk_reader(struct hm_report *r)
+{
+	return hm_range__reader(r->chunk->range);
+}
