@@ -173,6 +173,8 @@ struct hm_qent {
 	u32	off, len;	/* the record's bytes in arena @arena */
 	u8	arena;
 	bool	compressed;
+	int	evidx;		/* its evsel when queued (-1: none), valid while evgen is ev_gen */
+	u32	evgen;
 };
 
 /* Queued records (entries only: their bytes are in the arenas). */
@@ -232,6 +234,9 @@ struct hm_reader {
 	int			acur;		/* the arena records are copied into */
 	bool			aswitch;	/* use the other one from the next record on */
 	size_t			qbytes;		/* bytes of the accumulating queue's records */
+	u32			ev_gen;		/* bumped when ids or evsels change */
+	struct hm_evsel		*dec_ev;	/* hm_reader__decode's evsel, when dec_ev_set */
+	bool			dec_ev_set;
 	struct hm_qent		*qtmp;		/* merge sort scratch */
 	size_t			qtmp_cap;
 	u64			next_flush, max_ts, seq;

@@ -13,11 +13,12 @@
 #define ORDER_MAX_BYTES	(4u << 20)
 
 /* The timestamp of a native kernel record without a full decode; -1: none. */
-static u64 rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type)
+static u64 rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type, struct hm_evsel **ep)
 {
 	struct hm_evsel *e = hm_reader__rec_evsel(r, type, rec, size, false);
 	u64 t, pos;
 
+	*ep = e;
 	if (!e)
 		return (u64)-1;
 	t = e->attr.sample_type;
@@ -140,7 +141,7 @@ static int arena_put(struct hm_reader *r, const void *rec, u32 len, u32 *off)
 }
 
 static int oq_push(struct hm_reader *r, struct hm_oq *q, const void *rec, u32 len, u64 time,
-		   u64 seq, u64 off, bool compressed)
+		   u64 seq, u64 off, bool compressed, const struct hm_evsel *ev)
 {
 	u32 at;
 	int err;
@@ -152,7 +153,8 @@ static int oq_push(struct hm_reader *r, struct hm_oq *q, const void *rec, u32 le
 		return err;
 	q->ents[q->n++] = (struct hm_qent){ .time = time, .seq = seq, .file_offset = off,
 					 .off = at, .len = len, .arena = (u8)r->acur,
-					 .compressed = compressed };
+					 .compressed = compressed, .evidx = ev ? ev->idx : -1,
+					 .evgen = r->ev_gen };
 	return 0;
 }
 
@@ -199,7 +201,7 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 	}
 	cur->n = k;
 	if (tail) {
-		err = oq_push(r, cur, tail, tail_len, 0, 0, tail_off, tail_compressed);
+		err = oq_push(r, cur, tail, tail_len, 0, 0, tail_off, tail_compressed, NULL);
 		if (err)
 			return err;
 	}
@@ -223,8 +225,13 @@ int hm_order__pop(struct hm_reader *r, struct hm_event *ev)
 	if (r->ready_pos < rq->n) {
 		struct hm_qent *e = &rq->ents[r->ready_pos++];
 
+		/* the evsel found when it was queued, unless ids changed since (pipe headers) */
+		r->dec_ev_set = e->evidx >= 0 && e->evgen == r->ev_gen && e->evidx < r->nr_ev &&
+				!r->spe;
+		r->dec_ev = r->dec_ev_set ? r->ev[e->evidx] : NULL;
 		ret = hm_reader__decode(r, r->ar[e->arena].p + e->off, e->len, e->file_offset,
 					e->compressed, ev);
+		r->dec_ev_set = false;
 		if (ret)
 			return ret;
 		r->st.bytes += e->len;
@@ -268,7 +275,8 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 		return 1;
 	}
 	if (hm_record__is_kernel(t) && (r->opts.all_records || t == PERF_RECORD_SAMPLE)) {
-		u64 ts = rec_time(r, nat, size, t);
+		struct hm_evsel *ev;
+		u64 ts = rec_time(r, nat, size, t, &ev);
 		struct hm_oq *q = &r->q[r->qcur];
 
 		if (ts == (u64)-1)
@@ -281,7 +289,7 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 			r->ar[r->acur].len = 0;
 			r->aswitch = false;
 		}
-		ret = oq_push(r, q, nat, size, ts, r->seq++, off, compressed);
+		ret = oq_push(r, q, nat, size, ts, r->seq++, off, compressed, ev);
 		if (ret)
 			return hm_reader__fail(r, ret, off, "out of memory");
 		r->qbytes += (size + 7) & ~7u;

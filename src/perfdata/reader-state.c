@@ -127,6 +127,7 @@ void hm_idmap__exit(struct hm_idmap *m)
 int hm_reader__add_id(struct hm_reader *r, u64 id, int idx)
 {
 	memset(r->last_idx, 0xff, sizeof(r->last_idx));
+	r->ev_gen++;
 	return hm_idmap__add(&r->ids, id, idx);
 }
 
@@ -227,6 +228,7 @@ struct hm_evsel *hm_reader__add_evsel(struct hm_reader *r, const u8 *attr, u32 a
 		return NULL;
 	e->idx = r->nr_ev;
 	memset(r->last_idx, 0xff, sizeof(r->last_idx));
+	r->ev_gen++;
 	hm_attr__read(&e->attr, attr, attr_bytes, r->h.needs_swap, &e->file_attr_size);
 	e->needs_swap = r->h.needs_swap;
 	e->id_pos = hm_sample__id_pos(e->attr.sample_type);
