@@ -161,18 +161,32 @@ void hm_tracing__attach(struct hm_reader *r);
 /* ---- the reader's state (reader.c and reader-*.c) */
 struct hm_spe;
 
+#define HM_ID_CACHE	64
+static inline u32 hm_id_cache__slot(u64 id)
+{
+	return (u32)((id * 0x9e3779b97f4a7c15ULL) >> 58);
+}
+
 /* One queued record of the ordering queue (reader-order.c). */
 struct hm_qent {
 	u64	time, seq, file_offset;
-	u32	off, len;
+	u32	off, len;	/* the record's bytes in arena @arena */
+	u8	arena;
 	bool	compressed;
+	int	evidx;		/* its evsel when queued (-1: none), valid while evgen is ev_gen */
+	u32	evgen;
 };
 
+/* Queued records (entries only: their bytes are in the arenas). */
 struct hm_oq {
-	u8		*arena;
-	size_t		alen, acap;
 	struct hm_qent	*ents;
 	size_t		n, cap;
+};
+
+/* Record bytes of the ordering queue: two arenas, used by turns. */
+struct hm_oarena {
+	u8		*p;
+	size_t		len, cap;
 };
 
 struct hm_reader {
@@ -194,8 +208,9 @@ struct hm_reader {
 	struct hm_evsel		**ev;
 	int			nr_ev, cap_ev;
 	struct hm_idmap		ids;
-	u64			last_id;	/* one-entry cache in front of ids */
-	int			last_idx;	/* -1: empty */
+	/* a direct-mapped cache in front of ids (an id per event and CPU) */
+	u64			last_id[HM_ID_CACHE];
+	int			last_idx[HM_ID_CACHE];	/* -1: empty */
 	struct hm_reader_stats	st;
 	struct hm_zstream	*z;
 	u8			*scratch;
@@ -215,6 +230,15 @@ struct hm_reader {
 	struct hm_oq		q[2];
 	int			qcur;		/* accumulating queue; the other is ready */
 	size_t			ready_pos;
+	struct hm_oarena	ar[2];
+	int			acur;		/* the arena records are copied into */
+	bool			aswitch;	/* use the other one from the next record on */
+	size_t			qbytes;		/* bytes of the accumulating queue's records */
+	u32			ev_gen;		/* bumped when ids or evsels change */
+	struct hm_evsel		*dec_ev;	/* hm_reader__decode's evsel, when dec_ev_set */
+	bool			dec_ev_set;
+	struct hm_qent		*qtmp;		/* merge sort scratch */
+	size_t			qtmp_cap;
 	u64			next_flush, max_ts, seq;
 	struct hm_spe		*spe;		/* Arm SPE AUX data: decoded into samples */
 	int			spe_idx;	/* its synthesized evsel */

@@ -40,7 +40,8 @@ int hm_reader__decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, boo
 	if (type == PERF_RECORD_SAMPLE) {
 		u32 bad = 0;
 
-		e = hm_reader__rec_evsel(r, type, rec, size, false);
+		/* the ordering queue looked it up already */
+		e = r->dec_ev_set ? r->dec_ev : hm_reader__rec_evsel(r, type, rec, size, false);
 		hm_sample__init(e, &ev->sample);
 		ev->sample.misc = ev->misc;
 		if (!e) {
@@ -64,7 +65,7 @@ int hm_reader__decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, boo
 		return 0;
 	}
 	if (hm_record__is_kernel(type)) {
-		e = hm_reader__rec_evsel(r, type, rec, size, false);
+		e = r->dec_ev_set ? r->dec_ev : hm_reader__rec_evsel(r, type, rec, size, false);
 		hm_sample__init(e, &ev->sample);
 		ev->sample.misc = ev->misc;
 		if (e && e->attr.sample_id_all &&

@@ -126,7 +126,8 @@ void hm_idmap__exit(struct hm_idmap *m)
 
 int hm_reader__add_id(struct hm_reader *r, u64 id, int idx)
 {
-	r->last_idx = -1;
+	memset(r->last_idx, 0xff, sizeof(r->last_idx));
+	r->ev_gen++;
 	return hm_idmap__add(&r->ids, id, idx);
 }
 
@@ -226,7 +227,8 @@ struct hm_evsel *hm_reader__add_evsel(struct hm_reader *r, const u8 *attr, u32 a
 	if (!e)
 		return NULL;
 	e->idx = r->nr_ev;
-	r->last_idx = -1;
+	memset(r->last_idx, 0xff, sizeof(r->last_idx));
+	r->ev_gen++;
 	hm_attr__read(&e->attr, attr, attr_bytes, r->h.needs_swap, &e->file_attr_size);
 	e->needs_swap = r->h.needs_swap;
 	e->id_pos = hm_sample__id_pos(e->attr.sample_type);
@@ -274,6 +276,7 @@ struct hm_evsel *hm_reader__rec_evsel(struct hm_reader *r, u32 type, const u8 *r
 	struct hm_evsel *first;
 	u64 id;
 	int idx;
+	u32 slot;
 
 	if (!r->nr_ev)
 		return NULL;
@@ -298,12 +301,13 @@ struct hm_evsel *hm_reader__rec_evsel(struct hm_reader *r, u32 type, const u8 *r
 	}
 	if (!id)
 		return first;
-	if (r->last_idx >= 0 && id == r->last_id && r->last_idx < r->nr_ev)
-		return r->ev[r->last_idx];
+	slot = hm_id_cache__slot(id);
+	if (r->last_idx[slot] >= 0 && id == r->last_id[slot] && r->last_idx[slot] < r->nr_ev)
+		return r->ev[r->last_idx[slot]];
 	idx = hm_idmap__find(&r->ids, id);
 	if (idx < 0 || idx >= r->nr_ev)
 		return NULL;
-	r->last_id = id;
-	r->last_idx = idx;
+	r->last_id[slot] = id;
+	r->last_idx[slot] = idx;
 	return r->ev[idx];
 }

@@ -117,7 +117,7 @@ static struct hm_reader *reader_alloc(const char *path, const struct hm_reader_o
 	if (!r)
 		return NULL;
 	r->fd = -1;
-	r->last_idx = -1;
+	memset(r->last_idx, 0xff, sizeof(r->last_idx));
 	r->path = strdup(path);
 	if (!r->path) {
 		free(r);

@@ -165,6 +165,79 @@ out_bad:
 	return -EINVAL;
 }
 
+/* The sample_type bits of one u64 each; the others have a size of their own. */
+#define FIXED_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+		    PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+		    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | \
+		    PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+
+/*
+ * hm_sample__walk() of a native body whose sample_type has fixed-size
+ * fields only (memory samples: ip, tid, time, addr, id, cpu, period,
+ * weight, data_src, phys_addr): one bounds check, then the fields in
+ * order.  Returns false when it does not apply (the walk checks each field).
+ */
+static bool walk_fixed(u64 t, const u8 *p, u32 size, struct hm_sample *s)
+{
+	u32 n = __builtin_popcountll(t) -
+		((t & PERF_SAMPLE_WEIGHT) && (t & PERF_SAMPLE_WEIGHT_STRUCT));
+	u64 v;
+
+	if ((t & ~(u64)FIXED_BITS) || (u64)n * 8 > size)
+		return false;
+	s->sample_type = t;
+#define NEXT() (v = hm_ld64(p), p += 8, v)
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		s->id = NEXT();
+	if (t & PERF_SAMPLE_IP)
+		s->ip = NEXT();
+	if (t & PERF_SAMPLE_TID) {
+		s->pid = hm_ld32(p);
+		s->tid = hm_ld32(p + 4);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_TIME)
+		s->time = NEXT();
+	if (t & PERF_SAMPLE_ADDR)
+		s->addr = NEXT();
+	if (t & PERF_SAMPLE_ID)
+		s->id = NEXT();
+	if (t & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = NEXT();
+	if (t & PERF_SAMPLE_CPU) {
+		s->cpu = hm_ld32(p);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_PERIOD)
+		s->period = NEXT();
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		v = hm_ld64(p);
+		p += 8;
+		if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+			s->weight = (u32)v;
+			s->ins_lat = (u16)(v >> 32);
+			s->weight3 = (u16)(v >> 48);
+		} else {
+			s->weight = v;
+		}
+	}
+	if (t & PERF_SAMPLE_DATA_SRC)
+		s->data_src = NEXT();
+	if (t & PERF_SAMPLE_TRANSACTION)
+		s->transaction = NEXT();
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = NEXT();
+	if (t & PERF_SAMPLE_CGROUP)
+		s->cgroup = NEXT();
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = NEXT();
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = NEXT();
+#undef NEXT
+	return true;
+}
+
 int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
 		    struct hm_sample *s, u32 *bad)
 {
@@ -173,6 +246,8 @@ int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
 	struct walk w = { .p = body, .start = body, .end = (u8 *)body + size, .sw = swap };
 	u64 v;
 
+	if (!swap && walk_fixed(t, body, size, s))
+		return 0;
 	s->sample_type = t;
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		NEED(&w, 8);

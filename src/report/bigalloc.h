@@ -10,26 +10,43 @@
  * they are large, and hand out small fixed blocks from huge-page chunks.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define HM_BIG_HUGE	(4UL << 20)	/* advise huge pages from this size */
+#define HM_BIG_HUGE	(2UL << 20)	/* advise huge pages from this size */
 #define HM_ARENA_CHUNK	(8UL << 20)
 
+/* The size mapped for @bytes: whole pages; whole huge pages from HM_BIG_HUGE on. */
 static inline size_t hm_big__round(size_t bytes)
 {
+	if (bytes >= HM_BIG_HUGE)
+		return (bytes + HM_BIG_HUGE - 1) & ~(size_t)(HM_BIG_HUGE - 1);
 	return (bytes + 4095) & ~(size_t)4095;
 }
 
-/* Zeroed memory of @bytes; NULL on failure. */
+/*
+ * Zeroed memory of @bytes; NULL on failure.  From HM_BIG_HUGE on, the
+ * mapping starts at a huge-page boundary, so that (transparent huge pages
+ * allowed) all of it faults in as huge pages, not its unaligned ends.
+ */
 static inline void *hm_big__alloc(size_t bytes)
 {
-	size_t n = hm_big__round(bytes ? bytes : 1);
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t n = hm_big__round(bytes ? bytes : 1), extra = n >= HM_BIG_HUGE ? HM_BIG_HUGE : 0;
+	char *p = mmap(NULL, n + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
+	if (extra) {
+		size_t head = (HM_BIG_HUGE - ((uintptr_t)p & (HM_BIG_HUGE - 1))) & (HM_BIG_HUGE - 1);
+
+		if (head)
+			munmap(p, head);
+		if (extra - head)
+			munmap(p + head + n, extra - head);
+		p += head;
+	}
 #ifdef MADV_HUGEPAGE
 	if (n >= HM_BIG_HUGE)
 		madvise(p, n, MADV_HUGEPAGE);
@@ -37,20 +54,28 @@ static inline void *hm_big__alloc(size_t bytes)
 	return p;
 }
 
-/* Grow @p from @old to @new bytes, keeping the contents; the tail is zeroed. */
+/*
+ * Grow @p from @old to @new bytes, keeping the contents; the tail is zeroed.
+ * Large tables move to a new aligned mapping (a copy; they double, so each
+ * byte is copied about once): remapping would keep their small pages.
+ */
 static inline void *hm_big__realloc(void *p, size_t old, size_t new_)
 {
 	void *q;
 
 	if (!p)
 		return hm_big__alloc(new_);
+	if (hm_big__round(new_) >= HM_BIG_HUGE) {
+		q = hm_big__alloc(new_);
+		if (!q)
+			return NULL;
+		memcpy(q, p, old < new_ ? old : new_);
+		munmap(p, hm_big__round(old ? old : 1));
+		return q;
+	}
 	q = mremap(p, hm_big__round(old ? old : 1), hm_big__round(new_), MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
 		return NULL;
-#ifdef MADV_HUGEPAGE
-	if (hm_big__round(new_) >= HM_BIG_HUGE)
-		madvise(q, hm_big__round(new_), MADV_HUGEPAGE);
-#endif
 	return q;
 }
 

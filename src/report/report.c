@@ -318,6 +318,7 @@ struct dsrc_ent {
 	u32			flags;		/* 1 valid, 2 daddr, 4 mapped; 0 empty */
 	u8			cdiff;		/* enum hm_cdiff, 0xff: agree */
 	int			one_idx;	/* hm_par__intern(one), -1: none */
+	u32			nr;		/* samples of the pass not yet folded into r->c2c */
 	struct hm_mem_class	cls;
 	struct hm_c2c_stats	one;
 };
@@ -389,8 +390,27 @@ static u8 cdiff_of(const struct hm_c2c_stats *one, const struct hm_mem_class *cl
 	return 0xff;
 }
 
-static u8 classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
-		   struct hm_c2c_stats *one, struct hm_mem_class *cls, int *one_idx)
+static struct dsrc_ent *dsrc_probe(struct hm_dsrc_cache *c, u64 key, u32 flags)
+{
+	size_t h = dsrc_hash(key, flags) & (c->nr_slots - 1);
+	struct dsrc_ent *e;
+
+	for (e = &c->e[h]; e->flags; e = &c->e[h]) {
+		if (e->flags == flags && e->data_src == key)
+			break;
+		h = (h + 1) & (c->nr_slots - 1);
+	}
+	return e;
+}
+
+/*
+ * The entry of one sample's data_src (its counters, class, cdiff), valid
+ * until the next call; NULL when out of memory.  The entry counts the
+ * samples it classified (@count): the pass's perf totals are folded from
+ * those counts at its end (dsrc_cache__fold), not summed per sample.
+ */
+static const struct dsrc_ent *classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
+				       bool count)
 {
 	struct hm_dsrc_cache *c = r->dsrc_cache;
 	u32 flags = 1 | (daddr ? 2 : 0) | (mapped ? 4 : 0);
@@ -398,13 +418,7 @@ static u8 classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
 	struct dsrc_ent *e = c->last;
 
 	if (!e || e->flags != flags || e->data_src != key) {
-		size_t h = dsrc_hash(key, flags) & (c->nr_slots - 1);
-
-		for (e = &c->e[h]; e->flags; e = &c->e[h]) {
-			if (e->flags == flags && e->data_src == key)
-				break;
-			h = (h + 1) & (c->nr_slots - 1);
-		}
+		e = dsrc_probe(c, key, flags);
 		c->last = e;
 		if (!e->flags && c->nr >= DSRC_MAX) {
 			e = &c->spare;
@@ -420,26 +434,48 @@ static u8 classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
 		e->one_idx = r->par ? hm_par__intern(r->par, &e->one) : -1;
 		e->data_src = key;
 		e->flags = flags;
+		e->nr = 0;
 		if (e != &c->spare && ++c->nr * 2 > c->nr_slots) {
-			u8 cd = e->cdiff;
-
-			*one = e->one;
-			*cls = e->cls;
-			*one_idx = e->one_idx;
-			return dsrc_grow(c) < 0 ? 0xfe : cd;
+			if (dsrc_grow(c) < 0)
+				return NULL;
+			e = c->last = dsrc_probe(c, key, flags);
 		}
 	}
-	*one = e->one;
-	*cls = e->cls;
-	*one_idx = e->one_idx;
-	return e->cdiff;
+	if (count) {
+		if (e == &c->spare)
+			hm_c2c_stats__sum(&r->c2c, &e->one);
+		else
+			e->nr++;
+	}
+	return e;
+}
+
+/* Add each cached data_src's counters times its samples to the pass's totals. */
+static void dsrc_cache__fold(struct hm_report *r)
+{
+	struct hm_dsrc_cache *c = r->dsrc_cache;
+	u32 *dst = (u32 *)&r->c2c;
+
+	_Static_assert(sizeof(r->c2c) % sizeof(u32) == 0, "hm_c2c_stats is u32 counters");
+	for (size_t i = 0; c && i < c->nr_slots; i++) {
+		const struct dsrc_ent *e = &c->e[i];
+		const u32 *src = (const u32 *)&e->one;
+
+		if (!e->flags || !e->nr)
+			continue;
+		/* u32 sums wrap as the per-sample sums did */
+		for (size_t k = 0; k < sizeof(r->c2c) / sizeof(u32); k++)
+			dst[k] += src[k] * e->nr;
+		((struct dsrc_ent *)e)->nr = 0;
+	}
 }
 
 static int process_sample(struct hm_report *r, const struct pending *p)
 {
 	const struct hm_sample *s = &p->s;
 	struct hm_mem_sample ms;
-	struct hm_c2c_stats one;
+	const struct dsrc_ent *de;
+	const struct hm_c2c_stats *one;
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
 	int node_idx = -1, one_idx, err;
 	u8 cd;
@@ -447,16 +483,19 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	memset(&ms, 0, sizeof(ms));
 	ms.s = s;
 	ms.compat = r->opts.perf_compat;
-	ms.perf = &one;
 	ms.mapped = p->dmap && p->imap;
-	cd = classify(r, s->data_src, s->addr, ms.mapped, &one, &ms.cls, &one_idx);
-	if (cd == 0xfe)
+	de = classify(r, s->data_src, s->addr, ms.mapped, true);
+	if (!de)
 		return -ENOMEM;
+	one = &de->one;
+	ms.perf = one;
+	ms.cls = de->cls;
+	one_idx = de->one_idx;
+	cd = de->cdiff;
 	if (cd != 0xff && !r->cdiff.n[cd][ms.cls.cat]++) {
 		r->cdiff.data_src[cd][ms.cls.cat] = s->data_src;
-		r->cdiff.remote[cd][ms.cls.cat] = one.rmt_dram != 0;
+		r->cdiff.remote[cd][ms.cls.cat] = one->rmt_dram != 0;
 	}
-	hm_c2c_stats__sum(&r->c2c, &one);
 	r->cats.nr[ms.cls.cat]++;
 	r->nr_samples++;
 
@@ -473,7 +512,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 	if (!r->opts.futex_views_only) {	/* what only the other views read */
 		hm_places__add(r->places, &ms);
-		err = hm_perf_lines__add(r->perf_lines, &p->k, p->kh, &one);
+		err = hm_perf_lines__add(r->perf_lines, &p->k, p->kh, one);
 		if (err < 0)
 			return err;
 	}
@@ -487,7 +526,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		if (err < 0)
 			return err;
 	} else if (r->lines && s->addr) {
-		err = hm_lines__add_at(r->lines, &ms, &one, node_idx, r->nr_samples, p->lhint);
+		err = hm_lines__add_at(r->lines, &ms, one, node_idx, r->nr_samples, p->lhint);
 		if (err < 0)
 			return err;
 	}
@@ -495,7 +534,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		struct hm_pareto_key pk = { .line = p->k.line, .pid = p->k.pid, .dso_id = p->k.dso_id,
 					    .cpumode = p->k.cpumode, .mapped = p->k.mapped };
 
-		err = hm_pareto__add(r->pareto, &pk, &ms, &one, p->imap);
+		err = hm_pareto__add(r->pareto, &pk, &ms, one, p->imap);
 		if (err < 0)
 			return err;
 	}
@@ -588,9 +627,8 @@ static int details_pass(void *priv, struct hm_lines *l)
 		const struct hm_sample *s = &ev.sample;
 		const struct hm_map *imap, *dmap;
 		struct hm_mem_sample ms;
-		struct hm_c2c_stats one;
+		const struct dsrc_ent *de;
 		struct hm_line *ln;
-		int one_idx;
 
 		if (ev.type != PERF_RECORD_SAMPLE) {
 			hm_maps__process(maps, &ev);
@@ -609,11 +647,13 @@ static int details_pass(void *priv, struct hm_lines *l)
 		memset(&ms, 0, sizeof(ms));
 		ms.s = s;
 		ms.line = s->addr & cl;
-		if (classify(r, s->data_src, s->addr, dmap && imap, &one, &ms.cls, &one_idx) == 0xfe) {
+		de = classify(r, s->data_src, s->addr, dmap && imap, false);
+		if (!de) {
 			err = -ENOMEM;
 			break;
 		}
-		err = hm_lines__add_details(l, ln, &ms, &one);
+		ms.cls = de->cls;
+		err = hm_lines__add_details(l, ln, &ms, &de->one);
 		if (err < 0)
 			break;
 	}
@@ -879,6 +919,7 @@ int hm_report__pass(struct hm_report *r)
 	}
 	if (err >= 0)
 		err = batch__flush(r, &batch);
+	dsrc_cache__fold(r);
 	if (r->par) {
 		int e2 = hm_par__finish(r->par, &r->lines);
 

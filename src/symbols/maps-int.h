@@ -75,8 +75,12 @@ struct hm_maps {
 	struct hm_build_id_ent *bids;
 	u32 nr_bids, alloc_bids;
 	struct hm_strpool *pool;
-	/* sample_proc()'s last answer; any record processed drops it */
-	struct { u32 pid, tid; bool valid; const struct hm_proc *p; } last;
+	/* sample_proc()'s answers by tid (direct-mapped); valid while .gen is gen + 1 */
+	struct { u32 pid, tid; u64 gen; const struct hm_proc *p; } last[16];
+	/* kernel lookups' last flat segments; valid while khint_gen is gen + 1, the view clean */
+	struct hm_kseg khint[2];
+	u64 khint_gen;
+	u32 khint_next;
 	u64 gen;	/* bumped by every record processed: drops the mapsets' hints */
 };
 

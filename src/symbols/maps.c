@@ -305,8 +305,7 @@ int hm_maps__process(struct hm_maps *m, const struct hm_event *ev)
 {
 	if (!m || !ev || !ev->data)
 		return -EINVAL;
-	m->last.valid = false;
-	m->gen++;
+	m->gen++;	/* drops the lookup caches */
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 		return do_mmap(m, ev, false);
@@ -422,18 +421,75 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 	return map;
 }
 
-/* Samples come in runs of one thread and ask twice each (ip, data): remember the last. */
+/*
+ * Samples come in runs of a few threads and ask twice each (ip, data):
+ * remember the answers by tid until the next record.
+ */
 static const struct hm_proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 {
 	struct hm_maps *mm = (struct hm_maps *)m;	/* the cache only */
+	__typeof__(mm->last[0]) *c = &mm->last[(tid ^ tid >> 4) & 15];
 
-	if (!mm->last.valid || mm->last.pid != pid || mm->last.tid != tid) {
-		mm->last.p = sample_proc_slow(m, pid, tid);
-		mm->last.pid = pid;
-		mm->last.tid = tid;
-		mm->last.valid = true;
+	if (c->gen != m->gen + 1 || c->pid != pid || c->tid != tid) {
+		c->p = sample_proc_slow(m, pid, tid);
+		c->pid = pid;
+		c->tid = tid;
+		c->gen = m->gen + 1;
 	}
-	return mm->last.p;
+	return c->p;
+}
+
+/*
+ * hm_maps__kfind() through the flat segments found last (an ip and a data
+ * address, or the gap between segments that holds none): valid while no
+ * record was processed and the flat view is clean; the kernel map before
+ * its kallsyms range is loaded is never remembered.
+ */
+static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
+{
+	struct hm_maps *m = (struct hm_maps *)cm;	/* the cache only */
+	const struct hm_map *map;
+	u32 lo = 0, hi;
+
+	if (m->khint_gen == m->gen + 1 && !m->kdirty) {
+		for (int i = 0; i < 2; i++)
+			if (m->khint[i].start <= addr && addr < m->khint[i].end)
+				return m->khint[i].map;
+	} else {
+		memset(m->khint, 0, sizeof(m->khint));
+		m->khint_gen = m->gen + 1;
+	}
+	map = hm_maps__kfind(m, addr);
+	if (m->kdirty || (map && map == m->vmlinux && !m->vmlinux_loaded))
+		return map;
+	if (m->khint_gen != m->gen + 1) {	/* loading kallsyms moved the maps */
+		memset(m->khint, 0, sizeof(m->khint));
+		m->khint_gen = m->gen + 1;
+	}
+	/* the flat segment of @addr (hm_kmaps__find's search) */
+	hi = m->nr_kflat;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (m->kflat[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo < m->nr_kflat && m->kflat[lo].start <= addr) {
+		if (m->kflat[lo].map != map)
+			return map;
+		m->khint[m->khint_next] = m->kflat[lo];
+	} else {
+		if (map)
+			return map;
+		/* the gap holding @addr: no map there either */
+		m->khint[m->khint_next] = (struct hm_kseg){ lo ? m->kflat[lo - 1].end : 0,
+							   lo < m->nr_kflat ? m->kflat[lo].start : ~0ULL,
+							   NULL };
+	}
+	m->khint_next ^= 1;
+	return map;
 }
 
 static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
@@ -444,7 +500,7 @@ static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 c
 		return NULL;
 	switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL:
-		return load ? hm_maps__kfind(m, addr) : hm_kmaps__find(m, addr);
+		return load ? kfind_cached(m, addr) : hm_kmaps__find(m, addr);
 	case PERF_RECORD_MISC_USER:
 		p = sample_proc(m, pid, tid);
 		return p ? ms_find_cached(m, &p->ms, addr) : NULL;
