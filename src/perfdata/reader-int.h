@@ -274,6 +274,11 @@ int hm_reader__check_attr(struct hm_reader *r, const struct hm_evsel *e, u64 off
 /* evsel of a record (@sw: still in file byte order); NULL when the id is unknown. */
 struct hm_evsel *hm_reader__rec_evsel(struct hm_reader *r, u32 type, const u8 *rec, u32 size,
 				      bool sw);
+/*
+ * The timestamp of a native record without a full decode (the ordering
+ * queue's and the range scan's); -1: none.  *@ep (may be NULL): its evsel.
+ */
+u64 hm_reader__rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type, struct hm_evsel **ep);
 
 /* ---- reader-input.c */
 /* Read up to @n bytes at @off of the file, pipe or memory; bytes read or -errno. */

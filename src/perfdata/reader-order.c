@@ -12,37 +12,6 @@
 
 #define ORDER_MAX_BYTES	(4u << 20)
 
-/* The timestamp of a native kernel record without a full decode; -1: none. */
-static u64 rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type, struct hm_evsel **ep)
-{
-	struct hm_evsel *e = hm_reader__rec_evsel(r, type, rec, size, false);
-	u64 t, pos;
-
-	*ep = e;
-	if (!e)
-		return (u64)-1;
-	t = e->attr.sample_type;
-	if (!(t & PERF_SAMPLE_TIME))
-		return (u64)-1;
-	if (type == PERF_RECORD_SAMPLE) {
-		pos = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
-			       !!(t & PERF_SAMPLE_TID));
-	} else {
-		u32 n;
-
-		if (!e->attr.sample_id_all)
-			return (u64)-1;
-		n = !!(t & PERF_SAMPLE_TID) + 1 + !!(t & PERF_SAMPLE_ID) +
-		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
-		    !!(t & PERF_SAMPLE_IDENTIFIER);
-		if ((u64)n * 8 + 8 > size)
-			return (u64)-1;
-		pos = size - n * 8 + 8 * !!(t & PERF_SAMPLE_TID);
-	}
-	if (pos + 8 > size)
-		return (u64)-1;
-	return hm_ld64(rec + pos);
-}
 
 static inline bool qent_lt(const struct hm_qent *x, const struct hm_qent *y)
 {
@@ -276,7 +245,7 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 	}
 	if (hm_record__is_kernel(t) && (r->opts.all_records || t == PERF_RECORD_SAMPLE)) {
 		struct hm_evsel *ev;
-		u64 ts = rec_time(r, nat, size, t, &ev);
+		u64 ts = hm_reader__rec_time(r, nat, size, t, &ev);
 		struct hm_oq *q = &r->q[r->qcur];
 
 		if (ts == (u64)-1)

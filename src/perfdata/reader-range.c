@@ -40,36 +40,6 @@ static bool side_band(u32 t)
 	       t == PERF_RECORD_FORK || t == PERF_RECORD_EXIT || t == PERF_RECORD_KSYMBOL;
 }
 
-/* The timestamp of a native kernel record, as reader-order.c reads it; -1: none. */
-static u64 rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type)
-{
-	struct hm_evsel *e = hm_reader__rec_evsel(r, type, rec, size, false);
-	u64 t, pos;
-
-	if (!e)
-		return (u64)-1;
-	t = e->attr.sample_type;
-	if (!(t & PERF_SAMPLE_TIME))
-		return (u64)-1;
-	if (type == PERF_RECORD_SAMPLE) {
-		pos = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
-			       !!(t & PERF_SAMPLE_TID));
-	} else {
-		u32 n;
-
-		if (!e->attr.sample_id_all)
-			return (u64)-1;
-		n = !!(t & PERF_SAMPLE_TID) + 1 + !!(t & PERF_SAMPLE_ID) +
-		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
-		    !!(t & PERF_SAMPLE_IDENTIFIER);
-		if ((u64)n * 8 + 8 > size)
-			return (u64)-1;
-		pos = size - n * 8 + 8 * !!(t & PERF_SAMPLE_TID);
-	}
-	if (pos + 8 > size)
-		return (u64)-1;
-	return hm_ld64(rec + pos);
-}
 
 /* Kernel code (the kernel symbols get loaded): a kernel-mode sample or an ip in the kernel half. */
 static bool kernel_sample(struct hm_reader *r, const u8 *rec, u32 size)
@@ -278,7 +248,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 		if (t == PERF_RECORD_SAMPLE) {
 			if (kernel_sample(r, rec, size) || bad_cpu(r, rec, size))
 				return -EAGAIN;
-			ts = rec_time(r, rec, size, t);
+			ts = hm_reader__rec_time(r, rec, size, t, NULL);
 			if (ts != (u64)-1) {
 				if (ts > s->max_ts)
 					s->max_ts = ts;
@@ -296,7 +266,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			    ((t == PERF_RECORD_MMAP || t == PERF_RECORD_MMAP2) &&
 			     (hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL))
 				return -EAGAIN;
-			ts = rec_time(r, rec, size, t);
+			ts = hm_reader__rec_time(r, rec, size, t, NULL);
 			if (ts != (u64)-1) {
 				if (ts > s->max_ts)
 					s->max_ts = ts;

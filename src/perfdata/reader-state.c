@@ -311,3 +311,36 @@ struct hm_evsel *hm_reader__rec_evsel(struct hm_reader *r, u32 type, const u8 *r
 	r->last_idx[slot] = idx;
 	return r->ev[idx];
 }
+
+/* See reader-int.h. */
+u64 hm_reader__rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type, struct hm_evsel **ep)
+{
+	struct hm_evsel *e = hm_reader__rec_evsel(r, type, rec, size, false);
+	u64 t, pos;
+
+	if (ep)
+		*ep = e;
+	if (!e)
+		return (u64)-1;
+	t = e->attr.sample_type;
+	if (!(t & PERF_SAMPLE_TIME))
+		return (u64)-1;
+	if (type == PERF_RECORD_SAMPLE) {
+		pos = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+			       !!(t & PERF_SAMPLE_TID));
+	} else {
+		u32 n;
+
+		if (!e->attr.sample_id_all)
+			return (u64)-1;
+		n = !!(t & PERF_SAMPLE_TID) + 1 + !!(t & PERF_SAMPLE_ID) +
+		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+		    !!(t & PERF_SAMPLE_IDENTIFIER);
+		if ((u64)n * 8 + 8 > size)
+			return (u64)-1;
+		pos = size - n * 8 + 8 * !!(t & PERF_SAMPLE_TID);
+	}
+	if (pos + 8 > size)
+		return (u64)-1;
+	return hm_ld64(rec + pos);
+}

@@ -48,6 +48,23 @@ struct hm_kseg {
 	const struct hm_map *map;
 };
 
+/* The first flat kernel segment ending above @addr (@nr: none). */
+static inline u32 hm_kflat__index(const struct hm_kseg *kflat, u32 nr, u64 addr)
+{
+	u32 lo = 0, hi = nr;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (kflat[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+
 struct hm_build_id_ent {
 	const char *filename;	/* pooled */
 	u8 id[20];

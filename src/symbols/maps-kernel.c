@@ -44,18 +44,10 @@ static int cmp_size_desc(const void *a, const void *b)
 /* Paint @seg over the flat view: later (smaller) maps win where they overlap. */
 static int kflat_paint(struct hm_maps *m, struct hm_kseg seg)
 {
-	u32 lo = 0, hi = m->nr_kflat, i, j, n = 0;
+	u32 i, j, n = 0;
 	struct hm_kseg ins[3];
 
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (m->kflat[mid].end > seg.start)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	i = j = lo;
+	i = j = hm_kflat__index(m->kflat, m->nr_kflat, seg.start);
 	while (j < m->nr_kflat && m->kflat[j].start < seg.end)
 		j++;
 	if (j > i && m->kflat[i].start < seg.start) {
@@ -106,7 +98,7 @@ static int kflat_build(struct hm_maps *m)
 const struct hm_map *hm_kmaps__find(const struct hm_maps *cm, u64 addr)
 {
 	struct hm_maps *m = (struct hm_maps *)cm;	/* the flat view is a cache */
-	u32 lo = 0, hi;
+	u32 lo;
 
 	if (m->kdirty && kflat_build(m) < 0) {
 		/* out of memory: fall back to a scan */
@@ -121,15 +113,7 @@ const struct hm_map *hm_kmaps__find(const struct hm_maps *cm, u64 addr)
 		}
 		return best;
 	}
-	hi = m->nr_kflat;
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (m->kflat[mid].end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	lo = hm_kflat__index(m->kflat, m->nr_kflat, addr);
 	if (lo < m->nr_kflat && m->kflat[lo].start <= addr)
 		return m->kflat[lo].map;
 	return NULL;

@@ -449,7 +449,7 @@ static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
 {
 	struct hm_maps *m = (struct hm_maps *)cm;	/* the cache only */
 	const struct hm_map *map;
-	u32 lo = 0, hi;
+	u32 lo;
 
 	if (m->khint_gen == m->gen + 1 && !m->kdirty) {
 		for (int i = 0; i < 2; i++)
@@ -467,15 +467,7 @@ static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
 		m->khint_gen = m->gen + 1;
 	}
 	/* the flat segment of @addr (hm_kmaps__find's search) */
-	hi = m->nr_kflat;
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (m->kflat[mid].end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	lo = hm_kflat__index(m->kflat, m->nr_kflat, addr);
 	if (lo < m->nr_kflat && m->kflat[lo].start <= addr) {
 		if (m->kflat[lo].map != map)
 			return map;
