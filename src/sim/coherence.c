@@ -2,7 +2,7 @@
 /*
  * Coherence: one directory entry per cache line (found by open addressing on
  * the line address, then used by id), plus per-core private L1/L2 modelled as
- * direct-mapped arrays of { line id, epoch } slots.
+ * direct-mapped caches, in one array of 4-byte slots (sim.h, struct hm_coh).
  *
  * Invalidation is lazy: every ownership change bumps the line's epoch, and a
  * private slot is valid only while its epoch matches.  That keeps a write O(1)
@@ -48,26 +48,32 @@ static void *big_alloc(size_t size)
 
 struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 {
-	struct hm_coh *c = calloc(1, sizeof(*c));
+	struct hm_coh *c;
+	size_t nslots = (size_t)m->nr_cores * m->l2_lines;
 
+	if (m->l1_lines != 1u << HM_COH_L1_BITS || m->l2_lines != 1u << HM_COH_L2_BITS) {
+		/* the slot layout (sim.h) is built for these sizes */
+		hm_err("private caches of %u/%u lines: the model handles %u/%u", m->l1_lines, m->l2_lines,
+		       1u << HM_COH_L1_BITS, 1u << HM_COH_L2_BITS);
+		errno = EINVAL;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->m = m;
+	c->max_lines = 0xffffu << HM_COH_L2_BITS;
 	c->cap_lines = expected_lines > 64 ? expected_lines : 64;
 	c->lines = big_alloc((size_t)c->cap_lines * sizeof(*c->lines));
 	c->addrs = malloc((size_t)c->cap_lines * sizeof(u64));
-	c->l1 = big_alloc((size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
-	c->l2 = big_alloc((size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
-	if (hm_htab__reserve(&c->index, expected_lines > 512 ? expected_lines : 512) || !c->lines || !c->addrs || !c->l1 || !c->l2) {
+	c->slots = big_alloc(nslots * sizeof(*c->slots));
+	if (hm_htab__reserve(&c->index, expected_lines > 512 ? expected_lines : 512) || !c->lines || !c->addrs || !c->slots) {
 		hm_coh__delete(c);
 		errno = ENOMEM;
 		return NULL;
 	}
-	/* line UINT32_MAX never exists: every slot starts invalid */
-	memset(c->l1, 0xff, (size_t)m->nr_cores * m->l1_lines * sizeof(*c->l1));
-	memset(c->l2, 0xff, (size_t)m->nr_cores * m->l2_lines * sizeof(*c->l2));
-	c->l1_mask = m->l1_lines - 1;
-	c->l2_mask = m->l2_lines - 1;
+	/* tag 0xffff is no line: every slot starts free */
+	memset(c->slots, 0xff, nslots * sizeof(*c->slots));
 	return c;
 }
 
@@ -78,8 +84,7 @@ void hm_coh__delete(struct hm_coh *c)
 	hm_htab__fini(&c->index);
 	free(c->lines);
 	free(c->addrs);
-	free(c->l1);
-	free(c->l2);
+	free(c->slots);
 	free(c);
 }
 
@@ -102,6 +107,12 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 		return UINT32_MAX;
 	if (!added)
 		return (u32)*slot;
+	if (c->nr_lines >= c->max_lines) {
+		hm_err("more than %u simulated cache lines: the private-cache slots' tags cannot name them; use fewer --futexes or threads",
+		       c->max_lines);
+		hm_htab__del(&c->index, la);
+		return UINT32_MAX;
+	}
 	if (c->nr_lines == c->cap_lines) {
 		u32 cap = c->cap_lines * 2;
 		struct hm_coh_line *nl = big_alloc((size_t)cap * sizeof(*nl));
@@ -131,11 +142,60 @@ u32 hm_coh__line(struct hm_coh *c, u64 addr, u32 home)
 	return id;
 }
 
-#define set_of hm_coh__set
 
-static inline bool slot_valid(const struct hm_coh_slot *s, u32 id, u32 epoch)
+/* @s (line @id's slot) holds @id at @epoch, in L2 (and maybe L1). */
+static inline bool slot_valid(const struct hm_coh *c, const hm_coh_slot *s, u32 id, u32 epoch)
 {
-	return s->line == id && s->epoch == epoch;
+	return (*s & ~HM_COH_L1) == hm_coh__key(c, id, epoch);
+}
+
+/* ... and in L1. */
+static inline bool slot_in_l1(const struct hm_coh *c, const hm_coh_slot *s, u32 id, u32 epoch)
+{
+	return *s == (hm_coh__key(c, id, epoch) | HM_COH_L1);
+}
+
+/* @s, a slot holding its line, becomes its L1 set's L1 copy (the set's others leave L1). */
+static inline void slot_fill_l1(hm_coh_slot *s)
+{
+	/* the set's 8 slots: 32 bytes, 32-byte aligned (big_alloc) */
+	typedef u64 __attribute__((may_alias)) u64_alias;
+	u64_alias *b = (u64_alias *)((uintptr_t)s & ~(uintptr_t)31);
+	const u64 l1 = (u64)HM_COH_L1 << 32 | HM_COH_L1;
+
+	_Static_assert(HM_COH_WAY_BITS == 3, "8 slots of 4 bytes an L1 set");
+	b[0] &= ~l1;
+	b[1] &= ~l1;
+	b[2] &= ~l1;
+	b[3] &= ~l1;
+	*s |= HM_COH_L1;
+}
+
+/* Fill line @id's slot @s, L1 and L2, at @epoch. */
+static inline void slot_fill(const struct hm_coh *c, hm_coh_slot *s, u32 id, u32 epoch)
+{
+	*s = hm_coh__key(c, id, epoch);
+	slot_fill_l1(s);
+}
+
+/*
+ * Line @id's epoch was bumped: when its low HM_COH_EP_BITS wrapped to 0,
+ * free its slot in every core, or a copy 2^15 ownership changes old would
+ * match again (rare: once per 32768 changes of one line).
+ */
+static inline void epoch_bump(struct hm_coh *c, struct hm_coh_line *l, u32 id)
+{
+	u32 core, tag;
+
+	if (++l->epoch & HM_COH_EP_MASK)
+		return;
+	tag = id >> HM_COH_L2_BITS;
+	for (core = 0; core < c->m->nr_cores; core++) {
+		hm_coh_slot *s = hm_coh__slot(c, core, id);
+
+		if ((*s >> 16) == tag)
+			*s = HM_COH_FREE;
+	}
 }
 
 /*
@@ -146,13 +206,7 @@ static inline bool slot_valid(const struct hm_coh_slot *s, u32 id, u32 epoch)
  */
 static inline bool core_holds(const struct hm_coh *c, u32 core, const struct hm_coh_line *l, u32 id)
 {
-	const struct hm_machine *m = c->m;
-	u32 set = set_of(id);
-	bool in2 = slot_valid(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], id, l->epoch);
-
-	if (in2 || c->l2_mask >= c->l1_mask)
-		return in2;
-	return slot_valid(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], id, l->epoch);
+	return slot_valid(c, hm_coh__slot(c, core, id), id, l->epoch);
 }
 
 /* Where the data of a private-cache miss comes from; updates the line's state. */
@@ -178,7 +232,7 @@ static inline __attribute__((always_inline)) u8 miss_source(struct hm_coh *c, u3
 			/* migratory: the owner forwards and invalidates, the reader holds it modified */
 			l->state = HM_LS_M;
 			l->owner = (u16)core;
-			l->epoch++;
+			epoch_bump(c, l, id);
 			l->llc_mask = 0;
 		} else if (!for_write) {
 			switch (m->proto) {
@@ -270,16 +324,15 @@ void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 n
 	const struct hm_machine *m = c->m;
 	struct hm_coh_line *l = &c->lines[id];
 	u32 core = m->cpu_core[cpu];
-	u32 set = set_of(id);
-	struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)];
-	struct hm_coh_slot *s2 = &c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)];
+	hm_coh_slot *sl = hm_coh__slot(c, core, id);
 	/*
 	 * A line modified in another core is valid in no other private cache:
 	 * every way to M bumps the epoch or upgrades the sole holder's E.  Its
 	 * slots (the host's cache misses of a transfer) need not be read.
 	 */
 	bool other_m = l->state == HM_LS_M && l->owner != core;
-	bool in1 = !other_m && slot_valid(s1, id, l->epoch), in2 = !other_m && !in1 && slot_valid(s2, id, l->epoch);
+	bool in1 = !other_m && slot_in_l1(c, sl, id, l->epoch);
+	bool in2 = !other_m && !in1 && slot_valid(c, sl, id, l->epoch);
 	u8 src;
 
 	c->nr_accesses++;
@@ -294,8 +347,7 @@ void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 n
 		if (in2) {
 			r->src = HM_SRC_L2;
 			r->weight = r->cost = m->lat[HM_SRC_L2];
-			s1->line = id;
-			s1->epoch = l->epoch;
+			slot_fill_l1(sl);
 			return;
 		}
 		src = miss_source(c, core, id, l, false);
@@ -303,8 +355,7 @@ void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 n
 		r->weight = is_transfer(src) ? serialize(c, l, now, m->lat[src]) : m->lat[src];
 		r->cost = r->weight;
 		l->llc_mask |= 1ULL << m->core_llc[core];
-		s1->line = s2->line = id;
-		s1->epoch = s2->epoch = l->epoch;
+		slot_fill(c, sl, id, l->epoch);
 		return;
 	}
 	/* store or RMW: needs ownership */
@@ -316,10 +367,8 @@ void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 n
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
 		if (l->state != HM_LS_M)
 			l->state = HM_LS_M;
-		if (in2) {
-			s1->line = id;
-			s1->epoch = l->epoch;
-		}
+		if (in2)
+			slot_fill_l1(sl);
 		return;
 	}
 	if (in1 || in2) {
@@ -336,10 +385,9 @@ void hm_coh__access_slow(struct hm_coh *c, u32 cpu, u32 id, enum hm_acc a, u64 n
 		r->cost = a == HM_ACC_STORE ? m->lat[HM_LAT_STORE] : r->weight;
 	}
 	r->src = src;
-	l->epoch++;
+	epoch_bump(c, l, id);
 	l->owner = (u16)core;
 	l->state = HM_LS_M;
 	l->llc_mask = 1ULL << m->core_llc[core];
-	s1->line = s2->line = id;
-	s1->epoch = s2->epoch = l->epoch;
+	slot_fill(c, sl, id, l->epoch);
 }

@@ -139,9 +139,32 @@ struct hm_coh_line {
 	struct hm_coh_qlock lock;	/* bucket spinlocks */
 } __attribute__((aligned(32)));
 
-struct hm_coh_slot {
-	u32	line, epoch;
-};
+/*
+ * A core's private caches are one array of u32 slots (4 bytes, not 16 for
+ * an L1 and an L2 slot of { line, epoch }): the 6 MB of L2 slots of the
+ * 192-core preset were most of the host cache misses of a simulated access.
+ *
+ *   - The L2 slot of line @id holds (id >> 12) << 16 | epoch & EP_MASK: the
+ *     set, (id * golden) & 4095, gives the low 12 bits of @id (the
+ *     multiplier is odd), so the high bits name the line.  Tag 0xffff is no
+ *     line (hm_coh__line refuses ids that would need it): 0xffffffff is free.
+ *   - The epoch is kept mod 2^15; when a line's epoch crosses a multiple of
+ *     2^15, its slot in every core is freed (hm_coh__epoch_wrap), so a match
+ *     of the low bits is a match of the whole epoch.
+ *   - L1 is inclusive in L2 (coherence.c core_holds): the L1 slot always
+ *     equals the L2 slot of the line it holds.  So L1 is bit 15 (HM_COH_L1)
+ *     of that L2 slot, at most one per L1 set.  The L2 slots of one L1 set,
+ *     l2_lines / l1_lines of them, are placed side by side (32 bytes for
+ *     512 / 4096): an access reads one host line for both levels.
+ */
+#define HM_COH_L1_BITS	9	/* 512 L1 lines (32 KiB): struct hm_machine's l1_lines */
+#define HM_COH_L2_BITS	12	/* 4096 L2 lines: l2_lines (hm_coh__new checks) */
+#define HM_COH_WAY_BITS	(HM_COH_L2_BITS - HM_COH_L1_BITS)
+#define HM_COH_EP_BITS	15
+#define HM_COH_EP_MASK	((1u << HM_COH_EP_BITS) - 1)
+#define HM_COH_L1	(1u << HM_COH_EP_BITS)
+#define HM_COH_FREE	0xffffffffu
+typedef u32 hm_coh_slot;
 
 struct hm_coh_result {
 	u8	src;		/* enum hm_src of the data (loads, RMW) */
@@ -155,9 +178,9 @@ struct hm_coh {
 	struct hm_coh_line	*lines;
 	u64			*addrs;		/* line address per id */
 	u32			nr_lines, cap_lines;
+	u32			max_lines;	/* ids below 0xffff << HM_COH_L2_BITS */
 	struct hm_htab		index;		/* line address -> line id */
-	struct hm_coh_slot	*l1, *l2;	/* nr_cores * l1_lines / l2_lines */
-	u32			l1_mask, l2_mask;
+	hm_coh_slot		*slots;		/* nr_cores * l2_lines */
 	u64			nr_accesses;
 };
 
@@ -167,15 +190,28 @@ static inline u32 hm_coh__set(u32 id)
 	return id * 0x9e3779b1u;
 }
 
+/* The slot of line @id in @core: its L1 set's block, then its way (the L2 set's high bits). */
+static inline hm_coh_slot *hm_coh__slot(const struct hm_coh *c, u32 core, u32 id)
+{
+	u32 set = hm_coh__set(id);
+
+	return &c->slots[((size_t)core << HM_COH_L2_BITS) +
+			 ((set & ((1u << HM_COH_L1_BITS) - 1)) << HM_COH_WAY_BITS) +
+			 ((set >> HM_COH_L1_BITS) & ((1u << HM_COH_WAY_BITS) - 1))];
+}
+
+/* What the slot of a valid copy of @id at @epoch holds (HM_COH_L1 aside). */
+static inline u32 hm_coh__key(const struct hm_coh *c, u32 id, u32 epoch)
+{
+	(void)c;
+	return (id >> HM_COH_L2_BITS) << 16 | (epoch & HM_COH_EP_MASK);
+}
+
 /* Bring what an access of @id by @cpu will read into the host's caches. */
 static inline void hm_coh__prefetch(const struct hm_coh *c, u32 cpu, u32 id)
 {
-	const struct hm_machine *m = c->m;
-	u32 core = m->cpu_core[cpu], set = hm_coh__set(id);
-
 	__builtin_prefetch(&c->lines[id], 1);
-	__builtin_prefetch(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)], 1);
-	__builtin_prefetch(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)], 1);
+	__builtin_prefetch(hm_coh__slot(c, c->m->cpu_core[cpu], id), 1);
 }
 
 /*
@@ -192,22 +228,17 @@ static inline void hm_coh__touch(const void *p)
 /* Load what an access of @id by @core will read (see hm_coh__touch). */
 static inline void hm_coh__touch_line(const struct hm_coh *c, u32 core, u32 id)
 {
-	const struct hm_machine *m = c->m;
-	u32 set = hm_coh__set(id);
-
 	hm_coh__touch(&c->lines[id]);
-	hm_coh__touch(&c->l1[(size_t)core * m->l1_lines + (set & c->l1_mask)]);
-	hm_coh__touch(&c->l2[(size_t)core * m->l2_lines + (set & c->l2_mask)]);
+	hm_coh__touch(hm_coh__slot(c, core, id));
 }
 
-/* Second stage: the owner's L2 slot, which a miss on @id will look at (coherence.c core_holds). */
+/* Second stage: the owner's slot, which a miss on @id will look at (coherence.c core_holds). */
 static inline void hm_coh__prefetch_owner(const struct hm_coh *c, u32 id)
 {
-	const struct hm_machine *m = c->m;
-	u32 o = c->lines[id].owner, set = hm_coh__set(id);
+	u32 o = c->lines[id].owner;
 
-	if (o < m->nr_cores)
-		__builtin_prefetch(&c->l2[(size_t)o * m->l2_lines + (set & c->l2_mask)], 0);
+	if (o < c->m->nr_cores)
+		__builtin_prefetch(hm_coh__slot(c, o, id), 0);
 }
 
 struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines);
@@ -233,9 +264,9 @@ static inline void hm_coh__access_core(struct hm_coh *c, u32 cpu, u32 core, u32 
 	 */
 	const struct hm_machine *m = c->m;
 	struct hm_coh_line *l = &c->lines[id];
-	const struct hm_coh_slot *s1 = &c->l1[(size_t)core * m->l1_lines + (hm_coh__set(id) & c->l1_mask)];
+	const hm_coh_slot *s1 = hm_coh__slot(c, core, id);
 
-	if (s1->line == id && s1->epoch == l->epoch) {
+	if (*s1 == (hm_coh__key(c, id, l->epoch) | HM_COH_L1)) {
 		if (a == HM_ACC_LOAD) {
 			c->nr_accesses++;
 			r->l1_hit = false;

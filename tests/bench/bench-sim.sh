@@ -10,14 +10,15 @@
 # clock, the coherence model, the sampling counters) and the host cache
 # misses of the accesses that leave the simulated L1: the line's 32-byte
 # directory entry (state, transfer clock, lock), the
-# core's L1 and L2 slots and, for a transfer within a socket, the owner's L2
-# slot, from a working set of about 10 MB on this preset (192 cores x 4608
-# private-cache slots x 8 bytes = 7 MB, plus 32 bytes per simulated line).
+# core's slot (its L1 and L2 copies share one 4-byte slot, in one host line)
+# and, for a transfer within a socket, the owner's slot, from a working set
+# of about 6 MB on this preset (192 cores x 4096 slots x 4 bytes = 3 MB, plus
+# 32 bytes per simulated line).
 # A calendar of op starts prefetches them; the rate still follows how much of
 # that stays in the host's last-level cache.  Eras with fewer accesses per
 # futex operation (6.12: 6, 6.16-rc4: 13, 6.17: 17) spread the misses of the
 # bucket line over fewer accesses and run fewer accesses per second.  The
-# last line runs the same kernel on 16 CPUs (128 KB of slots) to show it:
+# last line runs the same kernel on 16 CPUs (256 KB of slots) to show it:
 # when the two rates differ a lot, the host's cache, not the model's work,
 # sets the pace.  The load average is printed because on a shared box other
 # processes take that cache.

@@ -77,6 +77,45 @@ int main(void)
 	CHECK_EQ("occupancy 100%: the next transfer waits for the whole previous one", r.cost,
 		 m.lat[HM_SRC_HITM_LOCAL] + m.lat[HM_SRC_HITM_REMOTE]);
 
+	/*
+	 * L1 and L2 share a slot (sim.h): a line of the same L1 set but another
+	 * L2 set takes L1 alone, and the line it displaced stays in L2.
+	 */
+	{
+		u32 a = hm_coh__line(c, 0xffff888300000000ULL, 0), b = UINT32_MAX, sa = hm_coh__set(a);
+
+		for (i = 1; i < 100000 && b == UINT32_MAX; i++) {
+			u32 x = hm_coh__line(c, 0xffff888300000000ULL + 64ULL * i, 0), sx = hm_coh__set(x);
+
+			if ((sx & (m.l1_lines - 1)) == (sa & (m.l1_lines - 1)) &&
+			    (sx & (m.l2_lines - 1)) != (sa & (m.l2_lines - 1)))
+				b = x;
+		}
+		acc(0, a, HM_ACC_LOAD);
+		acc(0, b, HM_ACC_LOAD);
+		CHECK_EQ("same L1 set, other L2 set: l2", acc(0, a, HM_ACC_LOAD), HM_SRC_L2);
+		CHECK_EQ("and now in L1", acc(0, a, HM_ACC_LOAD), HM_SRC_L1);
+		CHECK_EQ("the other left L1: l2", acc(0, b, HM_ACC_LOAD), HM_SRC_L2);
+		CHECK_EQ("store to the L2 copy of an E line: l2", acc(0, a, HM_ACC_STORE) , HM_SRC_L2);
+		CHECK_EQ("then in L1, modified", acc(0, a, HM_ACC_RMW), HM_SRC_L1);
+	}
+
+	/*
+	 * Epochs are kept mod 2^15 in the slots: 32768 ownership changes later a
+	 * stale copy must not match again.
+	 */
+	{
+		u32 w = hm_coh__line(c, 0xffff888400000000ULL, 0), e0;
+
+		acc(0, w, HM_ACC_LOAD);
+		e0 = c->lines[w].epoch;
+		for (i = 0; i < (1u << HM_COH_EP_BITS); i++)
+			acc(1 + (i & 1), w, HM_ACC_RMW);
+		CHECK_EQ("2^15 ownership changes", c->lines[w].epoch - e0, 1u << HM_COH_EP_BITS);
+		CHECK_EQ("a copy 2^15 epochs old is stale: hitm_local", acc(0, w, HM_ACC_LOAD),
+			 HM_SRC_HITM_LOCAL);
+	}
+
 	/* MOESI: a read of a modified line leaves it Owned, which forwards */
 	if (setup("zen4", 2, 16, 1)) {
 		FAILF("setup", "zen4 2x16");
