@@ -120,10 +120,10 @@ perf_crash_why() {
 # hash caused in 1 s (measured once per test run, cached); a busy or
 # overcommitted 2-vCPU VM may run the two threads by turns and see none, and
 # then a test that needs contention skips with that count as its reason.
-contention_count() {
+contention_count() { # [fresh]: measure now, not a count up to 10 minutes old
 	local c=${HITMAP_BUILD:-build}/.contention-count
-	if [ ! -s "$c" ] || [ $(( $(date +%s) - $(stat -c %Y "$c") )) -gt 600 ]; then
-		perf stat -x, -e lock:contention_begin -a -- perf bench futex hash -t 2 -r 1 2>&1 >/dev/null |
+	if [ -n "${1:-}" ] || [ ! -s "$c" ] || [ $(( $(date +%s) - $(stat -c %Y "$c") )) -gt 600 ]; then
+		perf stat -x, -e lock:contention_begin -- perf bench futex hash -t 2 -r 1 2>&1 >/dev/null |
 			awk -F, '/contention_begin/ {print $1+0}' >"$c" 2>/dev/null
 	fi
 	cat "$c" 2>/dev/null || echo 0
@@ -131,8 +131,11 @@ contention_count() {
 contention_here() { have_perf && [ "$(contention_count)" -ge "${HITMAP_MIN_CONTENTION:-20}" ]; }
 no_contention_why() { echo "perf stat counted $(contention_count) lock:contention_begin events for 2 threads of perf bench futex hash in 1 s here (fewer than ${HITMAP_MIN_CONTENTION:-20}): the CPUs ran the threads by turns, nothing contends"; }
 # fail_nc NAME WHY: a check that needs lock contention failed; it fails when
-# perf sees contention here, and is skipped with perf's count otherwise.
-fail_nc() { if contention_here; then fail "$1" "$2"; else skip "$1" "$(no_contention_why)"; fi; }
+# perf sees contention here now, and is skipped with perf's count otherwise.
+# The count is the benchmark's own (not -a: other jobs' lock contention,
+# say another test run's, says nothing about the futex buckets), measured
+# again at the failure.
+fail_nc() { contention_count fresh >/dev/null; if contention_here; then fail "$1" "$2"; else skip "$1" "$(no_contention_why)"; fi; }
 # perf_batch V OUTDIR JOBS: one batch of perf V commands; each line of the
 # file JOBS is "NAME STDIN ARGS...": `perf ARGS` with stdout OUTDIR/NAME.out,
 # stderr NAME.err, exit status NAME.rc; STDIN is - (none), a file read as

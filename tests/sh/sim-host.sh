@@ -13,9 +13,20 @@
 command -v jq >/dev/null || { skip sim-host "jq is not installed"; done_tests; }
 [ -r /sys/devices/system/cpu/online ] || { skip sim-host "no sysfs CPU topology here"; done_tests; }
 
-HITMAP=$HITMAP SIM_HOST_RUNTIME=1 SIM_HOST_RUNS=3 SIM_HOST_CONTROL=1 \
-	bash tests/bench/bench-sim-host.sh >"$TMP/out" 2>"$TMP/err" ||
-	{ fail sim-host "bench-sim-host.sh: $(tail -c 300 "$TMP/out" "$TMP/err" | tr '\n' ' ')"; done_tests; }
+measure() { # RUNS
+	HITMAP=$HITMAP SIM_HOST_RUNTIME=1 SIM_HOST_RUNS=$1 SIM_HOST_CONTROL=1 \
+		bash tests/bench/bench-sim-host.sh >"$TMP/out" 2>"$TMP/err" ||
+		{ fail sim-host "bench-sim-host.sh: $(tail -c 300 "$TMP/out" "$TMP/err" | tr '\n' ' ')"; done_tests; }
+}
+measure 3
+# A real rate measured while other jobs share the CPUs (another test run, a
+# build) is not this machine's: once more with five runs, and if it is still
+# outside while the load exceeds the CPUs, the calibration is skipped saying so.
+if grep -E "^sim host [12] thread" "$TMP/out" | grep -q "OUTSIDE"; then
+	measure 5
+fi
+load=$(cut -d' ' -f1 /proc/loadavg)
+loaded=$(awk -v l="$load" -v n="$(nproc)" 'BEGIN { print (l > n) ? 1 : 0 }')
 sed 's/^/# /' "$TMP/out"
 for n in 1 2; do
 	l=$(grep "^sim host $n thread(s)" "$TMP/out")
@@ -23,7 +34,11 @@ for n in 1 2; do
 	*"skipped: "*)	skip sim-host-$n "${l#*skipped: }" ;;
 	*"(within 25%)")	pass sim-host-$n-within-25pct ;;
 	"")		fail sim-host-$n-within-25pct "no line for $n thread(s)" ;;
-	*)		fail sim-host-$n-within-25pct "${l#*: }" ;;
+	*)		if [ "$loaded" = 1 ]; then
+				skip sim-host-$n-within-25pct "load $load on $(nproc) CPUs: the real rate is not this machine's alone (${l#*: })"
+			else
+				fail sim-host-$n-within-25pct "${l#*: }"
+			fi ;;
 	esac
 done
 l=$(grep "^sim host control" "$TMP/out")
