@@ -225,6 +225,19 @@ int hm_range_scan__next(struct hm_range_scan *s, u64 target, struct hm_range_cut
 	return ret;
 }
 
+/*
+ * A timed record the ordering queue would hold: the round's latest time
+ * and its queued bytes (what the queue's half-flush is judged by).
+ */
+static void round_note(struct hm_range_scan *s, u64 ts, u32 size)
+{
+	if (ts == (u64)-1)
+		return;
+	if (ts > s->max_ts)
+		s->max_ts = ts;
+	s->round_bytes += (size + 7) & ~7u;
+}
+
 static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *cut)
 {
 	struct hm_reader *r = s->r;
@@ -248,12 +261,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 		if (t == PERF_RECORD_SAMPLE) {
 			if (kernel_sample(r, rec, size) || bad_cpu(r, rec, size))
 				return -EAGAIN;
-			ts = hm_reader__rec_time(r, rec, size, t, NULL);
-			if (ts != (u64)-1) {
-				if (ts > s->max_ts)
-					s->max_ts = ts;
-				s->round_bytes += (size + 7) & ~7u;
-			}
+			round_note(s, hm_reader__rec_time(r, rec, size, t, NULL), size);
 			continue;
 		}
 		if (hm_record__is_kernel(t)) {
@@ -267,11 +275,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			     (hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL))
 				return -EAGAIN;
 			ts = hm_reader__rec_time(r, rec, size, t, NULL);
-			if (ts != (u64)-1) {
-				if (ts > s->max_ts)
-					s->max_ts = ts;
-				s->round_bytes += (size + 7) & ~7u;
-			}
+			round_note(s, ts, size);
 			if (side_band(t)) {
 				ret = ts == (u64)-1 ? sb_append(s, rec, size, off) :
 						      sb_queue(s, rec, size, off, ts);
