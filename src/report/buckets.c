@@ -679,7 +679,8 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
 		site.where = HM_FUTEX_WHERE_MM;		/* listed with the other futex objects */
 		site.name = oname;
-		site.pid = -1;
+		/* user memory is the sampled process's (a futex word); kernel memory no process's */
+		site.pid = s->addr < 0xffff800000000000ull ? (s32)s->pid : -1;
 		in_futex = true;
 	}
 	if (!in_futex) {

@@ -179,6 +179,21 @@ else
 	skip "recorded: contention mode" "needs root and lock:contention_begin"
 fi
 
+# user memory on the futex path (a futex word) is listed with the process
+# that owns it: the samples' pid, not -1 (kernel objects keep -1)
+if "$HITMAP" simulate --sockets 2 --kernel 6.16 --ops 20000 -o "$TMP/w.data" >/dev/null 2>&1 &&
+	"$HITMAP" report -i "$TMP/w.data" --by bucket --json >"$TMP/w.json" 2>/dev/null; then
+	pids=$("$HITMAP" script -F pid -i "$TMP/w.data" 2>/dev/null | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+	wp=$(jq -r '[.objects[] | select(.name == "futex.word") | .pid] | unique | map(tostring) | join(" ")' "$TMP/w.json")
+	if [ -n "$wp" ] && [ "$wp " = "$pids" ]; then
+		pass "futex words: the objects' pid is the samples' ($wp)"
+	else
+		fail "futex words: the objects' pid is the samples'" "objects: '$wp', samples: '$pids'"
+	fi
+else
+	skip "futex words: pid" "hitmap simulate or report failed"
+fi
+
 # bad input
 if "$HITMAP" report -i "$TMP/f.data" --by bucket --futex-table global:0:xyz:512 >"$TMP/e.out" 2>&1; then
 	fail "bad --futex-table" "exit 0"
