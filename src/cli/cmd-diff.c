@@ -224,6 +224,13 @@ static int cmd_diff(int argc, char **argv)
 		ro.on_progress = hm_progress__report_cb;
 		ro.on_progress_priv = &prog;
 		ro.input = files[i];
+		/* the futex buckets need the tables before the pass: a pipe goes to a file first */
+		if (!strcmp(files[i], "-") && !ro.nr_futex_tables && hm_in__spool_stdin("diff")) {
+			free(files);
+			free_sets(sets, i);
+			sets = NULL;
+			goto out;
+		}
 		sets[i] = hm_metrics__scan(&ro, metrics_only ? 0 : o.top_lines);
 		hm_progress__delete(prog.p);
 		if (!sets[i]) {

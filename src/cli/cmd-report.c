@@ -355,6 +355,14 @@ static int cmd_report(int argc, char **argv)
 	ro.futex_views_only = by && !html && !tui && !ro.want_lines && !ro.pareto;
 	/* text, JSON and CSV print offsets for the lines they show only */
 	ro.defer_details = !tui && !html;
+	/*
+	 * The futex views key their rows on the tables during the pass: a pipe
+	 * without --futex-table is copied to a temporary file, so that its
+	 * tables can be read or inferred before the pass, as from a file.
+	 */
+	if (ro.want_buckets && !ro.nr_futex_tables && !strcmp(ro.input, "-") &&
+	    hm_in__spool_stdin(html ? "--html" : tui ? "--tui" : "--by"))
+		goto out;
 	snprintf(label, sizeof(label), "hitmap: reading %s", ro.input);
 	prog.label = label;
 	ro.on_progress = hm_progress__report_cb;

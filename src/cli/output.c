@@ -285,3 +285,57 @@ struct hm_reader *hm_in__reader(const char *path, const struct hm_reader_opts *r
 		hm_cli__lib_error(errno, path);
 	return r;
 }
+
+int hm_in__spool_stdin(const char *why)
+{
+	const char *dir = getenv("TMPDIR");
+	struct stat st;
+	char path[4096];
+	static char buf[1 << 20];
+	int fd;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode))
+		return 0;	/* a file already (read from where it stands) */
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/hitmap-stdin.XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return hm_cli__error("standard input: cannot create a temporary file in %s for %s: %s; "
+				     "set TMPDIR to a writable directory", dir, why, strerror(errno));
+	unlink(path);
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf)), w = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			hm_cli__error("standard input: read failed: %s", strerror(errno));
+			close(fd);
+			return 1;
+		}
+		if (!n)
+			break;
+		while (w < n) {
+			ssize_t k = write(fd, buf + w, n - w);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				hm_cli__error("standard input: copying it to %s for %s failed: %s; "
+					      "set TMPDIR to a file system with room", dir, why,
+					      k < 0 ? strerror(errno) : "short write");
+				close(fd);
+				return 1;
+			}
+			w += k;
+		}
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, STDIN_FILENO) < 0) {
+		hm_cli__error("standard input: cannot read back its copy in %s: %s", dir, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}

@@ -54,5 +54,13 @@ struct hm_reader;
 struct hm_reader_opts;
 int hm_in__check(const char *path, const char *opt);
 struct hm_reader *hm_in__reader(const char *path, const struct hm_reader_opts *ro);
+/*
+ * Standard input that is not a regular file (a pipe), copied to an unlinked
+ * temporary file in $TMPDIR (default /tmp) that then becomes standard
+ * input, for a view that has to read its input twice (@why names it).
+ * Memory stays bounded; the disk holds the stream.  0, or 1 after a
+ * one-line error.
+ */
+int hm_in__spool_stdin(const char *why);
 
 #endif

@@ -268,17 +268,11 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 	if (!rd)
 		return -errno;
 	h = hm_reader__header(rd);
-	if (h->pipe) {
-		snprintf(res->why, sizeof(res->why),
-			 "a pipe is read once: tables are inferred from a file (write it to a file first), or pass --futex-table");
-		err = 0;
-		goto out;
-	}
-	o = hm_futex_observer__new(h, release, syms, topo, m);
-	if (!o) {
-		err = -ENOMEM;
-		goto out;
-	}
+	/*
+	 * The observer reads the header's release and CPU counts: a file in
+	 * pipe mode (a pipe written to a file) has them from its header
+	 * records, so the observer starts at the first sample, after them.
+	 */
 	while ((err = hm_reader__next(rd, &ev)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE) {
 			if (maps)
@@ -287,12 +281,20 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 		}
 		if (!ev.has_sample)
 			continue;
+		if (!o && !(o = hm_futex_observer__new(h, release, syms, topo, m))) {
+			err = -ENOMEM;
+			goto out;
+		}
 		err = hm_futex_observer__add(o, &ev.sample);
 		if (err < 0)
 			goto out;
 	}
 	if (err < 0)
 		goto out;
+	if (!o && !(o = hm_futex_observer__new(h, release, syms, topo, m))) {
+		err = -ENOMEM;
+		goto out;
+	}
 	err = hm_futex_observer__finish(o, m, res);
 out:
 	hm_futex_observer__delete(o);

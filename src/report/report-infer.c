@@ -12,16 +12,29 @@
  *     end: no second read, so a pipe infers them too.
  * The futex views of a pipe, which cannot be read twice, get no tables
  * (they say why): their rows would have to be kept per line and offset
- * through the pass and re-keyed after it.
+ * through the pass and re-keyed after it.  hitmap report copies such a
+ * pipe to a temporary file first; a file in pipe mode is read twice.
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <hitmap/futex_infer.h>
 #include "report.h"
 
+/*
+ * Whether the input can be read only once: standard input that is not a
+ * regular file read from its start (hitmap report copies such a pipe to a
+ * temporary file first where the futex views need the tables, see
+ * cmd-report.c).  A file in pipe mode is a file: it can be read twice.
+ */
 static bool is_pipe(const struct hm_report *r)
 {
-	return r->header->pipe || !strcmp(r->opts.input, "-");
+	struct stat st;
+
+	if (strcmp(r->opts.input, "-"))
+		return false;
+	return fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode) || lseek(STDIN_FILENO, 0, SEEK_CUR) != 0;
 }
 
 int hm_report__infer_setup(struct hm_report *r)

@@ -130,9 +130,32 @@ pipe_names() {
 		check "$name through a pipe ${v:-text}: the file's output ($nf futex names, pipe $np)" \
 			eval "[ '$nf' -gt 0 ] && cmp -s '$o.file' '$o.pipe'"
 	done
-	"$HITMAP" convert -i "$f" -o - 2>/dev/null | "$HITMAP" report -i - --kallsyms "$k" --by bucket >"$o.bk" 2>&1
-	check "$name through a pipe --by bucket: says why it has no tables" \
-		grep -q '^tables: none: a pipe is read once' "$o.bk"
+	# the futex views and the HTML page key rows on the tables during the
+	# pass: the pipe is copied to a temporary file first, and its tables
+	# are inferred as the file's (the page names its input: normalized)
+	for v in "--by bucket" "--by field" "--by socket" "--by bucket --json" "--html -"; do
+		"$HITMAP" report -i "$f" --kallsyms "$k" $v 2>"$o.err" |
+			sed -e '/^  "input": /d' -e "s|$f|INPUT|g" >"$o.file" &&
+		"$HITMAP" convert -i "$f" -o - 2>>"$o.err" |
+			"$HITMAP" report -i - --kallsyms "$k" $v 2>>"$o.err" |
+			sed -e '/^  "input": /d' -e 's|<p>-: |<p>INPUT: |' -e 's|"sides":\["-"\]|"sides":["INPUT"]|' >"$o.pipe" ||
+			{ fail "$name through a pipe $v: report" "$(tail -n 2 "$o.err")"; continue; }
+		check "$name through a pipe $v: the file's output, with its futex names" \
+			eval "grep -qE 'inferred from|futex\\.(global|private)' '$o.file' && cmp -s '$o.file' '$o.pipe'"
+	done
+	"$HITMAP" diff --metrics "$f" --kallsyms "$k" 2>/dev/null | sed '/^  "label": /d' >"$o.file"
+	"$HITMAP" convert -i "$f" -o - 2>/dev/null | "$HITMAP" diff --metrics - --kallsyms "$k" 2>/dev/null |
+		sed '/^  "label": /d' >"$o.pipe"
+	check "$name through a pipe diff --metrics: the file's metrics" \
+		eval "grep -q 'futex' '$o.file' && cmp -s '$o.file' '$o.pipe'"
+	# a pipe-mode stream written to a file is a file: read twice
+	"$HITMAP" convert -i "$f" -o - >"$o.pipe.data" 2>/dev/null
+	"$HITMAP" report -i "$o.pipe.data" --kallsyms "$k" --by bucket >"$o.bk" 2>&1
+	check "$name: a pipe-mode file --by bucket: tables inferred" grep -q '^tables: inferred from' "$o.bk"
+	cat "$o.pipe.data" | TMPDIR=$TMP/no-such-dir "$HITMAP" report -i - --kallsyms "$k" --by bucket >"$o.bk" 2>&1
+	rc=$?
+	check "$name through a pipe, no room for its copy: one line naming TMPDIR, exit 1" \
+		eval "[ $rc = 1 ] && [ \$(wc -l <'$o.bk') = 1 ] && grep -q 'TMPDIR' '$o.bk'"
 }
 
 for c in "6.12:" "6.16-rc4:" "6.17:--shared"; do
