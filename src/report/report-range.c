@@ -17,12 +17,19 @@
 
 /*
  * Bytes of the data section a range needs at least (HITMAP_RANGE_BYTES
- * overrides): a part costs about 0.3 s of its own on a 2-CPU VM (its
- * tables, data_src cache, reader) and its merge grows with the distinct
- * lines, so small files stay with the one reader (1M samples, ~90 MB,
- * measured no faster in ranges).
+ * overrides).  A part's own cost, measured (HITMAP_DEBUG, 2-CPU VM): about
+ * 10 ms CPU (reader, maps replay, tables' first pages) on 1k-sample parts,
+ * now that the kernel's symbols load once for all parts (each part loaded
+ * a 122k-symbol kallsyms itself before: 0.10-0.19 s), plus its line
+ * tables and merge, which grow with the distinct lines it sees.  32 MB
+ * (~370k samples, ~0.1 s of work) keeps the former small; the futex bench
+ * file (87 MB, 65k lines) is cut in two with --threads 2 (parts 0.24 s
+ * CPU each, scan 0.03 s, merge 0.06 s, against 0.44 s in one pass on the
+ * same loaded machine).  Where nearly every sample has a line of its own
+ * (1M lines in 1M samples) the merge dominates: no faster than one
+ * thread, nor is the sharded pass.
  */
-#define RANGE_BYTES	(128ull << 20)
+#define RANGE_BYTES	(32ull << 20)
 
 void hm_report__chunks_delete(struct hm_chunks *c)
 {

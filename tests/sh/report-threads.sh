@@ -116,7 +116,7 @@ fi
 # futex simulation (kernel samples) are cut (HITMAP_DEBUG says how), and
 # every thread count gives the bytes of one thread, for the
 # text, JSON and CSV views and the futex views (which read it in one pass).
-# HITMAP_RANGE_BYTES=1: ranges of any size (by default a range needs 128 MB).
+# HITMAP_RANGE_BYTES=1: ranges of any size (by default a range needs 32 MB).
 if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 100000 --seed 4 \
 	-o "$TMP/ksim.data" >/dev/null 2>&1; then
 	for f in "$TMP/gen.data" "$TMP/many.data" "$TMP/ksim.data"; do
