@@ -52,14 +52,12 @@ static bool side_band(u32 t)
 
 
 /* Kernel code (a lookup in the kernel maps): a kernel-mode sample or an ip in the kernel half. */
-static bool kernel_sample(struct hm_reader *r, const u8 *rec, u32 size)
+static bool kernel_sample(const struct hm_evsel *e, const u8 *rec, u32 size)
 {
-	struct hm_evsel *e;
 	u64 pos;
 
 	if ((hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL)
 		return true;
-	e = hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, rec, size, false);
 	if (!e || !(e->attr.sample_type & PERF_SAMPLE_IP))
 		return false;
 	pos = 8 + 8 * !!(e->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
@@ -67,9 +65,8 @@ static bool kernel_sample(struct hm_reader *r, const u8 *rec, u32 size)
 }
 
 /* A SAMPLE on a CPU the file does not have: the reader warns at the first one of each reader. */
-static bool bad_cpu(struct hm_reader *r, const u8 *rec, u32 size)
+static bool bad_cpu(const struct hm_reader *r, const struct hm_evsel *e, const u8 *rec, u32 size)
 {
-	struct hm_evsel *e = hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, rec, size, false);
 	u64 t, pos;
 	u32 cpu;
 
@@ -365,10 +362,13 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			return -EAGAIN;
 		t = hm_ld32(rec);
 		if (t == PERF_RECORD_SAMPLE) {
-			if (bad_cpu(r, rec, size))
+			struct hm_evsel *e = NULL;
+
+			/* one look-up of the sample's event for its time, CPU and ip */
+			ts = hm_reader__rec_time(r, rec, size, t, &e);
+			if (bad_cpu(r, e, rec, size))
 				return -EAGAIN;
-			ts = hm_reader__rec_time(r, rec, size, t, NULL);
-			if ((!s->ksample || !s->kt_set) && kernel_sample(r, rec, size)) {
+			if ((!s->ksample || !s->kt_set) && kernel_sample(e, rec, size)) {
 				s->ksample = true;
 				if (s->vml_seen && !s->kt_set) {
 					s->kt_set = true;
