@@ -22,10 +22,20 @@
  * refuses (-EAGAIN) a file it cannot cut exactly: a pipe, compressed
  * records, AUX data, header records in the data, no sample_id_all (the
  * reader does not order), rounds that could fill the ordering queue past
- * its limit (which flushes half of it), a kernel map or kernel samples
- * before the last cut (perf widens the kernel map at its first lookup and
- * the kernel's symbols load once, with their warnings: state that does not
- * split).  Memory: the side-band records, never the samples.
+ * its limit (which flushes half of it), a kernel image MMAP after a kernel
+ * sample or two that differ (the kernel's symbols load once for the file,
+ * picked by the image's build-id).  Memory: the side-band records, never
+ * the samples.
+ *
+ * The kernel map: perf widens it to kallsyms' range at the first lookup in
+ * it (hm_maps__load_kernel), which changes what later lookups and KSYMBOL
+ * records find.  A range does not see the lookups before it, so a cut
+ * carries a state for the range after it (kload): the kernel map loaded
+ * after that many side-band records of the replay, or not
+ * (HM_RANGE_KNONE).  The scan guesses it from the first kernel sample; the
+ * reader of the ranges knows it once the range before was read (its maps'
+ * hm_maps__kernel_loaded), and reads again a range that started from a
+ * state hm_range_scan__kernel_same says is not the same.
  */
 #include <hitmap/perf_data.h>
 
@@ -36,7 +46,10 @@ struct hm_range_cut {
 	u64	from;		/* just past the FINISHED_ROUND before it (or the data's start) */
 	u64	limit;		/* the largest time seen before that one: this round's flush limit */
 	size_t	nr_sb;		/* side-band records given out up to this round's flush */
+	u64	kload;		/* the kernel map loaded after this many of them (or HM_RANGE_KNONE) */
 };
+
+#define HM_RANGE_KNONE	UINT64_MAX
 
 struct hm_range_scan *hm_range_scan__new(const char *path);
 void hm_range_scan__delete(struct hm_range_scan *s);
@@ -48,6 +61,12 @@ void hm_range_scan__delete(struct hm_range_scan *s);
 int  hm_range_scan__next(struct hm_range_scan *s, u64 target, struct hm_range_cut *cut);
 /* The data section's [start, end) (end: the file's size when unknown). */
 void hm_range_scan__data(const struct hm_range_scan *s, u64 *start, u64 *end);
+/*
+ * Whether the kernel map loaded after @a or after @b side-band records (or
+ * not: HM_RANGE_KNONE) gives the same maps after the first @n of them: no
+ * kernel MMAP or KSYMBOL record between the two.
+ */
+bool hm_range_scan__kernel_same(const struct hm_range_scan *s, u64 a, u64 b, u64 n);
 
 struct hm_range;
 
@@ -64,5 +83,11 @@ void hm_range__delete(struct hm_range *rg);
 struct hm_reader *hm_range__reader(struct hm_range *rg);
 /* As hm_reader__next: 1 with @ev set, 0 at the range's end, <0 error. */
 int  hm_range__next(struct hm_range *rg, struct hm_event *ev);
+/*
+ * True once, before the hm_range__next that would give side-band record
+ * kload of the replay (@from's; after the last one when it is nr_sb): the
+ * reader loads its kernel map then (hm_maps__load_kernel).
+ */
+bool hm_range__kernel_due(struct hm_range *rg);
 
 #endif

@@ -84,6 +84,16 @@ struct hm_symbols_opts;
  * 0 or -ENOMEM.
  */
 int hm_maps__set_kallsyms(struct hm_maps *m, const struct hm_symbols_opts *opts);
+/*
+ * The kernel map's load (above) for a reader that starts in the middle of a
+ * file, after lookups it did not see: hm_maps__load_kernel does it now, as a
+ * hit would (1; 0 without a kernel map or when done already), and
+ * hm_maps__kernel_loaded says when it happened: after how many side-band
+ * records hm_maps__process took (MMAP, MMAP2, COMM, FORK, EXIT, KSYMBOL),
+ * UINT64_MAX while not yet; *@given (may be NULL): by hm_maps__load_kernel.
+ */
+int hm_maps__load_kernel(struct hm_maps *m);
+u64 hm_maps__kernel_loaded(const struct hm_maps *m, bool *given);
 /* hm_maps__find without perf's load side effect (hm_symbols__resolve uses it). */
 const struct hm_map *hm_maps__peek(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr);
 /* The [kernel.kallsyms] map, or NULL before the kernel MMAP. */
@@ -212,6 +222,14 @@ void hm_symbols__stats(const struct hm_symbols *s, struct hm_symbols_stats *st);
  * outlive the lookups on @m.
  */
 void hm_symbols__attach_maps(struct hm_symbols *s, struct hm_maps *m);
+/*
+ * @s takes @from's kernel tables (kallsyms, the running kernel's for the
+ * kernel map's range, the vmlinux ELF) instead of loading its own: they load
+ * once, with their warnings, at the first of them to ask, and are read by
+ * several threads (each with its own hm_symbols and maps).  @from must
+ * outlive @s and is not used by its own thread while they run; NULL: its own again.
+ */
+void hm_symbols__share_kernel(struct hm_symbols *s, struct hm_symbols *from);
 /* The kallsyms table @s uses (loaded on first call), or NULL. */
 const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s);
 

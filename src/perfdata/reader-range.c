@@ -32,6 +32,16 @@ struct hm_range_scan {
 	u64			seq, max_ts, next_flush;
 	u64			round_start, round_bytes, prev_bytes;
 	bool			done;
+	/* the kernel map (hm_range_cut.kload) */
+	u64			*krel;		/* side-band indices of kernel MMAPs and KSYMBOLs */
+	size_t			nr_krel, cap_krel;
+	u64			vml_at1;	/* side-band index + 1 of the kernel image's MMAP */
+	bool			vml_seen;	/* one read (perhaps still queued) */
+	u64			vml_pgoff;
+	u8			vml_bid[21];	/* its build-id's size, then the id (MMAP2) */
+	bool			ksample;	/* a kernel sample read */
+	bool			kt_set;		/* kt: the first kernel sample's time, after vml_seen */
+	u64			kt, kguess;	/* kguess: the side-band records before kt */
 };
 
 static bool side_band(u32 t)
@@ -41,15 +51,13 @@ static bool side_band(u32 t)
 }
 
 
-/* Kernel code (the kernel symbols get loaded): a kernel-mode sample or an ip in the kernel half. */
-static bool kernel_sample(struct hm_reader *r, const u8 *rec, u32 size)
+/* Kernel code (a lookup in the kernel maps): a kernel-mode sample or an ip in the kernel half. */
+static bool kernel_sample(const struct hm_evsel *e, const u8 *rec, u32 size)
 {
-	struct hm_evsel *e;
 	u64 pos;
 
 	if ((hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL)
 		return true;
-	e = hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, rec, size, false);
 	if (!e || !(e->attr.sample_type & PERF_SAMPLE_IP))
 		return false;
 	pos = 8 + 8 * !!(e->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
@@ -57,9 +65,8 @@ static bool kernel_sample(struct hm_reader *r, const u8 *rec, u32 size)
 }
 
 /* A SAMPLE on a CPU the file does not have: the reader warns at the first one of each reader. */
-static bool bad_cpu(struct hm_reader *r, const u8 *rec, u32 size)
+static bool bad_cpu(const struct hm_reader *r, const struct hm_evsel *e, const u8 *rec, u32 size)
 {
-	struct hm_evsel *e = hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, rec, size, false);
 	u64 t, pos;
 	u32 cpu;
 
@@ -75,11 +82,48 @@ static bool bad_cpu(struct hm_reader *r, const u8 *rec, u32 size)
 	return cpu >= HM_MAX_CPUS || (r->h.nr_cpus_avail && cpu >= r->h.nr_cpus_avail);
 }
 
-static int sb_append(struct hm_range_scan *s, const u8 *rec, u32 size, u64 off)
+static bool kernel_mmap(const u8 *rec)
+{
+	u32 t = hm_ld32(rec);
+	u16 mode = hm_ld32(rec + 4) & 7;
+
+	return (t == PERF_RECORD_MMAP || t == PERF_RECORD_MMAP2) &&
+	       (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL);
+}
+
+/* A kernel MMAP of the kernel image ("[kernel.kallsyms]...", the maps' vmlinux). */
+static bool image_mmap(const u8 *rec, u32 size)
+{
+	static const char name[] = "[kernel.kallsyms";
+	u32 at = hm_ld32(rec) == PERF_RECORD_MMAP ? 40 : 72;
+
+	return kernel_mmap(rec) && size >= at + sizeof(name) - 1 &&
+	       !memcmp(rec + at, name, sizeof(name) - 1);
+}
+
+static int sb_append(struct hm_range_scan *s, const u8 *rec, u32 size, u64 off, u64 time)
 {
 	size_t need = 16 + (((size_t)size + 7) & ~(size_t)7);
 	struct sb_block *b = s->last;
 	u8 *p;
+
+	/* where the first kernel sample comes among them, about (hm_range_cut.kload) */
+	if (s->kt_set && s->kguess == UINT64_MAX && time != (u64)-1 && time > s->kt)
+		s->kguess = s->nr_sb;
+	if (kernel_mmap(rec) || hm_ld32(rec) == PERF_RECORD_KSYMBOL) {
+		if (s->nr_krel == s->cap_krel) {
+			size_t c = s->cap_krel ? 2 * s->cap_krel : 16;
+			u64 *n = realloc(s->krel, c * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			s->krel = n;
+			s->cap_krel = c;
+		}
+		s->krel[s->nr_krel++] = s->nr_sb;
+		if (!s->vml_at1 && image_mmap(rec, size))
+			s->vml_at1 = s->nr_sb + 1;
+	}
 
 	if (!b || b->used + need > b->cap) {
 		size_t cap = need > SB_BLOCK ? need : SB_BLOCK;
@@ -124,7 +168,7 @@ static int sb_flush(struct hm_range_scan *s, u64 limit)
 	qsort(s->q, s->nr_q, sizeof(*s->q), sbq_cmp);
 	while (k < s->nr_q && s->q[k].time <= limit) {
 		if (!err)
-			err = sb_append(s, s->q[k].rec, s->q[k].size, s->q[k].off);
+			err = sb_append(s, s->q[k].rec, s->q[k].size, s->q[k].off, s->q[k].time);
 		free(s->q[k].rec);
 		k++;
 	}
@@ -181,6 +225,7 @@ struct hm_range_scan *hm_range_scan__new(const char *path)
 	    !s->r->ev[0]->attr.sample_id_all)
 		goto fail;
 	s->round_start = s->r->data_start;
+	s->kguess = UINT64_MAX;
 	return s;
 fail:
 	hm_range_scan__delete(s);
@@ -201,6 +246,7 @@ void hm_range_scan__delete(struct hm_range_scan *s)
 	for (size_t i = 0; i < s->nr_q; i++)
 		free(s->q[i].rec);
 	free(s->q);
+	free(s->krel);
 	hm_reader__delete(s->r);
 	free(s);
 }
@@ -238,6 +284,63 @@ static void round_note(struct hm_range_scan *s, u64 ts, u32 size)
 	s->round_bytes += (size + 7) & ~7u;
 }
 
+/*
+ * A kernel image MMAP: the kernel's symbols load once, for the whole file,
+ * picked by its build-id and placed by its pgoff as the maps hold them at
+ * the first lookup: ranges need the same in every range, so one before any
+ * kernel sample, and any later one the same.
+ */
+static int image_check(struct hm_range_scan *s, const u8 *rec, u32 size)
+{
+	u8 bid[21] = { 0 };
+	u64 pgoff = hm_ld64(rec + 32);
+
+	if (hm_ld32(rec) == PERF_RECORD_MMAP2 && (hm_ld32(rec + 4) & (1u << 14)) && size >= 64) {
+		bid[0] = rec[40] > 20 ? 20 : rec[40];
+		memcpy(bid + 1, rec + 44, bid[0]);
+	}
+	if (!s->vml_seen) {
+		if (s->ksample)
+			return -EAGAIN;
+		s->vml_seen = true;
+		s->vml_pgoff = pgoff;
+		memcpy(s->vml_bid, bid, sizeof(bid));
+		return 0;
+	}
+	return pgoff == s->vml_pgoff && !memcmp(bid, s->vml_bid, sizeof(bid)) ? 0 : -EAGAIN;
+}
+
+/*
+ * The scan's guess of the kernel map's state after @cut: loaded where the
+ * first kernel sample comes among the side-band records, when it comes
+ * before the cut's flush (its time at most the flush's limit) after the
+ * kernel image's MMAP.  Only a guess: the parts check it (report-range.c).
+ */
+static void cut_kload(const struct hm_range_scan *s, struct hm_range_cut *cut)
+{
+	u64 w = s->kguess < s->nr_sb ? s->kguess : s->nr_sb;
+
+	cut->kload = HM_RANGE_KNONE;
+	if (!s->kt_set || s->kt > cut->limit || !s->vml_at1)
+		return;
+	cut->kload = w < s->vml_at1 ? s->vml_at1 : w;
+}
+
+bool hm_range_scan__kernel_same(const struct hm_range_scan *s, u64 a, u64 b, u64 n)
+{
+	u64 lo = a < b ? a : b, hi = a < b ? b : a;
+
+	if (a == HM_RANGE_KNONE || b == HM_RANGE_KNONE)
+		return a == b;
+	if (hi > n)
+		hi = n;
+	/* the kernel maps change only at these: the same between lo and hi */
+	for (size_t i = 0; i < s->nr_krel && s->krel[i] < hi; i++)
+		if (s->krel[i] >= lo)
+			return false;
+	return true;
+}
+
 static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *cut)
 {
 	struct hm_reader *r = s->r;
@@ -259,25 +362,31 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			return -EAGAIN;
 		t = hm_ld32(rec);
 		if (t == PERF_RECORD_SAMPLE) {
-			if (kernel_sample(r, rec, size) || bad_cpu(r, rec, size))
+			struct hm_evsel *e = NULL;
+
+			/* one look-up of the sample's event for its time, CPU and ip */
+			ts = hm_reader__rec_time(r, rec, size, t, &e);
+			if (bad_cpu(r, e, rec, size))
 				return -EAGAIN;
-			round_note(s, hm_reader__rec_time(r, rec, size, t, NULL), size);
+			if ((!s->ksample || !s->kt_set) && kernel_sample(e, rec, size)) {
+				s->ksample = true;
+				if (s->vml_seen && !s->kt_set) {
+					s->kt_set = true;
+					s->kt = ts == (u64)-1 ? 0 : ts;
+				}
+			}
+			round_note(s, ts, size);
 			continue;
 		}
 		if (hm_record__is_kernel(t)) {
-			/*
-			 * AUX data; a kernel map: perf widens it to kallsyms' range at
-			 * the first lookup in it, and loads the kernel's symbols (with
-			 * their warnings) once, state that does not split in ranges
-			 */
-			if (t == PERF_RECORD_AUX || t == PERF_RECORD_KSYMBOL ||
-			    ((t == PERF_RECORD_MMAP || t == PERF_RECORD_MMAP2) &&
-			     (hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL))
+			if (t == PERF_RECORD_AUX)
 				return -EAGAIN;
+			if (image_mmap(rec, size) && (ret = image_check(s, rec, size)) < 0)
+				return ret;
 			ts = hm_reader__rec_time(r, rec, size, t, NULL);
 			round_note(s, ts, size);
 			if (side_band(t)) {
-				ret = ts == (u64)-1 ? sb_append(s, rec, size, off) :
+				ret = ts == (u64)-1 ? sb_append(s, rec, size, off, ts) :
 						      sb_queue(s, rec, size, off, ts);
 				if (ret < 0)
 					return ret;
@@ -298,6 +407,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			cut->from = s->round_start;
 			cut->limit = limit;
 			cut->nr_sb = s->nr_sb;
+			cut_kload(s, cut);
 			s->round_start = off + size;
 			s->prev_bytes = s->round_bytes;
 			s->round_bytes = 0;
@@ -324,6 +434,7 @@ struct hm_range {
 	int			phase;
 	const struct sb_block	*b;
 	size_t			pos, i;
+	bool			kdone;
 };
 
 struct hm_range *hm_range__new(const char *path, struct hm_range_scan *s,
@@ -375,6 +486,14 @@ void hm_range__delete(struct hm_range *rg)
 struct hm_reader *hm_range__reader(struct hm_range *rg)
 {
 	return rg->r;
+}
+
+bool hm_range__kernel_due(struct hm_range *rg)
+{
+	if (rg->kdone || rg->phase != RG_REPLAY || rg->from.kload != rg->i)
+		return false;
+	rg->kdone = true;
+	return true;
 }
 
 int hm_range__next(struct hm_range *rg, struct hm_event *ev)

@@ -30,10 +30,11 @@
  * headers of the file up to the last cut on one thread; the merge has
  * log2 N levels of (distinct lines) each.
  *
- * Not cut (hitmap/reader_range.h): files with a kernel map or kernel
- * samples before the last cut.  perf widens the kernel map to kallsyms'
- * range at the first lookup in it and the kernel's symbols load once, with
- * their warnings; a range would not know whether the ranges before it did.
+ * Kernel samples (hitmap/reader_range.h): the kernel's symbols are the
+ * report's, loaded once by the first part that needs them; perf widens the
+ * kernel map at the first lookup in it, so each part starts from the
+ * scan's guess of that state and runs again when the part before it ended
+ * otherwise (report-range.c).
  *
  * Memory: each thread's tables grow with the distinct lines it sees; the
  * side-band records are kept once.  Nothing grows with samples.
@@ -230,6 +231,10 @@ static int chunks_run(struct hm_report *r)
 			pthread_join(w[i].th, NULL);
 	for (int i = 0; i < last; i++)
 		if (c->err[i] == 1)
+			c->err[i] = run_part(r, i);
+	/* a part that started from the wrong kernel-map state runs again (report-range.c) */
+	for (int i = 1; i <= last && c->err[i - 1] >= 0 && c->err[i] >= 0; i++)
+		if (hm_report__chunk_stale(r, i))
 			c->err[i] = run_part(r, i);
 	for (int i = 0; i <= last && err >= 0; i++)
 		err = c->err[i];

@@ -17,12 +17,19 @@
 
 /*
  * Bytes of the data section a range needs at least (HITMAP_RANGE_BYTES
- * overrides): a part costs about 0.3 s of its own on a 2-CPU VM (its
- * tables, data_src cache, reader) and its merge grows with the distinct
- * lines, so small files stay with the one reader (1M samples, ~90 MB,
- * measured no faster in ranges).
+ * overrides).  A part's own cost, measured (HITMAP_DEBUG, 2-CPU VM): about
+ * 10 ms CPU (reader, maps replay, tables' first pages) on 1k-sample parts,
+ * now that the kernel's symbols load once for all parts (each part loaded
+ * a 122k-symbol kallsyms itself before: 0.10-0.19 s), plus its line
+ * tables and merge, which grow with the distinct lines it sees.  32 MB
+ * (~370k samples, ~0.1 s of work) keeps the former small; the futex bench
+ * file (87 MB, 65k lines) is cut in two with --threads 2 (parts 0.24 s
+ * CPU each, scan 0.03 s, merge 0.06 s, against 0.44 s in one pass on the
+ * same loaded machine).  Where nearly every sample has a line of its own
+ * (1M lines in 1M samples) the merge dominates: no faster than one
+ * thread, nor is the sharded pass.
  */
-#define RANGE_BYTES	(128ull << 20)
+#define RANGE_BYTES	(32ull << 20)
 
 void hm_report__chunks_delete(struct hm_chunks *c)
 {
@@ -128,12 +135,17 @@ int hm_report__chunk_setup(struct hm_report *r)
 	so.symfs = r->opts.symfs;
 	so.vmlinux = r->opts.vmlinux;
 	so.no_source = r->opts.no_source;
-	so.ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so.ksyms_len);
 	so.running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
 				    r->opts.perf_compat > HM_PERF_6_12;
 	r->syms = hm_symbols__new(&so);
 	if (!r->syms)
 		return -ENOMEM;
+	/*
+	 * The kernel's symbols (HM_META_KSYMS, kallsyms, vmlinux) are the
+	 * report's, loaded once with their warnings by the first part that
+	 * needs them, as one reader would at its first kernel lookup.
+	 */
+	hm_symbols__share_kernel(r->syms, p->syms);
 	hm_symbols__attach_maps(r->syms, r->maps);
 	if (p->infer) {
 		r->infer = hm_futex_observer__new(r->header, r->opts.kernel_release, r->syms, r->topo,
@@ -153,7 +165,35 @@ int hm_report__chunk_setup(struct hm_report *r)
 
 int hm_report__chunk_next(struct hm_report *r, struct hm_event *ev)
 {
+	/* the kernel map as the ranges before left it, at its place in the replay */
+	if (hm_range__kernel_due(r->chunk->range))
+		hm_maps__load_kernel(r->maps);
 	return hm_range__next(r->chunk->range, ev);
+}
+
+/*
+ * Part @i started from its cut's kload (the scan's guess, hitmap/reader_range.h);
+ * the right state is where part i - 1 left its kernel map.  When they are
+ * not the same (rare: the guess comes from the first kernel sample), the
+ * cut takes the right one for the part's second run.
+ */
+bool hm_report__chunk_stale(struct hm_report *r, int i)
+{
+	struct hm_chunks *c = r->chunks;
+	struct hm_range_cut *cut = &c->cut[i - 1];
+	u64 want = hm_maps__kernel_loaded(c->part[i - 1]->maps, NULL), had;
+	bool given;
+
+	had = hm_maps__kernel_loaded(c->part[i]->maps, &given);
+	if (!given)
+		had = HM_RANGE_KNONE;
+	if (hm_range_scan__kernel_same(c->scan, had, want, cut->nr_sb))
+		return false;
+	hm_debug("report: range %d again: it started with the kernel map %s, not %s", i,
+		 had == HM_RANGE_KNONE ? "as recorded" : "loaded",
+		 had == HM_RANGE_KNONE ? "loaded" : "as recorded (or loaded elsewhere)");
+	cut->kload = want;
+	return true;
 }
 
 struct hm_reader *hm_report__chunk_reader(struct hm_report *r)

@@ -126,6 +126,8 @@ void hm_report__chunks_delete(struct hm_chunks *c);
 int  hm_report__chunk_setup(struct hm_report *r);
 int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);
 struct hm_reader *hm_report__chunk_reader(struct hm_report *r);
+/* After the parts ran, the ones before @i final: part @i must run again (its start state set right). */
+bool hm_report__chunk_stale(struct hm_report *r, int i);
 
 /*
  * Futex tables of a file without any (report-infer.c): before the pass a

@@ -86,6 +86,11 @@ struct hm_maps {
 	void *ksyms_ctx;
 	struct hm_symbols *own_syms;	/* hm_maps__set_kallsyms */
 	bool vmlinux_loaded;
+	/* side-band records (MMAP, MMAP2, COMM, FORK, EXIT, KSYMBOL) processed */
+	u64 nr_side;
+	/* nr_side when vmlinux_loaded was set, plus 1 (0: not yet); given: by hm_maps__load_kernel */
+	u64 loaded_at1;
+	bool load_given;
 	/* every map object, for freeing */
 	struct hm_map **all;
 	u64 nr_all, alloc_all;

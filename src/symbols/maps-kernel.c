@@ -191,6 +191,7 @@ static void vmlinux_load(struct hm_maps *m)
 	u64 start, end, delta = 0;
 
 	m->vmlinux_loaded = true;
+	m->loaded_at1 = m->nr_side + 1;
 	if (!m->ksyms_fn)
 		return;
 	k = m->ksyms_fn(m->ksyms_ctx);
@@ -221,3 +222,19 @@ const struct hm_map *hm_maps__kfind(const struct hm_maps *cm, u64 addr)
 	return map;
 }
 
+
+int hm_maps__load_kernel(struct hm_maps *m)
+{
+	if (!m || !m->vmlinux || m->vmlinux_loaded)
+		return 0;
+	vmlinux_load(m);
+	m->load_given = true;
+	return 1;
+}
+
+u64 hm_maps__kernel_loaded(const struct hm_maps *m, bool *given)
+{
+	if (given)
+		*given = m && m->loaded_at1 && m->load_given;
+	return m && m->loaded_at1 ? m->loaded_at1 - 1 : UINT64_MAX;
+}

@@ -306,6 +306,10 @@ int hm_maps__process(struct hm_maps *m, const struct hm_event *ev)
 	if (!m || !ev || !ev->data)
 		return -EINVAL;
 	m->gen++;	/* drops the lookup caches */
+	/* the side-band records, counted for hm_maps__kernel_loaded */
+	m->nr_side += ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2 ||
+		      ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
+		      ev->type == PERF_RECORD_EXIT || ev->type == PERF_RECORD_KSYMBOL;
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 		return do_mmap(m, ev, false);

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,12 @@ struct hm_symbols {
 	struct hm_strpool *pool;
 	struct hm_symbols_stats st;
 	char kernel_tag;	/* address of this is the kernel's dso key */
+	/*
+	 * hm_symbols__share_kernel: the kernel's tables (kallsyms, the running
+	 * kernel's, the vmlinux ELF) are kshare's, loaded once under its klock
+	 */
+	struct hm_symbols *kshare;
+	pthread_mutex_t klock;
 };
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
@@ -64,6 +71,7 @@ struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
 		return NULL;
 	if (opts)
 		s->opts = *opts;
+	pthread_mutex_init(&s->klock, NULL);
 	s->pool = hm_strpool__new();
 	s->cap = 1024;
 	s->tab = calloc(s->cap, sizeof(*s->tab));
@@ -115,6 +123,7 @@ void hm_symbols__delete(struct hm_symbols *s)
 	free(s->kallsyms_path);
 	free(s->symfs);
 	free(s->ksyms_text);
+	pthread_mutex_destroy(&s->klock);
 	free(s);
 }
 
@@ -247,7 +256,50 @@ static struct hm_ksyms *load_default(struct hm_symbols *s)
 	return hm_ksyms__load("/proc/kallsyms");
 }
 
+/*
+ * The owner of @s's kernel tables, locked when shared, looking at @s's maps
+ * while it loads (the kernel map's build-id and pgoff pick and place them).
+ */
+static struct hm_symbols *kown(struct hm_symbols *s, const struct hm_maps **saved)
+{
+	struct hm_symbols *o = s->kshare;
+
+	if (!o)
+		return s;
+	pthread_mutex_lock(&o->klock);
+	*saved = o->maps;
+	o->maps = s->maps;
+	return o;
+}
+
+static void kown_done(struct hm_symbols *s, const struct hm_maps *saved)
+{
+	if (!s->kshare)
+		return;
+	s->kshare->maps = saved;
+	pthread_mutex_unlock(&s->kshare->klock);
+}
+
+static struct hm_ksyms *ksyms_own(struct hm_symbols *s);
+
 static struct hm_ksyms *ksyms(struct hm_symbols *s)
+{
+	const struct hm_maps *saved = NULL;
+	struct hm_symbols *o;
+	struct hm_ksyms *k;
+
+	if (!s->kshare)
+		return ksyms_own(s);
+	o = kown(s, &saved);
+	k = ksyms_own(o);
+	/* its name index is built at the first lookup by name: now, before others read it */
+	if (k)
+		hm_ksyms__by_name(k, "_text");
+	kown_done(s, saved);
+	return k;
+}
+
+static struct hm_ksyms *ksyms_own(struct hm_symbols *s)
 {
 	if (s->ksyms_tried)
 		return s->ksyms;
@@ -283,10 +335,27 @@ const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s)
  * Map Rejects"; the symbols themselves stay [unknown], as they are not that
  * kernel's.
  */
+static const struct hm_ksyms *maps_loader_own(struct hm_symbols *s);
+
 static const struct hm_ksyms *maps_loader(void *ctx)
 {
-	struct hm_symbols *s = ctx;
-	const struct hm_ksyms *k = ksyms(s);
+	struct hm_symbols *s = ctx, *o;
+	const struct hm_maps *saved = NULL;
+	const struct hm_ksyms *k;
+
+	if (!s->kshare)
+		return maps_loader_own(s);
+	o = kown(s, &saved);
+	k = maps_loader_own(o);
+	if (k)
+		hm_ksyms__by_name(k, "_text");	/* as ksyms() */
+	kown_done(s, saved);
+	return k;
+}
+
+static const struct hm_ksyms *maps_loader_own(struct hm_symbols *s)
+{
+	const struct hm_ksyms *k = ksyms_own(s);
 
 	if (k || !s->opts.running_kallsyms_range || s->opts.kallsyms || s->opts.ksyms_text)
 		return k;
@@ -295,6 +364,12 @@ static const struct hm_ksyms *maps_loader(void *ctx)
 		s->run_ksyms = hm_ksyms__load("/proc/kallsyms");
 	}
 	return s->run_ksyms;
+}
+
+void hm_symbols__share_kernel(struct hm_symbols *s, struct hm_symbols *from)
+{
+	if (s && from != s)
+		s->kshare = from && from->kshare ? from->kshare : from;
 }
 
 void hm_symbols__attach_maps(struct hm_symbols *s, struct hm_maps *m)
@@ -335,8 +410,23 @@ static void bid_hex(const u8 *id, int n, char *hex)
 		sprintf(hex + 2 * i, "%02x", id[i]);
 }
 
-/* opts.vmlinux, opened once: its ELF, the build-id check and the KASLR slide. */
+static struct dso *vmlinux_own(struct hm_symbols *s);
+
+/* opts.vmlinux (the owner's, when shared). */
 static struct dso *vmlinux(struct hm_symbols *s)
+{
+	const struct hm_maps *saved = NULL;
+	struct dso *d;
+
+	if (!s->kshare)
+		return vmlinux_own(s);
+	d = vmlinux_own(kown(s, &saved));
+	kown_done(s, saved);
+	return d;
+}
+
+/* opts.vmlinux, opened once: its ELF, the build-id check and the KASLR slide. */
+static struct dso *vmlinux_own(struct hm_symbols *s)
 {
 	const struct hm_map *k;
 	const struct hm_elf_sym *ref;
@@ -400,8 +490,16 @@ static int resolve_kernel(struct hm_symbols *s, const struct hm_map *map, u64 ad
 		e = cache_put(s, &s->kernel_tag, addr);
 		if (!e)
 			return -ENOMEM;
-		if (v)
-			fill_vaddr(s, v, addr - s->vml_slide, &e->info);
+		if (v) {
+			/* a shared ELF opens its DWARF at the first line asked */
+			struct hm_symbols *o = s->kshare ? s->kshare : s;
+
+			if (s->kshare)
+				pthread_mutex_lock(&o->klock);
+			fill_vaddr(s, v, addr - o->vml_slide, &e->info);
+			if (s->kshare)
+				pthread_mutex_unlock(&o->klock);
+		}
 		e->info.dso = KERNEL_DSO;
 		k = e->info.name ? NULL : hm_ksyms__find(ksyms(s), addr);
 		if (k) {
