@@ -686,6 +686,28 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 				     r->opts.perf_compat > HM_PERF_6_12;
 }
 
+/* The line table, or its workers (threads > 1 with the file not in ranges). */
+static int setup_lines(struct hm_report *r)
+{
+	if (r->opts.want_lines && r->nr_threads > 1 && !r->chunks) {
+		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
+		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
+				     hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo));
+		if (!r->par)
+			return errno ? -errno : -ENOMEM;
+		if (defer_details(r))
+			hm_par__defer_details(r->par, details_pass, r);
+	} else if (r->opts.want_lines) {
+		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
+					 hm_topo__nr_nodes(r->topo));
+		if (!r->lines)
+			return -ENOMEM;
+		if (defer_details(r))
+			hm_lines__defer_details(r->lines, details_pass, r);
+	}
+	return 0;
+}
+
 static int setup_header(struct hm_report *r)
 {
 	struct hm_symbols_opts so;
@@ -740,22 +762,9 @@ static int setup_header(struct hm_report *r)
 	err = hm_report__chunks_plan(r);	/* the file in ranges, one a thread */
 	if (err < 0)
 		return err;
-	if (r->opts.want_lines && r->nr_threads > 1 && !r->chunks) {
-		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
-		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
-				     hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo));
-		if (!r->par)
-			return errno ? -errno : -ENOMEM;
-		if (defer_details(r))
-			hm_par__defer_details(r->par, details_pass, r);
-	} else if (r->opts.want_lines) {
-		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
-					 hm_topo__nr_nodes(r->topo));
-		if (!r->lines)
-			return -ENOMEM;
-		if (defer_details(r))
-			hm_lines__defer_details(r->lines, details_pass, r);
-	}
+	err = setup_lines(r);
+	if (err < 0)
+		return err;
 	if (r->opts.pareto) {
 		r->pareto = hm_pareto__new(r->opts.pareto, r->opts.cacheline_size,
 					   hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo),
@@ -841,12 +850,11 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
  * setup_header cut the file into ranges instead (nothing read yet: the
  * parts' pass and merge, report-chunks.c, run them), or a negative errno.
  */
+static int pass_read(struct hm_report *r);
+
 int hm_report__pass(struct hm_report *r)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
-	struct hm_event ev;
-	struct batch batch = { 0 };
-	u64 nr_records = 0;
 	int err;
 
 	r->reader = r->chunk ? hm_report__chunk_reader(r) : hm_reader__new(r->opts.input, &ro);
@@ -878,6 +886,17 @@ int hm_report__pass(struct hm_report *r)
 	}
 	if (r->chunks)
 		return 1;
+	return pass_read(r);
+}
+
+/* The pass's read of the file (or of a part's range) after its setup. */
+static int pass_read(struct hm_report *r)
+{
+	struct hm_event ev;
+	struct batch batch = { 0 };
+	u64 nr_records = 0;
+	int err;
+
 	batch.p = malloc(BATCH * sizeof(*batch.p));
 	batch.cap = BATCH * 32;
 	batch.arena = malloc(batch.cap);
@@ -934,6 +953,23 @@ int hm_report__pass(struct hm_report *r)
 	free(batch.p);
 	free(batch.arena);
 	return err < 0 ? err : 0;
+}
+
+/*
+ * The one-reader pass of a report whose ranges were given up (the cuts'
+ * scan refused the file while the first range ran, report-chunks.c): the
+ * tables setup_header makes without ranges, then the whole file.
+ */
+int hm_report__pass_whole(struct hm_report *r)
+{
+	int err;
+
+	hm_report__chunks_delete(r->chunks);
+	r->chunks = NULL;
+	hm_lines__delete(r->lines);
+	r->lines = NULL;
+	err = setup_lines(r);
+	return err < 0 ? err : pass_read(r);
 }
 
 /* What follows the pass (or the parts' merge), given its result @err. */
