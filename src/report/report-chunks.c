@@ -31,11 +31,16 @@
  *          counters and hitmap's categories.  The maps after the file are
  *          the last part's.
  *
- * Speed (HITMAP_DEBUG prints each part's CPU time, the scan's and the
- * merge's): each part builds a table of every distinct line it sees, so
- * the per-part cost is (distinct lines) + (samples / N); the scan reads the
- * headers of the file up to the last cut on one thread; the merge has
- * log2 N levels of (distinct lines) each.
+ * Speed (HITMAP_DEBUG prints the scan's CPU and wall time, each part's CPU
+ * time and wall span, and the merge's): each part builds a table of every
+ * distinct line it sees, so the per-part cost is F (distinct lines: its
+ * tables' first touch and growth, 0.3-0.5 s quiet at 200k lines) +
+ * P / N; the scan walks the headers up to the last cut on one thread at
+ * about 10x a part's byte rate (r = 0.1), and only the first range
+ * overlaps it; the merge has log2 N levels of (distinct lines) each.  So
+ * T(N) = F + P (1 + r (N - 2)) / (N - r) + m log2 N: the first range's
+ * share, which at N = 2 hides the scan and at large N tends to r (the
+ * serial scan); F and the merge levels do not shrink with N either.
  *
  * Not cut (hitmap/reader_range.h): files with a kernel map or kernel
  * samples before the last cut.  perf widens the kernel map to kallsyms'
@@ -153,6 +158,7 @@ struct worker {
 	struct hm_report	*p;
 	int			i;
 	bool			open;
+	bool			started;	/* on its thread; else run after the others */
 	pthread_t		th;
 };
 
@@ -365,6 +371,7 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 		w0->p = r;
 		w0->i = 0;
 		w0->open = true;
+		c->err[0] = 0;
 		tw = wall();
 		*started = !pthread_create(&w0->th, NULL, worker_main, w0);
 		ret = first_cut(c, &first, *started ? tw : wall(), *started &&
@@ -409,22 +416,19 @@ static int chunks_run(struct hm_report *r)
 	}
 	err = 0;
 	last = c->nr - 1;
-	c->err[0] = first_started ? 0 : 1;
+	w[0].started = first_started;
 	for (int i = 1; i < last; i++) {
 		w[i].p = r;
 		w[i].i = i;
 		w[i].open = false;
-		if (pthread_create(&w[i].th, NULL, worker_main, &w[i]))
-			c->err[i] = 1;	/* run below */
+		w[i].started = !pthread_create(&w[i].th, NULL, worker_main, &w[i]);
 	}
 	c->err[last] = run_part(r, last, false);
-	if (first_started)
-		pthread_join(w[0].th, NULL);
-	for (int i = 1; i < last; i++)
-		if (c->err[i] != 1)
+	for (int i = 0; i < last; i++)
+		if (w[i].started)
 			pthread_join(w[i].th, NULL);
 	for (int i = 0; i < last; i++)
-		if (c->err[i] == 1)
+		if (!w[i].started)
 			c->err[i] = run_part(r, i, false);
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
