@@ -40,6 +40,16 @@ const char *hm_log__last_error(void);
 void hm_log__quiet(int on);
 
 /*
+ * What the calling thread logs from now on is kept, not emitted, until
+ * hm_log__release: @emit 1 emits it in order, 0 drops it.  A thread that
+ * reads ahead on a plan that may be given up (report --threads: the first
+ * range runs while the file's cuts are still being found; given up, the
+ * one-reader pass says it all again).
+ */
+void hm_log__hold(void);
+void hm_log__release(int emit);
+
+/*
  * Data was lost: a record, chunk, frame, feature section or metadata block
  * could not be read and was skipped (after a warning that says where and
  * what).  Counted process-wide, so the CLI can exit with its "data lost"

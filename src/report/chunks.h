@@ -7,6 +7,9 @@
  * (report-range.c, called by the pass in report.c) and the parts' run and
  * merge (report-chunks.c, above report.c: it runs the pass of each part).
  */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <time.h>
 #include <hitmap/reader_range.h>
 #include "report.h"
@@ -26,6 +29,9 @@ static inline double hm_chunks__thread_cpu(void)
 struct hm_chunk {
 	const struct hm_report	*parent;
 	struct hm_range		*range;
+	struct hm_chunks	*open;	/* the first range, run while the cuts are found */
+	bool			ended;	/* open: its last record (the first cut's) given */
+	bool			held;	/* open: its thread's messages held (hm_log__hold) */
 };
 
 /* The plan (r->chunks of the report that runs them). */
@@ -36,6 +42,53 @@ struct hm_chunks {
 	struct hm_report	*part[MAX_PARTS];
 	int			err[MAX_PARTS];
 	struct hm_symbols	*syms;		/* the report's own, after the pass */
+	/*
+	 * The first range runs while the report's thread scans for the cuts
+	 * (report-chunks.c): it reads on to the first FINISHED_ROUND at or
+	 * past min_end, then waits for first_end, the first cut's (or for
+	 * given_up).  Its thread's messages are held until the scan is done
+	 * (scan_done: given out; given_up: dropped, the one reader's pass
+	 * says them again).
+	 */
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+	u64			min_end;
+	u64			first_end;	/* under lock */
+	int			scan_done;	/* under lock */
+	int			given_up;	/* under lock; read atomically as well */
+	u64			at;		/* the first range's file offset (atomic) */
+	double			t0;		/* the run's start (HITMAP_DEBUG's times) */
 };
+
+/*
+ * The first range's record @ev (hm_report__chunk_next, on its thread): 1 to
+ * go on (k->ended: @ev is its last), -ECANCELED when the ranges were given
+ * up, -EIO when it read past the first cut (cannot happen: it waits at
+ * min_end).
+ */
+static inline int hm_chunk__open_next(struct hm_chunk *k, const struct hm_event *ev)
+{
+	struct hm_chunks *c = k->open;
+	u64 end;
+	int gone;
+
+	__atomic_store_n(&c->at, ev->file_offset, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&c->given_up, __ATOMIC_RELAXED))
+		return -ECANCELED;
+	if (ev->type != HM_RECORD_FINISHED_ROUND || ev->file_offset < c->min_end)
+		return 1;
+	pthread_mutex_lock(&c->lock);
+	while (!c->first_end && !c->given_up)
+		pthread_cond_wait(&c->cond, &c->lock);
+	end = c->first_end;
+	gone = c->given_up;
+	pthread_mutex_unlock(&c->lock);
+	if (gone)
+		return -ECANCELED;
+	if (ev->file_offset > end)
+		return -EIO;
+	k->ended = ev->file_offset == end;
+	return 1;
+}
 
 #endif

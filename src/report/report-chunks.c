@@ -5,11 +5,18 @@
  * each over its own byte range of the data section, into its own part;
  * the parts are merged in file order into what one pass builds.
  *
- *   plan   (the report's thread, before the pass) hm_range_scan walks the
- *          records' headers once up to the last cut: N ranges of about
- *          equal bytes meeting at FINISHED_ROUND records where the ordered
- *          reader's state carries over exactly (hitmap/reader_range.h), or
- *          -EAGAIN: the one-reader pass (parallel.c shards the table).
+ *   plan   (the report's thread) hm_range_scan walks the records' headers
+ *          once up to the last cut: N ranges meeting at FINISHED_ROUND
+ *          records where the ordered reader's state carries over exactly
+ *          (hitmap/reader_range.h), or -EAGAIN: the one-reader pass
+ *          (parallel.c shards the table).  The first range needs nothing
+ *          from the scan but its end, so it runs from the scan's first
+ *          round on, on a thread of its own, and waits at the first
+ *          FINISHED_ROUND past 1/N of the data until the scan has found
+ *          its cut; it takes more bytes than the others by what it read
+ *          during the scan (first_cut).  Its thread's messages are held
+ *          until the scan is done: given up, the range is stopped and its
+ *          messages dropped, and the one reader says them again.
  *   pass   one part per range, a report of its own (hm_report__pass with
  *          r->chunk) that shares the file's read-only setup (topology,
  *          metadata, futex model) and has its own maps (replayed from the
@@ -24,11 +31,16 @@
  *          counters and hitmap's categories.  The maps after the file are
  *          the last part's.
  *
- * Speed (HITMAP_DEBUG prints each part's CPU time, the scan's and the
- * merge's): each part builds a table of every distinct line it sees, so
- * the per-part cost is (distinct lines) + (samples / N); the scan reads the
- * headers of the file up to the last cut on one thread; the merge has
- * log2 N levels of (distinct lines) each.
+ * Speed (HITMAP_DEBUG prints the scan's CPU and wall time, each part's CPU
+ * time and wall span, and the merge's): each part builds a table of every
+ * distinct line it sees, so the per-part cost is F (distinct lines: its
+ * tables' first touch and growth, 0.3-0.5 s quiet at 200k lines) +
+ * P / N; the scan walks the headers up to the last cut on one thread at
+ * about 10x a part's byte rate (r = 0.1), and only the first range
+ * overlaps it; the merge has log2 N levels of (distinct lines) each.  So
+ * T(N) = F + P (1 + r (N - 2)) / (N - r) + m log2 N: the first range's
+ * share, which at N = 2 hides the scan and at large N tends to r (the
+ * serial scan); F and the merge levels do not shrink with N either.
  *
  * Kernel samples (hitmap/reader_range.h): the kernel's symbols are the
  * report's, loaded once by the first part that needs them; perf widens the
@@ -80,8 +92,8 @@ static void part_delete(struct hm_report *r)
 	hm_report__delete(r);
 }
 
-static struct hm_report *part_new(const struct hm_report *p, const struct hm_range_cut *from,
-				  const struct hm_range_cut *to)
+static struct hm_report *part_new(struct hm_report *p, const struct hm_range_cut *from,
+				  const struct hm_range_cut *to, bool open)
 {
 	struct hm_report_opts o = p->opts;
 	struct hm_report *r;
@@ -95,6 +107,7 @@ static struct hm_report *part_new(const struct hm_report *p, const struct hm_ran
 	if (!r->chunk)
 		goto fail;
 	r->chunk->parent = p;
+	r->chunk->open = open ? p->chunks : NULL;
 	r->chunk->range = hm_range__new(p->opts.input, p->chunks->scan, from, to);
 	if (!r->chunk->range)
 		goto fail;
@@ -104,25 +117,49 @@ fail:
 	return NULL;
 }
 
-static int run_part(struct hm_report *p, int i)
+/* The first range's thread: until the scan is done (or given up), and whether it was. */
+static bool scan_done(struct hm_chunks *c)
+{
+	bool done;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->scan_done && !c->given_up)
+		pthread_cond_wait(&c->cond, &c->lock);
+	done = !c->given_up;
+	pthread_mutex_unlock(&c->lock);
+	return done;
+}
+
+/* Part @i over its range; @open: the first range, run while the cuts are found. */
+static int run_part(struct hm_report *p, int i, bool open)
 {
 	struct hm_chunks *c = p->chunks;
-	double t0 = hm_chunks__thread_cpu();
+	double t0 = hm_chunks__thread_cpu(), w0 = wall();
 	int err;
 
+	if (open)
+		hm_log__hold();
 	part_delete(c->part[i]);
-	c->part[i] = part_new(p, i ? &c->cut[i - 1] : NULL, i < c->nr - 1 ? &c->cut[i] : NULL);
+	c->part[i] = part_new(p, i ? &c->cut[i - 1] : NULL, i < c->nr - 1 && !open ? &c->cut[i] : NULL,
+			      open);
 	if (!c->part[i])
-		return errno ? -errno : -ENOMEM;
-	err = hm_report__pass(c->part[i]);
-	hm_debug("report: range %d: %llu samples, %.3f s CPU", i,
-		 (unsigned long long)c->part[i]->nr_samples, hm_chunks__thread_cpu() - t0);
+		err = errno ? -errno : -ENOMEM;
+	else
+		err = hm_report__pass(c->part[i]);
+	if (open)
+		hm_log__release(scan_done(c));
+	if (c->part[i])
+		hm_debug("report: range %d: %llu samples, %.3f s CPU, %.3f-%.3f s", i,
+			 (unsigned long long)c->part[i]->nr_samples, hm_chunks__thread_cpu() - t0,
+			 w0 - c->t0, wall() - c->t0);
 	return err;
 }
 
 struct worker {
 	struct hm_report	*p;
 	int			i;
+	bool			open;
+	bool			started;	/* on its thread; else run after the others */
 	pthread_t		th;
 };
 
@@ -130,16 +167,40 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	w->p->chunks->err[w->i] = run_part(w->p, w->i);
+	w->p->chunks->err[w->i] = run_part(w->p, w->i, w->open);
 	return NULL;
 }
 
 /* ------------------------------------------------------------ merge */
 
+struct lines_merge {
+	struct hm_lines	*dst, *src;
+	u64		seq_base;
+	int		err;
+};
+
+static void *lines_merge_main(void *arg)
+{
+	struct lines_merge *m = arg;
+
+	m->err = hm_lines__merge_after(m->dst, m->src, m->seq_base);
+	return NULL;
+}
+
+/*
+ * @q (the samples after @r's) into @r.  The line table's merge and perf's
+ * entries' are of about the same size and share nothing: the lines on a
+ * thread of their own (both on the 20M-sample file: ~0.1 s each).
+ */
 static int merge_part(struct hm_report *r, struct hm_report *q)
 {
+	struct lines_merge lm = { r->lines, q->lines, r->nr_samples, 0 };
+	bool both = r->lines && q->lines, th = false;
+	pthread_t t;
 	int err;
 
+	if (both && r->nr_samples)
+		th = !pthread_create(&t, NULL, lines_merge_main, &lm);
 	hm_c2c_stats__sum(&r->c2c, &q->c2c);
 	for (int i = 0; i < HM_CAT__MAX; i++)
 		r->cats.nr[i] += q->cats.nr[i];
@@ -156,10 +217,14 @@ static int merge_part(struct hm_report *r, struct hm_report *q)
 	r->nr_nocpu += q->nr_nocpu;
 	hm_places__merge(r->places, q->places);
 	err = hm_perf_lines__merge_after(r->perf_lines, q->perf_lines);
-	if (!err && r->lines && q->lines)
-		err = hm_lines__merge_after(r->lines, q->lines, r->nr_samples);
 	if (!err && r->infer && q->infer)
 		err = hm_futex_observer__merge(r->infer, q->infer);
+	if (th)
+		pthread_join(t, NULL);
+	else if (both)
+		lines_merge_main(&lm);
+	if (!err)
+		err = lm.err;
 	r->nr_samples += q->nr_samples;
 	return err;
 }
@@ -212,30 +277,175 @@ static int merge_tree(struct hm_chunks *c)
 	return 0;
 }
 
+/* The scan's outcome to the first range's thread: its end (@end), or given up (@end 0). */
+static void publish(struct hm_chunks *c, u64 end, bool done)
+{
+	pthread_mutex_lock(&c->lock);
+	if (end)
+		c->first_end = end;
+	else
+		__atomic_store_n(&c->given_up, 1, __ATOMIC_RELAXED);
+	c->scan_done = done;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * The first cut, found while the first range runs (from @w0, the wall
+ * time its thread started; @first: the first round's cut): the first range
+ * starts a scan's length before the others, so it takes more bytes.  With
+ * N ranges on N CPUs, a range reading at vp bytes/s and the scan at vs,
+ * the others get B = E (1 - r) / (N - r) bytes each (r = vp / vs) and all
+ * end together; r is measured as the scan goes (0, equal ranges, until
+ * the first range has read anything), so the load and the file decide.
+ * 1 with cut[0] set, 0 or a negative errno as hm_range_scan__next.
+ */
+static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, double w0, bool own_cpus)
+{
+	u64 start, end, e;
+	double ws = c->t0;
+	int ret = 1;
+
+	hm_range_scan__data(c->scan, &start, &end);
+	e = end - start;
+	c->cut[0] = *first;
+	for (;;) {
+		double now = wall(), vs, vp, q = 0;
+		u64 at = __atomic_load_n(&c->at, __ATOMIC_RELAXED), want;
+
+		vs = (c->cut[0].off - start) / (now - ws + 1e-9);
+		vp = at > start ? (at - start) / (now - w0 + 1e-9) : 0;
+		if (own_cpus && vs > 0) {
+			q = vp / vs;
+			if (q > 0.5)
+				q = 0.5;
+		}
+		want = e - (u64)((c->nr - 1) * (e * (1 - q) / (c->nr - q)));
+		if (want < e / c->nr)
+			want = e / c->nr;
+		if (c->cut[0].off >= start + want)
+			return 1;
+		{
+			struct hm_range_cut cut;
+
+			ret = hm_range_scan__next(c->scan, start + want, &cut);
+			if (ret <= 0)
+				break;
+			c->cut[0] = cut;
+		}
+	}
+	/* the data ended first: the cut before is still one */
+	return ret == 0 && c->cut[0].off >= start + e / c->nr ? 1 : ret;
+}
+
+/*
+ * The other cuts: the bytes after the first one in equal parts.  1, or
+ * 0 / -errno as the scan.  Data that ends before a cut (too few rounds
+ * left) leaves the ranges found: c->nr shrinks to them.
+ */
+static int other_cuts(struct hm_chunks *c)
+{
+	u64 start, end;
+	int ret = 1;
+
+	hm_range_scan__data(c->scan, &start, &end);
+	start = c->cut[0].off;
+	for (int i = 1; i < c->nr - 1 && ret > 0; i++) {
+		ret = hm_range_scan__next(c->scan, start + (end - start) / (c->nr - 1) * i, &c->cut[i]);
+		if (!ret) {
+			c->nr = i + 1;
+			return 1;
+		}
+	}
+	return ret;
+}
+
+/*
+ * The cuts (the report's thread) with the first range on a thread of its
+ * own from the first round on; 1: cut[] set, the first range's end
+ * published; 0: given up (the first range stopped), -errno.
+ */
+static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
+{
+	struct hm_chunks *c = r->chunks;
+	struct hm_range_cut first;
+	u64 start, end;
+	double t_cpu = hm_chunks__thread_cpu(), tw;
+	int ret;
+
+	hm_range_scan__data(c->scan, &start, &end);
+	c->min_end = start + (end - start) / c->nr;
+	/* a file the scan refuses at its first round (kernel samples) starts no range */
+	ret = hm_range_scan__next(c->scan, start, &first);
+	if (ret > 0) {
+		w0->p = r;
+		w0->i = 0;
+		w0->open = true;
+		c->err[0] = 0;
+		tw = wall();
+		*started = !pthread_create(&w0->th, NULL, worker_main, w0);
+		ret = first_cut(c, &first, *started ? tw : wall(), *started &&
+				c->nr <= hm_report__cpus_available());
+	}
+	if (ret > 0) {
+		publish(c, c->cut[0].off, false);
+		ret = other_cuts(c);
+	}
+	hm_debug("report: %d ranges, cut scan %.3f s CPU, %.3f s; the first range %.1f%% of the data",
+		 ret > 0 ? c->nr : 1, hm_chunks__thread_cpu() - t_cpu, wall() - c->t0,
+		 ret > 0 ? 100.0 * (c->cut[0].off - start) / (end - start) : 100.0);
+	if (ret > 0) {
+		publish(c, c->cut[0].off, true);
+		return 1;
+	}
+	publish(c, 0, false);
+	if (*started)
+		pthread_join(w0->th, NULL);
+	*started = false;
+	part_delete(c->part[0]);
+	c->part[0] = NULL;
+	return ret < 0 && ret != -ENOMEM ? 0 : ret;	/* not cut (or unreadable: the pass says why) */
+}
+
 static int chunks_run(struct hm_report *r)
 {
 	struct hm_chunks *c = r->chunks;
 	struct worker w[MAX_PARTS];
-	int err = 0, last = c->nr - 1;
+	int err = 0, last;
+	bool first_started = false;
 	struct hm_report *q;
 
-	for (int i = 0; i < last; i++) {
+	c->t0 = wall();
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	err = plan_run(r, &w[0], &first_started);
+	if (err <= 0) {
+		pthread_cond_destroy(&c->cond);
+		pthread_mutex_destroy(&c->lock);
+		return err < 0 ? err : hm_report__pass_whole(r);
+	}
+	err = 0;
+	last = c->nr - 1;
+	w[0].started = first_started;
+	for (int i = 1; i < last; i++) {
 		w[i].p = r;
 		w[i].i = i;
-		if (pthread_create(&w[i].th, NULL, worker_main, &w[i]))
-			c->err[i] = 1;	/* run below */
+		w[i].open = false;
+		w[i].started = !pthread_create(&w[i].th, NULL, worker_main, &w[i]);
 	}
-	c->err[last] = run_part(r, last);
+	c->err[last] = run_part(r, last, false);
 	for (int i = 0; i < last; i++)
-		if (c->err[i] != 1)
+		if (w[i].started)
 			pthread_join(w[i].th, NULL);
 	for (int i = 0; i < last; i++)
-		if (c->err[i] == 1)
-			c->err[i] = run_part(r, i);
+		if (!w[i].started)
+			c->err[i] = run_part(r, i, false);
 	/* a part that started from the wrong kernel-map state runs again (report-range.c) */
 	for (int i = 1; i <= last && c->err[i - 1] >= 0 && c->err[i] >= 0; i++)
 		if (hm_report__chunk_stale(r, i))
-			c->err[i] = run_part(r, i);
+			c->err[i] = run_part(r, i, false);
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
 	for (int i = 0; i <= last && err >= 0; i++)
 		err = c->err[i];
 	if (err >= 0) {
@@ -263,14 +473,13 @@ static int chunks_run(struct hm_report *r)
 		err = merge_tree(c);
 	if (err >= 0)
 		err = merge_part(r, c->part[0]);
-	hm_debug("report: merge %.3f s", wall() - t0);
+	hm_debug("report: merge %.3f s, until %.3f s", wall() - t0, wall() - c->t0);
 	for (int i = 0; i <= last; i++) {
 		part_delete(c->part[i]);
 		c->part[i] = NULL;
 	}
 	return err < 0 ? err : 0;
 }
-
 
 /*
  * The report's run: the one pass (report.c), or, where setup_header cut

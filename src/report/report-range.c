@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * report --threads over ranges of a file, the part the pass calls: the plan
- * (hm_range_scan cuts the file at FINISHED_ROUND records, made in
- * setup_header) and what a part's pass reads and sets up (its reader over
- * its range, the parent's read-only setup with state of its own).  Running
- * the parts and merging them is report-chunks.c's, above the pass.
+ * (made in setup_header: whether the file is read in ranges, how many, and
+ * the hm_range_scan that cuts it at FINISHED_ROUND records) and what a
+ * part's pass reads and sets up (its reader over its range, the parent's
+ * read-only setup with state of its own).  Finding the cuts, running the
+ * parts and merging them is report-chunks.c's, above the pass.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -66,8 +67,6 @@ int hm_report__chunks_plan(struct hm_report *r)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	double t0 = hm_chunks__thread_cpu();
-
 	c->scan = hm_range_scan__new(r->opts.input);
 	if (!c->scan) {
 		ret = errno == ENOMEM ? -ENOMEM : 0;
@@ -81,20 +80,9 @@ int hm_report__chunks_plan(struct hm_report *r)
 		if (min && (u64)n > (end - start) / min)
 			n = (int)((end - start) / min);
 	}
-	for (c->nr = 1; c->nr < n; c->nr++) {
-		u64 target = start + (end - start) / n * c->nr;
-
-		ret = hm_range_scan__next(c->scan, target, &c->cut[c->nr - 1]);
-		if (ret <= 0)
-			break;
-	}
-	if (ret < 0 && ret != -ENOMEM)
-		ret = 0;	/* not cut (or unreadable: the pass says why): one reader */
-	if (c->nr < 2)
-		ret = 0;
-	else if (ret >= 0)
-		ret = 1;
-	hm_debug("report: %d ranges, cut scan %.3f s CPU", ret == 1 ? c->nr : 1, hm_chunks__thread_cpu() - t0);
+	/* the cuts are found as the first range runs (report-chunks.c) */
+	c->nr = n;
+	ret = n >= 2;
 out:
 	if (ret == 1) {
 		r->chunks = c;
@@ -165,10 +153,16 @@ int hm_report__chunk_setup(struct hm_report *r)
 
 int hm_report__chunk_next(struct hm_report *r, struct hm_event *ev)
 {
+	struct hm_chunk *k = r->chunk;
+	int ret;
+
+	if (k->ended)
+		return 0;
 	/* the kernel map as the ranges before left it, at its place in the replay */
-	if (hm_range__kernel_due(r->chunk->range))
+	if (hm_range__kernel_due(k->range))
 		hm_maps__load_kernel(r->maps);
-	return hm_range__next(r->chunk->range, ev);
+	ret = hm_range__next(k->range, ev);
+	return ret > 0 && k->open ? hm_chunk__open_next(k, ev) : ret;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
@@ -26,6 +27,7 @@
 #include "bigalloc.h"
 #include "places.h"
 #include "perf-lines.h"
+#include "details.h"
 
 /* ------------------------------------------- data map ids of perf's level-1 key */
 
@@ -600,71 +602,36 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 	return 0;
 }
 
-/*
- * Deferred details (opts.defer_details): the offsets and code addresses of
- * the lines a view shows, from a second read of the file.  The maps are
- * replayed into fresh ones and every sample is resolved as in the pass
- * (a kernel hit may widen the kernel map), so each marked line gets the
- * same samples, counted the same way, in the same order.
- */
+struct details {
+	struct hm_report	*r;
+	struct hm_lines		*l;
+};
+
+/* One sample of a line shown, to its details (on the detail pipe's thread with threads > 1). */
+static int detail_add(void *priv, const struct hm_detail *d)
+{
+	struct details *dt = priv;
+	struct hm_report *r = dt->r;
+	struct hm_sample s = { .ip = d->ip, .addr = d->addr, .weight = d->weight,
+			       .data_src = d->data_src, .pid = d->pid, .tid = d->tid, .misc = d->misc };
+	struct hm_mem_sample ms;
+	const struct dsrc_ent *de = classify(r, s.data_src, s.addr, d->mapped, false);
+
+	if (!de)
+		return -ENOMEM;
+	memset(&ms, 0, sizeof(ms));
+	ms.s = &s;
+	ms.line = s.addr & ~(u64)(r->opts.cacheline_size - 1);
+	ms.cls = de->cls;
+	return hm_lines__add_details(dt->l, d->ln, &ms, &de->one);
+}
+
+/* The deferred details' second read (report-details.c), each sample added by detail_add. */
 static int details_pass(void *priv, struct hm_lines *l)
 {
-	struct hm_report *r = priv;
-	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
-	struct hm_reader *rd = hm_reader__new(r->opts.input, &ro);
-	struct hm_maps *maps = hm_maps__new();
-	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
-	struct hm_event ev;
-	int err = 0;
+	struct details dt = { priv, l };
 
-	if (!rd || !maps) {
-		err = rd ? -ENOMEM : -errno;
-		goto out;
-	}
-	hm_maps__set_build_ids(maps, r->header);
-	hm_symbols__attach_maps(r->syms, maps);
-	while ((err = hm_reader__next(rd, &ev)) > 0) {
-		const struct hm_sample *s = &ev.sample;
-		const struct hm_map *imap, *dmap;
-		struct hm_mem_sample ms;
-		const struct dsrc_ent *de;
-		struct hm_line *ln;
-
-		if (ev.type != PERF_RECORD_SAMPLE) {
-			hm_maps__process(maps, &ev);
-			continue;
-		}
-		if (!ev.has_sample)
-			continue;
-		/* perf's order, as resolve(): the ip first, then the data */
-		imap = hm_maps__find_ip_thread(maps, s->pid, s->tid, s->ip);
-		dmap = hm_maps__find_thread(maps, s->pid, s->tid, s->misc & 7, s->addr);
-		if (!s->addr)
-			continue;
-		ln = hm_lines__at(l, hm_lines__lookup(l, s->addr & cl));
-		if (!ln || !hm_lines__wants(ln))
-			continue;
-		memset(&ms, 0, sizeof(ms));
-		ms.s = s;
-		ms.line = s->addr & cl;
-		de = classify(r, s->data_src, s->addr, dmap && imap, false);
-		if (!de) {
-			err = -ENOMEM;
-			break;
-		}
-		ms.cls = de->cls;
-		err = hm_lines__add_details(l, ln, &ms, &de->one);
-		if (err < 0)
-			break;
-	}
-	hm_symbols__attach_maps(r->syms, r->maps);
-	if (err < 0)
-		hm_err("%s: reading the file again for the lines' details failed: %s",
-		       r->opts.input, strerror(-err));
-out:
-	hm_maps__delete(maps);
-	hm_reader__delete(rd);
-	return err < 0 ? err : 0;
+	return hm_report__details_read(priv, l, detail_add, &dt);
 }
 
 /* Offsets later, from a second read: only a file can be read twice. */
@@ -684,6 +651,28 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
 	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
 				     r->opts.perf_compat > HM_PERF_6_12;
+}
+
+/* The line table, or its workers (threads > 1 with the file not in ranges). */
+static int setup_lines(struct hm_report *r)
+{
+	if (r->opts.want_lines && r->nr_threads > 1 && !r->chunks) {
+		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
+		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
+				     hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo));
+		if (!r->par)
+			return errno ? -errno : -ENOMEM;
+		if (defer_details(r))
+			hm_par__defer_details(r->par, details_pass, r);
+	} else if (r->opts.want_lines) {
+		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
+					 hm_topo__nr_nodes(r->topo));
+		if (!r->lines)
+			return -ENOMEM;
+		if (defer_details(r))
+			hm_lines__defer_details(r->lines, details_pass, r);
+	}
+	return 0;
 }
 
 static int setup_header(struct hm_report *r)
@@ -740,22 +729,9 @@ static int setup_header(struct hm_report *r)
 	err = hm_report__chunks_plan(r);	/* the file in ranges, one a thread */
 	if (err < 0)
 		return err;
-	if (r->opts.want_lines && r->nr_threads > 1 && !r->chunks) {
-		/* the table is built by nr_threads - 1 workers; r->lines after the pass */
-		r->par = hm_par__new(r->nr_threads - 1, r->opts.cacheline_size,
-				     hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo));
-		if (!r->par)
-			return errno ? -errno : -ENOMEM;
-		if (defer_details(r))
-			hm_par__defer_details(r->par, details_pass, r);
-	} else if (r->opts.want_lines) {
-		r->lines = hm_lines__new(r->opts.cacheline_size, hm_topo__nr_cpus(r->topo),
-					 hm_topo__nr_nodes(r->topo));
-		if (!r->lines)
-			return -ENOMEM;
-		if (defer_details(r))
-			hm_lines__defer_details(r->lines, details_pass, r);
-	}
+	err = setup_lines(r);
+	if (err < 0)
+		return err;
 	if (r->opts.pareto) {
 		r->pareto = hm_pareto__new(r->opts.pareto, r->opts.cacheline_size,
 					   hm_topo__nr_cpus(r->topo), hm_topo__nr_nodes(r->topo),
@@ -841,12 +817,11 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
  * setup_header cut the file into ranges instead (nothing read yet: the
  * parts' pass and merge, report-chunks.c, run them), or a negative errno.
  */
+static int pass_read(struct hm_report *r);
+
 int hm_report__pass(struct hm_report *r)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
-	struct hm_event ev;
-	struct batch batch = { 0 };
-	u64 nr_records = 0;
 	int err;
 
 	r->reader = r->chunk ? hm_report__chunk_reader(r) : hm_reader__new(r->opts.input, &ro);
@@ -878,6 +853,17 @@ int hm_report__pass(struct hm_report *r)
 	}
 	if (r->chunks)
 		return 1;
+	return pass_read(r);
+}
+
+/* The pass's read of the file (or of a part's range) after its setup. */
+static int pass_read(struct hm_report *r)
+{
+	struct hm_event ev;
+	struct batch batch = { 0 };
+	u64 nr_records = 0;
+	int err;
+
 	batch.p = malloc(BATCH * sizeof(*batch.p));
 	batch.cap = BATCH * 32;
 	batch.arena = malloc(batch.cap);
@@ -934,6 +920,23 @@ int hm_report__pass(struct hm_report *r)
 	free(batch.p);
 	free(batch.arena);
 	return err < 0 ? err : 0;
+}
+
+/*
+ * The one-reader pass of a report whose ranges were given up (the cuts'
+ * scan refused the file while the first range ran, report-chunks.c): the
+ * tables setup_header makes without ranges, then the whole file.
+ */
+int hm_report__pass_whole(struct hm_report *r)
+{
+	int err;
+
+	hm_report__chunks_delete(r->chunks);
+	r->chunks = NULL;
+	hm_lines__delete(r->lines);
+	r->lines = NULL;
+	err = setup_lines(r);
+	return err < 0 ? err : pass_read(r);
 }
 
 /* What follows the pass (or the parts' merge), given its result @err. */

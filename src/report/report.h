@@ -111,12 +111,15 @@ struct hm_report {
  * what follows it, given the result.
  */
 int  hm_report__pass(struct hm_report *r);
+/* After hm_report__pass gave 1: the ranges given up, the whole file read by the one reader. */
+int  hm_report__pass_whole(struct hm_report *r);
 int  hm_report__pass_end(struct hm_report *r, int err);
 
 /*
  * report --threads over ranges of a file (report-range.c, below the pass):
- * plan in setup_header (1: the file is cut, one range a thread; 0: one
- * reader); a part's reader, setup and events; deletion.
+ * plan in setup_header (1: the file is to be cut, one range a thread, the
+ * cuts found by report-chunks.c, which may still give up; 0: one reader);
+ * a part's reader, setup and events; deletion.
  */
 struct hm_chunks;
 struct hm_chunk;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
 
@@ -8,6 +9,15 @@ static void *log_ctx;
 static enum hm_log_level log_max = HM_LOG_WARN;
 static __thread char last_error[512];
 static __thread int quiet;
+
+/* What the calling thread logs while held (hm_log__hold), in order. */
+struct held_msg {
+	enum hm_log_level	level;
+	char			msg[512];
+};
+static __thread struct held_msg *held;
+static __thread size_t nr_held, alloc_held;
+static __thread int holding;
 
 void hm_log__quiet(int on)
 {
@@ -33,6 +43,40 @@ unsigned long hm_log__nr_data_lost(void)
 	return __atomic_load_n(&nr_data_lost, __ATOMIC_RELAXED);
 }
 
+void hm_log__hold(void)
+{
+	holding = 1;
+}
+
+void hm_log__release(int emit)
+{
+	holding = 0;
+	for (size_t i = 0; i < nr_held; i++)
+		if (emit && log_fn)
+			log_fn(held[i].level, held[i].msg, log_ctx);
+	free(held);
+	held = NULL;
+	nr_held = alloc_held = 0;
+}
+
+/* Keep @msg for hm_log__release; 0, or -1 when out of memory (emitted now instead). */
+static int hold(enum hm_log_level level, const char *msg)
+{
+	if (nr_held == alloc_held) {
+		size_t n = alloc_held ? alloc_held * 2 : 8;
+		struct held_msg *h = realloc(held, n * sizeof(*h));
+
+		if (!h)
+			return -1;
+		held = h;
+		alloc_held = n;
+	}
+	held[nr_held].level = level;
+	memcpy(held[nr_held].msg, msg, sizeof(held[nr_held].msg));
+	nr_held++;
+	return 0;
+}
+
 const char *hm_log__last_error(void)
 {
 	return last_error;
@@ -50,6 +94,6 @@ void hm_log(enum hm_log_level level, const char *fmt, ...)
 	va_end(ap);
 	if (level == HM_LOG_ERROR)
 		memcpy(last_error, buf, sizeof(buf));
-	if (log_fn && level <= log_max)
+	if (log_fn && level <= log_max && !(holding && !hold(level, buf)))
 		log_fn(level, buf, log_ctx);
 }
