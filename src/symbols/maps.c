@@ -413,6 +413,9 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 	for (int i = 0; i < 2; i++)
 		if (ms->hint[i] && ms->hint[i]->start <= addr && addr < ms->hint[i]->end)
 			return ms->hint[i];
+	/* past the last map (a kernel ip asked of the process first): none holds it */
+	if (!ms->nr || addr >= ms->v[ms->nr - 1]->end)
+		return NULL;
 	map = hm_mapset__find(ms, addr);
 	if (map) {
 		ms->hint[ms->hint_next] = map;
@@ -423,12 +426,13 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 
 /*
  * Samples come in runs of a few threads and ask twice each (ip, data):
- * remember the answers by tid until the next record.
+ * remember the answers by tid until the next record (256 slots: a
+ * system-wide recording's threads, one per CPU, interleave).
  */
 static const struct hm_proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 {
 	struct hm_maps *mm = (struct hm_maps *)m;	/* the cache only */
-	__typeof__(mm->last[0]) *c = &mm->last[(tid ^ tid >> 4) & 15];
+	__typeof__(mm->last[0]) *c = &mm->last[(tid ^ tid >> 8) & 255];
 
 	if (c->gen != m->gen + 1 || c->pid != pid || c->tid != tid) {
 		c->p = sample_proc_slow(m, pid, tid);
