@@ -449,17 +449,12 @@ static const struct hm_proc *sample_proc(const struct hm_maps *m, u32 pid, u32 t
  * record was processed and the flat view is clean; the kernel map before
  * its kallsyms range is loaded is never remembered.
  */
-static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
+static __attribute__((noinline)) const struct hm_map *kfind_slow(struct hm_maps *m, u64 addr)
 {
-	struct hm_maps *m = (struct hm_maps *)cm;	/* the cache only */
 	const struct hm_map *map;
 	u32 lo;
 
-	if (m->khint_gen == m->gen + 1 && !m->kdirty) {
-		for (int i = 0; i < 2; i++)
-			if (m->khint[i].start <= addr && addr < m->khint[i].end)
-				return m->khint[i].map;
-	} else {
+	if (m->khint_gen != m->gen + 1 || m->kdirty) {
 		memset(m->khint, 0, sizeof(m->khint));
 		m->khint_gen = m->gen + 1;
 	}
@@ -488,7 +483,21 @@ static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
 	return map;
 }
 
-static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
+/* (inlined in find: the hints answer most lookups) */
+static inline const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
+{
+	struct hm_maps *m = (struct hm_maps *)cm;	/* the cache only */
+
+	if (m->khint_gen == m->gen + 1 && !m->kdirty)
+		for (int i = 0; i < 2; i++)
+			if (m->khint[i].start <= addr && addr < m->khint[i].end)
+				return m->khint[i].map;
+	return kfind_slow(m, addr);
+}
+
+/* (inlined: three calls a sample, mostly answered by the caches above) */
+static inline __attribute__((always_inline)) const struct hm_map *
+find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
 {
 	const struct hm_proc *p;
 
