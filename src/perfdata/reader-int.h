@@ -169,18 +169,25 @@ static inline u32 hm_id_cache__slot(u64 id)
 
 /* One queued record of the ordering queue (reader-order.c). */
 struct hm_qent {
-	u64	time, seq, file_offset;
+	u64	time, file_offset;
 	u32	off, len;	/* the record's bytes in arena @arena */
-	u8	arena;
-	bool	compressed;
 	int	evidx;		/* its evsel when queued (-1: none), valid while evgen is ev_gen */
 	u32	evgen;
+	u8	arena;
+	bool	compressed;
 };
 
-/* Queued records (entries only: their bytes are in the arenas). */
+/*
+ * Queued records (entries only: their bytes are in the arenas), in one
+ * array: ents[rpos, rend) are ready (sorted, handed out next), ents[rend, n)
+ * accumulate in arrival order after the records a flush left queued.
+ */
 struct hm_oq {
 	struct hm_qent	*ents;
-	size_t		n, cap;
+	size_t		n, cap, rpos, rend;
+	bool		sorted;		/* ents[rend, n) is in time order */
+	bool		has_tail;	/* a FINISHED_ROUND follows the ready records */
+	struct hm_qent	tail;
 };
 
 /* Record bytes of the ordering queue: two arenas, used by turns. */
@@ -227,9 +234,7 @@ struct hm_reader {
 	char			trunc_what[64];
 	/* ordering */
 	bool			ordered;
-	struct hm_oq		q[2];
-	int			qcur;		/* accumulating queue; the other is ready */
-	size_t			ready_pos;
+	struct hm_oq		q;
 	struct hm_oarena	ar[2];
 	int			acur;		/* the arena records are copied into */
 	bool			aswitch;	/* use the other one from the next record on */
@@ -239,7 +244,9 @@ struct hm_reader {
 	bool			dec_ev_set;
 	struct hm_qent		*qtmp;		/* merge sort scratch */
 	size_t			qtmp_cap;
-	u64			next_flush, max_ts, seq;
+	size_t			*qruns;		/* the merge sort's run ends */
+	size_t			qruns_cap;
+	u64			next_flush, max_ts;
 	struct hm_spe		*spe;		/* Arm SPE AUX data: decoded into samples */
 	int			spe_idx;	/* its synthesized evsel */
 	u8			time_conv[64];	/* the last TIME_CONV, for SPE set up later */

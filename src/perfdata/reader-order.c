@@ -13,16 +13,39 @@
 #define ORDER_MAX_BYTES	(4u << 20)
 
 
-static inline bool qent_lt(const struct hm_qent *x, const struct hm_qent *y)
+/*
+ * Ties: perf's queue puts a record after the queued ones of the same time
+ * (arrival order).  Here, among records of one time, the array order is
+ * always their arrival order (new records are appended; a flush keeps the
+ * order of those it leaves), so a stable sort by time alone gives perf's
+ * order.
+ */
+
+/* Merge the sorted runs @a[lo, mid) and @a[mid, hi) into @d[lo, hi), stably. */
+static void merge_runs(const struct hm_qent *a, struct hm_qent *d, size_t lo, size_t mid, size_t hi)
 {
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+	size_t l = lo, rr = mid, o = lo;
+
+	if (mid > lo && mid < hi && a[mid - 1].time <= a[mid].time) {
+		memcpy(d + lo, a + lo, (hi - lo) * sizeof(*a));	/* already in order */
+		return;
+	}
+	while (l < mid && rr < hi)
+		d[o++] = a[rr].time < a[l].time ? a[rr++] : a[l++];
+	memcpy(d + o, a + l, (mid - l) * sizeof(*a));
+	o += mid - l;
+	memcpy(d + o, a + rr, (hi - rr) * sizeof(*a));
 }
 
-/* Sort @a[0..n) by (time, seq): insertion-sorted runs of 16, then merged bottom-up. */
+/*
+ * Stable sort of @a[0..n) by time.  Rounds hold one run per CPU ring
+ * buffer, each already in time order: the runs found (those shorter than
+ * 16 records extended by insertion sort) are merged pairwise, bottom-up.
+ */
 static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 {
 	struct hm_qent *src = a, *dst, *t;
-	size_t w, i, j;
+	size_t nr = 0, i, j;
 
 	if (n > r->qtmp_cap) {
 		t = realloc(r->qtmp, n * sizeof(*t));
@@ -31,32 +54,52 @@ static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 		r->qtmp = t;
 		r->qtmp_cap = n;
 	}
-	dst = r->qtmp;
-	for (i = 0; i < n; i += 16) {
-		size_t end = i + 16 < n ? i + 16 : n;
+	if (n / 16 + 2 > r->qruns_cap) {
+		size_t *p = realloc(r->qruns, (n / 16 + 2) * sizeof(*p));
 
-		for (j = i + 1; j < end; j++) {
-			struct hm_qent x = a[j];
-			size_t k = j;
-
-			while (k > i && qent_lt(&x, &a[k - 1])) {
-				a[k] = a[k - 1];
-				k--;
-			}
-			a[k] = x;
-		}
+		if (!p)
+			return -ENOMEM;
+		r->qruns = p;
+		r->qruns_cap = n / 16 + 2;
 	}
-	for (w = 16; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t l = i, m = i + w < n ? i + w : n, e = i + 2 * w < n ? i + 2 * w : n, rr = m, o = i;
+	for (i = 0; i < n;) {
+		size_t end = i + 1;
 
-			while (l < m && rr < e)
-				dst[o++] = qent_lt(&src[rr], &src[l]) ? src[rr++] : src[l++];
-			while (l < m)
-				dst[o++] = src[l++];
-			while (rr < e)
-				dst[o++] = src[rr++];
+		while (end < n && a[end].time >= a[end - 1].time)
+			end++;
+		if (end - i < 16 && end < n) {
+			size_t stop = i + 16 < n ? i + 16 : n;
+
+			for (j = end; j < stop; j++) {
+				struct hm_qent x = a[j];
+				size_t k = j;
+
+				while (k > i && x.time < a[k - 1].time) {
+					a[k] = a[k - 1];
+					k--;
+				}
+				a[k] = x;
+			}
+			end = stop;
 		}
+		r->qruns[nr++] = end;
+		i = end;
+	}
+	dst = r->qtmp;
+	while (nr > 1) {
+		size_t lo = 0, w = 0;
+
+		for (i = 0; i < nr; i += 2) {
+			if (i + 1 < nr) {
+				merge_runs(src, dst, lo, r->qruns[i], r->qruns[i + 1]);
+				lo = r->qruns[i + 1];
+			} else {
+				memcpy(dst + lo, src + lo, (r->qruns[i] - lo) * sizeof(*src));
+				lo = r->qruns[i];
+			}
+			r->qruns[w++] = lo;
+		}
+		nr = w;
 		t = src;
 		src = dst;
 		dst = t;
@@ -66,15 +109,21 @@ static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 	return 0;
 }
 
-static int ents_reserve(struct hm_oq *q, size_t n)
+/* Room for one more entry: the handed-out ones dropped, or the array grown. */
+static int ents_room(struct hm_oq *q)
 {
-	if (n > q->cap) {
-		size_t c = q->cap ? q->cap : 1024;
-		struct hm_qent *e;
+	if (q->n < q->cap)
+		return 0;
+	if (q->rpos) {
+		memmove(q->ents, q->ents + q->rpos, (q->n - q->rpos) * sizeof(*q->ents));
+		q->n -= q->rpos;
+		q->rend -= q->rpos;
+		q->rpos = 0;
+	}
+	if (q->n * 2 > q->cap || !q->cap) {
+		size_t c = q->cap ? q->cap * 2 : 1024;
+		struct hm_qent *e = realloc(q->ents, c * sizeof(*e));
 
-		while (c < n)
-			c *= 2;
-		e = realloc(q->ents, c * sizeof(*e));
 		if (!e)
 			return -ENOMEM;
 		q->ents = e;
@@ -109,55 +158,51 @@ static int arena_put(struct hm_reader *r, const void *rec, u32 len, u32 *off)
 	return 0;
 }
 
-static int oq_push(struct hm_reader *r, struct hm_oq *q, const void *rec, u32 len, u64 time,
-		   u64 seq, u64 off, bool compressed, const struct hm_evsel *ev)
+/* Fill @e with the record @rec, its bytes copied into the current arena. */
+static int ent_set(struct hm_reader *r, struct hm_qent *e, const void *rec, u32 len, u64 time,
+		   u64 off, bool compressed, const struct hm_evsel *ev)
 {
-	u32 at;
-	int err;
-
-	if (q->n == q->cap && ents_reserve(q, q->n + 1) < 0)
-		return -ENOMEM;
-	err = arena_put(r, rec, len, &at);
-	if (err)
-		return err;
-	q->ents[q->n++] = (struct hm_qent){ .time = time, .seq = seq, .file_offset = off,
-					 .off = at, .len = len, .arena = (u8)r->acur,
-					 .compressed = compressed, .evidx = ev ? ev->idx : -1,
-					 .evgen = r->ev_gen };
-	return 0;
+	*e = (struct hm_qent){ .time = time, .file_offset = off, .len = len,
+			       .arena = (u8)r->acur, .compressed = compressed,
+			       .evidx = ev ? ev->idx : -1, .evgen = r->ev_gen };
+	return arena_put(r, rec, len, &e->off);
 }
 
 /*
- * Move everything with time <= @limit to the ready queue, sorted.  The
- * records left queued keep their bytes where they are (only their entries
- * move): when all of them are in the current arena, the other one (whose
- * records are all handed out before the next record is queued) takes the
- * next records; else the few in the other arena are copied over first.
+ * Make everything queued with time <= @limit ready, sorted.  The records
+ * left queued keep their bytes where they are: when all of them are in the
+ * current arena, the other one (whose records are all handed out before the
+ * next record is queued) takes the next records; else the few in the other
+ * arena are copied over first.  @tail (FINISHED_ROUND) follows the ready ones.
  */
 static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len, u64 tail_off,
 		    bool tail_compressed)
 {
-	struct hm_oq *cur = &r->q[r->qcur], *nxt = &r->q[!r->qcur];
-	size_t k = 0, i;
+	struct hm_oq *q = &r->q;
+	struct hm_qent *a = q->ents + q->rend;
+	size_t m = q->n - q->rend, lo = 0, hi, i;
 	int err;
 
-	for (i = 1; i < cur->n; i++)
-		if (qent_lt(&cur->ents[i], &cur->ents[i - 1])) {
-			err = sort_ents(r, cur->ents, cur->n);
-			if (err)
-				return err;
-			break;
-		}
-	while (k < cur->n && cur->ents[k].time <= limit)
-		k++;
-	if (ents_reserve(nxt, cur->n - k) < 0)
-		return -ENOMEM;
-	nxt->n = 0;
-	r->qbytes = 0;
-	for (i = k; i < cur->n; i++) {
-		struct hm_qent *e = &nxt->ents[nxt->n++];
+	if (!q->sorted) {
+		err = sort_ents(r, a, m);
+		if (err)
+			return err;
+		q->sorted = true;
+	}
+	/* the first record past @limit */
+	hi = m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		*e = cur->ents[i];
+		if (a[mid].time <= limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	r->qbytes = 0;
+	for (i = lo; i < m; i++) {
+		struct hm_qent *e = &a[i];
+
 		if (e->arena != r->acur) {
 			const struct hm_oarena *o = &r->ar[e->arena];
 
@@ -168,47 +213,43 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 		}
 		r->qbytes += (e->len + 7) & ~7u;
 	}
-	cur->n = k;
+	q->rpos = q->rend;
+	q->rend += lo;
 	if (tail) {
-		err = oq_push(r, cur, tail, tail_len, 0, 0, tail_off, tail_compressed, NULL);
+		err = ent_set(r, &q->tail, tail, tail_len, 0, tail_off, tail_compressed, NULL);
 		if (err)
 			return err;
+		q->has_tail = true;
 	}
 	r->aswitch = true;
-	/* cur becomes the ready queue, nxt accumulates */
-	r->qcur = !r->qcur;
-	r->ready_pos = 0;
 	return 0;
 }
 
-static struct hm_oq *ready_q(struct hm_reader *r)
+static int pop_one(struct hm_reader *r, const struct hm_qent *e, struct hm_event *ev)
 {
-	return &r->q[!r->qcur];
+	int ret;
+
+	/* the evsel found when it was queued, unless ids changed since (pipe headers) */
+	r->dec_ev_set = e->evidx >= 0 && e->evgen == r->ev_gen && e->evidx < r->nr_ev && !r->spe;
+	r->dec_ev = r->dec_ev_set ? r->ev[e->evidx] : NULL;
+	ret = hm_reader__decode(r, r->ar[e->arena].p + e->off, e->len, e->file_offset,
+				e->compressed, ev);
+	r->dec_ev_set = false;
+	if (ret)
+		return ret;
+	r->st.bytes += e->len;
+	return 1;
 }
 
 int hm_order__pop(struct hm_reader *r, struct hm_event *ev)
 {
-	struct hm_oq *rq = ready_q(r);
-	int ret;
+	struct hm_oq *q = &r->q;
 
-	if (r->ready_pos < rq->n) {
-		struct hm_qent *e = &rq->ents[r->ready_pos++];
-
-		/* the evsel found when it was queued, unless ids changed since (pipe headers) */
-		r->dec_ev_set = e->evidx >= 0 && e->evgen == r->ev_gen && e->evidx < r->nr_ev &&
-				!r->spe;
-		r->dec_ev = r->dec_ev_set ? r->ev[e->evidx] : NULL;
-		ret = hm_reader__decode(r, r->ar[e->arena].p + e->off, e->len, e->file_offset,
-					e->compressed, ev);
-		r->dec_ev_set = false;
-		if (ret)
-			return ret;
-		r->st.bytes += e->len;
-		return 1;
-	}
-	if (rq->n) {
-		rq->n = 0;
-		r->ready_pos = 0;
+	if (q->rpos < q->rend)
+		return pop_one(r, &q->ents[q->rpos++], ev);
+	if (q->has_tail) {
+		q->has_tail = false;
+		return pop_one(r, &q->tail, ev);
 	}
 	return 0;
 }
@@ -217,7 +258,7 @@ int hm_order__drain(struct hm_reader *r, u64 off)
 {
 	int ret;
 
-	if (!r->q[r->qcur].n)
+	if (r->q.n == r->q.rend)
 		return 0;
 	ret = oq_flush(r, UINT64_MAX, NULL, 0, 0, false);
 	if (ret)
@@ -246,7 +287,8 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 	if (hm_record__is_kernel(t) && (r->opts.all_records || t == PERF_RECORD_SAMPLE)) {
 		struct hm_evsel *ev;
 		u64 ts = hm_reader__rec_time(r, nat, size, t, &ev);
-		struct hm_oq *q = &r->q[r->qcur];
+		struct hm_oq *q = &r->q;
+		struct hm_qent *e;
 
 		if (ts == (u64)-1)
 			return 0;	/* no time: handed out as it comes */
@@ -258,15 +300,23 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 			r->ar[r->acur].len = 0;
 			r->aswitch = false;
 		}
-		ret = oq_push(r, q, nat, size, ts, r->seq++, off, compressed, ev);
+		if (ents_room(q) < 0)
+			return hm_reader__fail(r, -ENOMEM, off, "out of memory");
+		if (q->n == q->rend)
+			q->sorted = true;
+		else if (ts < q->ents[q->n - 1].time)
+			q->sorted = false;
+		e = &q->ents[q->n];
+		ret = ent_set(r, e, nat, size, ts, off, compressed, ev);
 		if (ret)
 			return hm_reader__fail(r, ret, off, "out of memory");
+		q->n++;
 		r->qbytes += (size + 7) & ~7u;
 		if (r->qbytes > ORDER_MAX_BYTES) {
 			/* like perf's OE_FLUSH__HALF */
 			u64 lo = UINT64_MAX, hi = 0;
 
-			for (size_t i = 0; i < q->n; i++) {
+			for (size_t i = q->rend; i < q->n; i++) {
 				if (q->ents[i].time < lo)
 					lo = q->ents[i].time;
 				if (q->ents[i].time > hi)
@@ -283,9 +333,9 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 
 void hm_order__exit(struct hm_reader *r)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++)
 		free(r->ar[i].p);
-		free(r->q[i].ents);
-	}
+	free(r->q.ents);
 	free(r->qtmp);
+	free(r->qruns);
 }

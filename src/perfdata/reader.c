@@ -27,7 +27,12 @@
 #include "reader-int.h"
 #include "spe.h"
 
-#define WINDOW		(1u << 20)
+/*
+ * The read window: records (at most 64 KiB each) are read from it right
+ * after the read copied them there, so it is kept small enough to stay in
+ * the core's cache (1 MiB cost 10% more CPU in hitmap stat than 256 KiB).
+ */
+#define WINDOW		(256u << 10)
 
 const struct hm_header *hm_reader__header(const struct hm_reader *r) { return &r->h; }
 int hm_reader__nr_evsels(const struct hm_reader *r) { return r->nr_ev; }

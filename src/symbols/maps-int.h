@@ -98,7 +98,7 @@ struct hm_maps {
 	u32 nr_bids, alloc_bids;
 	struct hm_strpool *pool;
 	/* sample_proc()'s answers by tid (direct-mapped); valid while .gen is gen + 1 */
-	struct { u32 pid, tid; u64 gen; const struct hm_proc *p; } last[16];
+	struct { u32 pid, tid; u64 gen; const struct hm_proc *p; } last[256];
 	/* kernel lookups' last flat segments; valid while khint_gen is gen + 1, the view clean */
 	struct hm_kseg khint[2];
 	u64 khint_gen;

@@ -417,6 +417,9 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 	for (int i = 0; i < 2; i++)
 		if (ms->hint[i] && ms->hint[i]->start <= addr && addr < ms->hint[i]->end)
 			return ms->hint[i];
+	/* past the last map (a kernel ip asked of the process first): none holds it */
+	if (!ms->nr || addr >= ms->v[ms->nr - 1]->end)
+		return NULL;
 	map = hm_mapset__find(ms, addr);
 	if (map) {
 		ms->hint[ms->hint_next] = map;
@@ -427,12 +430,13 @@ static const struct hm_map *ms_find_cached(const struct hm_maps *m, const struct
 
 /*
  * Samples come in runs of a few threads and ask twice each (ip, data):
- * remember the answers by tid until the next record.
+ * remember the answers by tid until the next record (256 slots: a
+ * system-wide recording's threads, one per CPU, interleave).
  */
 static const struct hm_proc *sample_proc(const struct hm_maps *m, u32 pid, u32 tid)
 {
 	struct hm_maps *mm = (struct hm_maps *)m;	/* the cache only */
-	__typeof__(mm->last[0]) *c = &mm->last[(tid ^ tid >> 4) & 15];
+	__typeof__(mm->last[0]) *c = &mm->last[(tid ^ tid >> 8) & 255];
 
 	if (c->gen != m->gen + 1 || c->pid != pid || c->tid != tid) {
 		c->p = sample_proc_slow(m, pid, tid);
@@ -449,17 +453,12 @@ static const struct hm_proc *sample_proc(const struct hm_maps *m, u32 pid, u32 t
  * record was processed and the flat view is clean; the kernel map before
  * its kallsyms range is loaded is never remembered.
  */
-static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
+static __attribute__((noinline)) const struct hm_map *kfind_slow(struct hm_maps *m, u64 addr)
 {
-	struct hm_maps *m = (struct hm_maps *)cm;	/* the cache only */
 	const struct hm_map *map;
 	u32 lo;
 
-	if (m->khint_gen == m->gen + 1 && !m->kdirty) {
-		for (int i = 0; i < 2; i++)
-			if (m->khint[i].start <= addr && addr < m->khint[i].end)
-				return m->khint[i].map;
-	} else {
+	if (m->khint_gen != m->gen + 1 || m->kdirty) {
 		memset(m->khint, 0, sizeof(m->khint));
 		m->khint_gen = m->gen + 1;
 	}
@@ -488,7 +487,21 @@ static const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
 	return map;
 }
 
-static const struct hm_map *find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
+/* (inlined in find: the hints answer most lookups) */
+static inline const struct hm_map *kfind_cached(const struct hm_maps *cm, u64 addr)
+{
+	struct hm_maps *m = (struct hm_maps *)cm;	/* the cache only */
+
+	if (m->khint_gen == m->gen + 1 && !m->kdirty)
+		for (int i = 0; i < 2; i++)
+			if (m->khint[i].start <= addr && addr < m->khint[i].end)
+				return m->khint[i].map;
+	return kfind_slow(m, addr);
+}
+
+/* (inlined: three calls a sample, mostly answered by the caches above) */
+static inline __attribute__((always_inline)) const struct hm_map *
+find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
 {
 	const struct hm_proc *p;
 

@@ -582,6 +582,97 @@ static void check_ordered_big(void)
 	free(b.p);
 }
 
+struct oref { u64 t; u32 tag; };
+
+static int oref_cmp(const void *a, const void *b)
+{
+	const struct oref *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->tag < y->tag ? -1 : x->tag > y->tag;	/* tags count up: arrival order */
+}
+
+/*
+ * Rounds of interleaved sorted runs (one per "CPU" buffer), of shuffled
+ * records and of sorted ones, times with many ties, some FINISHED_ROUNDs
+ * missing: the order must be perf's (a round flushes up to the previous
+ * round's max time; ties in arrival order), here computed by a plain model.
+ */
+static void check_ordered_runs(void)
+{
+	struct bld b = { 0 };
+	struct hm_reader_opts o = { .ordered = true, .all_records = false };
+	struct hm_reader *r;
+	struct hm_event ev;
+	enum { MAXN = 40000 };
+	struct oref *q = calloc(MAXN, sizeof(*q)), *exp = calloc(MAXN, sizeof(*exp));
+	u32 *got = calloc(MAXN, sizeof(*got));
+	size_t nq = 0, ne = 0, ng = 0, bad = MAXN;
+	u64 next_flush = 0, max_ts = 0, base = 1000;
+	u32 tag = 0, seed = 12345;
+	int ret = -1;
+
+#define RND() (seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffff)
+	pipe_header(&b, 128, false);
+	for (int round = 0; round < 60 && tag + 1000 < MAXN; round++) {
+		int kind = round % 4, nrun = 1 + RND() % 12;
+		u64 t[12];
+
+		for (int k = 0; k < nrun; k++)
+			t[k] = base + RND() % 50;
+		for (int i = 0; i < 200 + (int)(RND() % 400); i++) {
+			int k = kind == 1 ? i % nrun : (int)((i * nrun) / 600);
+			u64 ts;
+
+			if (kind == 2)	/* shuffled */
+				ts = base + RND() % 400;
+			else		/* per-run ascending, steps of 0..2: ties */
+				ts = (t[k < nrun ? k : nrun - 1] += RND() % 3);
+			put_simple_sample(&b, 300, ts, tag);
+			q[nq++] = (struct oref){ ts, tag++ };
+			if (ts > max_ts)
+				max_ts = ts;
+		}
+		base += 150 + RND() % 200;
+		if (kind == 3 && RND() % 2)
+			continue;	/* no FINISHED_ROUND here */
+		{ size_t at = rec_begin(&b, HM_RECORD_FINISHED_ROUND, 0); rec_end(&b, at); }
+		/* the model: out go the queued records up to next_flush, stably sorted */
+		qsort(q, nq, sizeof(*q), oref_cmp);
+		{
+			size_t k = 0, j = 0;
+
+			while (k < nq && q[k].t <= next_flush)
+				exp[ne++] = q[k++];
+			for (size_t i = k; i < nq; i++)
+				q[j++] = q[i];
+			nq = j;
+		}
+		next_flush = max_ts;
+	}
+	qsort(q, nq, sizeof(*q), oref_cmp);
+	for (size_t i = 0; i < nq; i++)
+		exp[ne++] = q[i];
+#undef RND
+	r = hm_reader__new_mem(b.p, b.len, &o);
+	while (r && (ret = hm_reader__next(r, &ev)) > 0 && ng < MAXN)
+		got[ng++] = ev.sample.tid;
+	CHECK_EQ("reader.ordered_runs.end", ret, 0);
+	CHECK_EQ("reader.ordered_runs.all_samples", ng, ne);
+	for (size_t i = 0; i < ng && i < ne; i++)
+		if (got[i] != exp[i].tag) {
+			bad = i;
+			break;
+		}
+	CHECK_EQ("reader.ordered_runs.perf_order_first_difference", bad, (size_t)MAXN);
+	hm_reader__delete(r);
+	free(b.p);
+	free(q);
+	free(exp);
+	free(got);
+}
+
 /* ----------------------------------------------------------------- errors */
 
 static void expect_fail(const char *name, struct bld *b, const char *needle)
@@ -806,6 +897,7 @@ int main(void)
 	check_compressed(false, true);
 	check_ordered();
 	check_ordered_big();
+	check_ordered_runs();
 	check_errors();
 	check_fd_modes();
 	CHECK_STR("reader.names.record", hm_record__name(10), "MMAP2");
