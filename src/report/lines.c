@@ -17,11 +17,20 @@ struct slot {
 	u32	idx;		/* index + 1, 0 empty */
 };
 
+/*
+ * Lines live in segments that double (SEG0 lines, then 2 * SEG0, ...):
+ * adding lines never moves them, so the table grows without copying
+ * (and faulting in) what it holds, and a line's address is stable.
+ */
+#define SEG0_SHIFT	8
+#define SEG0		(1u << SEG0_SHIFT)
+#define MAX_SEGS	32
+
 struct hm_lines {
 	u32		cls;
 	int		nr_cpus, nr_nodes;
 	size_t		nr, alloc;	/* lines */
-	struct hm_line	*line;
+	struct hm_line	*seg[MAX_SEGS];
 	struct slot	*slot;		/* open addressing, key inline */
 	size_t		nr_slots;	/* power of two */
 	size_t		bytes;
@@ -31,6 +40,37 @@ struct hm_lines {
 	hm_lines_fill_fn fill;		/* details deferred (hm_lines__defer_details) */
 	void		*fill_priv;
 };
+
+/* Segment @k's lines. */
+static inline size_t seg_lines(int k)
+{
+	return (size_t)SEG0 << k;
+}
+
+/* Line @i (index, not index + 1). */
+static inline struct hm_line *ln_at(const struct hm_lines *l, size_t i)
+{
+	size_t j = i + SEG0;
+	int k = 63 - __builtin_clzll(j) - SEG0_SHIFT;
+
+	return &l->seg[k][j - seg_lines(k)];
+}
+
+/* Room for line l->nr (a new segment when full); NULL: ENOMEM. */
+static struct hm_line *ln_next(struct hm_lines *l)
+{
+	if (l->nr == l->alloc) {
+		int k = 63 - __builtin_clzll(l->nr + SEG0) - SEG0_SHIFT;
+
+		if (k >= MAX_SEGS)
+			return NULL;
+		l->seg[k] = hm_big__alloc(seg_lines(k) * sizeof(struct hm_line));
+		if (!l->seg[k])
+			return NULL;
+		l->alloc += seg_lines(k);
+	}
+	return ln_at(l, l->nr);
+}
 
 /* A block of 1 << k elements of @elem bytes: reuse an outgrown one first. */
 static void *blk_get(struct hm_lines *l, void **heads, int k, size_t elem)
@@ -78,7 +118,8 @@ void hm_lines__delete(struct hm_lines *l)
 	if (!l)
 		return;
 	hm_arena__release(&l->arena);
-	hm_big__free(l->line, l->alloc * sizeof(*l->line));
+	for (int k = 0; k < MAX_SEGS && l->seg[k]; k++)
+		hm_big__free(l->seg[k], seg_lines(k) * sizeof(struct hm_line));
 	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
 }
@@ -125,19 +166,12 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 
 	while (l->slot[h].idx) {
 		if (l->slot[h].addr == addr)
-			return &l->line[l->slot[h].idx - 1];
+			return ln_at(l, l->slot[h].idx - 1);
 		h = (h + 1) & mask;
 	}
-	if (l->nr == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 256;
-		struct hm_line *nl = hm_big__realloc(l->line, l->alloc * sizeof(*nl), na * sizeof(*nl));
-
-		if (!nl)
-			return NULL;
-		l->line = nl;
-		l->alloc = na;
-	}
-	ln = &l->line[l->nr];
+	ln = ln_next(l);
+	if (!ln)
+		return NULL;
 	memset(ln, 0, sizeof(*ln));
 	ln->addr = addr;
 	first_access(ln, s, seq);
@@ -216,7 +250,7 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 
 	if (!hint)
 		return;
-	ln = &l->line[hint - 1];
+	ln = ln_at(l, hint - 1);
 	if (stage == 0) {
 		/* every cache line it spans: lines are not 64-byte aligned */
 		const char *p = (const char *)((uintptr_t)ln & ~(uintptr_t)63);
@@ -237,7 +271,7 @@ void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr)
 
 	if (!hint)
 		return;
-	ln = &l->line[hint - 1];
+	ln = ln_at(l, hint - 1);
 	off = (u32)(addr - ln->addr);
 	hi = ln->nr_offs;
 	while (lo < hi) {
@@ -255,16 +289,32 @@ void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr)
 int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		     const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint)
 {
+	return hm_lines__add_key(l, ms, one, node_idx, seq, hint, 0);
+}
+
+int hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
+		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint, u32 pkey)
+{
 	const struct hm_sample *s = ms->s;
-	struct hm_line *ln = hint && l->line[hint - 1].addr == ms->line ? &l->line[hint - 1] :
-			     find_or_add(l, ms->line, s, seq);
+	struct hm_line *ln = hint ? ln_at(l, hint - 1) : NULL;
 	u32 hitm = one->lcl_hitm + one->rmt_hitm;
 	u32 peer = one->lcl_peer + one->rmt_peer;
 	double w = (double)s->weight;
+	int other = 0, err;
 	u32 i;
 
+	if (!ln || ln->addr != ms->line)
+		ln = find_or_add(l, ms->line, s, seq);
 	if (!ln)
 		return -ENOMEM;
+	if (pkey) {
+		if (!ln->pkey)
+			ln->pkey = pkey;	/* a new line */
+		if ((ln->pkey & ~HM_LINE_PKEY_OTHER) != pkey) {
+			ln->pkey |= HM_LINE_PKEY_OTHER;
+			other = 1;
+		}
+	}
 	/* only line 0 can have been first touched at address 0: then the first nonzero */
 	if (!ms->line && !ln->first_addr)
 		first_access(ln, s, seq);
@@ -298,8 +348,9 @@ int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 	if (i == ln->nr_pids && i < HM_LINE_MAX_PIDS)
 		ln->pid[ln->nr_pids++] = s->pid;
 	if (l->fill)
-		return 0;	/* the offsets come later, for the lines shown */
-	return hm_lines__add_details(l, ln, ms, one);
+		return other;	/* the offsets come later, for the lines shown */
+	err = hm_lines__add_details(l, ln, ms, one);
+	return err < 0 ? err : other;
 }
 
 int hm_lines__add_details(struct hm_lines *l, struct hm_line *ln, const struct hm_mem_sample *ms,
@@ -402,32 +453,32 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 	for (i = 0; i < n; i++)
 		total += parts[i]->nr;
 	l = hm_lines__new(parts[0]->cls, parts[0]->nr_cpus, parts[0]->nr_nodes);
-	pos = calloc(n, sizeof(*pos));
+	pos = calloc(n > 0 ? (size_t)n : 1, sizeof(*pos));
 	if (!l || !pos)
-		goto fail;
-	l->alloc = total ? total : 1;
-	l->line = hm_big__alloc(l->alloc * sizeof(*l->line));
-	if (!l->line)
 		goto fail;
 	/* k-way merge on the first sample's number: the single pass's order */
 	while (l->nr < total) {
+		struct hm_line *ln = ln_next(l);
 		int best = -1;
 
+		if (!ln)
+			goto fail;
 		for (i = 0; i < n; i++)
 			if (pos[i] < parts[i]->nr &&
-			    (best < 0 || parts[i]->line[pos[i]].seq < parts[best]->line[pos[best]].seq))
+			    (best < 0 || ln_at(parts[i], pos[i])->seq < ln_at(parts[best], pos[best])->seq))
 				best = i;
-		l->line[l->nr++] = parts[best]->line[pos[best]++];
+		*ln = *ln_at(parts[best], pos[best]++);
+		l->nr++;
 	}
 	while (l->nr * 2 > l->nr_slots)
 		if (rehash(l) < 0)
 			goto fail;
 	for (size_t k = 0; k < l->nr; k++) {
-		size_t mask = l->nr_slots - 1, h = hm_hash_u64(l->line[k].addr) & mask;
+		size_t mask = l->nr_slots - 1, h = hm_hash_u64(ln_at(l, k)->addr) & mask;
 
 		while (l->slot[h].idx)
 			h = (h + 1) & mask;
-		l->slot[h].addr = l->line[k].addr;
+		l->slot[h].addr = ln_at(l, k)->addr;
 		l->slot[h].idx = (u32)k + 1;
 	}
 	for (i = 0; i < n; i++) {
@@ -459,7 +510,7 @@ bool hm_lines__deferred(const struct hm_lines *l)
 
 struct hm_line *hm_lines__at(struct hm_lines *l, u32 hint)
 {
-	return hint && hint <= l->nr ? &l->line[hint - 1] : NULL;
+	return hint && hint <= l->nr ? ln_at(l, hint - 1) : NULL;
 }
 
 int hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n)
@@ -478,8 +529,8 @@ int hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n)
 		return 0;
 	err = l->fill(l->fill_priv, l);
 	for (size_t i = 0; i < l->nr; i++)
-		if (l->line[i].details == 1)
-			l->line[i].details = err < 0 ? 0 : 2;
+		if (ln_at(l, i)->details == 1)
+			ln_at(l, i)->details = err < 0 ? 0 : 2;
 	return err;
 }
 
@@ -495,7 +546,7 @@ size_t hm_lines__count(const struct hm_lines *l)
 
 struct hm_line *hm_lines__get(struct hm_lines *l, size_t i)
 {
-	return l && i < l->nr ? &l->line[i] : NULL;
+	return l && i < l->nr ? ln_at(l, i) : NULL;
 }
 
 int hm_lines__nr_cpus(const struct hm_lines *l)
@@ -567,10 +618,10 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < l->nr; i++)
-		if (every || is_shared(&l->line[i]))
-			total += hm_line__metric(&l->line[i], s);
+		if (every || is_shared(ln_at(l, i)))
+			total += hm_line__metric(ln_at(l, i), s);
 	for (size_t i = 0; i < l->nr; i++) {
-		struct hm_line *ln = &l->line[i];
+		struct hm_line *ln = ln_at(l, i);
 
 		if (!all && ((!every && !is_shared(ln)) || total <= 0 ||
 			     hm_line__metric(ln, s) / total < 0.001))
@@ -606,7 +657,7 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 		return 0;
 	}
 	for (size_t k = 0; k < src->nr; k++) {
-		const struct hm_line *b = &src->line[k];
+		const struct hm_line *b = ln_at(src, k);
 		struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
 				       .misc = b->first_cpumode };
 		size_t before = dst->nr;

@@ -71,6 +71,7 @@ struct hm_line {
 	u32			*node;		/* per accessor node index: hitm, peer, store */
 	u32			nr_pids;
 	u32			pid[HM_LINE_MAX_PIDS];
+	u32			pkey;		/* hm_lines__add_key(): the first sample's perf key id */
 	/* set once, at the line's first sample */
 	u64			first_addr, first_ip;	/* the first access: what names the line */
 	u64			seq;		/* the pass's sample number of that access */
@@ -119,6 +120,17 @@ void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);
  */
 int  hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
 		      const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint);
+/*
+ * hm_lines__add_at() that also tells whether the sample's perf level-1 key
+ * (@pkey, an id from hm_perf_lines__key_id; 0: none, always 0 returned) is
+ * the one of the line's first sample, which the line keeps: 0 when it is
+ * (the line's own counters are that entry's: perf-lines.c), 1 when it is
+ * not (the caller counts the sample under (line, key) itself), or a
+ * negative errno.  A line that had such a sample has HM_LINE_PKEY_OTHER.
+ */
+#define HM_LINE_PKEY_OTHER	(1u << 31)
+int  hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
+		       const struct hm_c2c_stats *one, int node_idx, u64 seq, u32 hint, u32 pkey);
 /* Prefetch hint for a batch: the line's hash slot (before hm_lines__lookup). */
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
 /*

@@ -5,6 +5,7 @@
  * so that the Global Shared Cache Line block has perf's numbers.
  */
 #include <errno.h>
+#include <hitmap/log.h>
 #include <stdlib.h>
 #include <string.h>
 #include "perf-lines.h"
@@ -52,6 +53,9 @@ void hm_perf_lines__delete(struct hm_perf_lines *p)
 		return;
 	hm_big__free(p->e, p->alloc * sizeof(*p->e));
 	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
+	hm_perf_lines__delete(p->other);
+	free(p->kid);
+	free(p->kid_slot);
 	free(p);
 }
 
@@ -75,39 +79,94 @@ static int perf_lines__grow(struct hm_perf_lines *p)
 	return 0;
 }
 
-int hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
-		       const struct hm_c2c_stats *one)
+/* The entry of (@line, @who, @dso_id) (@kh: its hash), NULL when absent. */
+static struct perf_entry *entry_find(const struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id,
+				     u64 kh)
 {
 	size_t mask = p->nr_slots - 1, h = kh & mask;
-	u32 who = who_of(k->pid, k->cpumode, k->mapped);
-	struct perf_entry *e = NULL;
+
+	for (; p->slot[h]; h = (h + 1) & mask) {
+		struct perf_entry *e = &p->e[p->slot[h] - 1];
+
+		if (e->line == line && e->who == who && e->dso_id == dso_id)
+			return e;
+	}
+	return NULL;
+}
+
+/* The entry of (@line, @who, @dso_id), added when absent (@kh: its hash); NULL: ENOMEM. */
+static struct perf_entry *entry_get(struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id, u64 kh)
+{
+	size_t mask = p->nr_slots - 1, h = kh & mask;
+	struct perf_entry *e;
 
 	while (p->slot[h]) {
 		e = &p->e[p->slot[h] - 1];
-		if (e->line == k->line && e->who == who && e->dso_id == k->dso_id)
-			break;
-		e = NULL;
+		if (e->line == line && e->who == who && e->dso_id == dso_id)
+			return e;
 		h = (h + 1) & mask;
 	}
-	if (!e) {
-		if (p->nr == p->alloc) {
-			size_t na = p->alloc ? p->alloc * 2 : 1024;
-			struct perf_entry *ne = hm_big__realloc(p->e, p->alloc * sizeof(*ne), na * sizeof(*ne));
+	if (p->nr == p->alloc) {
+		size_t na = p->alloc ? p->alloc * 2 : 1024;
+		struct perf_entry *ne = hm_big__realloc(p->e, p->alloc * sizeof(*ne), na * sizeof(*ne));
 
-			if (!ne)
-				return -ENOMEM;
-			p->e = ne;
-			p->alloc = na;
-		}
-		e = &p->e[p->nr];
-		memset(e, 0, sizeof(*e));
-		e->line = k->line;
-		e->who = who;
-		e->dso_id = k->dso_id;
-		p->slot[h] = (u32)++p->nr;
-		if (p->nr * 2 > p->nr_slots && perf_lines__grow(p) < 0)
-			return -ENOMEM;
+		if (!ne)
+			return NULL;
+		p->e = ne;
+		p->alloc = na;
 	}
+	e = &p->e[p->nr];
+	memset(e, 0, sizeof(*e));
+	e->line = line;
+	e->who = who;
+	e->dso_id = dso_id;
+	p->slot[h] = (u32)++p->nr;
+	if (p->nr * 2 > p->nr_slots && perf_lines__grow(p) < 0)
+		return NULL;
+	return e;
+}
+
+/* An entry's counters of the sums @st (one sample's or a line's). */
+static void counts_of(struct perf_entry *c, const struct hm_c2c_stats *one)
+{
+	c->load = one->load;
+	c->fbhit = one->ld_fbhit;
+	c->l1hit = one->ld_l1hit;
+	c->l2hit = one->ld_l2hit;
+	c->llc = one->ld_llchit + one->lcl_hitm;
+	c->hitm = one->lcl_hitm + one->rmt_hitm;
+	c->peer = one->lcl_peer + one->rmt_peer;
+	c->locks = one->locks;
+	c->blk = one->blk_data + one->blk_addr;
+	c->store = one->store;
+	c->st_l1hit = one->st_l1hit;
+	c->st_na = one->st_na;
+}
+
+/* @e's counters plus @sign (1 or -1, u32 arithmetic as the sums) times @c's. */
+static void counts_add(struct perf_entry *e, const struct perf_entry *c, u32 sign)
+{
+	e->load += sign * c->load;
+	e->fbhit += sign * c->fbhit;
+	e->l1hit += sign * c->l1hit;
+	e->l2hit += sign * c->l2hit;
+	e->llc += sign * c->llc;
+	e->hitm += sign * c->hitm;
+	e->peer += sign * c->peer;
+	e->locks += sign * c->locks;
+	e->blk += sign * c->blk;
+	e->store += sign * c->store;
+	e->st_l1hit += sign * c->st_l1hit;
+	e->st_na += sign * c->st_na;
+}
+
+int hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
+		       const struct hm_c2c_stats *one)
+{
+	struct perf_entry *e = entry_get(p, k->line, who_of(k->pid, k->cpumode, k->mapped), k->dso_id, kh);
+
+	if (!e)
+		return -ENOMEM;
 	e->load += one->load;
 	e->fbhit += one->ld_fbhit;
 	e->l1hit += one->ld_l1hit;
@@ -123,36 +182,307 @@ int hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh
 	return 0;
 }
 
+static int kid_grow(struct hm_perf_lines *p)
+{
+	u32 ns = p->nr_kid_slots ? p->nr_kid_slots * 2 : 64, mask = ns - 1;
+	u32 *s = calloc(ns, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (u32 i = 0; i < p->nr_kid; i++) {
+		const struct perf_kid *c = &p->kid[i];
+		u32 h = (u32)hash_of(c->delta, c->who, c->dso_id) & mask;
+
+		while (s[h])
+			h = (h + 1) & mask;
+		s[h] = i + 1;
+	}
+	free(p->kid_slot);
+	p->kid_slot = s;
+	p->nr_kid_slots = ns;
+	return 0;
+}
+
+u32 hm_perf_lines__key_id(struct hm_perf_lines *p, const struct perf_key *k, u64 vline)
+{
+	u32 who = who_of(k->pid, k->cpumode, k->mapped), mask, h, id;
+	u64 d = k->line - vline;
+	/* a few keys take turns (processes on the same lines): a small cache before the table */
+	u32 *cached = &p->kid_cache[(who ^ (who >> 8) ^ k->dso_id ^ (u32)(d >> 12)) & 15];
+	const struct perf_kid *c;
+
+	if (*cached) {
+		c = &p->kid[*cached - 1];
+		if (c->delta == d && c->who == who && c->dso_id == k->dso_id)
+			return *cached;
+	}
+	if ((p->nr_kid + 1) * 2 > p->nr_kid_slots && kid_grow(p) < 0)
+		goto nomem;
+	mask = p->nr_kid_slots - 1;
+	for (h = (u32)hash_of(d, who, k->dso_id) & mask; p->kid_slot[h]; h = (h + 1) & mask) {
+		c = &p->kid[p->kid_slot[h] - 1];
+		if (c->delta == d && c->who == who && c->dso_id == k->dso_id)
+			return *cached = p->kid_slot[h];
+	}
+	if (p->nr_kid == p->alloc_kid) {
+		u32 na = p->alloc_kid ? p->alloc_kid * 2 : 16;
+		struct perf_kid *nk = na < HM_LINE_PKEY_OTHER ? realloc(p->kid, na * sizeof(*nk)) : NULL;
+
+		if (!nk)
+			goto nomem;
+		p->kid = nk;
+		p->alloc_kid = na;
+	}
+	p->kid[p->nr_kid] = (struct perf_kid){ .delta = d, .who = who, .dso_id = k->dso_id };
+	id = ++p->nr_kid;
+	p->kid_slot[h] = id;
+	return *cached = id;
+nomem:
+	errno = ENOMEM;
+	return 0;
+}
+
+u64 hm_perf_lines__other_hash(u64 vline, u32 id)
+{
+	return hash_of(vline, id, 0);
+}
+
+int hm_perf_lines__add_other(struct hm_perf_lines *p, u64 vline, u32 id,
+			     const struct hm_c2c_stats *one)
+{
+	struct perf_entry *e, c;
+
+	if (!p->other && !(p->other = hm_perf_lines__new()))
+		return -ENOMEM;
+	/* keyed by the virtual line and the id (in who) */
+	e = entry_get(p->other, vline, id, 0, hash_of(vline, id, 0));
+	if (!e)
+		return -ENOMEM;
+	counts_of(&c, one);
+	counts_add(e, &c, 1);
+	return 0;
+}
+
 /* perf's Global Shared Cache Line block: the entries with a HITM or peer load. */
+static void shared_add(struct hm_perf_shared *g, u32 *nr, const struct perf_entry *e)
+{
+	if (!e->hitm && !e->peer)
+		return;
+	++*nr;
+	g->load += e->load;
+	g->fbhit += e->fbhit;
+	g->l1hit += e->l1hit;
+	g->l2hit += e->l2hit;
+	g->llc += e->llc;
+	g->peer += e->peer;
+	g->locks += e->locks;
+	g->blk += e->blk;
+	g->store += e->store;
+	g->st_l1hit += e->st_l1hit;
+	g->st_na += e->st_na;
+	g->merged += e->hitm + e->store;
+}
+
 u32 hm_perf_lines__shared(const struct hm_perf_lines *p, struct hm_perf_shared *g)
 {
 	u32 nr = 0;
 
+	if (p->done) {
+		*g = p->shared;
+		return p->nr_shared;
+	}
 	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < p->nr; i++)
+		shared_add(g, &nr, &p->e[i]);
+	return nr;
+}
+
+static int kid_cmp(const void *a, const void *b)
+{
+	const struct perf_kid *x = a, *y = b;
+
+	if (x->who != y->who)
+		return x->who < y->who ? -1 : 1;
+	if (x->dso_id != y->dso_id)
+		return x->dso_id < y->dso_id ? -1 : 1;
+	return x->delta < y->delta ? -1 : x->delta > y->delta;
+}
+
+/*
+ * Whether two ids can make the same key: the same who and dso_id with
+ * another delta (the same map at two places, say).  Otherwise each
+ * (virtual line, id) is a key of its own.  1, 0 or -ENOMEM.
+ */
+static int kids_collide(const struct hm_perf_lines *p)
+{
+	struct perf_kid *v = malloc(p->nr_kid * sizeof(*v));
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, p->kid, p->nr_kid * sizeof(*v));
+	qsort(v, p->nr_kid, sizeof(*v), kid_cmp);
+	for (u32 i = 1; i < p->nr_kid && !ret; i++)
+		ret = v[i].who == v[i - 1].who && v[i].dso_id == v[i - 1].dso_id;
+	free(v);
+	return ret;
+}
+
+static int entry_line_cmp(const void *a, const void *b)
+{
+	const struct perf_entry *x = a, *y = b;
+
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The line of an other key's (virtual line, id) and the id of its first key. */
+static const struct perf_kid *first_kid(const struct hm_perf_lines *p, struct hm_lines *l, u64 vline)
+{
+	const struct hm_line *ln = hm_lines__at(l, hm_lines__lookup(l, vline));
+	u32 id = ln ? ln->pkey & ~HM_LINE_PKEY_OTHER : 0;
+
+	return id && id <= p->nr_kid ? &p->kid[id - 1] : NULL;
+}
+
+/* The entries: each line's first key with the line's counters, less its other keys'. */
+static int build(struct hm_perf_lines *p, struct hm_lines *l)
+{
+	struct hm_perf_lines *o = p->other;
+	size_t n = hm_lines__count(l);
+	struct perf_entry c, *e;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_line *ln = hm_lines__get(l, i);
+		const struct perf_kid *k;
+		u64 line;
+
+		if (!(ln->pkey & ~HM_LINE_PKEY_OTHER))
+			continue;
+		k = &p->kid[(ln->pkey & ~HM_LINE_PKEY_OTHER) - 1];
+		line = ln->addr + k->delta;
+		e = entry_get(p, line, k->who, k->dso_id, hash_of(line, k->who, k->dso_id));
+		if (!e)
+			return -ENOMEM;
+		counts_of(&c, &ln->st);
+		counts_add(e, &c, 1);
+	}
+	for (size_t i = 0; o && i < o->nr; i++) {
+		const struct perf_entry *x = &o->e[i];
+		const struct perf_kid *k = &p->kid[x->who - 1], *f = first_kid(p, l, x->line);
+		u64 line = x->line + k->delta;
+
+		if (!f)
+			return -EINVAL;
+		e = entry_get(p, line, k->who, k->dso_id, hash_of(line, k->who, k->dso_id));
+		if (!e)
+			return -ENOMEM;
+		counts_add(e, x, 1);
+		line = x->line + f->delta;
+		e = entry_get(p, line, f->who, f->dso_id, hash_of(line, f->who, f->dso_id));
+		if (!e)
+			return -ENOMEM;
+		counts_add(e, x, (u32)-1);
+	}
+	return 0;
+}
+
+/*
+ * Whether an entry counted directly (a sample without a data address) has
+ * the key of a line's (line, id): then they are one entry.
+ */
+static bool entries_meet(const struct hm_perf_lines *p, struct hm_lines *l)
+{
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct perf_entry *e = &p->e[i];
 
-		if (!e->hitm && !e->peer)
-			continue;
-		nr++;
-		g->load += e->load;
-		g->fbhit += e->fbhit;
-		g->l1hit += e->l1hit;
-		g->l2hit += e->l2hit;
-		g->llc += e->llc;
-		g->peer += e->peer;
-		g->locks += e->locks;
-		g->blk += e->blk;
-		g->store += e->store;
-		g->st_l1hit += e->st_l1hit;
-		g->st_na += e->st_na;
-		g->merged += e->hitm + e->store;
+		for (u32 id = 1; id <= p->nr_kid; id++) {
+			const struct perf_kid *k = &p->kid[id - 1];
+			u64 vline = e->line - k->delta;
+			const struct hm_line *ln;
+
+			if (k->who != e->who || k->dso_id != e->dso_id)
+				continue;
+			ln = hm_lines__at(l, hm_lines__lookup(l, vline));
+			if (!ln)
+				continue;
+			if ((ln->pkey & ~HM_LINE_PKEY_OTHER) == id ||
+			    (p->other && entry_find(p->other, vline, id, 0, hash_of(vline, id, 0))))
+				return true;
+		}
 	}
-	return nr;
+	return false;
+}
+
+/*
+ * The shared block without building the entries: each (line, id) is one,
+ * and so is each entry counted directly.
+ */
+static int sum_direct(struct hm_perf_lines *p, struct hm_lines *l)
+{
+	struct hm_perf_lines *o = p->other;
+	struct hm_perf_shared g = { 0 };
+	size_t n = hm_lines__count(l), no = o ? o->nr : 0;
+	struct perf_entry c;
+	u32 nr = 0;
+
+	for (size_t i = 0; i < p->nr; i++)
+		shared_add(&g, &nr, &p->e[i]);
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_line *ln = hm_lines__get(l, i);
+
+		if (!ln->pkey || (ln->pkey & HM_LINE_PKEY_OTHER))
+			continue;
+		counts_of(&c, &ln->st);
+		shared_add(&g, &nr, &c);
+	}
+	/* lines with other keys: grouped by line (the other table's slots are dropped) */
+	if (no)
+		qsort(o->e, no, sizeof(*o->e), entry_line_cmp);
+	for (size_t i = 0, j; i < no; i = j) {
+		const struct hm_line *ln = hm_lines__at(l, hm_lines__lookup(l, o->e[i].line));
+
+		if (!ln)
+			return -EINVAL;
+		counts_of(&c, &ln->st);
+		for (j = i; j < no && o->e[j].line == o->e[i].line; j++) {
+			counts_add(&c, &o->e[j], (u32)-1);
+			shared_add(&g, &nr, &o->e[j]);
+		}
+		shared_add(&g, &nr, &c);
+	}
+	p->shared = g;
+	p->nr_shared = nr;
+	p->done = true;
+	return 0;
+}
+
+int hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l, bool table)
+{
+	int err;
+
+	if (!p->nr_kid)
+		return 0;	/* every sample went to the entries */
+	if (!l)
+		return -EINVAL;
+	/* few direct entries (samples without an address): more, and they are built with the rest */
+	err = table || p->nr > 4096 ? 1 : kids_collide(p);
+	if (!err)
+		err = entries_meet(p, l);
+	if (err >= 0) {
+		hm_debug("report: perf's entries: %zu lines, %zu other (line, key), %u key ids, %s",
+			 hm_lines__count(l), p->other ? p->other->nr : 0, p->nr_kid,
+			 err ? "built" : "summed");
+		err = err ? build(p, l) : sum_direct(p, l);
+	}
+	hm_perf_lines__delete(p->other);
+	p->other = NULL;
+	return err;
 }
 
 int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_perf_lines *src)
 {
+	if (dst->done || src->done || dst->other || src->other)
+		return -EINVAL;	/* not entries (hm_perf_lines__finish without @table) */
 	if (!dst->nr) {
 		struct hm_perf_lines t = *dst;
 

@@ -4,6 +4,7 @@
 #define HM_REPORT_PERF_LINES_H
 
 #include "report.h"
+#include "lines.h"
 
 struct perf_key {
 	u64	line;		/* cl_address(al_addr) */
@@ -25,11 +26,27 @@ struct perf_entry {
 	u32	load, fbhit, l1hit, l2hit, llc, hitm, peer, locks, blk, store, st_l1hit, st_na;
 };
 
+/* A perf key less its line: the key of (virtual line, id) is line + delta, who, dso_id. */
+struct perf_kid {
+	u64	delta;		/* perf's line - the virtual line */
+	u32	who, dso_id;
+};
+
 struct hm_perf_lines {
 	struct perf_entry	*e;		/* dense */
 	size_t			nr, alloc;
 	u32			*slot;		/* index + 1; 0 empty */
 	size_t			nr_slots;	/* power of two */
+	/* samples counted through hitmap's line table (hm_perf_lines__key_id) */
+	struct perf_kid		*kid;
+	u32			nr_kid, alloc_kid;
+	u32			kid_cache[16];	/* recent ids, direct-mapped on the key */
+	u32			*kid_slot;	/* id; 0 empty */
+	u32			nr_kid_slots;	/* power of two */
+	struct hm_perf_lines	*other;		/* (virtual line, id) of other keys than the line's first */
+	bool			done;		/* hm_perf_lines__finish summed the shared entries */
+	u32			nr_shared;
+	struct hm_perf_shared	shared;
 };
 
 struct hm_perf_lines *hm_perf_lines__new(void);
@@ -39,6 +56,30 @@ u64  hm_perf_key__hash(const struct perf_key *k);
 /* Add one sample's counters @one to @k's entry (@kh: its hash); 0 or -ENOMEM. */
 int  hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
 			const struct hm_c2c_stats *one);
+/*
+ * Samples with a data address that go to hitmap's line table (lines.h,
+ * which keys on the virtual line only): most lines have one perf key, and
+ * the line's own counters then are that entry's.  Such a sample's key
+ * (@k, its line @vline) gets an id (>= 1; 0: ENOMEM, errno set) for
+ * hm_lines__add_key(); where that says the key is not the line's first,
+ * hm_perf_lines__add_other() counts the sample under (@vline, id).
+ * hm_perf_lines__finish() then makes the entries: each line's first key
+ * has the line's counters less its other keys'.  Key ids are small
+ * (distinct maps x pids x cpumodes), never per sample.
+ */
+u32  hm_perf_lines__key_id(struct hm_perf_lines *p, const struct perf_key *k, u64 vline);
+/* The hash of (@vline, @id) in the other keys' table (a batch prefetches its slot: p->other). */
+u64  hm_perf_lines__other_hash(u64 vline, u32 id);
+int  hm_perf_lines__add_other(struct hm_perf_lines *p, u64 vline, u32 id,
+			      const struct hm_c2c_stats *one);
+/*
+ * After the pass over @l (the line table the ids went to): with @table
+ * (the entries are merged with another part's: hm_perf_lines__merge_after)
+ * or where two ids could make the same key, the entries are built; else
+ * only the shared block is summed (each (line, id) is an entry of its
+ * own).  0 or -ENOMEM.
+ */
+int  hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l, bool table);
 /* Sum the shared entries into @g; returns how many there are. */
 u32  hm_perf_lines__shared(const struct hm_perf_lines *p, struct hm_perf_shared *g);
 /*

@@ -278,7 +278,8 @@ struct pending {
 	struct hm_sample	s;
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
-	u64			kh;
+	u64			kh;		/* k's hash; with pkey, (line, pkey)'s (flush) */
+	u32			pkey;		/* hm_perf_lines__key_id of k: counted through the line */
 	u32			lhint;		/* hm_lines__lookup of its line */
 };
 
@@ -289,6 +290,7 @@ static void resolve(struct hm_report *r, struct pending *p)
 	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
 
 	p->dmap = p->imap = NULL;
+	p->pkey = 0;
 	if (r->maps) {
 		/* perf's order: the ip first (it may load kallsyms), then the data */
 		p->imap = hm_maps__find_ip_thread(r->maps, s->pid, s->tid, s->ip);
@@ -306,7 +308,10 @@ static void resolve(struct hm_report *r, struct pending *p)
 	    !p->k.dso_id)
 		p->k.pid = s->pid;
 	p->k.line = al_addr(p->dmap, s->addr) & cl;
-	p->kh = hm_perf_key__hash(&p->k);
+	/* a sample that goes to the line table counts for perf's entries there (perf-lines.h) */
+	if (r->lines && s->addr)
+		p->pkey = hm_perf_lines__key_id(r->perf_lines, &p->k, s->addr & cl);
+	p->kh = p->pkey ? 0 : hm_perf_key__hash(&p->k);
 }
 
 /*
@@ -514,9 +519,13 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 	if (!r->opts.futex_views_only) {	/* what only the other views read */
 		hm_places__add(r->places, &ms);
-		err = hm_perf_lines__add(r->perf_lines, &p->k, p->kh, one);
-		if (err < 0)
-			return err;
+		if (!p->pkey) {
+			if (r->lines && s->addr)
+				return -ENOMEM;	/* hm_perf_lines__key_id failed */
+			err = hm_perf_lines__add(r->perf_lines, &p->k, p->kh, one);
+			if (err < 0)
+				return err;
+		}
 	}
 	if (r->futex.nr_tables)
 		hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
@@ -528,7 +537,9 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		if (err < 0)
 			return err;
 	} else if (r->lines && s->addr) {
-		err = hm_lines__add_at(r->lines, &ms, one, node_idx, r->nr_samples, p->lhint);
+		err = hm_lines__add_key(r->lines, &ms, one, node_idx, r->nr_samples, p->lhint, p->pkey);
+		if (err > 0)	/* not the perf key of the line's first sample */
+			err = hm_perf_lines__add_other(r->perf_lines, ms.line, p->pkey, one);
 		if (err < 0)
 			return err;
 	}
@@ -562,7 +573,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 
 static int flush(struct hm_report *r, struct pending *b, int n)
 {
-	struct hm_perf_lines *pl = r->perf_lines;
+	struct hm_perf_lines *pl = r->perf_lines, *t;
 	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
 	bool deferred = r->lines && hm_lines__deferred(r->lines);
 	int i, err;
@@ -573,16 +584,22 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 		int j = i + 3 * PF_D, k = i + 2 * PF_D, m = i + PF_D;
 
 		if (j < n) {
-			if (!r->opts.futex_views_only)
-				__builtin_prefetch(&pl->slot[b[j].kh & (pl->nr_slots - 1)]);
+			/* perf's entry, or where the line counts it, the other keys' (if any) */
+			t = b[j].pkey ? pl->other : pl;
+			if (b[j].pkey && t)
+				b[j].kh = hm_perf_lines__other_hash(b[j].s.addr & cl, b[j].pkey);
+			if (!r->opts.futex_views_only && t)
+				__builtin_prefetch(&t->slot[b[j].kh & (t->nr_slots - 1)]);
 			if (r->lines && b[j].s.addr)
 				hm_lines__prefetch_slot(r->lines, b[j].s.addr & cl);
 		}
 		if (k >= 0 && k < n) {
-			u32 idx = r->opts.futex_views_only ? 0 : pl->slot[b[k].kh & (pl->nr_slots - 1)];
+			u32 idx;
 
+			t = b[k].pkey ? pl->other : pl;
+			idx = r->opts.futex_views_only || !t ? 0 : t->slot[b[k].kh & (t->nr_slots - 1)];
 			if (idx)
-				__builtin_prefetch(&pl->e[idx - 1]);
+				__builtin_prefetch(&t->e[idx - 1]);
 			b[k].lhint = 0;
 			if (r->lines && b[k].s.addr) {
 				b[k].lhint = hm_lines__lookup(r->lines, b[k].s.addr & cl);
@@ -905,6 +922,9 @@ static int pass_read(struct hm_report *r)
 	}
 	if (err >= 0)
 		err = batch__flush(r, &batch);
+	/* perf's entries from the line table; a part's are merged with the others' */
+	if (err >= 0)
+		err = hm_perf_lines__finish(r->perf_lines, r->lines, r->chunk != NULL);
 	dsrc_cache__fold(r);
 	if (r->par) {
 		int e2 = hm_par__finish(r->par, &r->lines);
