@@ -79,33 +79,37 @@ static int perf_lines__grow(struct hm_perf_lines *p)
 	return 0;
 }
 
-/* The entry of (@line, @who, @dso_id) (@kh: its hash), NULL when absent. */
-static struct perf_entry *entry_find(const struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id,
-				     u64 kh)
+/* The slot of (@line, @who, @dso_id) (@kh: its hash): its entry's, or the empty one it would take. */
+static size_t entry_slot(const struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id, u64 kh)
 {
 	size_t mask = p->nr_slots - 1, h = kh & mask;
 
 	for (; p->slot[h]; h = (h + 1) & mask) {
-		struct perf_entry *e = &p->e[p->slot[h] - 1];
+		const struct perf_entry *e = &p->e[p->slot[h] - 1];
 
 		if (e->line == line && e->who == who && e->dso_id == dso_id)
-			return e;
+			break;
 	}
-	return NULL;
+	return h;
+}
+
+/* The entry of (@line, @who, @dso_id) (@kh: its hash), NULL when absent. */
+static struct perf_entry *entry_find(const struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id,
+				     u64 kh)
+{
+	u32 i = p->slot[entry_slot(p, line, who, dso_id, kh)];
+
+	return i ? &p->e[i - 1] : NULL;
 }
 
 /* The entry of (@line, @who, @dso_id), added when absent (@kh: its hash); NULL: ENOMEM. */
 static struct perf_entry *entry_get(struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id, u64 kh)
 {
-	size_t mask = p->nr_slots - 1, h = kh & mask;
+	size_t h = entry_slot(p, line, who, dso_id, kh);
 	struct perf_entry *e;
 
-	while (p->slot[h]) {
-		e = &p->e[p->slot[h] - 1];
-		if (e->line == line && e->who == who && e->dso_id == dso_id)
-			return e;
-		h = (h + 1) & mask;
-	}
+	if (p->slot[h])
+		return &p->e[p->slot[h] - 1];
 	if (p->nr == p->alloc) {
 		size_t na = p->alloc ? p->alloc * 2 : 1024;
 		struct perf_entry *ne = hm_big__realloc(p->e, p->alloc * sizeof(*ne), na * sizeof(*ne));
@@ -164,21 +168,12 @@ int hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh
 		       const struct hm_c2c_stats *one)
 {
 	struct perf_entry *e = entry_get(p, k->line, who_of(k->pid, k->cpumode, k->mapped), k->dso_id, kh);
+	struct perf_entry c;
 
 	if (!e)
 		return -ENOMEM;
-	e->load += one->load;
-	e->fbhit += one->ld_fbhit;
-	e->l1hit += one->ld_l1hit;
-	e->l2hit += one->ld_l2hit;
-	e->llc += one->ld_llchit + one->lcl_hitm;
-	e->hitm += one->lcl_hitm + one->rmt_hitm;
-	e->peer += one->lcl_peer + one->rmt_peer;
-	e->locks += one->locks;
-	e->blk += one->blk_data + one->blk_addr;
-	e->store += one->store;
-	e->st_l1hit += one->st_l1hit;
-	e->st_na += one->st_na;
+	counts_of(&c, one);
+	counts_add(e, &c, 1);
 	return 0;
 }
 

@@ -154,7 +154,7 @@ pipe_names() {
 	check "$name: a pipe-mode file --by bucket: tables inferred" grep -q '^tables: inferred from' "$o.bk"
 	cat "$o.pipe.data" | TMPDIR=$TMP/no-such-dir "$HITMAP" report -i - --kallsyms "$k" --by bucket >"$o.bk" 2>&1
 	rc=$?
-	check "$name through a pipe, no room for its copy: one line naming TMPDIR, exit 1" \
+	check "$name through a pipe, no directory for its copy: one line naming TMPDIR, exit 1" \
 		eval "[ $rc = 1 ] && [ \$(wc -l <'$o.bk') = 1 ] && grep -q 'TMPDIR' '$o.bk'"
 }
 
