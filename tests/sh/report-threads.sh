@@ -57,6 +57,16 @@ else
 	skip "report-threads: fixtures" "no $FIXTURES (set HITMAP_FIXTURES)"
 fi
 
+# differs NAME RA RB: whether the runs in $TMP/a.* and $TMP/b.* (exit RA and
+# RB) differ in exit, stdout or stderr; if so, NAME fails with the difference
+differs() {
+	if [ "$2" != "$3" ] || ! cmp -s "$TMP/a.out" "$TMP/b.out" || ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
+		fail "$1" "exit $2/$3; $(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')$(diff "$TMP/a.err" "$TMP/b.err" | head -n 2 | tr '\n' ' ')"
+		return 0
+	fi
+	return 1
+}
+
 # views: text, futex views, JSON, CSV, HTML, Pareto
 views=("" "--by bucket" "--by field" "--by socket" "--json" "--csv" "--html -" "--pareto" "-N --show-all")
 short=("" "--json" "--by bucket")
@@ -77,11 +87,7 @@ for f in "${files[@]}"; do
 			continue
 		fi
 		n=$((n + 1))
-		if [ $ra != $rb ] || ! cmp -s "$TMP/a.out" "$TMP/b.out" || ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
-			bad=$((bad + 1))
-			fail "report-threads: ${f##*/} ${v:-text}" \
-				"exit $ra/$rb; $(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')$(diff "$TMP/a.err" "$TMP/b.err" | head -n 2 | tr '\n' ' ')"
-		fi
+		differs "report-threads: ${f##*/} ${v:-text}" $ra $rb && bad=$((bad + 1))
 	done
 done
 if [ $n -gt 0 ] && [ $bad = 0 ]; then
@@ -219,11 +225,8 @@ for i in "${!kfiles[@]}"; do
 			# shellcheck disable=SC2086
 			HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$f" $o $v >"$TMP/b.out" 2>"$TMP/b.err"; rb=$?
 			n=$((n + 1))
-			if [ $ra != $rb ] || ! cmp -s "$TMP/a.out" "$TMP/b.out" || ! cmp -s "$TMP/a.err" "$TMP/b.err"; then
+			differs "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1" $ra $rb &&
 				bad=$((bad + 1))
-				fail "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1" \
-					"exit $ra/$rb; $(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')$(diff "$TMP/a.err" "$TMP/b.err" | head -n 2 | tr '\n' ' ')"
-			fi
 		done
 	done
 	[ $bad = 0 ] && pass "report-threads: ${f##*/} (kernel samples) in 2, 3, 4 ranges = --threads 1 ($n outputs, 6 views)"
