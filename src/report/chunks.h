@@ -10,20 +10,11 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
-#include <time.h>
 #include <hitmap/reader_range.h>
 #include "report.h"
+#include "util/clock.h"
 
 #define MAX_PARTS	256
-
-/* CPU seconds of the calling thread (HITMAP_DEBUG's per-thread times). */
-static inline double hm_chunks__thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* One range's report (r->chunk of a part). */
 struct hm_chunk {

@@ -134,7 +134,7 @@ static bool scan_done(struct hm_chunks *c)
 static int run_part(struct hm_report *p, int i, bool open)
 {
 	struct hm_chunks *c = p->chunks;
-	double t0 = hm_chunks__thread_cpu(), w0 = wall();
+	double t0 = hm_clock__thread_cpu(), w0 = wall();
 	int err;
 
 	if (open)
@@ -150,7 +150,7 @@ static int run_part(struct hm_report *p, int i, bool open)
 		hm_log__release(scan_done(c));
 	if (c->part[i])
 		hm_debug("report: range %d: %llu samples, %.3f s CPU, %.3f-%.3f s", i,
-			 (unsigned long long)c->part[i]->nr_samples, hm_chunks__thread_cpu() - t0,
+			 (unsigned long long)c->part[i]->nr_samples, hm_clock__thread_cpu() - t0,
 			 w0 - c->t0, wall() - c->t0);
 	return err;
 }
@@ -370,7 +370,7 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 	struct hm_chunks *c = r->chunks;
 	struct hm_range_cut first;
 	u64 start, end;
-	double t_cpu = hm_chunks__thread_cpu(), tw;
+	double t_cpu = hm_clock__thread_cpu(), tw;
 	int ret;
 
 	hm_range_scan__data(c->scan, &start, &end);
@@ -392,7 +392,7 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 		ret = other_cuts(c);
 	}
 	hm_debug("report: %d ranges, cut scan %.3f s CPU, %.3f s; the first range %.1f%% of the data",
-		 ret > 0 ? c->nr : 1, hm_chunks__thread_cpu() - t_cpu, wall() - c->t0,
+		 ret > 0 ? c->nr : 1, hm_clock__thread_cpu() - t_cpu, wall() - c->t0,
 		 ret > 0 ? 100.0 * (c->cut[0].off - start) / (end - start) : 100.0);
 	if (ret > 0) {
 		publish(c, c->cut[0].off, true);

@@ -4,10 +4,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <hitmap/log.h>
 #include "details.h"
 #include "lines.h"
+#include "util/clock.h"
 
 #define BATCH	2048
 #define NR	4		/* batches in flight: ~450 KB */
@@ -142,11 +142,10 @@ int hm_report__details_read(struct hm_report *r, struct hm_lines *l, hm_detail_f
 	struct hm_detail_pipe *pipe = NULL;
 	u64 cl = ~(u64)(r->opts.cacheline_size - 1);
 	struct hm_event ev;
-	struct timespec t0, t1;
+	double t0 = hm_clock__thread_cpu();
 	u64 nr = 0;
 	int err = 0, e2;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	if (!rd || !maps) {
 		err = rd ? -ENOMEM : -errno;
 		goto out;
@@ -190,10 +189,9 @@ int hm_report__details_read(struct hm_report *r, struct hm_lines *l, hm_detail_f
 	if (err < 0)
 		hm_err("%s: reading the file again for the lines' details failed: %s",
 		       r->opts.input, strerror(-err));
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	/* serial but for the pipe: HITMAP_DEBUG says what it costs */
 	hm_debug("report: details: second read, %llu samples of the lines shown, %.3f s CPU (%s)",
-		 (unsigned long long)nr, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+		 (unsigned long long)nr, hm_clock__thread_cpu() - t0,
 		 pipe ? "reader's thread" : "one thread");
 out:
 	hm_maps__delete(maps);
