@@ -257,49 +257,37 @@ static struct hm_ksyms *load_default(struct hm_symbols *s)
 }
 
 /*
- * The owner of @s's kernel tables, locked when shared, looking at @s's maps
- * while it loads (the kernel map's build-id and pgoff pick and place them).
+ * One of the kernel's tables, loaded once on @s: returns the kallsyms table
+ * it gives (to index when shared), NULL when none or not one.
  */
-static struct hm_symbols *kown(struct hm_symbols *s, const struct hm_maps **saved)
+typedef const struct hm_ksyms *kload_fn(struct hm_symbols *s);
+
+/*
+ * @load on the owner of @s's kernel tables (@s unless shared): when shared,
+ * under the owner's lock and looking at @s's maps while it loads (the kernel
+ * map's build-id and pgoff pick and place the tables).
+ */
+static const struct hm_ksyms *kload(struct hm_symbols *s, kload_fn *load)
 {
 	struct hm_symbols *o = s->kshare;
+	const struct hm_maps *saved;
+	const struct hm_ksyms *k;
 
 	if (!o)
-		return s;
+		return load(s);
 	pthread_mutex_lock(&o->klock);
-	*saved = o->maps;
+	saved = o->maps;
 	o->maps = s->maps;
-	return o;
-}
-
-static void kown_done(struct hm_symbols *s, const struct hm_maps *saved)
-{
-	if (!s->kshare)
-		return;
-	s->kshare->maps = saved;
-	pthread_mutex_unlock(&s->kshare->klock);
-}
-
-static struct hm_ksyms *ksyms_own(struct hm_symbols *s);
-
-static struct hm_ksyms *ksyms(struct hm_symbols *s)
-{
-	const struct hm_maps *saved = NULL;
-	struct hm_symbols *o;
-	struct hm_ksyms *k;
-
-	if (!s->kshare)
-		return ksyms_own(s);
-	o = kown(s, &saved);
-	k = ksyms_own(o);
+	k = load(o);
 	/* its name index is built at the first lookup by name: now, before others read it */
 	if (k)
 		hm_ksyms__by_name(k, "_text");
-	kown_done(s, saved);
+	o->maps = saved;
+	pthread_mutex_unlock(&o->klock);
 	return k;
 }
 
-static struct hm_ksyms *ksyms_own(struct hm_symbols *s)
+static const struct hm_ksyms *ksyms_own(struct hm_symbols *s)
 {
 	if (s->ksyms_tried)
 		return s->ksyms;
@@ -321,6 +309,12 @@ static struct hm_ksyms *ksyms_own(struct hm_symbols *s)
 	return s->ksyms;
 }
 
+/* kallsyms (the owner's, when shared). */
+static const struct hm_ksyms *ksyms(struct hm_symbols *s)
+{
+	return kload(s, ksyms_own);
+}
+
 const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s)
 {
 	return s ? ksyms(s) : NULL;
@@ -335,24 +329,6 @@ const struct hm_ksyms *hm_symbols__ksyms(struct hm_symbols *s)
  * Map Rejects"; the symbols themselves stay [unknown], as they are not that
  * kernel's.
  */
-static const struct hm_ksyms *maps_loader_own(struct hm_symbols *s);
-
-static const struct hm_ksyms *maps_loader(void *ctx)
-{
-	struct hm_symbols *s = ctx, *o;
-	const struct hm_maps *saved = NULL;
-	const struct hm_ksyms *k;
-
-	if (!s->kshare)
-		return maps_loader_own(s);
-	o = kown(s, &saved);
-	k = maps_loader_own(o);
-	if (k)
-		hm_ksyms__by_name(k, "_text");	/* as ksyms() */
-	kown_done(s, saved);
-	return k;
-}
-
 static const struct hm_ksyms *maps_loader_own(struct hm_symbols *s)
 {
 	const struct hm_ksyms *k = ksyms_own(s);
@@ -364,6 +340,11 @@ static const struct hm_ksyms *maps_loader_own(struct hm_symbols *s)
 		s->run_ksyms = hm_ksyms__load("/proc/kallsyms");
 	}
 	return s->run_ksyms;
+}
+
+static const struct hm_ksyms *maps_loader(void *ctx)
+{
+	return kload(ctx, maps_loader_own);
 }
 
 void hm_symbols__share_kernel(struct hm_symbols *s, struct hm_symbols *from)
@@ -408,21 +389,6 @@ static void bid_hex(const u8 *id, int n, char *hex)
 	hex[0] = '\0';
 	for (int i = 0; i < n && i < 20; i++)
 		sprintf(hex + 2 * i, "%02x", id[i]);
-}
-
-static struct dso *vmlinux_own(struct hm_symbols *s);
-
-/* opts.vmlinux (the owner's, when shared). */
-static struct dso *vmlinux(struct hm_symbols *s)
-{
-	const struct hm_maps *saved = NULL;
-	struct dso *d;
-
-	if (!s->kshare)
-		return vmlinux_own(s);
-	d = vmlinux_own(kown(s, &saved));
-	kown_done(s, saved);
-	return d;
 }
 
 /* opts.vmlinux, opened once: its ELF, the build-id check and the KASLR slide. */
@@ -472,6 +438,20 @@ static struct dso *vmlinux_own(struct hm_symbols *s)
 		s->vml_slide = k->pgoff - ref->start;
 	s->vml = d;
 	return d;
+}
+
+/* kload()'s form of vmlinux_own(): not a kallsyms table. */
+static const struct hm_ksyms *vmlinux_load(struct hm_symbols *s)
+{
+	vmlinux_own(s);
+	return NULL;
+}
+
+/* opts.vmlinux (the owner's, when shared). */
+static struct dso *vmlinux(struct hm_symbols *s)
+{
+	kload(s, vmlinux_load);
+	return (s->kshare ? s->kshare : s)->vml;
 }
 
 static int resolve_kernel(struct hm_symbols *s, const struct hm_map *map, u64 addr,
