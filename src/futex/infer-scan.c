@@ -271,30 +271,29 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 	/*
 	 * The observer reads the header's release and CPU counts: a file in
 	 * pipe mode (a pipe written to a file) has them from its header
-	 * records, so the observer starts at the first sample, after them.
+	 * records, so the observer starts at the first sample, after them
+	 * (or at the end of a file without one).
 	 */
-	while ((err = hm_reader__next(rd, &ev)) > 0) {
-		if (ev.type != PERF_RECORD_SAMPLE) {
+	while ((err = hm_reader__next(rd, &ev)) >= 0) {
+		if (err && ev.type != PERF_RECORD_SAMPLE) {
 			if (maps)
 				hm_maps__process(maps, &ev);
 			continue;
 		}
-		if (!ev.has_sample)
+		if (err && !ev.has_sample)
 			continue;
 		if (!o && !(o = hm_futex_observer__new(h, release, syms, topo, m))) {
 			err = -ENOMEM;
 			goto out;
 		}
+		if (!err)
+			break;	/* the end */
 		err = hm_futex_observer__add(o, &ev.sample);
 		if (err < 0)
 			goto out;
 	}
 	if (err < 0)
 		goto out;
-	if (!o && !(o = hm_futex_observer__new(h, release, syms, topo, m))) {
-		err = -ENOMEM;
-		goto out;
-	}
 	err = hm_futex_observer__finish(o, m, res);
 out:
 	hm_futex_observer__delete(o);
