@@ -55,7 +55,7 @@ async function main() {
    */
   const procs = async () => (await send('SystemInfo.getProcessInfo')).processInfo;
   const procTime = async () => (await S('Performance.getMetrics')).metrics.find((m) => m.name === 'ProcessTime').value;
-  const before = await procs();
+  const procsBefore = await procs();
   const t0 = Date.now();
   await S('Page.navigate', { url });
   let ready = false;
@@ -68,7 +68,7 @@ async function main() {
   const cpuNow = await procTime();
   const renderer = (await procs()).filter((p) => p.type === 'renderer')
     .reduce((a, p) => (Math.abs(p.cpuTime - cpuNow) < Math.abs(a.cpuTime - cpuNow) ? p : a));
-  const was = before.find((p) => p.id === renderer.id);
+  const was = procsBefore.find((p) => p.id === renderer.id);
   const cpuMs = Math.round((renderer.cpuTime - (was ? was.cpuTime : 0)) * 1000);
   console.log(`# ${NAME}: ${html} (${fs.statSync(html).size} bytes) ready in ${loadMs} ms, ` +
               `${cpuMs} ms CPU of its renderer`);
@@ -83,6 +83,8 @@ async function main() {
       S: D.sockets, ids: D.buckets.id, bstats: D.bstats, nl: D.lines.id.length,
       canvases: document.querySelectorAll('#heat canvas').length }; })()`);
   const nb = info.ids.length;
+  /* read once: the big page's JSON is 85 MB (a parse per stat took most of the run under load) */
+  const M = args.expect ? JSON.parse(fs.readFileSync(args.expect, 'utf8')).metrics : null;
   /* the remote-HITM heat map: by name, the stats' order may grow (hitm_xdie) */
   const RMT = Math.max(0, info.bstats.indexOf('hitm_remote'));
   for (let k = 0; k < info.bstats.length; k++) {
@@ -90,8 +92,7 @@ async function main() {
     const drawn = await ev('hitmap.heat.drawn');
     check(`heat-cells-${info.bstats[k]}`, cells.length === nb * info.S && drawn === nb * info.S,
           `${cells.length} cells (${drawn} drawn) for ${nb} buckets x ${info.S} sockets`);
-    if (args.expect && k === 0) {
-      const M = JSON.parse(fs.readFileSync(args.expect, 'utf8')).metrics;
+    if (M && k === 0) {
       const want = new Set();
       for (const key of Object.keys(M)) {
         const m = /^futex\.(.+?\.bucket\.\d+)\./.exec(key);
@@ -102,8 +103,7 @@ async function main() {
       check('heat-buckets-equal-json', missing.length === 0 && extra.length === 0 && nb > 0,
             `${nb} buckets on the page, ${want.size} in the JSON; missing ${missing.slice(0, 3)}, extra ${extra.slice(0, 3)}`);
     }
-    if (args.expect) {
-      const M = JSON.parse(fs.readFileSync(args.expect, 'utf8')).metrics;
+    if (M) {
       let bad = 0, first = '';
       for (const [id, s, stat, v] of cells) {
         const w = M[`futex.${id}.socket.${s}.${stat}`] || 0;
