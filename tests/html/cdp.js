@@ -2,10 +2,11 @@
 /*
  * The headless Chromium the HTML checks drive: launched with
  * --remote-debugging-pipe (no npm packages), DevTools protocol messages over
- * fds 3 and 4, a 90 s watchdog and a clean close (browser closed or killed,
- * its profile removed) whatever happens.
+ * fds 3 and 4, a watchdog on the whole run (opts.watchdogS, 90 s by default)
+ * and a clean close (browser closed or killed, its profile removed) whatever
+ * happens.
  *
- *   const b = require('./cdp').launch({ chromium, window: '1400,1200' });
+ *   const b = require('./cdp').launch({ chromium, window: '1400,1200', watchdogS: 90 });
  *   b.send(method, params, sessionId) -> Promise of the result
  *   b.listeners.push(fn)              -> every event message
  *   b.page(url)                       -> { S, sessionId, errors, requests } of a new tab
@@ -94,7 +95,8 @@ function launch(opts) {
       try { send('Browser.close').catch(() => {}); } catch (e) { /* pipe gone */ }
       setTimeout(() => { try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ } }, 1000);
     }
-    watchdog = setTimeout(() => { h.timeout('no answer from chromium in 90 s; ' + stderr.slice(-300)); finish(); }, 90000);
+    const limit = opts.watchdogS || 90;
+    watchdog = setTimeout(() => { h.timeout(`not done in ${limit} s; ` + stderr.slice(-300)); finish(); }, limit * 1000);
     main().catch(h.error).finally(finish);
   }
   return { send, listeners, run, page, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };

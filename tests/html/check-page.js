@@ -16,6 +16,7 @@
  *   check-page.js --html PAGE.html --shot OUT.png [--expect METRICS.json]
  *                 [--expect-diff DIFF-ALL.json]
  *                 [--max-load-cpu-ms 2000] [--name NAME] [--chromium PATH]
+ *                 [--watchdog-s 90]
  */
 'use strict';
 const fs = require('fs');
@@ -30,7 +31,9 @@ const pass = (n) => console.log(`PASS ${NAME}-${n}`);
 const fail = (n, why) => { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); };
 const check = (n, ok, why) => (ok ? pass(n) : fail(n, why));
 
-const { send, sleep, run, page } = require('./cdp').launch({ chromium: args.chromium, window: '1400,1800' });
+const { send, sleep, run, page } = require('./cdp').launch({
+  chromium: args.chromium, window: '1400,1800', watchdogS: +(args['watchdog-s'] || 90),
+});
 
 async function main() {
   const html = path.resolve(args.html);

@@ -49,18 +49,27 @@ if ! command -v node >/dev/null; then
 	skip html-chromium "no node to drive Chromium's DevTools protocol"
 	done_tests
 fi
-node tests/html/check-page.js --name report --html "$TMP/report.html" --expect "$TMP/g1.json" \
-	--shot "$SHOTS/report.png" --chromium "$CHROMIUM" || true
+# check_page NAME ARGS...: check-page.js's PASS/FAIL lines; a FAIL of its own
+# when it exits non-zero without one (a crash, a syntax error)
+check_page() {
+	local n=$1 rc
+	shift
+	node tests/html/check-page.js --name "$n" "$@" --chromium "$CHROMIUM" >"$TMP/page.out" 2>&1
+	rc=$?
+	cat "$TMP/page.out"
+	[ $rc = 0 ] || grep -q '^FAIL ' "$TMP/page.out" ||
+		fail "$n-check-page" "exited with status $rc: $(grep -m1 Error "$TMP/page.out" || tail -n 1 "$TMP/page.out")"
+}
+check_page report --html "$TMP/report.html" --expect "$TMP/g1.json" --shot "$SHOTS/report.png"
 "$HITMAP" diff --all --json "$TMP/g1.data" "$TMP/g2.data" -- "$TMP/p1.data" "$TMP/p2.data" >"$TMP/diff-all.json"
-node tests/html/check-page.js --name diff --html "$TMP/diff.html" --expect-diff "$TMP/diff-all.json" \
-	--shot "$SHOTS/diff.png" --chromium "$CHROMIUM" || true
+check_page diff --html "$TMP/diff.html" --expect-diff "$TMP/diff-all.json" --shot "$SHOTS/diff.png"
 
 # a simulated 6.16 run: the private hash header line beside the buckets
 "$HITMAP" simulate --preset skx --cores 2 --smt 1 --futexes 16 --ops 20000 --kernel 6.16 -o "$TMP/sim.data" >/dev/null 2>&1
 "$HITMAP" report -i "$TMP/sim.data" --html "$TMP/sim.html" >/dev/null 2>&1
 "$HITMAP" diff --metrics "$TMP/sim.data" >"$TMP/sim.json" 2>/dev/null
-node tests/html/check-page.js --name sim --html "$TMP/sim.html" --expect "$TMP/sim.json" \
-	--shot "$SHOTS/sim.png" --max-load-cpu-ms 5000 --chromium "$CHROMIUM" || true
+check_page sim --html "$TMP/sim.html" --expect "$TMP/sim.json" --shot "$SHOTS/sim.png" \
+	--max-load-cpu-ms 5000
 
 # size: 1M samples, 100k shared lines, 32k buckets
 "$GEN" -o "$TMP/big.data" --seed 7 -n 1000000 --lines 100000 --buckets 32768
@@ -72,6 +81,7 @@ echo "# big: report --html of 1M samples in $(echo "$t1 - $t0" | bc) s, page $(s
 # (grep, not jq: the JSON has a key per line and jq takes long on 500k keys)
 check big-has-100k-lines [ "$(grep -c '^ *"line\..*\.samples":' "$TMP/big.json")" -ge 100000 ]
 check big-has-32k-buckets [ "$(grep -o '^ *"futex\.global\.node0\.bucket\.[0-9]*\.' "$TMP/big.json" | sort -u | wc -l)" -ge 32768 ]
-node tests/html/check-page.js --name big --html "$TMP/big.html" --expect "$TMP/big.json" \
-	--shot "$SHOTS/big.png" --max-load-cpu-ms 2000 --chromium "$CHROMIUM" || true
+# (its checks take ~15 s of CPU: 90 s of watchdog is too little on a busy machine)
+check_page big --html "$TMP/big.html" --expect "$TMP/big.json" --shot "$SHOTS/big.png" \
+	--max-load-cpu-ms 2000 --watchdog-s 400
 done_tests
