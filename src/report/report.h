@@ -67,7 +67,7 @@ struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (perf-lines.c) */
 struct hm_map_ids;		/* report.c */
-struct hm_dsrc_cache;		/* report.c */
+struct hm_dsrc_cache;		/* dsrc-cache.h */
 struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
 struct hm_places;		/* sockets and nodes of all samples (places.c) */
 struct hm_futex_observer;	/* futex table inference (hitmap/futex_infer.h) */
@@ -96,7 +96,7 @@ struct hm_report {
 	u64			nr_nocpu;	/* samples without a CPU */
 	struct hm_places	*places;	/* sockets, nodes, socket x node of all samples (places.c) */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
-	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
+	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (dsrc-cache.c) */
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
 	int				nr_threads;	/* of the pass, resolved from opts.threads */
