@@ -190,6 +190,18 @@ out_bad:
 		    PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
 /*
+ * Inline: without -mpopcnt, __builtin_popcountll is a call into libgcc
+ * (a tenth of the walk's instructions, once per sample).
+ */
+static inline u32 popcount64(u64 x)
+{
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (u32)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/*
  * hm_sample__walk() of a native body whose sample_type has fixed-size
  * fields only (memory samples: ip, tid, time, addr, id, cpu, period,
  * weight, data_src, phys_addr): one bounds check, then the fields in
@@ -197,11 +209,13 @@ out_bad:
  */
 static bool walk_fixed(u64 t, const u8 *p, u32 size, struct hm_sample *s)
 {
-	u32 n = __builtin_popcountll(t) -
-		((t & PERF_SAMPLE_WEIGHT) && (t & PERF_SAMPLE_WEIGHT_STRUCT));
+	u32 n;
 	u64 v;
 
-	if ((t & ~(u64)FIXED_BITS) || (u64)n * 8 > size)
+	if (t & ~(u64)FIXED_BITS)
+		return false;
+	n = popcount64(t) - ((t & PERF_SAMPLE_WEIGHT) && (t & PERF_SAMPLE_WEIGHT_STRUCT));
+	if ((u64)n * 8 > size)
 		return false;
 	s->sample_type = t;
 #define NEXT() (v = hm_ld64(p), p += 8, v)

@@ -264,22 +264,34 @@ static u64 al_addr(const struct hm_map *map, u64 addr)
  * and prefetching its slots, then its entries, overlaps those misses.
  * Non-sample records flush the batch, so maps are always current.
  */
-#define BATCH 256
+#define BATCH 64
 
 struct pending {
 	/*
-	 * A copy that owns what it points to: the RAW payload is copied into
+	 * The reader decodes each record into the next free slot's event
+	 * (copying a sample out of an event cost a tenth of the pass's
+	 * instructions outside the tables); s is that event's sample.  A
+	 * sample kept owns what it points to: the RAW payload is copied into
 	 * the batch's arena (struct batch); the other pointer fields (read
 	 * values, call chain, branches) are cleared.  Nothing here points into
 	 * the reader's buffers, which the next hm_reader__next may reuse.
 	 */
-	struct hm_sample	s;
+	union {
+		struct hm_event	ev;
+		struct {
+			u8		ev_head[offsetof(struct hm_event, sample)];
+			struct hm_sample s;
+		};
+	};
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
 	u64			kh;		/* k's hash; with pkey, (line, pkey)'s (flush) */
 	u32			pkey;		/* hm_perf_lines__key_id of k: counted through the line */
 	u32			lhint;		/* hm_lines__lookup of its line */
 };
+
+_Static_assert(offsetof(struct pending, s) == offsetof(struct pending, ev.sample),
+	       "pending.s is its event's sample");
 
 static void resolve(struct hm_report *r, struct pending *p)
 {
@@ -626,19 +638,30 @@ static int batch__flush(struct hm_report *r, struct batch *b)
 	return err;
 }
 
-/* Queue a copy of @s that owns its RAW payload (flushing first when full). */
-static int batch__add(struct hm_report *r, struct batch *b, const struct hm_sample *s)
+/*
+ * Keep the sample just decoded into the next free slot (b->p[b->n].ev):
+ * its RAW payload (and call chain) copied into the arena, flushing the
+ * batch first (the sample moves to the first slot) when the batch or the
+ * arena is full.
+ */
+static int batch__keep(struct hm_report *r, struct batch *b)
 {
-	struct hm_sample *c;
-	size_t need = (s->raw && s->raw_size) ? ((size_t)s->raw_size + 7) & ~(size_t)7 : 0;
+	struct hm_sample *c = &b->p[b->n].s;
+	size_t need = (c->raw && c->raw_size) ? ((size_t)c->raw_size + 7) & ~(size_t)7 : 0;
 	/* the futex views read contention_begin's call chain (waits.c): kept beside the payload */
-	size_t cc = r->buckets && s->callchain ? s->callchain_nr * sizeof(u64) : 0;
+	size_t cc = r->buckets && c->callchain ? c->callchain_nr * sizeof(u64) : 0;
 	int err;
 
 	if (b->n == BATCH || b->used + need + cc > b->cap) {
+		int n = b->n;
+
 		err = batch__flush(r, b);
 		if (err < 0)
 			return err;
+		if (n) {
+			b->p[0].ev = b->p[n].ev;
+			c = &b->p[0].s;
+		}
 	}
 	if (need + cc > b->cap) {
 		/* empty now: growing moves nothing anyone points to */
@@ -649,16 +672,12 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 		b->arena = a;
 		b->cap = need + cc;
 	}
-	c = &b->p[b->n++].s;
-	*c = *s;
 	c->read = NULL;
 	c->read_nr = 0;
-	c->callchain = NULL;
-	c->callchain_nr = 0;
 	c->branch = NULL;
 	c->branch_nr = 0;
 	if (need) {
-		memcpy(b->arena + b->used, s->raw, s->raw_size);
+		memcpy(b->arena + b->used, c->raw, c->raw_size);
 		c->raw = b->arena + b->used;
 		b->used += need;
 	} else {
@@ -666,11 +685,14 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 		c->raw_size = 0;
 	}
 	if (cc) {
-		memcpy(b->arena + b->used, s->callchain, cc);
+		memcpy(b->arena + b->used, c->callchain, cc);
 		c->callchain = (const u64 *)(b->arena + b->used);
-		c->callchain_nr = s->callchain_nr;
 		b->used += cc;
+	} else {
+		c->callchain = NULL;
+		c->callchain_nr = 0;
 	}
+	b->n++;
 	return 0;
 }
 
@@ -712,12 +734,12 @@ int hm_report__pass(struct hm_report *r)
 /* The pass's read of the file (or of a part's range) after its setup. */
 static int pass_read(struct hm_report *r)
 {
-	struct hm_event ev;
+	struct hm_event *ev;
 	struct batch batch = { 0 };
 	u64 nr_records = 0;
 	int err;
 
-	batch.p = malloc(BATCH * sizeof(*batch.p));
+	batch.p = malloc((BATCH + 1) * sizeof(*batch.p));	/* a full batch and the next record */
 	batch.cap = BATCH * 32;
 	batch.arena = malloc(batch.cap);
 	if (!batch.p || !batch.arena) {
@@ -725,34 +747,40 @@ static int pass_read(struct hm_report *r)
 		free(batch.arena);
 		return -ENOMEM;
 	}
-	while ((err = r->chunk ? hm_report__chunk_next(r, &ev) : hm_reader__next(r->reader, &ev)) > 0) {
+	for (;;) {
+		/* decoded into the batch's next slot (struct pending), one past a full batch */
+		ev = &batch.p[batch.n].ev;
+		err = r->chunk ? hm_report__chunk_next(r, ev) : hm_reader__next(r->reader, ev);
+		if (err <= 0)
+			break;
 		if (r->opts.on_progress && (++nr_records & 4095) == 0)
 			r->opts.on_progress(r->opts.on_progress_priv,
-					    ev.file_offset > r->header->data_offset ?
-					    ev.file_offset - r->header->data_offset : 0,
+					    ev->file_offset > r->header->data_offset ?
+					    ev->file_offset - r->header->data_offset : 0,
 					    r->header->pipe ? 0 : r->header->data_size);
-		if (ev.type != PERF_RECORD_SAMPLE) {
+		if (ev->type != PERF_RECORD_SAMPLE) {
+			/* the batch's samples, not this slot */
 			err = batch__flush(r, &batch);
 			if (err < 0)
 				break;
-			hm_maps__process(r->maps, &ev);
-			if (ev.type == PERF_RECORD_MMAP2) {
-				err = map_ids__note(r->map_ids, r->maps, &ev);
+			hm_maps__process(r->maps, ev);
+			if (ev->type == PERF_RECORD_MMAP2) {
+				err = map_ids__note(r->map_ids, r->maps, ev);
 				if (err < 0)
 					break;
 			}
 			continue;
 		}
-		if (!ev.has_sample)
+		if (!ev->has_sample)
 			continue;
 		if (!r->topo) {
 			err = setup_header(r);
 			if (err < 0)
 				break;
 		}
-		if (r->infer && (err = hm_futex_observer__add(r->infer, &ev.sample)) < 0)
+		if (r->infer && (err = hm_futex_observer__add(r->infer, &ev->sample)) < 0)
 			break;
-		err = batch__add(r, &batch, &ev.sample);
+		err = batch__keep(r, &batch);
 		if (err < 0)
 			break;
 	}
