@@ -173,6 +173,7 @@ void hm_report__delete(struct hm_report *r)
 	hm_topo__delete(r->topo);
 	hm_reader__delete(r->reader);
 	free(r->cpu_node_idx);
+	free(r->cpu_place);
 	hm_places__delete(r->places);
 	if (r->map_ids)
 		free(r->map_ids->e);
@@ -334,6 +335,29 @@ static const struct hm_dsrc_ent *classify(struct hm_report *r, u64 data_src, u64
 				  count ? &r->c2c : NULL);
 }
 
+/* A CPU's topology, read once a sample (the topology's lookups, in one place). */
+struct hm_cpu_place {
+	int	socket, node;
+	int	node_idx;	/* r->cpu_node_idx */
+};
+
+/* r->cpu_place, from the topology and r->cpu_node_idx (a part's are its whole's). */
+static int cpu_places(struct hm_report *r)
+{
+	int n = hm_topo__nr_cpus(r->topo);
+
+	r->cpu_place = malloc((n ? n : 1) * sizeof(*r->cpu_place));
+	if (!r->cpu_place)
+		return -ENOMEM;
+	for (int c = 0; c < n; c++) {
+		r->cpu_place[c].socket = hm_topo__cpu_socket(r->topo, c);
+		r->cpu_place[c].node = hm_topo__cpu_node(r->topo, c);
+		r->cpu_place[c].node_idx = r->cpu_node_idx[c];
+	}
+	r->nr_cpu_place = n;
+	return 0;
+}
+
 static int process_sample(struct hm_report *r, const struct pending *p)
 {
 	const struct hm_sample *s = &p->s;
@@ -364,10 +388,15 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	r->nr_samples++;
 
 	if (has_cpu) {
-		ms.cpu_socket = hm_topo__cpu_socket(r->topo, s->cpu);
-		ms.cpu_node = hm_topo__cpu_node(r->topo, s->cpu);
-		if (s->cpu < (u32)hm_topo__nr_cpus(r->topo))
-			node_idx = r->cpu_node_idx[s->cpu];
+		if (s->cpu < r->nr_cpu_place) {
+			const struct hm_cpu_place *cp = &r->cpu_place[s->cpu];
+
+			ms.cpu_socket = cp->socket;
+			ms.cpu_node = cp->node;
+			node_idx = cp->node_idx;
+		} else {
+			ms.cpu_socket = ms.cpu_node = -1;
+		}
 	} else {
 		ms.cpu_socket = ms.cpu_node = -1;
 		r->nr_nocpu++;
@@ -435,6 +464,8 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 	bool deferred = r->lines && hm_lines__deferred(r->lines);
 	int i, err;
 
+	if (!r->cpu_place && (err = cpu_places(r)) < 0)
+		return err;
 	for (i = 0; i < n; i++)
 		resolve(r, &b[i]);
 	for (i = -3 * PF_D; i < n; i++) {
