@@ -269,16 +269,15 @@ static bool walk_fixed(u64 t, const u8 *p, u32 size, struct hm_sample *s)
 	return true;
 }
 
-int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
-		    struct hm_sample *s, u32 *bad)
+/* hm_sample__walk() field by field (apart: the fixed walk needs no registers saved). */
+static __attribute__((noinline)) int walk_all(const struct hm_evsel *e, void *body, u32 size,
+					       bool swap, struct hm_sample *s, u32 *bad)
 {
 	const struct perf_event_attr *a = &e->attr;
 	u64 t = a->sample_type;
 	struct walk w = { .p = body, .start = body, .end = (u8 *)body + size, .sw = swap };
 	u64 v;
 
-	if (!swap && walk_fixed(t, body, size, s))
-		return 0;
 	s->sample_type = t;
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		NEED(&w, 8);
@@ -436,6 +435,14 @@ out_bad:
 	if (bad)
 		*bad = (u32)(w.p - w.start);
 	return -EINVAL;
+}
+
+int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
+		    struct hm_sample *s, u32 *bad)
+{
+	if (!swap && walk_fixed(e->attr.sample_type, body, size, s))
+		return 0;
+	return walk_all(e, body, size, swap, s, bad);
 }
 
 int hm_sample__walk_id(const struct hm_evsel *e, void *body, u32 size, bool swap,
