@@ -216,21 +216,24 @@ const struct hm_futex_region *hm_futex_model__region(const struct hm_futex_model
 int hm_futex_model__resolve(const struct hm_futex_model *m, u64 addr, struct hm_futex_loc *loc)
 {
 	u32 bs = m->layout.bucket_size ? m->layout.bucket_size : 64;
+	/* buckets of a power-of-two size (all kernels'): a shift, not a division per sample */
+	int shift = (bs & (bs - 1)) ? -1 : __builtin_ctz(bs);
 	u32 i;
 
 	for (i = 0; i < m->nr_tables; i++) {
 		const struct hm_futex_table *t = &m->tables[i];
-		u64 off;
+		u64 off, idx;
 
 		if (!t->base || addr < t->base)
 			continue;
 		off = addr - t->base;
-		if (off / bs >= t->slots)
+		idx = shift >= 0 ? off >> shift : off / bs;
+		if (idx >= t->slots)
 			continue;
 		if (loc) {
 			loc->table = t;
-			loc->index = off / bs;
-			loc->offset = off % bs;
+			loc->index = idx;
+			loc->offset = off - idx * bs;
 			loc->field = hm_futex_layout__field(&m->layout, loc->offset);
 		}
 		return 1;

@@ -88,6 +88,12 @@ int hm_reader__win_ensure(struct hm_reader *r, size_t n)
 	return 1;
 }
 
+/* hm_reader__win_ensure with its first test inline (twice a record) */
+static inline int win_have(struct hm_reader *r, size_t n)
+{
+	return r->len - r->head >= n ? 1 : hm_reader__win_ensure(r, n);
+}
+
 static u64 win_off(const struct hm_reader *r)
 {
 	return r->buf_off + r->head;
@@ -268,7 +274,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 		/* the rest of this record comes with the next compressed chunk */
 	}
 
-	ret = hm_reader__win_ensure(r, 8);
+	ret = win_have(r, 8);
 	if (ret < 0)
 		return hm_reader__fail(r, ret, win_off(r), "read error: %s", strerror(-ret));
 	if (!ret) {
@@ -315,7 +321,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 			return hm_reader__fail(r, -EINVAL, roff, "record size %u is smaller than "
 					       "its 8-byte header (type %u); the file is corrupt",
 					       sz, t);
-		ret = hm_reader__win_ensure(r, sz);
+		ret = win_have(r, sz);
 		if (ret < 0)
 			return hm_reader__fail(r, ret, roff, "read error: %s", strerror(-ret));
 		if (!ret && !hm_record__name(t) && r->h.pipe && looks_like_text(p, r->len - r->head)) {

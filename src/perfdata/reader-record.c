@@ -205,6 +205,9 @@ int hm_reader__ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 siz
 
 	if (type < HM_RECORD_MAX)
 		r->st.nr[type]++;
+	/* most records: a sample has no side effect but on the Arm SPE decoder */
+	if (type == PERF_RECORD_SAMPLE && !r->spe)
+		return 0;
 	if (!hm_record__name(type)) {
 		/* perf stops with "failed to process type: N" */
 		r->st.nr_unknown++;

@@ -265,7 +265,9 @@ int hm_reader__next(struct hm_reader *r, struct hm_event *ev)
 			}
 			return 0;
 		}
-		nat = hm_reader__nativize(r, raw, size, off, &ret);
+		/* native and aligned (most records): as is */
+		nat = !r->h.needs_swap && !((uintptr_t)raw & 7) ? raw :
+		      hm_reader__nativize(r, raw, size, off, &ret);
 		if (!nat)
 			return ret;
 		ret = hm_reader__ingest(r, raw, nat, size, off, compressed);

@@ -190,6 +190,18 @@ out_bad:
 		    PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
 /*
+ * Inline: without -mpopcnt, __builtin_popcountll is a call into libgcc
+ * (a tenth of the walk's instructions, once per sample).
+ */
+static inline u32 popcount64(u64 x)
+{
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (u32)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/*
  * hm_sample__walk() of a native body whose sample_type has fixed-size
  * fields only (memory samples: ip, tid, time, addr, id, cpu, period,
  * weight, data_src, phys_addr): one bounds check, then the fields in
@@ -197,11 +209,13 @@ out_bad:
  */
 static bool walk_fixed(u64 t, const u8 *p, u32 size, struct hm_sample *s)
 {
-	u32 n = __builtin_popcountll(t) -
-		((t & PERF_SAMPLE_WEIGHT) && (t & PERF_SAMPLE_WEIGHT_STRUCT));
+	u32 n;
 	u64 v;
 
-	if ((t & ~(u64)FIXED_BITS) || (u64)n * 8 > size)
+	if (t & ~(u64)FIXED_BITS)
+		return false;
+	n = popcount64(t) - ((t & PERF_SAMPLE_WEIGHT) && (t & PERF_SAMPLE_WEIGHT_STRUCT));
+	if ((u64)n * 8 > size)
 		return false;
 	s->sample_type = t;
 #define NEXT() (v = hm_ld64(p), p += 8, v)
@@ -255,16 +269,15 @@ static bool walk_fixed(u64 t, const u8 *p, u32 size, struct hm_sample *s)
 	return true;
 }
 
-int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
-		    struct hm_sample *s, u32 *bad)
+/* hm_sample__walk() field by field (apart: the fixed walk needs no registers saved). */
+static __attribute__((noinline)) int walk_all(const struct hm_evsel *e, void *body, u32 size,
+					       bool swap, struct hm_sample *s, u32 *bad)
 {
 	const struct perf_event_attr *a = &e->attr;
 	u64 t = a->sample_type;
 	struct walk w = { .p = body, .start = body, .end = (u8 *)body + size, .sw = swap };
 	u64 v;
 
-	if (!swap && walk_fixed(t, body, size, s))
-		return 0;
 	s->sample_type = t;
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		NEED(&w, 8);
@@ -422,6 +435,14 @@ out_bad:
 	if (bad)
 		*bad = (u32)(w.p - w.start);
 	return -EINVAL;
+}
+
+int hm_sample__walk(const struct hm_evsel *e, void *body, u32 size, bool swap,
+		    struct hm_sample *s, u32 *bad)
+{
+	if (!swap && walk_fixed(e->attr.sample_type, body, size, s))
+		return 0;
+	return walk_all(e, body, size, swap, s, bad);
 }
 
 int hm_sample__walk_id(const struct hm_evsel *e, void *body, u32 size, bool swap,

@@ -27,6 +27,7 @@
 #include "places.h"
 #include "perf-lines.h"
 #include "details.h"
+#include "dsrc-cache.h"
 
 /* ------------------------------------------- data map ids of perf's level-1 key */
 
@@ -123,8 +124,6 @@ static int map_ids__note(struct hm_map_ids *t, const struct hm_maps *maps, const
 
 /* ---------------------------------------------------------------- report */
 
-static void dsrc_cache__delete(struct hm_dsrc_cache *c);
-
 int hm_report__cpus_available(void)
 {
 	cpu_set_t set;
@@ -174,11 +173,12 @@ void hm_report__delete(struct hm_report *r)
 	hm_topo__delete(r->topo);
 	hm_reader__delete(r->reader);
 	free(r->cpu_node_idx);
+	free(r->cpu_place);
 	hm_places__delete(r->places);
 	if (r->map_ids)
 		free(r->map_ids->e);
 	free(r->map_ids);
-	dsrc_cache__delete(r->dsrc_cache);
+	hm_dsrc_cache__delete(r->dsrc_cache);
 	free(r);
 }
 
@@ -265,22 +265,34 @@ static u64 al_addr(const struct hm_map *map, u64 addr)
  * and prefetching its slots, then its entries, overlaps those misses.
  * Non-sample records flush the batch, so maps are always current.
  */
-#define BATCH 256
+#define BATCH 64
 
 struct pending {
 	/*
-	 * A copy that owns what it points to: the RAW payload is copied into
+	 * The reader decodes each record into the next free slot's event
+	 * (copying a sample out of an event cost a tenth of the pass's
+	 * instructions outside the tables); s is that event's sample.  A
+	 * sample kept owns what it points to: the RAW payload is copied into
 	 * the batch's arena (struct batch); the other pointer fields (read
 	 * values, call chain, branches) are cleared.  Nothing here points into
 	 * the reader's buffers, which the next hm_reader__next may reuse.
 	 */
-	struct hm_sample	s;
+	union {
+		struct hm_event	ev;
+		struct {
+			u8		ev_head[offsetof(struct hm_event, sample)];
+			struct hm_sample s;
+		};
+	};
 	const struct hm_map	*dmap, *imap;
 	struct perf_key		k;
 	u64			kh;		/* k's hash; with pkey, (line, pkey)'s (flush) */
 	u32			pkey;		/* hm_perf_lines__key_id of k: counted through the line */
 	u32			lhint;		/* hm_lines__lookup of its line */
 };
+
+_Static_assert(offsetof(struct pending, s) == offsetof(struct pending, ev.sample),
+	       "pending.s is its event's sample");
 
 static void resolve(struct hm_report *r, struct pending *p)
 {
@@ -313,174 +325,44 @@ static void resolve(struct hm_report *r, struct pending *p)
 	p->kh = p->pkey ? 0 : hm_perf_key__hash(&p->k);
 }
 
-/*
- * perf's counters and hitmap's class of one sample depend only on data_src,
- * whether there is a data address and whether it was mapped: few distinct
- * values cover a whole file, so each is decoded once (a table that grows
- * with the distinct values, never evicts).
- */
-struct dsrc_ent {
-	u64			data_src;
-	u32			flags;		/* 1 valid, 2 daddr, 4 mapped; 0 empty */
-	u8			cdiff;		/* enum hm_cdiff, 0xff: agree */
-	int			one_idx;	/* hm_par__intern(one), -1: none */
-	u32			nr;		/* samples of the pass not yet folded into r->c2c */
-	struct hm_mem_class	cls;
-	struct hm_c2c_stats	one;
-};
-
-struct hm_dsrc_cache {
-	u64		mask;		/* the data_src bits the counters and the class read */
-	struct dsrc_ent	*e;
-	size_t		nr, nr_slots;	/* power of two */
-	struct dsrc_ent	*last;		/* the previous sample's */
-	struct dsrc_ent	spare;		/* past DSRC_MAX values: decoded each time */
-};
-
-/* Random data_src values (fuzzed or generated files) must not grow memory. */
-#define DSRC_MAX 16384
-
-static u64 dsrc_hash(u64 key, u32 flags)
+/* The sample's data_src decoded (dsrc-cache.h); counted in r->c2c with @count. */
+static const struct hm_dsrc_ent *classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
+					  bool count)
 {
-	u64 x = (key ^ ((u64)flags << 59)) * 0x9e3779b97f4a7c15ULL;
+	const struct hm_dsrc_how how = { r->vendor, r->opts.perf_compat, r->par };
 
-	return x ^ (x >> 29);
+	return hm_dsrc_cache__get(r->dsrc_cache, &how, data_src, daddr, mapped,
+				  count ? &r->c2c : NULL);
 }
 
-static void dsrc_cache__delete(struct hm_dsrc_cache *c)
-{
-	if (c)
-		free(c->e);
-	free(c);
-}
+/* A CPU's topology, read once a sample (the topology's lookups, in one place). */
+struct hm_cpu_place {
+	int	socket, node;
+	int	node_idx;	/* r->cpu_node_idx */
+};
 
-static int dsrc_grow(struct hm_dsrc_cache *c)
+/* r->cpu_place, from the topology and r->cpu_node_idx (a part's are its whole's). */
+static int cpu_places(struct hm_report *r)
 {
-	size_t ns = c->nr_slots ? c->nr_slots * 2 : 256;
-	struct dsrc_ent *ne = calloc(ns, sizeof(*ne));
+	int n = hm_topo__nr_cpus(r->topo);
 
-	if (!ne)
+	r->cpu_place = malloc((n ? n : 1) * sizeof(*r->cpu_place));
+	if (!r->cpu_place)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->nr_slots; i++) {
-		size_t h;
-
-		if (!c->e[i].flags)
-			continue;
-		h = dsrc_hash(c->e[i].data_src, c->e[i].flags) & (ns - 1);
-		while (ne[h].flags)
-			h = (h + 1) & (ns - 1);
-		ne[h] = c->e[i];
+	for (int c = 0; c < n; c++) {
+		r->cpu_place[c].socket = hm_topo__cpu_socket(r->topo, c);
+		r->cpu_place[c].node = hm_topo__cpu_node(r->topo, c);
+		r->cpu_place[c].node_idx = r->cpu_node_idx[c];
 	}
-	free(c->e);
-	c->e = ne;
-	c->nr_slots = ns;
-	c->last = NULL;
+	r->nr_cpu_place = n;
 	return 0;
-}
-
-static bool cat_dram(enum hm_mem_cat c)
-{
-	return c == HM_CAT_DRAM_LOCAL || c == HM_CAT_DRAM_REMOTE;
-}
-
-static u8 cdiff_of(const struct hm_c2c_stats *one, const struct hm_mem_class *cls)
-{
-	bool pdram = one->lcl_dram || one->rmt_dram;
-
-	if (pdram && !cat_dram(cls->cat))
-		return one->tot_hitm ? HM_CDIFF_ALSO_DRAM : HM_CDIFF_AS_DRAM;
-	if (one->tot_hitm && !cls->hitm)
-		return HM_CDIFF_AS_HITM;
-	if (!one->tot_hitm && cls->hitm)
-		return HM_CDIFF_NO_HITM;
-	return 0xff;
-}
-
-static struct dsrc_ent *dsrc_probe(struct hm_dsrc_cache *c, u64 key, u32 flags)
-{
-	size_t h = dsrc_hash(key, flags) & (c->nr_slots - 1);
-	struct dsrc_ent *e;
-
-	for (e = &c->e[h]; e->flags; e = &c->e[h]) {
-		if (e->flags == flags && e->data_src == key)
-			break;
-		h = (h + 1) & (c->nr_slots - 1);
-	}
-	return e;
-}
-
-/*
- * The entry of one sample's data_src (its counters, class, cdiff), valid
- * until the next call; NULL when out of memory.  The entry counts the
- * samples it classified (@count): the pass's perf totals are folded from
- * those counts at its end (dsrc_cache__fold), not summed per sample.
- */
-static const struct dsrc_ent *classify(struct hm_report *r, u64 data_src, u64 daddr, bool mapped,
-				       bool count)
-{
-	struct hm_dsrc_cache *c = r->dsrc_cache;
-	u32 flags = 1 | (daddr ? 2 : 0) | (mapped ? 4 : 0);
-	u64 key = data_src & c->mask;
-	struct dsrc_ent *e = c->last;
-
-	if (!e || e->flags != flags || e->data_src != key) {
-		e = dsrc_probe(c, key, flags);
-		c->last = e;
-		if (!e->flags && c->nr >= DSRC_MAX) {
-			e = &c->spare;
-			e->flags = 0;
-			c->last = NULL;
-		}
-	}
-	if (!e->flags) {
-		memset(&e->one, 0, sizeof(e->one));
-		hm_c2c_stats__add_v(&e->one, r->opts.perf_compat, data_src, daddr, mapped);
-		hm_mem__classify(r->vendor, data_src, daddr, &e->cls);
-		e->cdiff = cdiff_of(&e->one, &e->cls);
-		e->one_idx = r->par ? hm_par__intern(r->par, &e->one) : -1;
-		e->data_src = key;
-		e->flags = flags;
-		e->nr = 0;
-		if (e != &c->spare && ++c->nr * 2 > c->nr_slots) {
-			if (dsrc_grow(c) < 0)
-				return NULL;
-			e = c->last = dsrc_probe(c, key, flags);
-		}
-	}
-	if (count) {
-		if (e == &c->spare)
-			hm_c2c_stats__sum(&r->c2c, &e->one);
-		else
-			e->nr++;
-	}
-	return e;
-}
-
-/* Add each cached data_src's counters times its samples to the pass's totals. */
-static void dsrc_cache__fold(struct hm_report *r)
-{
-	struct hm_dsrc_cache *c = r->dsrc_cache;
-	u32 *dst = (u32 *)&r->c2c;
-
-	_Static_assert(sizeof(r->c2c) % sizeof(u32) == 0, "hm_c2c_stats is u32 counters");
-	for (size_t i = 0; c && i < c->nr_slots; i++) {
-		const struct dsrc_ent *e = &c->e[i];
-		const u32 *src = (const u32 *)&e->one;
-
-		if (!e->flags || !e->nr)
-			continue;
-		/* u32 sums wrap as the per-sample sums did */
-		for (size_t k = 0; k < sizeof(r->c2c) / sizeof(u32); k++)
-			dst[k] += src[k] * e->nr;
-		((struct dsrc_ent *)e)->nr = 0;
-	}
 }
 
 static int process_sample(struct hm_report *r, const struct pending *p)
 {
 	const struct hm_sample *s = &p->s;
 	struct hm_mem_sample ms;
-	const struct dsrc_ent *de;
+	const struct hm_dsrc_ent *de;
 	const struct hm_c2c_stats *one;
 	bool has_cpu = s->sample_type & PERF_SAMPLE_CPU;
 	int node_idx = -1, one_idx, err;
@@ -506,10 +388,15 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	r->nr_samples++;
 
 	if (has_cpu) {
-		ms.cpu_socket = hm_topo__cpu_socket(r->topo, s->cpu);
-		ms.cpu_node = hm_topo__cpu_node(r->topo, s->cpu);
-		if (s->cpu < (u32)hm_topo__nr_cpus(r->topo))
-			node_idx = r->cpu_node_idx[s->cpu];
+		if (s->cpu < r->nr_cpu_place) {
+			const struct hm_cpu_place *cp = &r->cpu_place[s->cpu];
+
+			ms.cpu_socket = cp->socket;
+			ms.cpu_node = cp->node;
+			node_idx = cp->node_idx;
+		} else {
+			ms.cpu_socket = ms.cpu_node = -1;
+		}
 	} else {
 		ms.cpu_socket = ms.cpu_node = -1;
 		r->nr_nocpu++;
@@ -577,6 +464,8 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 	bool deferred = r->lines && hm_lines__deferred(r->lines);
 	int i, err;
 
+	if (!r->cpu_place && (err = cpu_places(r)) < 0)
+		return err;
 	for (i = 0; i < n; i++)
 		resolve(r, &b[i]);
 	for (i = -3 * PF_D; i < n; i++) {
@@ -631,7 +520,7 @@ static int detail_add(void *priv, const struct hm_detail *d)
 	struct hm_sample s = { .ip = d->ip, .addr = d->addr, .weight = d->weight,
 			       .data_src = d->data_src, .pid = d->pid, .tid = d->tid, .misc = d->misc };
 	struct hm_mem_sample ms;
-	const struct dsrc_ent *de = classify(r, s.data_src, s.addr, d->mapped, false);
+	const struct hm_dsrc_ent *de = classify(r, s.data_src, s.addr, d->mapped, false);
 
 	if (!de)
 		return -ENOMEM;
@@ -780,19 +669,30 @@ static int batch__flush(struct hm_report *r, struct batch *b)
 	return err;
 }
 
-/* Queue a copy of @s that owns its RAW payload (flushing first when full). */
-static int batch__add(struct hm_report *r, struct batch *b, const struct hm_sample *s)
+/*
+ * Keep the sample just decoded into the next free slot (b->p[b->n].ev):
+ * its RAW payload (and call chain) copied into the arena, flushing the
+ * batch first (the sample moves to the first slot) when the batch or the
+ * arena is full.
+ */
+static int batch__keep(struct hm_report *r, struct batch *b)
 {
-	struct hm_sample *c;
-	size_t need = (s->raw && s->raw_size) ? ((size_t)s->raw_size + 7) & ~(size_t)7 : 0;
+	struct hm_sample *c = &b->p[b->n].s;
+	size_t need = (c->raw && c->raw_size) ? ((size_t)c->raw_size + 7) & ~(size_t)7 : 0;
 	/* the futex views read contention_begin's call chain (waits.c): kept beside the payload */
-	size_t cc = r->buckets && s->callchain ? s->callchain_nr * sizeof(u64) : 0;
+	size_t cc = r->buckets && c->callchain ? c->callchain_nr * sizeof(u64) : 0;
 	int err;
 
 	if (b->n == BATCH || b->used + need + cc > b->cap) {
+		int n = b->n;
+
 		err = batch__flush(r, b);
 		if (err < 0)
 			return err;
+		if (n) {
+			b->p[0].ev = b->p[n].ev;
+			c = &b->p[0].s;
+		}
 	}
 	if (need + cc > b->cap) {
 		/* empty now: growing moves nothing anyone points to */
@@ -803,16 +703,12 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 		b->arena = a;
 		b->cap = need + cc;
 	}
-	c = &b->p[b->n++].s;
-	*c = *s;
 	c->read = NULL;
 	c->read_nr = 0;
-	c->callchain = NULL;
-	c->callchain_nr = 0;
 	c->branch = NULL;
 	c->branch_nr = 0;
 	if (need) {
-		memcpy(b->arena + b->used, s->raw, s->raw_size);
+		memcpy(b->arena + b->used, c->raw, c->raw_size);
 		c->raw = b->arena + b->used;
 		b->used += need;
 	} else {
@@ -820,11 +716,14 @@ static int batch__add(struct hm_report *r, struct batch *b, const struct hm_samp
 		c->raw_size = 0;
 	}
 	if (cc) {
-		memcpy(b->arena + b->used, s->callchain, cc);
+		memcpy(b->arena + b->used, c->callchain, cc);
 		c->callchain = (const u64 *)(b->arena + b->used);
-		c->callchain_nr = s->callchain_nr;
 		b->used += cc;
+	} else {
+		c->callchain = NULL;
+		c->callchain_nr = 0;
 	}
+	b->n++;
 	return 0;
 }
 
@@ -849,18 +748,9 @@ int hm_report__pass(struct hm_report *r)
 		return -ENOMEM;
 	r->perf_lines = hm_perf_lines__new();
 	r->map_ids = calloc(1, sizeof(*r->map_ids));
-	r->dsrc_cache = calloc(1, sizeof(*r->dsrc_cache));
-	if (!r->perf_lines || !r->map_ids || !r->dsrc_cache || dsrc_grow(r->dsrc_cache) < 0)
+	r->dsrc_cache = hm_dsrc_cache__new();
+	if (!r->perf_lines || !r->map_ids || !r->dsrc_cache)
 		return -ENOMEM;
-	{
-		/* all decoded fields but the TLB and the region, which neither reads */
-		struct hm_data_src d;
-
-		hm_data_src__decode(~0ULL, &d);
-		d.dtlb = 0;
-		d.region = 0;
-		r->dsrc_cache->mask = hm_data_src__encode(&d);
-	}
 	/* in pipe mode the header arrives as records: set up at the first sample */
 	if (!r->header->pipe) {
 		err = r->chunk ? hm_report__chunk_setup(r) : setup_header(r);
@@ -875,12 +765,12 @@ int hm_report__pass(struct hm_report *r)
 /* The pass's read of the file (or of a part's range) after its setup. */
 static int pass_read(struct hm_report *r)
 {
-	struct hm_event ev;
+	struct hm_event *ev;
 	struct batch batch = { 0 };
 	u64 nr_records = 0;
 	int err;
 
-	batch.p = malloc(BATCH * sizeof(*batch.p));
+	batch.p = malloc((BATCH + 1) * sizeof(*batch.p));	/* a full batch and the next record */
 	batch.cap = BATCH * 32;
 	batch.arena = malloc(batch.cap);
 	if (!batch.p || !batch.arena) {
@@ -888,34 +778,40 @@ static int pass_read(struct hm_report *r)
 		free(batch.arena);
 		return -ENOMEM;
 	}
-	while ((err = r->chunk ? hm_report__chunk_next(r, &ev) : hm_reader__next(r->reader, &ev)) > 0) {
+	for (;;) {
+		/* decoded into the batch's next slot (struct pending), one past a full batch */
+		ev = &batch.p[batch.n].ev;
+		err = r->chunk ? hm_report__chunk_next(r, ev) : hm_reader__next(r->reader, ev);
+		if (err <= 0)
+			break;
 		if (r->opts.on_progress && (++nr_records & 4095) == 0)
 			r->opts.on_progress(r->opts.on_progress_priv,
-					    ev.file_offset > r->header->data_offset ?
-					    ev.file_offset - r->header->data_offset : 0,
+					    ev->file_offset > r->header->data_offset ?
+					    ev->file_offset - r->header->data_offset : 0,
 					    r->header->pipe ? 0 : r->header->data_size);
-		if (ev.type != PERF_RECORD_SAMPLE) {
+		if (ev->type != PERF_RECORD_SAMPLE) {
+			/* the batch's samples, not this slot */
 			err = batch__flush(r, &batch);
 			if (err < 0)
 				break;
-			hm_maps__process(r->maps, &ev);
-			if (ev.type == PERF_RECORD_MMAP2) {
-				err = map_ids__note(r->map_ids, r->maps, &ev);
+			hm_maps__process(r->maps, ev);
+			if (ev->type == PERF_RECORD_MMAP2) {
+				err = map_ids__note(r->map_ids, r->maps, ev);
 				if (err < 0)
 					break;
 			}
 			continue;
 		}
-		if (!ev.has_sample)
+		if (!ev->has_sample)
 			continue;
 		if (!r->topo) {
 			err = setup_header(r);
 			if (err < 0)
 				break;
 		}
-		if (r->infer && (err = hm_futex_observer__add(r->infer, &ev.sample)) < 0)
+		if (r->infer && (err = hm_futex_observer__add(r->infer, &ev->sample)) < 0)
 			break;
-		err = batch__add(r, &batch, &ev.sample);
+		err = batch__keep(r, &batch);
 		if (err < 0)
 			break;
 	}
@@ -924,7 +820,7 @@ static int pass_read(struct hm_report *r)
 	/* perf's entries from the line table; a part's are merged with the others' */
 	if (err >= 0)
 		err = hm_perf_lines__finish(r->perf_lines, r->lines, r->chunk != NULL);
-	dsrc_cache__fold(r);
+	hm_dsrc_cache__fold(r->dsrc_cache, &r->c2c);
 	if (r->par) {
 		int e2 = hm_par__finish(r->par, &r->lines);
 

@@ -67,7 +67,8 @@ struct hm_lines;	/* per cache line aggregation (lines.c) */
 struct hm_buckets;	/* futex aggregation (buckets.c) */
 struct hm_perf_lines;	/* perf's cache-line entries, for its global block (perf-lines.c) */
 struct hm_map_ids;		/* report.c */
-struct hm_dsrc_cache;		/* report.c */
+struct hm_dsrc_cache;		/* dsrc-cache.h */
+struct hm_cpu_place;		/* report.c */
 struct hm_par;			/* the cache-line table's worker threads (parallel.c) */
 struct hm_places;		/* sockets and nodes of all samples (places.c) */
 struct hm_futex_observer;	/* futex table inference (hitmap/futex_infer.h) */
@@ -93,10 +94,12 @@ struct hm_report {
 	struct hm_perf_shared	shared;		/* perf's Global Shared Cache Line block */
 	u32			nr_shared;	/* "Total Shared Cache Lines" */
 	int			*cpu_node_idx;	/* CPU -> node index (NUMA order), -1 */
+	struct hm_cpu_place	*cpu_place;	/* CPU -> socket, node, node index (report.c) */
+	u32			nr_cpu_place;
 	u64			nr_nocpu;	/* samples without a CPU */
 	struct hm_places	*places;	/* sockets, nodes, socket x node of all samples (places.c) */
 	struct hm_map_ids		*map_ids;	/* MMAP2 device/inode ids of maps (report.c) */
-	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (report.c) */
+	struct hm_dsrc_cache		*dsrc_cache;	/* data_src -> counters, class (dsrc-cache.c) */
 	struct hm_pareto		*pareto;	/* opts.pareto: perf's Pareto (pareto.c) */
 	struct hm_par			*par;		/* threads > 1: builds lines (parallel.c) */
 	int				nr_threads;	/* of the pass, resolved from opts.threads */

@@ -104,6 +104,8 @@ struct hm_maps {
 	u64 khint_gen;
 	u32 khint_next;
 	u64 gen;	/* bumped by every record processed: drops the mapsets' hints */
+	/* past the end of every user map ever inserted: no process has a map there */
+	u64 user_end;
 };
 
 /* ---- maps-store.c */

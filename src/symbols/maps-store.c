@@ -151,6 +151,8 @@ int hm_mapset__insert(struct hm_maps *m, struct hm_mapset *ms, struct hm_map *ma
 	memmove(ms->v + i + n, ms->v + j, (ms->nr - j) * sizeof(*ms->v));
 	memcpy(ms->v + i, ins, n * sizeof(*ins));
 	ms->nr = ms->nr - (j - i) + n;
+	if (map->end > m->user_end)
+		m->user_end = map->end;
 	return 0;
 }
 

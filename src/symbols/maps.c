@@ -511,6 +511,9 @@ find(const struct hm_maps *m, u32 pid, u32 tid, u8 cpumode, u64 addr, bool load)
 	case PERF_RECORD_MISC_KERNEL:
 		return load ? kfind_cached(m, addr) : hm_kmaps__find(m, addr);
 	case PERF_RECORD_MISC_USER:
+		/* a kernel ip is asked of the process first: no user map reaches it */
+		if (addr >= m->user_end)
+			return NULL;
 		p = sample_proc(m, pid, tid);
 		return p ? ms_find_cached(m, &p->ms, addr) : NULL;
 	default:
