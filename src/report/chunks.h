@@ -72,6 +72,7 @@ struct hm_chunks {
 	int			given_up;	/* under lock; read atomically as well */
 	u64			at;		/* the first range's file offset (atomic) */
 	int			verdict;	/* HM_CUT_*, under lock; read atomically as well */
+	double			cut_lines;	/* the verdict's threshold (HITMAP_CUT_LINES) */
 	double			t0;		/* the run's start (HITMAP_DEBUG's times) */
 };
 

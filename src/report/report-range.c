@@ -31,6 +31,8 @@
  * thread, nor is the sharded pass.
  */
 #define RANGE_BYTES	(32ull << 20)
+/* the most lines a sample a part may have to be cut (the first range's verdict, below) */
+#define CUT_LINES	0.25
 
 void hm_report__chunks_delete(struct hm_chunks *c)
 {
@@ -86,6 +88,12 @@ int hm_report__chunks_plan(struct hm_report *r)
 	c->share = n ? (end - start) / n : 0;
 	/* --threads N cuts; by default the first range says whether it pays */
 	c->verdict = r->opts.threads > 0 ? HM_CUT : HM_CUT_UNKNOWN;
+	{
+		/* HITMAP_CUT_LINES: another threshold (the tests: 0, never cut where lines are) */
+		const char *e = getenv("HITMAP_CUT_LINES");
+
+		c->cut_lines = e ? strtod(e, NULL) : CUT_LINES;
+	}
 	ret = n >= 2;
 out:
 	if (ret == 1) {
@@ -172,7 +180,6 @@ int hm_report__chunk_setup(struct hm_report *r)
  * done twice).  The bound is high early, so the threshold sits below the
  * break-even (about 0.45).
  */
-#define CUT_LINES	0.25
 #define CHECK_EVERY	16384	/* sample records between two checks */
 
 static void open_check(struct hm_report *r, const struct hm_event *ev, bool last)
@@ -199,7 +206,7 @@ static void open_check(struct hm_report *r, const struct hm_event *ev, bool last
 	bound = d + rho * (part > s ? part - s : 0);
 	k->s_prev = s;
 	k->d_prev = d;
-	if (bound <= CUT_LINES * part)
+	if (bound <= c->cut_lines * part)
 		verdict = HM_CUT;
 	else if (last || read >= c->share / 4)
 		verdict = HM_CUT_WHOLE;

@@ -319,6 +319,30 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			fi
 		done
 	done
+	# every file of the ranges above read whole by the first range
+	# (HITMAP_CUT_LINES=0: never cut where there are lines), kernel samples too
+	for f in "$TMP/gen.data" "$TMP/many.data" "$TMP/ksim.data"; do
+		[ -f "$f" ] || continue
+		HITMAP_CUT_LINES=0 HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$f" >/dev/null 2>"$TMP/d.err"
+		if grep -q 'report: 1 range, .*reads the whole file' "$TMP/d.err"; then
+			pass "report-threads: ${f##*/} read whole by the first range"
+		else
+			fail "report-threads: ${f##*/} read whole by the first range" \
+				"$(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
+		fi
+		for v in "" "--json" "--csv" "-N --show-all"; do
+			# shellcheck disable=SC2086
+			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
+			# shellcheck disable=SC2086
+			HITMAP_CUT_LINES=0 HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
+			if cmp -s "$TMP/a.out" "$TMP/b.out"; then
+				pass "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
+			else
+				fail "report-threads: ${f##*/} ${v:-text} read whole = --threads 1" \
+					"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+			fi
+		done
+	done
 else
 	skip "report-threads: the default's verdict" "no $GEN or fewer than 2 CPUs"
 fi
