@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <hitmap/reader_range.h>
 #include "report.h"
 #include "util/clock.h"
@@ -23,7 +24,19 @@ struct hm_chunk {
 	struct hm_chunks	*open;	/* the first range, run while the cuts are found */
 	bool			ended;	/* open: its last record (the first cut's) given */
 	bool			held;	/* open: its thread's messages held (hm_log__hold) */
+	bool			alone;	/* the first range, not cut: the whole file, no merge */
+	/* open, the verdict's measure (report-range.c): samples read, and at the last check */
+	u64			nr_read, next_check;
+	u64			s_prev, d_prev;	/* samples added and lines then */
 };
+
+/*
+ * Whether cutting pays (hm_chunks.verdict), which the first range says
+ * from the lines it sees per sample when --threads was not given
+ * (report-range.c): CUT, or WHOLE: it reads the whole file alone.
+ */
+enum { HM_CUT_UNKNOWN, HM_CUT, HM_CUT_WHOLE };
+#define HM_CUT_NO_END	UINT64_MAX	/* first_end when the first range reads the whole file */
 
 /* The plan (r->chunks of the report that runs them). */
 struct hm_chunks {
@@ -44,12 +57,26 @@ struct hm_chunks {
 	pthread_mutex_t		lock;
 	pthread_cond_t		cond;
 	u64			min_end;
+	u64			start, share;	/* the data's first byte; 1/nr of its bytes */
 	u64			first_end;	/* under lock */
 	int			scan_done;	/* under lock */
 	int			given_up;	/* under lock; read atomically as well */
 	u64			at;		/* the first range's file offset (atomic) */
+	int			verdict;	/* HM_CUT_*, under lock; read atomically as well */
+	double			cut_lines;	/* the verdict's threshold (HITMAP_CUT_LINES) */
 	double			t0;		/* the run's start (HITMAP_DEBUG's times) */
 };
+
+/* The first range's verdict (HM_CUT or HM_CUT_WHOLE), if none was said yet. */
+static inline void hm_chunks__say(struct hm_chunks *c, int verdict)
+{
+	pthread_mutex_lock(&c->lock);
+	if (c->verdict == HM_CUT_UNKNOWN) {
+		__atomic_store_n(&c->verdict, verdict, __ATOMIC_RELAXED);
+		pthread_cond_broadcast(&c->cond);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
 
 /*
  * The first range's record @ev (hm_report__chunk_next, on its thread): 1 to
@@ -76,6 +103,11 @@ static inline int hm_chunk__open_next(struct hm_chunk *k, const struct hm_event 
 	pthread_mutex_unlock(&c->lock);
 	if (gone)
 		return -ECANCELED;
+	if (end == HM_CUT_NO_END) {
+		k->open = NULL;	/* not cut: on to the end of the data */
+		k->alone = true;
+		return 1;
+	}
 	if (ev->file_offset > end)
 		return -EIO;
 	k->ended = ev->file_offset == end;

@@ -146,8 +146,10 @@ static int run_part(struct hm_report *p, int i, bool open)
 		err = errno ? -errno : -ENOMEM;
 	else
 		err = hm_report__pass(c->part[i]);
-	if (open)
+	if (open) {
+		hm_chunks__say(c, HM_CUT);	/* ended (or failed) before its verdict */
 		hm_log__release(scan_done(c));
+	}
 	if (c->part[i])
 		hm_debug("report: range %d: %llu samples, %.3f s CPU, %.3f-%.3f s", i,
 			 (unsigned long long)c->part[i]->nr_samples, hm_clock__thread_cpu() - t0,
@@ -177,13 +179,16 @@ struct lines_merge {
 	struct hm_lines	*dst, *src;
 	u64		seq_base;
 	int		err;
+	double		cpu;	/* its thread's CPU seconds (HITMAP_DEBUG) */
 };
 
 static void *lines_merge_main(void *arg)
 {
 	struct lines_merge *m = arg;
+	double t0 = hm_clock__thread_cpu();
 
 	m->err = hm_lines__merge_after(m->dst, m->src, m->seq_base);
+	m->cpu = hm_clock__thread_cpu() - t0;
 	return NULL;
 }
 
@@ -194,8 +199,9 @@ static void *lines_merge_main(void *arg)
  */
 static int merge_part(struct hm_report *r, struct hm_report *q)
 {
-	struct lines_merge lm = { r->lines, q->lines, r->nr_samples, 0 };
+	struct lines_merge lm = { r->lines, q->lines, r->nr_samples, 0, 0 };
 	bool both = r->lines && q->lines, th = false;
+	double t0 = hm_clock__thread_cpu();
 	pthread_t t;
 	int err;
 
@@ -216,15 +222,27 @@ static int merge_part(struct hm_report *r, struct hm_report *q)
 		}
 	r->nr_nocpu += q->nr_nocpu;
 	hm_places__merge(r->places, q->places);
-	err = hm_perf_lines__merge_after(r->perf_lines, q->perf_lines);
+	if (q->chunk->alone) {
+		/* the whole file's, finished as one pass finishes them */
+		struct hm_perf_lines *pl = r->perf_lines;
+
+		r->perf_lines = q->perf_lines;
+		q->perf_lines = pl;
+		err = 0;
+	} else {
+		err = hm_perf_lines__merge_after(r->perf_lines, q->perf_lines);
+	}
 	if (!err && r->infer && q->infer)
 		err = hm_futex_observer__merge(r->infer, q->infer);
+	t0 = hm_clock__thread_cpu() - t0;
 	if (th)
 		pthread_join(t, NULL);
 	else if (both)
 		lines_merge_main(&lm);
 	if (!err)
 		err = lm.err;
+	hm_debug("report: merged %llu samples after %llu: lines %.3f s CPU, the rest %.3f s CPU",
+		 (unsigned long long)q->nr_samples, (unsigned long long)r->nr_samples, lm.cpu, t0);
 	r->nr_samples += q->nr_samples;
 	return err;
 }
@@ -311,8 +329,11 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 	c->cut[0] = *first;
 	for (;;) {
 		double now = wall(), vs, vp, q = 0;
-		u64 at = __atomic_load_n(&c->at, __ATOMIC_RELAXED), want;
+		u64 at = __atomic_load_n(&c->at, __ATOMIC_RELAXED), want, even;
+		int verdict = __atomic_load_n(&c->verdict, __ATOMIC_RELAXED);
 
+		if (verdict == HM_CUT_WHOLE)
+			return 2;
 		vs = (c->cut[0].off - start) / (now - ws + 1e-9);
 		vp = at > start ? (at - start) / (now - w0 + 1e-9) : 0;
 		if (own_cpus && vs > 0) {
@@ -323,8 +344,23 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 		want = e - (u64)((c->nr - 1) * (e * (1 - q) / (c->nr - q)));
 		if (want < e / c->nr)
 			want = e / c->nr;
-		if (c->cut[0].off >= start + want)
-			return 1;
+		/*
+		 * The others start now at the soonest: the first range's bytes
+		 * left and theirs even (it has read more when it took long to
+		 * say whether to cut).
+		 */
+		even = at > start ? (e + (c->nr - 1) * (at - start)) / c->nr : 0;
+		if (own_cpus && even > want && even < e)
+			want = even;
+		if (c->cut[0].off >= start + want) {
+			if (verdict == HM_CUT)
+				return 1;
+			pthread_mutex_lock(&c->lock);
+			while (c->verdict == HM_CUT_UNKNOWN)
+				pthread_cond_wait(&c->cond, &c->lock);
+			pthread_mutex_unlock(&c->lock);
+			continue;
+		}
 		{
 			struct hm_range_cut cut;
 
@@ -335,7 +371,15 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 		}
 	}
 	/* the data ended first: the cut before is still one */
-	return ret == 0 && c->cut[0].off >= start + e / c->nr ? 1 : ret;
+	if (ret == 0 && c->cut[0].off >= start + e / c->nr) {
+		/* its verdict comes at the latest at the first round past min_end */
+		pthread_mutex_lock(&c->lock);
+		while (c->verdict == HM_CUT_UNKNOWN)
+			pthread_cond_wait(&c->cond, &c->lock);
+		pthread_mutex_unlock(&c->lock);
+		return c->verdict == HM_CUT_WHOLE ? 2 : 1;
+	}
+	return ret;
 }
 
 /*
@@ -384,8 +428,18 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 		c->err[0] = 0;
 		tw = wall();
 		*started = !pthread_create(&w0->th, NULL, worker_main, w0);
+		if (!*started)
+			hm_chunks__say(c, HM_CUT);	/* no first range to say it */
 		ret = first_cut(c, &first, *started ? tw : wall(), *started &&
 				c->nr <= hm_report__cpus_available());
+	}
+	if (ret == 2) {
+		/* not cut: the first range reads on to the end, the only part */
+		c->nr = 1;
+		hm_debug("report: 1 range, cut scan %.3f s CPU, %.3f s; the first range reads the whole file",
+			 hm_clock__thread_cpu() - t_cpu, wall() - c->t0);
+		publish(c, HM_CUT_NO_END, true);
+		return 1;
 	}
 	if (ret > 0) {
 		publish(c, c->cut[0].off, false);
@@ -427,14 +481,18 @@ static int chunks_run(struct hm_report *r)
 	err = 0;
 	last = c->nr - 1;
 	w[0].started = first_started;
+	if (last)
+		w[last].started = false;	/* the report's thread's */
 	for (int i = 1; i < last; i++) {
 		w[i].p = r;
 		w[i].i = i;
 		w[i].open = false;
 		w[i].started = !pthread_create(&w[i].th, NULL, worker_main, &w[i]);
 	}
-	c->err[last] = run_part(r, last, false);
-	for (int i = 0; i < last; i++)
+	/* the report's thread takes the last range (none when the first reads the whole file) */
+	if (last || !w[0].started)
+		c->err[last] = run_part(r, last, false);
+	for (int i = 0; i <= last; i++)
 		if (w[i].started)
 			pthread_join(w[i].th, NULL);
 	for (int i = 0; i < last; i++)
@@ -473,11 +531,14 @@ static int chunks_run(struct hm_report *r)
 		err = merge_tree(c);
 	if (err >= 0)
 		err = merge_part(r, c->part[0]);
-	hm_debug("report: merge %.3f s, until %.3f s", wall() - t0, wall() - c->t0);
+	double t1 = wall();
+
 	for (int i = 0; i <= last; i++) {
 		part_delete(c->part[i]);
 		c->part[i] = NULL;
 	}
+	hm_debug("report: merge %.3f s, the parts freed %.3f s, until %.3f s", t1 - t0, wall() - t1,
+		 wall() - c->t0);
 	return err < 0 ? err : 0;
 }
 

@@ -623,17 +623,21 @@ static int setup_header(struct hm_report *r)
 	if (err < 0)
 		return err;
 	/*
-	 * Default: one thread where the table's details come from a second
-	 * read (the pass keeps per-line totals only, and the sharded pass
-	 * measured no faster on two CPUs: medians 0.45 s vs 0.49 s on the
-	 * futex bench file, 0.67 s vs 0.48 s on 50k lines, at twice the
-	 * memory); the CPUs available otherwise.
+	 * Default: the CPUs available; where the table's details come from
+	 * a second read, the file in ranges (at most HM_RANGES_THREADS, and
+	 * the first range says whether cutting pays, report-range.c) or one
+	 * thread (the sharded pass measured no faster on two CPUs: medians
+	 * 0.45 s vs 0.49 s on the futex bench file, 0.67 s vs 0.48 s on 50k
+	 * lines, at twice the memory).
 	 */
-	r->nr_threads = r->opts.threads > 0 ? r->opts.threads :
-			defer_details(r) ? 1 : hm_report__cpus_available();
+	r->nr_threads = r->opts.threads > 0 ? r->opts.threads : hm_report__cpus_available();
+	if (r->opts.threads <= 0 && defer_details(r) && r->nr_threads > HM_RANGES_THREADS)
+		r->nr_threads = HM_RANGES_THREADS;
 	err = hm_report__chunks_plan(r);	/* the file in ranges, one a thread */
 	if (err < 0)
 		return err;
+	if (r->opts.threads <= 0 && defer_details(r) && !r->chunks)
+		r->nr_threads = 1;
 	err = setup_lines(r);
 	if (err < 0)
 		return err;
@@ -819,7 +823,7 @@ static int pass_read(struct hm_report *r)
 		err = batch__flush(r, &batch);
 	/* perf's entries from the line table; a part's are merged with the others' */
 	if (err >= 0)
-		err = hm_perf_lines__finish(r->perf_lines, r->lines, r->chunk != NULL);
+		err = hm_perf_lines__finish(r->perf_lines, r->lines, hm_report__chunk_merged(r));
 	hm_dsrc_cache__fold(r->dsrc_cache, &r->c2c);
 	if (r->par) {
 		int e2 = hm_par__finish(r->par, &r->lines);

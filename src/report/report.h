@@ -127,11 +127,19 @@ int  hm_report__pass_end(struct hm_report *r, int err);
 struct hm_chunks;
 struct hm_chunk;
 struct hm_event;
+/*
+ * The default's most ranges (--threads not given): each part builds a table
+ * of the lines it sees (memory: that many tables), and the gain past 8
+ * flattens (README, "Speed": the serial cut scan, the merge levels).
+ */
+#define HM_RANGES_THREADS	8
 int  hm_report__chunks_plan(struct hm_report *r);
 void hm_report__chunks_delete(struct hm_chunks *c);
 int  hm_report__chunk_setup(struct hm_report *r);
 int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);
 struct hm_reader *hm_report__chunk_reader(struct hm_report *r);
+/* A part whose tables are merged with others' (not the first range reading the whole file). */
+bool hm_report__chunk_merged(const struct hm_report *r);
 /* After the parts ran, the ones before @i final: part @i must run again (its start state set right). */
 bool hm_report__chunk_stale(struct hm_report *r, int i);
 

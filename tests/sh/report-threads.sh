@@ -286,6 +286,67 @@ else
 	skip "report-threads: ranges given up" "no $GEN or no grep -P"
 fi
 
+# the default (no --threads): the CPUs available, and the first range says
+# whether cutting pays from the lines it sees a sample (report-range.c): a
+# file with about as many lines as samples is read whole by it, one with few
+# lines is cut; either way the bytes of one thread.  Needs 2 CPUs.
+if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
+	"$GEN" -o "$TMP/flat.data" -n 200000 -l 1000000 --nodes 2 --cpus 16 --seed 9 --phys >/dev/null
+	"$GEN" -o "$TMP/few.data" -n 200000 -l 500 --nodes 2 --cpus 16 --seed 9 --phys >/dev/null
+	for f in "$TMP/flat.data" "$TMP/few.data"; do
+		[ -f "$f" ] || continue
+		case ${f##*/} in
+		flat.data) want='report: 1 range, .*reads the whole file';;
+		*) want='report: [2-9] ranges';;
+		esac
+		HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$f" >/dev/null 2>"$TMP/d.err"
+		if grep -q "$want" "$TMP/d.err" && grep -q 'lines a sample in a part' "$TMP/d.err"; then
+			pass "report-threads: default on ${f##*/}: $(sed -n 's/.*report: \([0-9]* ranges*\).*/\1/p' "$TMP/d.err")"
+		else
+			fail "report-threads: default on ${f##*/}: '$want'" \
+				"$(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
+		fi
+		for v in "" "--json" "--csv"; do
+			# shellcheck disable=SC2086
+			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
+			# shellcheck disable=SC2086
+			HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
+			if cmp -s "$TMP/a.out" "$TMP/b.out"; then
+				pass "report-threads: default on ${f##*/} ${v:-text} = --threads 1"
+			else
+				fail "report-threads: default on ${f##*/} ${v:-text} = --threads 1" \
+					"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+			fi
+		done
+	done
+	# every file of the ranges above read whole by the first range
+	# (HITMAP_CUT_LINES=0: never cut where there are lines), kernel samples too
+	for f in "$TMP/gen.data" "$TMP/many.data" "$TMP/ksim.data"; do
+		[ -f "$f" ] || continue
+		HITMAP_CUT_LINES=0 HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$f" >/dev/null 2>"$TMP/d.err"
+		if grep -q 'report: 1 range, .*reads the whole file' "$TMP/d.err"; then
+			pass "report-threads: ${f##*/} read whole by the first range"
+		else
+			fail "report-threads: ${f##*/} read whole by the first range" \
+				"$(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
+		fi
+		for v in "" "--json" "--csv" "-N --show-all"; do
+			# shellcheck disable=SC2086
+			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
+			# shellcheck disable=SC2086
+			HITMAP_CUT_LINES=0 HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
+			if cmp -s "$TMP/a.out" "$TMP/b.out"; then
+				pass "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
+			else
+				fail "report-threads: ${f##*/} ${v:-text} read whole = --threads 1" \
+					"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+			fi
+		done
+	done
+else
+	skip "report-threads: the default's verdict" "no $GEN or fewer than 2 CPUs"
+fi
+
 # usage
 "$HITMAP" report --threads 0 -i /dev/null >/dev/null 2>&1; rc=$?
 if [ $rc = 2 ]; then pass "report-threads: --threads 0 is a usage error (2)"
