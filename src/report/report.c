@@ -921,9 +921,9 @@ static int pass_read(struct hm_report *r)
 	}
 	if (err >= 0)
 		err = batch__flush(r, &batch);
-	/* perf's entries from the line table; a part's are merged with the others' */
-	if (err >= 0)
-		err = hm_perf_lines__finish(r->perf_lines, r->lines, r->chunk != NULL);
+	/* perf's entries from the line table; a part's after the parts' merge (pass_end) */
+	if (err >= 0 && !r->chunk)
+		err = hm_perf_lines__finish(r->perf_lines, r->lines);
 	dsrc_cache__fold(r);
 	if (r->par) {
 		int e2 = hm_par__finish(r->par, &r->lines);
@@ -972,6 +972,9 @@ int hm_report__pass_end(struct hm_report *r, int err)
 		if (err < 0)
 			return err;
 	}
+	err = hm_perf_lines__finish(r->perf_lines, r->lines);
+	if (err < 0)
+		return err;
 	r->nr_shared = hm_perf_lines__shared(r->perf_lines, &r->shared);
 	err = hm_buckets__finish(r->buckets);
 	if (err >= 0)
