@@ -9,8 +9,19 @@
 #include "bigalloc.h"
 #include "util/htab.h"
 
-/* the per-sample part of a line stays within 4 cache lines (lines.h) */
-_Static_assert(offsetof(struct hm_line, first_addr) <= 256, "hm_line's hot part past 256 bytes");
+/* the per-sample part of a line stays within 5 cache lines, the line too (lines.h) */
+_Static_assert(offsetof(struct hm_line, first_addr) <= 320 && sizeof(struct hm_line) == 320,
+	       "hm_line past 320 bytes");
+
+static inline u64 *cpus_of(struct hm_line *ln)
+{
+	return ln->ext_out ? ln->ext.p.cpus : ln->ext.in;
+}
+
+static inline u32 *node_of(struct hm_line *ln)
+{
+	return ln->ext_out ? ln->ext.p.node : (u32 *)&ln->ext.in[1];
+}
 
 struct slot {
 	u64	addr;
@@ -157,6 +168,12 @@ static void first_access(struct hm_line *ln, const struct hm_sample *s, u64 seq)
 	ln->seq = seq;
 }
 
+/* Whether a line's CPU bitmap and node counters fit in the line (lines.h). */
+static inline bool ext_inline(const struct hm_lines *l)
+{
+	return l->nr_cpus <= 64 && 1 + (l->nr_nodes * 3 + 1) / 2 <= HM_LINE_EXT;
+}
+
 /* The line of @addr; a new one takes @s as its first access. */
 static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
 {
@@ -175,12 +192,15 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 	memset(ln, 0, sizeof(*ln));
 	ln->addr = addr;
 	first_access(ln, s, seq);
-	/* one block: the CPU bitmap, then the per-node counters */
-	ln->cpus = hm_arena__alloc(&l->arena, ext);
-	if (!ln->cpus)
-		return NULL;
-	if (l->nr_nodes)
-		ln->node = (u32 *)(ln->cpus + (l->nr_cpus + 63) / 64);
+	if (!ext_inline(l)) {
+		/* one block: the CPU bitmap, then the per-node counters */
+		ln->ext_out = 1;
+		ln->ext.p.cpus = hm_arena__alloc(&l->arena, ext);
+		if (!ln->ext.p.cpus)
+			return NULL;
+		if (l->nr_nodes)
+			ln->ext.p.node = (u32 *)(ln->ext.p.cpus + (l->nr_cpus + 63) / 64);
+	}
 	l->slot[h].addr = addr;
 	l->slot[h].idx = (u32)++l->nr;
 	if (l->nr * 2 > l->nr_slots && rehash(l) < 0)
@@ -252,15 +272,14 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 		return;
 	ln = ln_at(l, hint - 1);
 	if (stage == 0) {
-		/* every cache line it spans: lines are not 64-byte aligned */
-		const char *p = (const char *)((uintptr_t)ln & ~(uintptr_t)63);
-
-		for (; p < (const char *)&ln->first_addr; p += 64)
+		/* every cache line of its per-sample part (lines are 64-byte aligned) */
+		for (const char *p = (const char *)ln; p < (const char *)&ln->first_addr; p += 64)
 			__builtin_prefetch(p);
 	} else {
 		if (!l->fill && ln->offs)
 			__builtin_prefetch(ln->offs);
-		__builtin_prefetch(ln->cpus);
+		if (ln->ext_out)
+			__builtin_prefetch(ln->ext.p.cpus);
 	}
 }
 
@@ -336,11 +355,13 @@ int hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
 		ln->last_phys = s->phys_addr;
 	}
 	if ((s->sample_type & PERF_SAMPLE_CPU) && s->cpu < (u32)l->nr_cpus)
-		ln->cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+		cpus_of(ln)[s->cpu / 64] |= 1ULL << (s->cpu % 64);
 	if (node_idx >= 0 && node_idx < l->nr_nodes) {
-		ln->node[node_idx * 3] += hitm;
-		ln->node[node_idx * 3 + 1] += peer;
-		ln->node[node_idx * 3 + 2] += one->store;
+		u32 *node = node_of(ln);
+
+		node[node_idx * 3] += hitm;
+		node[node_idx * 3 + 1] += peer;
+		node[node_idx * 3 + 2] += one->store;
 	}
 	for (i = 0; i < ln->nr_pids; i++)
 		if (ln->pid[i] == s->pid)
@@ -667,17 +688,17 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 		if (!a)
 			return -ENOMEM;
 		if (dst->nr != before) {
-			/* new here: the part's line as it is */
-			u64 *cpus = a->cpus;
-			u32 *node = a->node;
+			/* new here: the part's line as it is (its own bitmap and counters) */
+			typeof(a->ext) ext = a->ext;
 
 			*a = *b;
 			a->seq = b->seq + seq_base;
-			a->cpus = cpus;
-			a->node = node;
-			memcpy(cpus, b->cpus, words * sizeof(u64));
-			if (dst->nr_nodes)
-				memcpy(node, b->node, dst->nr_nodes * 3 * sizeof(u32));
+			if (a->ext_out) {
+				a->ext = ext;
+				memcpy(ext.p.cpus, b->ext.p.cpus, words * sizeof(u64));
+				if (dst->nr_nodes)
+					memcpy(ext.p.node, b->ext.p.node, dst->nr_nodes * 3 * sizeof(u32));
+			}
 			continue;
 		}
 		/* line 0 first touched at address 0 here: the first nonzero access names it */
@@ -703,9 +724,9 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 			a->last_phys = b->last_phys;
 		}
 		for (i = 0; i < words; i++)
-			a->cpus[i] |= b->cpus[i];
+			cpus_of(a)[i] |= hm_line__cpus(b)[i];
 		for (i = 0; i < (u32)dst->nr_nodes * 3; i++)
-			a->node[i] += b->node[i];
+			node_of(a)[i] += hm_line__node(b)[i];
 		for (j = 0; j < b->nr_pids; j++) {
 			for (i = 0; i < a->nr_pids; i++)
 				if (a->pid[i] == b->pid[j])
