@@ -23,10 +23,21 @@ static inline u32 *node_of(struct hm_line *ln)
 	return ln->ext_out ? ln->ext.p.node : (u32 *)&ln->ext.in[1];
 }
 
+/*
+ * 8 bytes: the low 32 bits of the address's hash (which place it, so the
+ * table grows without reading the lines) and the line's index + 1 (0
+ * empty).  A hash that matches is checked against the line's address.
+ */
 struct slot {
-	u64	addr;
-	u32	idx;		/* index + 1, 0 empty */
+	u32	hash;
+	u32	idx;
 };
+
+static inline u32 hash32(u64 addr)
+{
+	return (u32)hm_hash_u64(addr);
+}
+
 
 /*
  * Lines live in segments that double (SEG0 lines, then 2 * SEG0, ...):
@@ -42,8 +53,8 @@ struct hm_lines {
 	int		nr_cpus, nr_nodes;
 	size_t		nr, alloc;	/* lines */
 	struct hm_line	*seg[MAX_SEGS];
-	struct slot	*slot;		/* open addressing, key inline */
-	size_t		nr_slots;	/* power of two */
+	struct slot	*slot;		/* open addressing */
+	size_t		nr_slots;	/* power of two, at most 1 << 32 */
 	size_t		bytes;
 	u64		nr_added;	/* samples added: the next one's seq */
 	struct hm_arena	arena;		/* per-line blocks, offsets, code addresses */
@@ -138,7 +149,7 @@ void hm_lines__delete(struct hm_lines *l)
 static int rehash(struct hm_lines *l)
 {
 	size_t n = l->nr_slots * 2, mask = n - 1;
-	struct slot *s = hm_big__alloc(n * sizeof(*s));
+	struct slot *s = n <= (1ULL << 32) ? hm_big__alloc(n * sizeof(*s)) : NULL;
 
 	if (!s)
 		return -ENOMEM;
@@ -147,7 +158,7 @@ static int rehash(struct hm_lines *l)
 
 		if (!l->slot[i].idx)
 			continue;
-		h = hm_hash_u64(l->slot[i].addr) & mask;
+		h = l->slot[i].hash & mask;
 		while (s[h].idx)
 			h = (h + 1) & mask;
 		s[h] = l->slot[i];
@@ -177,13 +188,14 @@ static inline bool ext_inline(const struct hm_lines *l)
 /* The line of @addr; a new one takes @s as its first access. */
 static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
 {
-	size_t mask = l->nr_slots - 1, h = hm_hash_u64(addr) & mask;
+	u32 hv = hash32(addr);
+	size_t mask = l->nr_slots - 1, h = hv & mask;
 	size_t ext = (l->nr_cpus + 63) / 64 * sizeof(u64) + l->nr_nodes * 3 * sizeof(u32);
 	struct hm_line *ln;
 
 	while (l->slot[h].idx) {
-		if (l->slot[h].addr == addr)
-			return ln_at(l, l->slot[h].idx - 1);
+		if (l->slot[h].hash == hv && (ln = ln_at(l, l->slot[h].idx - 1))->addr == addr)
+			return ln;
 		h = (h + 1) & mask;
 	}
 	ln = ln_next(l);
@@ -201,7 +213,7 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 		if (l->nr_nodes)
 			ln->ext.p.node = (u32 *)(ln->ext.p.cpus + (l->nr_cpus + 63) / 64);
 	}
-	l->slot[h].addr = addr;
+	l->slot[h].hash = hv;
 	l->slot[h].idx = (u32)++l->nr;
 	if (l->nr * 2 > l->nr_slots && rehash(l) < 0)
 		return NULL;
@@ -254,10 +266,24 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 
 u32 hm_lines__lookup(const struct hm_lines *l, u64 line)
 {
-	size_t mask = l->nr_slots - 1, h = hm_hash_u64(line) & mask;
+	u32 hv = hash32(line);
+	size_t mask = l->nr_slots - 1, h = hv & mask;
 
 	while (l->slot[h].idx) {
-		if (l->slot[h].addr == line)
+		if (l->slot[h].hash == hv && ln_at(l, l->slot[h].idx - 1)->addr == line)
+			return l->slot[h].idx;
+		h = (h + 1) & mask;
+	}
+	return 0;
+}
+
+u32 hm_lines__hint(const struct hm_lines *l, u64 line)
+{
+	u32 hv = hash32(line);
+	size_t mask = l->nr_slots - 1, h = hv & mask;
+
+	while (l->slot[h].idx) {
+		if (l->slot[h].hash == hv)
 			return l->slot[h].idx;
 		h = (h + 1) & mask;
 	}
@@ -495,11 +521,12 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 		if (rehash(l) < 0)
 			goto fail;
 	for (size_t k = 0; k < l->nr; k++) {
-		size_t mask = l->nr_slots - 1, h = hm_hash_u64(ln_at(l, k)->addr) & mask;
+		u32 hv = hash32(ln_at(l, k)->addr);
+		size_t mask = l->nr_slots - 1, h = hv & mask;
 
 		while (l->slot[h].idx)
 			h = (h + 1) & mask;
-		l->slot[h].addr = ln_at(l, k)->addr;
+		l->slot[h].hash = hv;
 		l->slot[h].idx = (u32)k + 1;
 	}
 	for (i = 0; i < n; i++) {
@@ -557,7 +584,7 @@ int hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n)
 
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
 {
-	__builtin_prefetch(&l->slot[hm_hash_u64(line) & (l->nr_slots - 1)]);
+	__builtin_prefetch(&l->slot[hash32(line) & (l->nr_slots - 1)]);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)

@@ -127,12 +127,16 @@ int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
  */
 struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n);
 /*
- * One probe per sample in a batch: hm_lines__lookup gives the line's index
+ * One probe per sample in a batch: hm_lines__hint gives the line's index
  * + 1 (0: not in the table yet), which stays valid while lines are added;
  * the prefetches and hm_lines__add_at take it instead of probing again
- * (@hint 0: look the line up, adding it).  Stage 0 of the prefetch: the
- * line; 1: its offsets and CPU bitmap.
+ * (@hint 0: look the line up, adding it).  It compares the slots' hashes
+ * only, not the line (not yet in the cache): rarely another line's, which
+ * hm_lines__add_at sees and looks up again.  hm_lines__lookup is exact.
+ * Stage 0 of the prefetch: the line; 1: its offsets (and CPU bitmap when
+ * not in the line).
  */
+u32  hm_lines__hint(const struct hm_lines *l, u64 line);
 u32  hm_lines__lookup(const struct hm_lines *l, u64 line);
 void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage);
 void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);

@@ -279,7 +279,7 @@ struct pending {
 	struct perf_key		k;
 	u64			kh;		/* k's hash; with pkey, (line, pkey)'s (flush) */
 	u32			pkey;		/* hm_perf_lines__key_id of k: counted through the line */
-	u32			lhint;		/* hm_lines__lookup of its line */
+	u32			lhint;		/* hm_lines__hint of its line */
 };
 
 static void resolve(struct hm_report *r, struct pending *p)
@@ -601,7 +601,7 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 				__builtin_prefetch(&t->e[idx - 1]);
 			b[k].lhint = 0;
 			if (r->lines && b[k].s.addr) {
-				b[k].lhint = hm_lines__lookup(r->lines, b[k].s.addr & cl);
+				b[k].lhint = hm_lines__hint(r->lines, b[k].s.addr & cl);
 				hm_lines__prefetch_at(r->lines, b[k].lhint, 0);
 			}
 		}

@@ -109,6 +109,14 @@ int main(void)
 			found++;
 	}
 	CHECK_EQ("line with two offsets", found, 1);
+	/* five pairs of these lines share their slots' 32-bit hash: the lookup checks the line */
+	found = 0;
+	for (i = 0; i < 200000; i++) {
+		ln = hm_lines__at(L, hm_lines__lookup(L, 0x10000000 + i * 64));
+		found += ln && ln->addr == 0x10000000 + i * 64;
+	}
+	CHECK_EQ("every line looked up", found, 200000);
+	CHECK_EQ("no line looked up", hm_lines__lookup(L, 0x10000000 + 200000 * 64), 0);
 
 	/* one contended line: offsets sorted, HITM kinds, stores, cost, sockets */
 	add(0x7000, 0x401000, 7, hitm, 1, 0, 100);
