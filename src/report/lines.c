@@ -140,7 +140,7 @@ void hm_lines__delete(struct hm_lines *l)
 	if (!l)
 		return;
 	hm_arena__release(&l->arena);
-	for (int k = 0; k < MAX_SEGS && l->seg[k]; k++)
+	for (int k = 0; k < MAX_SEGS; k++)
 		hm_big__free(l->seg[k], seg_lines(k) * sizeof(struct hm_line));
 	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
@@ -688,9 +688,71 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	return v;
 }
 
-int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+/* @src's line @b into @dst (hm_lines__merge_after); 0 or -ENOMEM. */
+static int merge_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_base)
 {
 	size_t words = (dst->nr_cpus + 63) / 64;
+	struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
+			       .misc = b->first_cpumode };
+	size_t before = dst->nr;
+	struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
+	u32 i, j;
+
+	if (!a)
+		return -ENOMEM;
+	if (dst->nr != before) {
+		/* new here: the part's line as it is (its own bitmap and counters) */
+		typeof(a->ext) ext = a->ext;
+
+		*a = *b;
+		a->seq = b->seq + seq_base;
+		if (a->ext_out) {
+			a->ext = ext;
+			memcpy(ext.p.cpus, b->ext.p.cpus, words * sizeof(u64));
+			if (dst->nr_nodes)
+				memcpy(ext.p.node, b->ext.p.node, dst->nr_nodes * 3 * sizeof(u32));
+		}
+		return 0;
+	}
+	/* line 0 first touched at address 0 here: the first nonzero access names it */
+	if (!a->addr && !a->first_addr && b->first_addr) {
+		a->first_addr = b->first_addr;
+		a->first_ip = b->first_ip;
+		a->first_pid = b->first_pid;
+		a->first_cpumode = b->first_cpumode;
+		a->seq = b->seq + seq_base;
+	}
+	hm_c2c_stats__sum(&a->st, &b->st);
+	for (i = 0; i < HM_LINE_CATS; i++)
+		a->cat[i] += b->cat[i];
+	a->cost += b->cost;
+	a->w_load += b->w_load;
+	a->sockets |= b->sockets;
+	a->data_nodes |= b->data_nodes;
+	if (b->pa_cnt) {
+		/* the part counted its first address as a change from none */
+		if (!a->pa_cnt)
+			a->first_phys = b->first_phys;
+		a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == b->first_phys);
+		a->last_phys = b->last_phys;
+	}
+	for (i = 0; i < words; i++)
+		cpus_of(a)[i] |= hm_line__cpus(b)[i];
+	for (i = 0; i < (u32)dst->nr_nodes * 3; i++)
+		node_of(a)[i] += hm_line__node(b)[i];
+	for (j = 0; j < b->nr_pids; j++) {
+		for (i = 0; i < a->nr_pids; i++)
+			if (a->pid[i] == b->pid[j])
+				break;
+		if (i == a->nr_pids && i < HM_LINE_MAX_PIDS)
+			a->pid[a->nr_pids++] = b->pid[j];
+	}
+	return 0;
+}
+
+int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+{
+	size_t k = 0;
 
 	if (src->nr_cpus != dst->nr_cpus || src->nr_nodes != dst->nr_nodes || !dst->fill || !src->fill)
 		return -EINVAL;
@@ -704,64 +766,31 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 		*src = t;
 		return 0;
 	}
-	for (size_t k = 0; k < src->nr; k++) {
-		const struct hm_line *b = ln_at(src, k);
-		struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
-				       .misc = b->first_cpumode };
-		size_t before = dst->nr;
-		struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
-		u32 i, j;
+	/*
+	 * Line by line in @src's order, each segment unmapped once read, and
+	 * the slots at once (the lines are not looked up): the merge holds
+	 * little more than @dst, not both tables and @dst's growth.
+	 */
+	hm_big__free(src->slot, src->nr_slots * sizeof(*src->slot));
+	src->slot = NULL;
+	for (int g = 0; g < MAX_SEGS && src->seg[g]; g++) {
+		for (size_t e = k + seg_lines(g); k < e && k < src->nr; k++) {
+			int err = merge_line(dst, ln_at(src, k), seq_base);
 
-		if (!a)
-			return -ENOMEM;
-		if (dst->nr != before) {
-			/* new here: the part's line as it is (its own bitmap and counters) */
-			typeof(a->ext) ext = a->ext;
-
-			*a = *b;
-			a->seq = b->seq + seq_base;
-			if (a->ext_out) {
-				a->ext = ext;
-				memcpy(ext.p.cpus, b->ext.p.cpus, words * sizeof(u64));
-				if (dst->nr_nodes)
-					memcpy(ext.p.node, b->ext.p.node, dst->nr_nodes * 3 * sizeof(u32));
-			}
-			continue;
+			if (err < 0)
+				return err;
 		}
-		/* line 0 first touched at address 0 here: the first nonzero access names it */
-		if (!a->addr && !a->first_addr && b->first_addr) {
-			a->first_addr = b->first_addr;
-			a->first_ip = b->first_ip;
-			a->first_pid = b->first_pid;
-			a->first_cpumode = b->first_cpumode;
-			a->seq = b->seq + seq_base;
-		}
-		hm_c2c_stats__sum(&a->st, &b->st);
-		for (i = 0; i < HM_LINE_CATS; i++)
-			a->cat[i] += b->cat[i];
-		a->cost += b->cost;
-		a->w_load += b->w_load;
-		a->sockets |= b->sockets;
-		a->data_nodes |= b->data_nodes;
-		if (b->pa_cnt) {
-			/* the part counted its first address as a change from none */
-			if (!a->pa_cnt)
-				a->first_phys = b->first_phys;
-			a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == b->first_phys);
-			a->last_phys = b->last_phys;
-		}
-		for (i = 0; i < words; i++)
-			cpus_of(a)[i] |= hm_line__cpus(b)[i];
-		for (i = 0; i < (u32)dst->nr_nodes * 3; i++)
-			node_of(a)[i] += hm_line__node(b)[i];
-		for (j = 0; j < b->nr_pids; j++) {
-			for (i = 0; i < a->nr_pids; i++)
-				if (a->pid[i] == b->pid[j])
-					break;
-			if (i == a->nr_pids && i < HM_LINE_MAX_PIDS)
-				a->pid[a->nr_pids++] = b->pid[j];
-		}
+		hm_big__free(src->seg[g], seg_lines(g) * sizeof(struct hm_line));
+		src->seg[g] = NULL;
 	}
 	dst->nr_added += src->nr_added;
-	return 0;
+	/* @src left empty */
+	hm_arena__release(&src->arena);
+	memset(src->free_offs, 0, sizeof(src->free_offs));
+	memset(src->free_ips, 0, sizeof(src->free_ips));
+	src->nr = src->alloc = 0;
+	src->nr_added = 0;
+	src->nr_slots = 1024;
+	src->slot = hm_big__alloc(src->nr_slots * sizeof(*src->slot));
+	return src->slot ? 0 : -ENOMEM;
 }

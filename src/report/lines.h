@@ -203,8 +203,9 @@ size_t hm_lines__bytes(const struct hm_lines *l);
  * (report --threads over ranges of the file), to @dst as one pass over
  * both would have built them: per-line totals only (both deferred), new
  * lines after @dst's in their order, their first sample's number moved
- * on by @seq_base.  An empty @dst takes @src's lines (@src is left
- * empty).  0 or -ENOMEM.
+ * on by @seq_base.  @src is left empty (its memory freed as its lines
+ * are read; an empty @dst takes them as they are).  0 or -ENOMEM (@src
+ * then only fit for hm_lines__delete).
  */
 int  hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base);
 

@@ -39,6 +39,8 @@ static void ext_case(int cpus, int nodes)
 	add(0xa000, 0x401000, 1, hitm, top, last, 10);
 	add(0x9000, 0x401000, 1, hitm, 3, last, 10);
 	CHECK_EQ("ext: merge", hm_lines__merge_after(a, b, 2), 0);
+	CHECK_EQ("ext: the second part left empty", hm_lines__count(b), 0);
+	CHECK_EQ("ext: nothing found there", hm_lines__lookup(b, 0x9000), 0);
 	x = hm_lines__at(a, hm_lines__lookup(a, 0x9000));
 	y = hm_lines__at(a, hm_lines__lookup(a, 0xa000));
 	CHECK("ext: lines", x && y && hm_lines__count(a) == 2);
