@@ -38,7 +38,6 @@ static inline u32 hash32(u64 addr)
 	return (u32)hm_hash_u64(addr);
 }
 
-
 /*
  * Lines live in segments that double (SEG0 lines, then 2 * SEG0, ...):
  * adding lines never moves them, so the table grows without copying

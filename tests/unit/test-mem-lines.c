@@ -143,8 +143,8 @@ int main(void)
 	      ln->offs[3].ip[0].nr == 2 && ln->offs[3].ip[0].hitm == 2);
 	CHECK("code addresses capped", ln && ln->offs[2].nr_ips == HM_LINE_MAX_IPS &&
 	      ln->offs[2].ips_dropped == 20 - HM_LINE_MAX_IPS);
-	CHECK("per node hitm/store", ln && hm_line__node(ln)[0 * 3] == 1 && hm_line__node(ln)[1 * 3] == 2 &&
-	      hm_line__node(ln)[1 * 3 + 2] == 1);
+	CHECK("per node hitm/store", ln && hm_line__node(ln)[0 * 3] == 1 &&
+	      hm_line__node(ln)[1 * 3] == 2 && hm_line__node(ln)[1 * 3 + 2] == 1);
 	CHECK("cpus", ln && hm_line__cpus(ln)[0] == ((1 << 1) | (1 << 5) | (1 << 6) | (1 << 2)));
 	free(v);
 	/* -d rmt and cost see the same line; -d peer none */
