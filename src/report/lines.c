@@ -502,10 +502,16 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 	pos = calloc(n > 0 ? (size_t)n : 1, sizeof(*pos));
 	if (!l || !pos)
 		goto fail;
+	/* the parts' slots are not read: freed before the merged table grows */
+	for (i = 0; i < n; i++) {
+		hm_big__free(parts[i]->slot, parts[i]->nr_slots * sizeof(*parts[i]->slot));
+		parts[i]->slot = NULL;
+	}
 	/* k-way merge on the first sample's number: the single pass's order */
 	while (l->nr < total) {
 		struct hm_line *ln = ln_next(l);
 		int best = -1;
+		size_t j;
 
 		if (!ln)
 			goto fail;
@@ -515,6 +521,14 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 				best = i;
 		*ln = *ln_at(parts[best], pos[best]++);
 		l->nr++;
+		/* a part's segment read to its end is unmapped: no two copies of every line */
+		j = pos[best] + SEG0;
+		if (!(j & (j - 1))) {
+			int g = 63 - __builtin_clzll(j) - SEG0_SHIFT - 1;
+
+			hm_big__free(parts[best]->seg[g], seg_lines(g) * sizeof(struct hm_line));
+			parts[best]->seg[g] = NULL;
+		}
 	}
 	while (l->nr * 2 > l->nr_slots)
 		if (rehash(l) < 0)
