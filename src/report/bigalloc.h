@@ -29,7 +29,9 @@ static inline size_t hm_big__round(size_t bytes)
 /*
  * Zeroed memory of @bytes; NULL on failure.  From HM_BIG_HUGE on, the
  * mapping starts at a huge-page boundary, so that (transparent huge pages
- * allowed) all of it faults in as huge pages, not its unaligned ends.
+ * allowed) its whole huge pages fault in as such, not its unaligned start.
+ * Huge pages are asked for the whole huge pages of @bytes only: a table of
+ * 2.5 MB (8192 lines of 320 bytes) touches 2.5 MB, not 4.
  */
 static inline void *hm_big__alloc(size_t bytes)
 {
@@ -49,7 +51,7 @@ static inline void *hm_big__alloc(size_t bytes)
 	}
 #ifdef MADV_HUGEPAGE
 	if (n >= HM_BIG_HUGE)
-		madvise(p, n, MADV_HUGEPAGE);
+		madvise(p, bytes & ~(HM_BIG_HUGE - 1), MADV_HUGEPAGE);
 #endif
 	return p;
 }

@@ -9,13 +9,34 @@
 #include "bigalloc.h"
 #include "util/htab.h"
 
-/* the per-sample part of a line stays within 4 cache lines (lines.h) */
-_Static_assert(offsetof(struct hm_line, first_addr) <= 256, "hm_line's hot part past 256 bytes");
+/* the per-sample part of a line stays within 5 cache lines, the line too (lines.h) */
+_Static_assert(offsetof(struct hm_line, first_addr) <= 320 && sizeof(struct hm_line) == 320,
+	       "hm_line past 320 bytes");
 
+static inline u64 *cpus_of(struct hm_line *ln)
+{
+	return ln->ext_out ? ln->ext.p.cpus : ln->ext.in;
+}
+
+static inline u32 *node_of(struct hm_line *ln)
+{
+	return ln->ext_out ? ln->ext.p.node : (u32 *)&ln->ext.in[1];
+}
+
+/*
+ * 8 bytes: the low 32 bits of the address's hash (which place it, so the
+ * table grows without reading the lines) and the line's index + 1 (0
+ * empty).  A hash that matches is checked against the line's address.
+ */
 struct slot {
-	u64	addr;
-	u32	idx;		/* index + 1, 0 empty */
+	u32	hash;
+	u32	idx;
 };
+
+static inline u32 hash32(u64 addr)
+{
+	return (u32)hm_hash_u64(addr);
+}
 
 /*
  * Lines live in segments that double (SEG0 lines, then 2 * SEG0, ...):
@@ -31,8 +52,8 @@ struct hm_lines {
 	int		nr_cpus, nr_nodes;
 	size_t		nr, alloc;	/* lines */
 	struct hm_line	*seg[MAX_SEGS];
-	struct slot	*slot;		/* open addressing, key inline */
-	size_t		nr_slots;	/* power of two */
+	struct slot	*slot;		/* open addressing */
+	size_t		nr_slots;	/* power of two, at most 1 << 32 */
 	size_t		bytes;
 	u64		nr_added;	/* samples added: the next one's seq */
 	struct hm_arena	arena;		/* per-line blocks, offsets, code addresses */
@@ -118,7 +139,7 @@ void hm_lines__delete(struct hm_lines *l)
 	if (!l)
 		return;
 	hm_arena__release(&l->arena);
-	for (int k = 0; k < MAX_SEGS && l->seg[k]; k++)
+	for (int k = 0; k < MAX_SEGS; k++)
 		hm_big__free(l->seg[k], seg_lines(k) * sizeof(struct hm_line));
 	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
@@ -127,7 +148,7 @@ void hm_lines__delete(struct hm_lines *l)
 static int rehash(struct hm_lines *l)
 {
 	size_t n = l->nr_slots * 2, mask = n - 1;
-	struct slot *s = hm_big__alloc(n * sizeof(*s));
+	struct slot *s = n <= (1ULL << 32) ? hm_big__alloc(n * sizeof(*s)) : NULL;
 
 	if (!s)
 		return -ENOMEM;
@@ -136,7 +157,7 @@ static int rehash(struct hm_lines *l)
 
 		if (!l->slot[i].idx)
 			continue;
-		h = hm_hash_u64(l->slot[i].addr) & mask;
+		h = l->slot[i].hash & mask;
 		while (s[h].idx)
 			h = (h + 1) & mask;
 		s[h] = l->slot[i];
@@ -157,16 +178,23 @@ static void first_access(struct hm_line *ln, const struct hm_sample *s, u64 seq)
 	ln->seq = seq;
 }
 
+/* Whether a line's CPU bitmap and node counters fit in the line (lines.h). */
+static inline bool ext_inline(const struct hm_lines *l)
+{
+	return l->nr_cpus <= 64 && 1 + (l->nr_nodes * 3 + 1) / 2 <= HM_LINE_EXT;
+}
+
 /* The line of @addr; a new one takes @s as its first access. */
 static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
 {
-	size_t mask = l->nr_slots - 1, h = hm_hash_u64(addr) & mask;
+	u32 hv = hash32(addr);
+	size_t mask = l->nr_slots - 1, h = hv & mask;
 	size_t ext = (l->nr_cpus + 63) / 64 * sizeof(u64) + l->nr_nodes * 3 * sizeof(u32);
 	struct hm_line *ln;
 
 	while (l->slot[h].idx) {
-		if (l->slot[h].addr == addr)
-			return ln_at(l, l->slot[h].idx - 1);
+		if (l->slot[h].hash == hv && (ln = ln_at(l, l->slot[h].idx - 1))->addr == addr)
+			return ln;
 		h = (h + 1) & mask;
 	}
 	ln = ln_next(l);
@@ -175,13 +203,16 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 	memset(ln, 0, sizeof(*ln));
 	ln->addr = addr;
 	first_access(ln, s, seq);
-	/* one block: the CPU bitmap, then the per-node counters */
-	ln->cpus = hm_arena__alloc(&l->arena, ext);
-	if (!ln->cpus)
-		return NULL;
-	if (l->nr_nodes)
-		ln->node = (u32 *)(ln->cpus + (l->nr_cpus + 63) / 64);
-	l->slot[h].addr = addr;
+	if (!ext_inline(l)) {
+		/* one block: the CPU bitmap, then the per-node counters */
+		ln->ext_out = 1;
+		ln->ext.p.cpus = hm_arena__alloc(&l->arena, ext);
+		if (!ln->ext.p.cpus)
+			return NULL;
+		if (l->nr_nodes)
+			ln->ext.p.node = (u32 *)(ln->ext.p.cpus + (l->nr_cpus + 63) / 64);
+	}
+	l->slot[h].hash = hv;
 	l->slot[h].idx = (u32)++l->nr;
 	if (l->nr * 2 > l->nr_slots && rehash(l) < 0)
 		return NULL;
@@ -234,10 +265,24 @@ int hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
 
 u32 hm_lines__lookup(const struct hm_lines *l, u64 line)
 {
-	size_t mask = l->nr_slots - 1, h = hm_hash_u64(line) & mask;
+	u32 hv = hash32(line);
+	size_t mask = l->nr_slots - 1, h = hv & mask;
 
 	while (l->slot[h].idx) {
-		if (l->slot[h].addr == line)
+		if (l->slot[h].hash == hv && ln_at(l, l->slot[h].idx - 1)->addr == line)
+			return l->slot[h].idx;
+		h = (h + 1) & mask;
+	}
+	return 0;
+}
+
+u32 hm_lines__hint(const struct hm_lines *l, u64 line)
+{
+	u32 hv = hash32(line);
+	size_t mask = l->nr_slots - 1, h = hv & mask;
+
+	while (l->slot[h].idx) {
+		if (l->slot[h].hash == hv)
 			return l->slot[h].idx;
 		h = (h + 1) & mask;
 	}
@@ -252,15 +297,14 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 		return;
 	ln = ln_at(l, hint - 1);
 	if (stage == 0) {
-		/* every cache line it spans: lines are not 64-byte aligned */
-		const char *p = (const char *)((uintptr_t)ln & ~(uintptr_t)63);
-
-		for (; p < (const char *)&ln->first_addr; p += 64)
+		/* every cache line of its per-sample part (lines are 64-byte aligned) */
+		for (const char *p = (const char *)ln; p < (const char *)&ln->first_addr; p += 64)
 			__builtin_prefetch(p);
 	} else {
 		if (!l->fill && ln->offs)
 			__builtin_prefetch(ln->offs);
-		__builtin_prefetch(ln->cpus);
+		if (ln->ext_out)
+			__builtin_prefetch(ln->ext.p.cpus);
 	}
 }
 
@@ -336,11 +380,13 @@ int hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
 		ln->last_phys = s->phys_addr;
 	}
 	if ((s->sample_type & PERF_SAMPLE_CPU) && s->cpu < (u32)l->nr_cpus)
-		ln->cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+		cpus_of(ln)[s->cpu / 64] |= 1ULL << (s->cpu % 64);
 	if (node_idx >= 0 && node_idx < l->nr_nodes) {
-		ln->node[node_idx * 3] += hitm;
-		ln->node[node_idx * 3 + 1] += peer;
-		ln->node[node_idx * 3 + 2] += one->store;
+		u32 *node = node_of(ln);
+
+		node[node_idx * 3] += hitm;
+		node[node_idx * 3 + 1] += peer;
+		node[node_idx * 3 + 2] += one->store;
 	}
 	for (i = 0; i < ln->nr_pids; i++)
 		if (ln->pid[i] == s->pid)
@@ -456,10 +502,16 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 	pos = calloc(n > 0 ? (size_t)n : 1, sizeof(*pos));
 	if (!l || !pos)
 		goto fail;
+	/* the parts' slots are not read: freed before the merged table grows */
+	for (i = 0; i < n; i++) {
+		hm_big__free(parts[i]->slot, parts[i]->nr_slots * sizeof(*parts[i]->slot));
+		parts[i]->slot = NULL;
+	}
 	/* k-way merge on the first sample's number: the single pass's order */
 	while (l->nr < total) {
 		struct hm_line *ln = ln_next(l);
 		int best = -1;
+		size_t j;
 
 		if (!ln)
 			goto fail;
@@ -469,16 +521,25 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 				best = i;
 		*ln = *ln_at(parts[best], pos[best]++);
 		l->nr++;
+		/* a part's segment read to its end is unmapped: no two copies of every line */
+		j = pos[best] + SEG0;
+		if (!(j & (j - 1))) {
+			int g = 63 - __builtin_clzll(j) - SEG0_SHIFT - 1;
+
+			hm_big__free(parts[best]->seg[g], seg_lines(g) * sizeof(struct hm_line));
+			parts[best]->seg[g] = NULL;
+		}
 	}
 	while (l->nr * 2 > l->nr_slots)
 		if (rehash(l) < 0)
 			goto fail;
 	for (size_t k = 0; k < l->nr; k++) {
-		size_t mask = l->nr_slots - 1, h = hm_hash_u64(ln_at(l, k)->addr) & mask;
+		u32 hv = hash32(ln_at(l, k)->addr);
+		size_t mask = l->nr_slots - 1, h = hv & mask;
 
 		while (l->slot[h].idx)
 			h = (h + 1) & mask;
-		l->slot[h].addr = ln_at(l, k)->addr;
+		l->slot[h].hash = hv;
 		l->slot[h].idx = (u32)k + 1;
 	}
 	for (i = 0; i < n; i++) {
@@ -536,7 +597,7 @@ int hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n)
 
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
 {
-	__builtin_prefetch(&l->slot[hm_hash_u64(line) & (l->nr_slots - 1)]);
+	__builtin_prefetch(&l->slot[hash32(line) & (l->nr_slots - 1)]);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)
@@ -640,9 +701,71 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	return v;
 }
 
-int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+/* @src's line @b into @dst (hm_lines__merge_after); 0 or -ENOMEM. */
+static int merge_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_base)
 {
 	size_t words = (dst->nr_cpus + 63) / 64;
+	struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
+			       .misc = b->first_cpumode };
+	size_t before = dst->nr;
+	struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
+	u32 i, j;
+
+	if (!a)
+		return -ENOMEM;
+	if (dst->nr != before) {
+		/* new here: the part's line as it is (its own bitmap and counters) */
+		typeof(a->ext) ext = a->ext;
+
+		*a = *b;
+		a->seq = b->seq + seq_base;
+		if (a->ext_out) {
+			a->ext = ext;
+			memcpy(ext.p.cpus, b->ext.p.cpus, words * sizeof(u64));
+			if (dst->nr_nodes)
+				memcpy(ext.p.node, b->ext.p.node, dst->nr_nodes * 3 * sizeof(u32));
+		}
+		return 0;
+	}
+	/* line 0 first touched at address 0 here: the first nonzero access names it */
+	if (!a->addr && !a->first_addr && b->first_addr) {
+		a->first_addr = b->first_addr;
+		a->first_ip = b->first_ip;
+		a->first_pid = b->first_pid;
+		a->first_cpumode = b->first_cpumode;
+		a->seq = b->seq + seq_base;
+	}
+	hm_c2c_stats__sum(&a->st, &b->st);
+	for (i = 0; i < HM_LINE_CATS; i++)
+		a->cat[i] += b->cat[i];
+	a->cost += b->cost;
+	a->w_load += b->w_load;
+	a->sockets |= b->sockets;
+	a->data_nodes |= b->data_nodes;
+	if (b->pa_cnt) {
+		/* the part counted its first address as a change from none */
+		if (!a->pa_cnt)
+			a->first_phys = b->first_phys;
+		a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == b->first_phys);
+		a->last_phys = b->last_phys;
+	}
+	for (i = 0; i < words; i++)
+		cpus_of(a)[i] |= hm_line__cpus(b)[i];
+	for (i = 0; i < (u32)dst->nr_nodes * 3; i++)
+		node_of(a)[i] += hm_line__node(b)[i];
+	for (j = 0; j < b->nr_pids; j++) {
+		for (i = 0; i < a->nr_pids; i++)
+			if (a->pid[i] == b->pid[j])
+				break;
+		if (i == a->nr_pids && i < HM_LINE_MAX_PIDS)
+			a->pid[a->nr_pids++] = b->pid[j];
+	}
+	return 0;
+}
+
+int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+{
+	size_t k = 0;
 
 	if (src->nr_cpus != dst->nr_cpus || src->nr_nodes != dst->nr_nodes || !dst->fill || !src->fill)
 		return -EINVAL;
@@ -656,64 +779,31 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 		*src = t;
 		return 0;
 	}
-	for (size_t k = 0; k < src->nr; k++) {
-		const struct hm_line *b = ln_at(src, k);
-		struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
-				       .misc = b->first_cpumode };
-		size_t before = dst->nr;
-		struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
-		u32 i, j;
+	/*
+	 * Line by line in @src's order, each segment unmapped once read, and
+	 * the slots at once (the lines are not looked up): the merge holds
+	 * little more than @dst, not both tables and @dst's growth.
+	 */
+	hm_big__free(src->slot, src->nr_slots * sizeof(*src->slot));
+	src->slot = NULL;
+	for (int g = 0; g < MAX_SEGS && src->seg[g]; g++) {
+		for (size_t e = k + seg_lines(g); k < e && k < src->nr; k++) {
+			int err = merge_line(dst, ln_at(src, k), seq_base);
 
-		if (!a)
-			return -ENOMEM;
-		if (dst->nr != before) {
-			/* new here: the part's line as it is */
-			u64 *cpus = a->cpus;
-			u32 *node = a->node;
-
-			*a = *b;
-			a->seq = b->seq + seq_base;
-			a->cpus = cpus;
-			a->node = node;
-			memcpy(cpus, b->cpus, words * sizeof(u64));
-			if (dst->nr_nodes)
-				memcpy(node, b->node, dst->nr_nodes * 3 * sizeof(u32));
-			continue;
+			if (err < 0)
+				return err;
 		}
-		/* line 0 first touched at address 0 here: the first nonzero access names it */
-		if (!a->addr && !a->first_addr && b->first_addr) {
-			a->first_addr = b->first_addr;
-			a->first_ip = b->first_ip;
-			a->first_pid = b->first_pid;
-			a->first_cpumode = b->first_cpumode;
-			a->seq = b->seq + seq_base;
-		}
-		hm_c2c_stats__sum(&a->st, &b->st);
-		for (i = 0; i < HM_LINE_CATS; i++)
-			a->cat[i] += b->cat[i];
-		a->cost += b->cost;
-		a->w_load += b->w_load;
-		a->sockets |= b->sockets;
-		a->data_nodes |= b->data_nodes;
-		if (b->pa_cnt) {
-			/* the part counted its first address as a change from none */
-			if (!a->pa_cnt)
-				a->first_phys = b->first_phys;
-			a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == b->first_phys);
-			a->last_phys = b->last_phys;
-		}
-		for (i = 0; i < words; i++)
-			a->cpus[i] |= b->cpus[i];
-		for (i = 0; i < (u32)dst->nr_nodes * 3; i++)
-			a->node[i] += b->node[i];
-		for (j = 0; j < b->nr_pids; j++) {
-			for (i = 0; i < a->nr_pids; i++)
-				if (a->pid[i] == b->pid[j])
-					break;
-			if (i == a->nr_pids && i < HM_LINE_MAX_PIDS)
-				a->pid[a->nr_pids++] = b->pid[j];
-		}
+		hm_big__free(src->seg[g], seg_lines(g) * sizeof(struct hm_line));
+		src->seg[g] = NULL;
 	}
 	dst->nr_added += src->nr_added;
-	return 0;
+	/* @src left empty */
+	hm_arena__release(&src->arena);
+	memset(src->free_offs, 0, sizeof(src->free_offs));
+	memset(src->free_ips, 0, sizeof(src->free_ips));
+	src->nr = src->alloc = 0;
+	src->nr_added = 0;
+	src->nr_slots = 1024;
+	src->slot = hm_big__alloc(src->nr_slots * sizeof(*src->slot));
+	return src->slot ? 0 : -ENOMEM;
 }

@@ -53,10 +53,14 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 }
 
 /*
- * What every sample writes fills the first four cache lines (252 bytes);
- * the first access and the offsets follow.  64-byte aligned (320 bytes), so
- * a sample touches 4 cache lines of its line, not up to 6.
+ * What every sample writes fills the first 272 bytes: the CPU bitmap and
+ * the per-node counters in the line itself where they fit (HM_LINE_EXT:
+ * up to 64 CPUs and 2 nodes), so that a sample touches one 320-byte block
+ * (5 cache lines, 64-byte aligned) and its prefetch follows no pointer;
+ * else in a block of their own.  Read them with hm_line__cpus() and
+ * hm_line__node().  The first access and the offsets follow.
  */
+#define HM_LINE_EXT	4	/* u64 words */
 struct hm_line {
 	u64			addr;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
@@ -67,21 +71,39 @@ struct hm_line {
 	u64			sockets;	/* accessor sockets (bit < 64) */
 	u64			data_nodes;	/* nodes of the data (PHYS_ADDR) */
 	u64			last_phys;
-	u64			*cpus;		/* bitmap of nr_cpus bits */
-	u32			*node;		/* per accessor node index: hitm, peer, store */
-	u32			nr_pids;
 	u32			pid[HM_LINE_MAX_PIDS];
 	u32			pkey;		/* hm_lines__add_key(): the first sample's perf key id */
+	u8			nr_pids;
+	u8			ext_out;	/* the bitmap and counters in ext.p, not ext.in */
+	u8			first_cpumode;
+	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
+	union {
+		u64		in[HM_LINE_EXT];	/* bitmap word, then the counters */
+		struct {
+			u64	*cpus;	/* bitmap of nr_cpus bits */
+			u32	*node;	/* per accessor node index: hitm, peer, store */
+		} p;
+	} ext;
 	/* set once, at the line's first sample */
 	u64			first_addr, first_ip;	/* the first access: what names the line */
 	u64			seq;		/* the pass's sample number of that access */
 	u64			first_phys;	/* the first nonzero phys address (pa_cnt's merge) */
-	u32			first_pid;
-	u8			first_cpumode;
-	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
-	u32			nr_offs, alloc_offs;
 	struct hm_line_off	*offs;
+	u32			first_pid;
+	u16			nr_offs, alloc_offs;	/* at most 1 << 15 (lines.c) */
 } __attribute__((aligned(64)));
+
+/* The line's CPU bitmap (nr_cpus bits: hm_lines__nr_cpus()). */
+static inline const u64 *hm_line__cpus(const struct hm_line *ln)
+{
+	return ln->ext_out ? ln->ext.p.cpus : ln->ext.in;
+}
+
+/* Per accessor node index: hitm, peer, store (3 counters a node). */
+static inline const u32 *hm_line__node(const struct hm_line *ln)
+{
+	return ln->ext_out ? ln->ext.p.node : (const u32 *)&ln->ext.in[1];
+}
 
 static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
 {
@@ -105,12 +127,16 @@ int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,
  */
 struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n);
 /*
- * One probe per sample in a batch: hm_lines__lookup gives the line's index
+ * One probe per sample in a batch: hm_lines__hint gives the line's index
  * + 1 (0: not in the table yet), which stays valid while lines are added;
  * the prefetches and hm_lines__add_at take it instead of probing again
- * (@hint 0: look the line up, adding it).  Stage 0 of the prefetch: the
- * line; 1: its offsets and CPU bitmap.
+ * (@hint 0: look the line up, adding it).  It compares the slots' hashes
+ * only, not the line (not yet in the cache): rarely another line's, which
+ * hm_lines__add_at sees and looks up again.  hm_lines__lookup is exact.
+ * Stage 0 of the prefetch: the line; 1: its offsets (and CPU bitmap when
+ * not in the line).
  */
+u32  hm_lines__hint(const struct hm_lines *l, u64 line);
 u32  hm_lines__lookup(const struct hm_lines *l, u64 line);
 void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage);
 void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr);
@@ -177,8 +203,9 @@ size_t hm_lines__bytes(const struct hm_lines *l);
  * (report --threads over ranges of the file), to @dst as one pass over
  * both would have built them: per-line totals only (both deferred), new
  * lines after @dst's in their order, their first sample's number moved
- * on by @seq_base.  An empty @dst takes @src's lines (@src is left
- * empty).  0 or -ENOMEM.
+ * on by @seq_base.  @src is left empty (its memory freed as its lines
+ * are read; an empty @dst takes them as they are).  0 or -ENOMEM (@src
+ * then only fit for hm_lines__delete).
  */
 int  hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base);
 

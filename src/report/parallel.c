@@ -20,7 +20,7 @@ struct par_msg {
 	int	socket, data_node, node_idx;
 	u8	cat, cpumode;
 	u8	load, has_cpu;
-	u32	hint;		/* the processing thread's hm_lines__lookup */
+	u32	hint;		/* the processing thread's hm_lines__hint */
 };
 
 struct chunk {
@@ -80,7 +80,7 @@ static void process(struct hm_par *p, struct hm_lines *l, struct chunk *c)
 		if (j < c->n)
 			hm_lines__prefetch_slot(l, c->m[j].addr & clmask);
 		if (k >= 0 && k < c->n) {
-			c->m[k].hint = hm_lines__lookup(l, c->m[k].addr & clmask);
+			c->m[k].hint = hm_lines__hint(l, c->m[k].addr & clmask);
 			hm_lines__prefetch_at(l, c->m[k].hint, 0);
 		}
 		if (m >= 0 && m < c->n)

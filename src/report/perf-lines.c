@@ -198,26 +198,19 @@ static int kid_grow(struct hm_perf_lines *p)
 	return 0;
 }
 
-u32 hm_perf_lines__key_id(struct hm_perf_lines *p, const struct perf_key *k, u64 vline)
+/* The id of the key (@d, @who, @dso_id), added when new; 0: ENOMEM (errno set). */
+static u32 kid_intern(struct hm_perf_lines *p, u64 d, u32 who, u32 dso_id)
 {
-	u32 who = who_of(k->pid, k->cpumode, k->mapped), mask, h, id;
-	u64 d = k->line - vline;
-	/* a few keys take turns (processes on the same lines): a small cache before the table */
-	u32 *cached = &p->kid_cache[(who ^ (who >> 8) ^ k->dso_id ^ (u32)(d >> 12)) & 15];
 	const struct perf_kid *c;
+	u32 mask, h, id;
 
-	if (*cached) {
-		c = &p->kid[*cached - 1];
-		if (c->delta == d && c->who == who && c->dso_id == k->dso_id)
-			return *cached;
-	}
 	if ((p->nr_kid + 1) * 2 > p->nr_kid_slots && kid_grow(p) < 0)
 		goto nomem;
 	mask = p->nr_kid_slots - 1;
-	for (h = (u32)hash_of(d, who, k->dso_id) & mask; p->kid_slot[h]; h = (h + 1) & mask) {
+	for (h = (u32)hash_of(d, who, dso_id) & mask; p->kid_slot[h]; h = (h + 1) & mask) {
 		c = &p->kid[p->kid_slot[h] - 1];
-		if (c->delta == d && c->who == who && c->dso_id == k->dso_id)
-			return *cached = p->kid_slot[h];
+		if (c->delta == d && c->who == who && c->dso_id == dso_id)
+			return p->kid_slot[h];
 	}
 	if (p->nr_kid == p->alloc_kid) {
 		u32 na = p->alloc_kid ? p->alloc_kid * 2 : 16;
@@ -228,13 +221,29 @@ u32 hm_perf_lines__key_id(struct hm_perf_lines *p, const struct perf_key *k, u64
 		p->kid = nk;
 		p->alloc_kid = na;
 	}
-	p->kid[p->nr_kid] = (struct perf_kid){ .delta = d, .who = who, .dso_id = k->dso_id };
+	p->kid[p->nr_kid] = (struct perf_kid){ .delta = d, .who = who, .dso_id = dso_id };
 	id = ++p->nr_kid;
 	p->kid_slot[h] = id;
-	return *cached = id;
+	return id;
 nomem:
 	errno = ENOMEM;
 	return 0;
+}
+
+u32 hm_perf_lines__key_id(struct hm_perf_lines *p, const struct perf_key *k, u64 vline)
+{
+	u32 who = who_of(k->pid, k->cpumode, k->mapped);
+	u64 d = k->line - vline;
+	/* a few keys take turns (processes on the same lines): a small cache before the table */
+	u32 *cached = &p->kid_cache[(who ^ (who >> 8) ^ k->dso_id ^ (u32)(d >> 12)) & 15];
+	const struct perf_kid *c;
+
+	if (*cached) {
+		c = &p->kid[*cached - 1];
+		if (c->delta == d && c->who == who && c->dso_id == k->dso_id)
+			return *cached;
+	}
+	return *cached = kid_intern(p, d, who, k->dso_id);
 }
 
 u64 hm_perf_lines__other_hash(u64 vline, u32 id)
@@ -451,16 +460,16 @@ static int sum_direct(struct hm_perf_lines *p, struct hm_lines *l)
 	return 0;
 }
 
-int hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l, bool table)
+int hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l)
 {
 	int err;
 
-	if (!p->nr_kid)
-		return 0;	/* every sample went to the entries */
+	if (!p->nr_kid || p->finished)
+		return 0;	/* every sample went to the entries, or done already */
 	if (!l)
 		return -EINVAL;
 	/* few direct entries (samples without an address): more, and they are built with the rest */
-	err = table || p->nr > 4096 ? 1 : kids_collide(p);
+	err = p->nr > 4096 ? 1 : kids_collide(p);
 	if (!err)
 		err = entries_meet(p, l);
 	if (err >= 0) {
@@ -471,61 +480,143 @@ int hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l, bool tabl
 	}
 	hm_perf_lines__delete(p->other);
 	p->other = NULL;
+	p->finished = true;
 	return err;
 }
 
-int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_perf_lines *src)
+/* Add (@vline, @id)'s counters @c to @p's other keys' table; 0 or -ENOMEM. */
+static int other_add(struct hm_perf_lines *p, u64 vline, u32 id, const struct perf_entry *c)
 {
-	if (dst->done || src->done || dst->other || src->other)
-		return -EINVAL;	/* not entries (hm_perf_lines__finish without @table) */
-	if (!dst->nr) {
+	struct perf_entry *e;
+
+	if (!p->other && !(p->other = hm_perf_lines__new()))
+		return -ENOMEM;
+	e = entry_get(p->other, vline, id, 0, hash_of(vline, id, 0));
+	if (!e)
+		return -ENOMEM;
+	counts_add(e, c, 1);
+	return 0;
+}
+
+/* @src's entries counted directly added to @dst's, new ones after its; 0 or -ENOMEM. */
+static int entries_merge(struct hm_perf_lines *dst, const struct hm_perf_lines *src)
+{
+	for (size_t i = 0; i < src->nr; i++) {
+		const struct perf_entry *b = &src->e[i];
+		struct perf_entry *e = entry_get(dst, b->line, b->who, b->dso_id,
+						 hash_of(b->line, b->who, b->dso_id));
+
+		if (!e)
+			return -ENOMEM;
+		counts_add(e, b, 1);
+	}
+	return 0;
+}
+
+/*
+ * @src's other keys of line @ls (its @n entries @x, grouped by line), to
+ * @dst, whose line @ld (NULL: none yet) has the line's first key; @map:
+ * @src's key ids to @dst's.  Where both have the line under different
+ * first keys, @src's first key's samples (the line's counters less its
+ * other keys') become an other key of @dst's line, and @src's samples of
+ * @dst's first key are the line's own.  0 or -ENOMEM.
+ */
+static int line_merge(struct hm_perf_lines *dst, struct hm_line *ld, const struct hm_line *ls,
+		      const u32 *map, const struct perf_entry *x, size_t n)
+{
+	u32 ks = map[(ls->pkey & ~HM_LINE_PKEY_OTHER) - 1];
+	u32 kd = ld ? ld->pkey & ~HM_LINE_PKEY_OTHER : ks;
+	struct perf_entry c;
+	int err;
+
+	if (ld && !kd)
+		return -EINVAL;	/* a line without a key: not a part's table */
+	if (kd != ks) {
+		counts_of(&c, &ls->st);
+		for (size_t j = 0; j < n; j++)
+			counts_add(&c, &x[j], (u32)-1);
+		err = other_add(dst, ls->addr, ks, &c);
+		if (err < 0)
+			return err;
+	}
+	for (size_t j = 0; j < n; j++) {
+		if (map[x[j].who - 1] == kd)
+			continue;
+		err = other_add(dst, ls->addr, map[x[j].who - 1], &x[j]);
+		if (err < 0)
+			return err;
+	}
+	if (ld && (kd != ks || n))
+		ld->pkey |= HM_LINE_PKEY_OTHER;
+	return 0;
+}
+
+int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,
+			       struct hm_perf_lines *src, struct hm_lines *sl)
+{
+	struct hm_perf_lines *o = src->other;
+	size_t n = sl ? hm_lines__count(sl) : 0, no = o ? o->nr : 0, j = 0;
+	u32 *map = NULL;
+	int err = 0;
+
+	if (dst->finished || src->finished || (src->nr_kid && (!dl || !sl)))
+		return -EINVAL;	/* a part's entries and keys, before hm_perf_lines__finish */
+	if (!dst->nr && !dst->nr_kid) {
 		struct hm_perf_lines t = *dst;
 
 		*dst = *src;
 		*src = t;
 		return 0;
 	}
-	for (size_t i = 0; i < src->nr; i++) {
-		const struct perf_entry *b = &src->e[i];
-		size_t mask = dst->nr_slots - 1, h = hash_of(b->line, b->who, b->dso_id) & mask;
-		struct perf_entry *e = NULL;
+	err = entries_merge(dst, src);
+	if (err < 0 || !src->nr_kid)
+		return err;
+	map = malloc(src->nr_kid * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (u32 i = 0; i < src->nr_kid; i++) {
+		const struct perf_kid *k = &src->kid[i];
 
-		while (dst->slot[h]) {
-			e = &dst->e[dst->slot[h] - 1];
-			if (e->line == b->line && e->who == b->who && e->dso_id == b->dso_id)
-				break;
-			e = NULL;
-			h = (h + 1) & mask;
+		map[i] = kid_intern(dst, k->delta, k->who, k->dso_id);
+		if (!map[i]) {
+			err = -ENOMEM;
+			goto out;
 		}
-		if (!e) {
-			if (dst->nr == dst->alloc) {
-				size_t na = dst->alloc ? dst->alloc * 2 : 1024;
-				struct perf_entry *ne = hm_big__realloc(dst->e, dst->alloc * sizeof(*ne),
-									na * sizeof(*ne));
-
-				if (!ne)
-					return -ENOMEM;
-				dst->e = ne;
-				dst->alloc = na;
-			}
-			dst->e[dst->nr] = *b;
-			dst->slot[h] = (u32)++dst->nr;
-			if (dst->nr * 2 > dst->nr_slots && perf_lines__grow(dst) < 0)
-				return -ENOMEM;
-			continue;
-		}
-		e->load += b->load;
-		e->fbhit += b->fbhit;
-		e->l1hit += b->l1hit;
-		e->l2hit += b->l2hit;
-		e->llc += b->llc;
-		e->hitm += b->hitm;
-		e->peer += b->peer;
-		e->locks += b->locks;
-		e->blk += b->blk;
-		e->store += b->store;
-		e->st_l1hit += b->st_l1hit;
-		e->st_na += b->st_na;
 	}
-	return 0;
+	/* the other keys grouped by line, in the lines' order (@src is consumed) */
+	if (no)
+		qsort(o->e, no, sizeof(*o->e), entry_line_cmp);
+	for (size_t i = 0; i < n && err >= 0; i++) {
+		struct hm_line *ls = hm_lines__get(sl, i);
+		struct hm_line *ld = hm_lines__at(dl, hm_lines__lookup(dl, ls->addr));
+		size_t k = 0;
+
+		if (!(ls->pkey & ~HM_LINE_PKEY_OTHER))
+			continue;
+		if (ls->pkey & HM_LINE_PKEY_OTHER) {
+			/* the group of ls->addr: the sorted entries' first at or past it */
+			size_t lo = 0, hi = no;
+
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+
+				if (o->e[mid].line < ls->addr)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (j = lo; j + k < no && o->e[j + k].line == ls->addr; k++)
+				;
+		}
+		err = line_merge(dst, ld, ls, map, k ? &o->e[j] : NULL, k);
+		/* a line new to @dst keeps its keys: hm_lines__merge_after copies it */
+		if (!ld)
+			ls->pkey = map[(ls->pkey & ~HM_LINE_PKEY_OTHER) - 1] |
+				   (ls->pkey & HM_LINE_PKEY_OTHER);
+	}
+out:
+	free(map);
+	hm_perf_lines__delete(src->other);
+	src->other = NULL;
+	return err;
 }

@@ -45,6 +45,7 @@ struct hm_perf_lines {
 	u32			nr_kid_slots;	/* power of two */
 	struct hm_perf_lines	*other;		/* (virtual line, id) of other keys than the line's first */
 	bool			done;		/* hm_perf_lines__finish summed the shared entries */
+	bool			finished;	/* hm_perf_lines__finish ran */
 	u32			nr_shared;
 	struct hm_perf_shared	shared;
 };
@@ -73,19 +74,23 @@ u64  hm_perf_lines__other_hash(u64 vline, u32 id);
 int  hm_perf_lines__add_other(struct hm_perf_lines *p, u64 vline, u32 id,
 			      const struct hm_c2c_stats *one);
 /*
- * After the pass over @l (the line table the ids went to): with @table
- * (the entries are merged with another part's: hm_perf_lines__merge_after)
- * or where two ids could make the same key, the entries are built; else
- * only the shared block is summed (each (line, id) is an entry of its
- * own).  0 or -ENOMEM.
+ * After the pass over @l (the line table the ids went to; a report cut in
+ * ranges: after the parts' merge), once (again: a no-op): where two ids
+ * could make the same key, the entries are built; else only the shared
+ * block is summed (each (line, id) is an entry of its own).  0 or -ENOMEM.
  */
-int  hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l, bool table);
+int  hm_perf_lines__finish(struct hm_perf_lines *p, struct hm_lines *l);
 /* Sum the shared entries into @g; returns how many there are. */
 u32  hm_perf_lines__shared(const struct hm_perf_lines *p, struct hm_perf_shared *g);
 /*
- * Add @src's entries (samples after @dst's) to @dst, new ones after its
- * (an empty @dst takes them, @src is left empty); 0 or -ENOMEM.
+ * Add @src's entries and keys (samples after @dst's, neither finished),
+ * whose lines are @sl's, to @dst's, whose lines are @dl's, as one pass
+ * would have counted them; before hm_lines__merge_after(@dl, @sl), which
+ * copies the key ids this sets in @sl's lines new to @dl.  An empty @dst
+ * takes @src's (@src is left empty).  @src's other keys are freed.  0,
+ * -ENOMEM or -EINVAL.
  */
-int  hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_perf_lines *src);
+int  hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,
+				struct hm_perf_lines *src, struct hm_lines *sl);
 
 #endif

@@ -186,7 +186,7 @@ static int node_cpus(const struct hm_report *r, const struct hm_line *ln, int id
 	int n = 0, nr = hm_topo__nr_cpus(hm_report__topo(r));
 
 	for (int c = 0; c < nr; c++)
-		if (((ln->cpus[c / 64] >> (c % 64)) & 1) && hm_report__cpu_node_idx(r)[c] == idx)
+		if (((hm_line__cpus(ln)[c / 64] >> (c % 64)) & 1) && hm_report__cpu_node_idx(r)[c] == idx)
 			n++;
 	return n;
 }
@@ -328,7 +328,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			(unsigned)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,
 			s->ld_llchit, s->lcl_hitm, s->rmt_hit, s->rmt_hitm, s->lcl_dram, s->rmt_dram,
 			ln->cost, s->load ? ln->w_load / s->load : 0.0,
-			popcount64v(ln->cpus, hm_lines__nr_cpus(hm_report__lines(r))), socks, name);
+			popcount64v(hm_line__cpus(ln), hm_lines__nr_cpus(hm_report__lines(r))), socks, name);
 	}
 
 	fprintf(f, "\n" RULE "           Shared Cache Line Details             \n" RULE);
@@ -353,8 +353,8 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			fprintf(f, "  Node{cpus %%%s %%stores}:", o->sort == HM_SORT_PEER ? "peers" : "hitms");
 			for (int k = 0; k < nr_nodes; k++) {
 				int nc = node_cpus(r, ln, k);
-				u32 hm = ln->node[k * 3 + (o->sort == HM_SORT_PEER)];
-				u32 st = ln->node[k * 3 + 2];
+				u32 hm = hm_line__node(ln)[k * 3 + (o->sort == HM_SORT_PEER)];
+				u32 st = hm_line__node(ln)[k * 3 + 2];
 				u32 all = o->sort == HM_SORT_PEER ? ln->st.tot_peer : ln->st.tot_hitm;
 
 				if (!nc)
@@ -374,7 +374,7 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 					continue;
 				fprintf(f, " %2d{", hm_topo__node_id(hm_report__topo(r), k));
 				for (int c = 0; c < nr; c++)
-					if (((ln->cpus[c / 64] >> (c % 64)) & 1) && hm_report__cpu_node_idx(r)[c] == k) {
+					if (((hm_line__cpus(ln)[c / 64] >> (c % 64)) & 1) && hm_report__cpu_node_idx(r)[c] == k) {
 						fprintf(f, "%s%d", first ? "" : ",", c);
 						first = 0;
 					}
@@ -422,9 +422,9 @@ int hm_render__lines_text(const struct hm_report *r, const struct hm_render_opts
 			u64 hm = 0, pe = 0, st = 0;
 
 			for (size_t i = 0; i < n; i++) {
-				hm += v[i]->node[k * 3];
-				pe += v[i]->node[k * 3 + 1];
-				st += v[i]->node[k * 3 + 2];
+				hm += hm_line__node(v[i])[k * 3];
+				pe += hm_line__node(v[i])[k * 3 + 1];
+				st += hm_line__node(v[i])[k * 3 + 2];
 			}
 			fprintf(f, "  %5d %7d %10llu %10llu %10llu\n", hm_topo__node_id(hm_report__topo(r), k),
 				hm_topo__node_socket(hm_report__topo(r), hm_topo__node_id(hm_report__topo(r), k)),
@@ -504,7 +504,7 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 	hm_json__u64(j, "records", hm_c2c_stats__total_records(&ln->st));
 	hm_json__double(j, "cost", ln->cost);
 	hm_json__double(j, "mean_load_cycles", ln->st.load ? ln->w_load / ln->st.load : 0.0);
-	hm_json__u64(j, "cpus", popcount64v(ln->cpus, hm_lines__nr_cpus(hm_report__lines(r))));
+	hm_json__u64(j, "cpus", popcount64v(hm_line__cpus(ln), hm_lines__nr_cpus(hm_report__lines(r))));
 	mask_list(ln->sockets, buf, sizeof(buf));
 	hm_json__str(j, "sockets", buf);
 	hm_json__arr_begin(j, "pids");
@@ -526,9 +526,9 @@ static void json_line(struct hm_json *j, const struct hm_report *r, const struct
 		hm_json__obj_begin(j, NULL);
 		hm_json__s64(j, "node", hm_topo__node_id(hm_report__topo(r), k));
 		hm_json__u64(j, "cpus", nc);
-		hm_json__u64(j, "hitm", ln->node[k * 3]);
-		hm_json__u64(j, "peer", ln->node[k * 3 + 1]);
-		hm_json__u64(j, "stores", ln->node[k * 3 + 2]);
+		hm_json__u64(j, "hitm", hm_line__node(ln)[k * 3]);
+		hm_json__u64(j, "peer", hm_line__node(ln)[k * 3 + 1]);
+		hm_json__u64(j, "stores", hm_line__node(ln)[k * 3 + 2]);
 		hm_json__obj_end(j);
 	}
 	hm_json__arr_end(j);
@@ -684,7 +684,7 @@ int hm_render__csv(const struct hm_report *r, const struct hm_render_opts *o, FI
 			(unsigned long long)hm_c2c_stats__total_loads(s), s->store, s->st_l1hit, s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit,
 			s->ld_l2hit, s->ld_llchit, s->rmt_hit, s->lcl_dram, s->rmt_dram, ln->cost,
 			s->load ? ln->w_load / s->load : 0.0,
-			popcount64v(ln->cpus, hm_lines__nr_cpus(hm_report__lines(r))), socks, s->load, name);
+			popcount64v(hm_line__cpus(ln), hm_lines__nr_cpus(hm_report__lines(r))), socks, s->load, name);
 	}
 	free(v);
 	return ferror(f) ? -EIO : 0;

@@ -176,36 +176,38 @@ static void *worker_main(void *arg)
 /* ------------------------------------------------------------ merge */
 
 struct lines_merge {
-	struct hm_lines	*dst, *src;
-	u64		seq_base;
-	int		err;
-	double		cpu;	/* its thread's CPU seconds (HITMAP_DEBUG) */
+	struct hm_report	*dst, *src;
+	int			err;
+	double			cpu;	/* its thread's CPU seconds (HITMAP_DEBUG) */
 };
 
+/* perf's keys first: they read both line tables as they were (perf-lines.h) */
 static void *lines_merge_main(void *arg)
 {
 	struct lines_merge *m = arg;
 	double t0 = hm_clock__thread_cpu();
 
-	m->err = hm_lines__merge_after(m->dst, m->src, m->seq_base);
+	m->err = hm_perf_lines__merge_after(m->dst->perf_lines, m->dst->lines, m->src->perf_lines,
+					    m->src->lines);
+	if (!m->err && m->dst->lines && m->src->lines)
+		m->err = hm_lines__merge_after(m->dst->lines, m->src->lines, m->dst->nr_samples);
 	m->cpu = hm_clock__thread_cpu() - t0;
 	return NULL;
 }
 
 /*
- * @q (the samples after @r's) into @r.  The line table's merge and perf's
- * entries' are of about the same size and share nothing: the lines on a
- * thread of their own (both on the 20M-sample file: ~0.1 s each).
+ * @q (the samples after @r's) into @r.  perf's keys and the line table
+ * (perf's merge reads both tables before theirs) on a thread of their own.
  */
 static int merge_part(struct hm_report *r, struct hm_report *q)
 {
-	struct lines_merge lm = { r->lines, q->lines, r->nr_samples, 0, 0 };
-	bool both = r->lines && q->lines, th = false;
+	struct lines_merge lm = { r, q, 0, 0 };
+	bool th = false;
 	double t0 = hm_clock__thread_cpu();
 	pthread_t t;
-	int err;
+	int err = 0;
 
-	if (both && r->nr_samples)
+	if (r->nr_samples)
 		th = !pthread_create(&t, NULL, lines_merge_main, &lm);
 	hm_c2c_stats__sum(&r->c2c, &q->c2c);
 	for (int i = 0; i < HM_CAT__MAX; i++)
@@ -222,22 +224,12 @@ static int merge_part(struct hm_report *r, struct hm_report *q)
 		}
 	r->nr_nocpu += q->nr_nocpu;
 	hm_places__merge(r->places, q->places);
-	if (q->chunk->alone) {
-		/* the whole file's, finished as one pass finishes them */
-		struct hm_perf_lines *pl = r->perf_lines;
-
-		r->perf_lines = q->perf_lines;
-		q->perf_lines = pl;
-		err = 0;
-	} else {
-		err = hm_perf_lines__merge_after(r->perf_lines, q->perf_lines);
-	}
-	if (!err && r->infer && q->infer)
+	if (r->infer && q->infer)
 		err = hm_futex_observer__merge(r->infer, q->infer);
 	t0 = hm_clock__thread_cpu() - t0;
 	if (th)
 		pthread_join(t, NULL);
-	else if (both)
+	else
 		lines_merge_main(&lm);
 	if (!err)
 		err = lm.err;

@@ -265,11 +265,6 @@ bool hm_report__chunk_stale(struct hm_report *r, int i)
 	return true;
 }
 
-bool hm_report__chunk_merged(const struct hm_report *r)
-{
-	return r->chunk && !r->chunk->alone;
-}
-
 struct hm_reader *hm_report__chunk_reader(struct hm_report *r)
 {
 	return hm_range__reader(r->chunk->range);

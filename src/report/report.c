@@ -288,7 +288,7 @@ struct pending {
 	struct perf_key		k;
 	u64			kh;		/* k's hash; with pkey, (line, pkey)'s (flush) */
 	u32			pkey;		/* hm_perf_lines__key_id of k: counted through the line */
-	u32			lhint;		/* hm_lines__lookup of its line */
+	u32			lhint;		/* hm_lines__hint of its line */
 };
 
 _Static_assert(offsetof(struct pending, s) == offsetof(struct pending, ev.sample),
@@ -490,7 +490,7 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 				__builtin_prefetch(&t->e[idx - 1]);
 			b[k].lhint = 0;
 			if (r->lines && b[k].s.addr) {
-				b[k].lhint = hm_lines__lookup(r->lines, b[k].s.addr & cl);
+				b[k].lhint = hm_lines__hint(r->lines, b[k].s.addr & cl);
 				hm_lines__prefetch_at(r->lines, b[k].lhint, 0);
 			}
 		}
@@ -821,9 +821,9 @@ static int pass_read(struct hm_report *r)
 	}
 	if (err >= 0)
 		err = batch__flush(r, &batch);
-	/* perf's entries from the line table; a part's are merged with the others' */
-	if (err >= 0)
-		err = hm_perf_lines__finish(r->perf_lines, r->lines, hm_report__chunk_merged(r));
+	/* perf's entries from the line table; a part's after the parts' merge (pass_end) */
+	if (err >= 0 && !r->chunk)
+		err = hm_perf_lines__finish(r->perf_lines, r->lines);
 	hm_dsrc_cache__fold(r->dsrc_cache, &r->c2c);
 	if (r->par) {
 		int e2 = hm_par__finish(r->par, &r->lines);
@@ -872,6 +872,9 @@ int hm_report__pass_end(struct hm_report *r, int err)
 		if (err < 0)
 			return err;
 	}
+	err = hm_perf_lines__finish(r->perf_lines, r->lines);
+	if (err < 0)
+		return err;
 	r->nr_shared = hm_perf_lines__shared(r->perf_lines, &r->shared);
 	err = hm_buckets__finish(r->buckets);
 	if (err >= 0)

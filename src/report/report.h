@@ -138,8 +138,6 @@ void hm_report__chunks_delete(struct hm_chunks *c);
 int  hm_report__chunk_setup(struct hm_report *r);
 int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);
 struct hm_reader *hm_report__chunk_reader(struct hm_report *r);
-/* A part whose tables are merged with others' (not the first range reading the whole file). */
-bool hm_report__chunk_merged(const struct hm_report *r);
 /* After the parts ran, the ones before @i final: part @i must run again (its start state set right). */
 bool hm_report__chunk_stale(struct hm_report *r, int i);
 

@@ -6,6 +6,59 @@
 
 static struct hm_lines *L;
 
+static void add(u64 addr, u64 ip, u32 pid, u64 ds, u32 cpu, int node, u64 weight);
+
+static int no_fill(void *priv, struct hm_lines *l)
+{
+	return 0;
+}
+
+/*
+ * The CPU bitmap and node counters in the line (@cpus <= 64, @nodes <= 2)
+ * or in a block of their own, and after merging a second part: a line in
+ * both and a line only in the second.
+ */
+static void ext_case(int cpus, int nodes)
+{
+	const u64 hitm = E_LH | E_L(L3) | E_LN(L3) | E_SNP(HITM);
+	const u64 st = HM_DS(OP, HM_OP_STORE) | E_L(L1) | E_L(HIT);
+	struct hm_lines *a = hm_lines__new(64, cpus, nodes), *b = hm_lines__new(64, cpus, nodes);
+	u32 top = (u32)cpus - 1;
+	int last = nodes - 1;
+	const struct hm_line *x, *y;
+
+	CHECK("ext: new", a && b);
+	if (!a || !b)
+		goto out;
+	hm_lines__defer_details(a, no_fill, NULL);
+	hm_lines__defer_details(b, no_fill, NULL);
+	L = a;
+	add(0x9000, 0x401000, 1, hitm, 0, 0, 10);
+	add(0x9000, 0x401000, 1, st, top, last, 10);
+	L = b;
+	add(0xa000, 0x401000, 1, hitm, top, last, 10);
+	add(0x9000, 0x401000, 1, hitm, 3, last, 10);
+	CHECK_EQ("ext: merge", hm_lines__merge_after(a, b, 2), 0);
+	CHECK_EQ("ext: the second part left empty", hm_lines__count(b), 0);
+	CHECK_EQ("ext: nothing found there", hm_lines__lookup(b, 0x9000), 0);
+	x = hm_lines__at(a, hm_lines__lookup(a, 0x9000));
+	y = hm_lines__at(a, hm_lines__lookup(a, 0xa000));
+	CHECK("ext: lines", x && y && hm_lines__count(a) == 2);
+	if (!x || !y)
+		goto out;
+	CHECK("ext: cpus of both parts", (hm_line__cpus(x)[0] & 9) == 9 &&
+	      ((hm_line__cpus(x)[top / 64] >> (top % 64)) & 1));
+	/* HITMs on node 0 (first part) and the last node (second), a store on the last */
+	CHECK("ext: node counters of both parts", hm_line__node(x)[0] == (last ? 1u : 2u) &&
+	      hm_line__node(x)[last * 3] == (last ? 1u : 2u) && hm_line__node(x)[last * 3 + 2] == 1);
+	CHECK("ext: a line of the second part", ((hm_line__cpus(y)[top / 64] >> (top % 64)) & 1) &&
+	      hm_line__node(y)[last * 3] == 1);
+out:
+	hm_lines__delete(a);
+	hm_lines__delete(b);
+	L = NULL;
+}
+
 static void add(u64 addr, u64 ip, u32 pid, u64 ds, u32 cpu, int node, u64 weight)
 {
 	struct hm_sample s;
@@ -58,6 +111,14 @@ int main(void)
 			found++;
 	}
 	CHECK_EQ("line with two offsets", found, 1);
+	/* five pairs of these lines share their slots' 32-bit hash: the lookup checks the line */
+	found = 0;
+	for (i = 0; i < 200000; i++) {
+		ln = hm_lines__at(L, hm_lines__lookup(L, 0x10000000 + i * 64));
+		found += ln && ln->addr == 0x10000000 + i * 64;
+	}
+	CHECK_EQ("every line looked up", found, 200000);
+	CHECK_EQ("no line looked up", hm_lines__lookup(L, 0x10000000 + 200000 * 64), 0);
 
 	/* one contended line: offsets sorted, HITM kinds, stores, cost, sockets */
 	add(0x7000, 0x401000, 7, hitm, 1, 0, 100);
@@ -82,9 +143,9 @@ int main(void)
 	      ln->offs[3].ip[0].nr == 2 && ln->offs[3].ip[0].hitm == 2);
 	CHECK("code addresses capped", ln && ln->offs[2].nr_ips == HM_LINE_MAX_IPS &&
 	      ln->offs[2].ips_dropped == 20 - HM_LINE_MAX_IPS);
-	CHECK("per node hitm/store", ln && ln->node[0 * 3] == 1 && ln->node[1 * 3] == 2 &&
-	      ln->node[1 * 3 + 2] == 1);
-	CHECK("cpus", ln && ln->cpus[0] == ((1 << 1) | (1 << 5) | (1 << 6) | (1 << 2)));
+	CHECK("per node hitm/store", ln && hm_line__node(ln)[0 * 3] == 1 &&
+	      hm_line__node(ln)[1 * 3] == 2 && hm_line__node(ln)[1 * 3 + 2] == 1);
+	CHECK("cpus", ln && hm_line__cpus(ln)[0] == ((1 << 1) | (1 << 5) | (1 << 6) | (1 << 2)));
 	free(v);
 	/* -d rmt and cost see the same line; -d peer none */
 	v = hm_lines__shared(L, HM_SORT_PEER, false, &n);
@@ -101,5 +162,8 @@ int main(void)
 	CHECK("bytes grow with lines", hm_lines__bytes(L) > 200000 * sizeof(struct hm_line));
 	hm_lines__delete(L);
 	hm_lines__delete(NULL);
+	ext_case(16, 2);	/* in the line */
+	ext_case(130, 3);	/* a block of their own */
+	ext_case(64, 1);
 	TAP_DONE();
 }
