@@ -157,8 +157,14 @@ for shape in $SHAPES; do
 		*)	echo "  ratio: perf $v CPU time and peak RSS unknown: perf was killed at the time limit";;
 		esac
 	done
-	ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2
-	ratio "hitmap (1 thread) / hitmap stat, CPU time" "$h1c" "$sc" "<=" 2
+	# the issue's target (2x the read) is for the futex file; elsewhere it is printed only
+	if [ "$shape" = futex ]; then
+		ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2
+		ratio "hitmap (1 thread) / hitmap stat, CPU time" "$h1c" "$sc" "<=" 2
+	else
+		awk -v a="$h1t" -v b="$st" 'BEGIN { if (b <= 0) b = 0.01;
+			printf "  ratio: %-52s %7.2f  (no target on this shape)\n", "hitmap (1 thread) / hitmap stat, time", a / b }'
+	fi
 	awk -v a="$h1t" -v b="$ct" 'BEGIN { if (b <= 0) b = 0.01;
 		printf "  ratio: %-52s %7.2f  (no target: the read limit)\n", "hitmap (1 thread) / cat, time", a / b }'
 	# 1.7x on the 20M file (2 CPUs); elsewhere the default must not be slower
