@@ -31,6 +31,16 @@
  * thread, nor is the sharded pass.
  */
 #define RANGE_BYTES	(32ull << 20)
+/*
+ * Without --threads a range needs 128 MB: once the one-thread pass got
+ * faster (0.22-0.27 s on the 84 MB bench files), a second part's fixed
+ * cost (the walk for the cuts, a table of every line it sees, the merge)
+ * ate the gain on a 2-CPU VM: medians of 7, one thread against two, futex
+ * 0.22 / 0.27 s, 50k lines 0.27 / 0.34 s, contention mode (153 MB)
+ * 0.20 / 0.20 s; a 352 MB file with 200k lines 1.15x, the 20M-sample file
+ * 1.58x.
+ */
+#define DEFAULT_RANGE_BYTES	(128ull << 20)
 /* the most lines a sample a part may have to be cut (the first range's verdict, below) */
 #define CUT_LINES	0.25
 
@@ -77,7 +87,8 @@ int hm_report__chunks_plan(struct hm_report *r)
 	hm_range_scan__data(c->scan, &start, &end);
 	{
 		const char *e = getenv("HITMAP_RANGE_BYTES");
-		u64 min = e ? strtoull(e, NULL, 0) : RANGE_BYTES;
+		u64 min = e ? strtoull(e, NULL, 0) :
+			  r->opts.threads > 0 ? RANGE_BYTES : DEFAULT_RANGE_BYTES;
 
 		if (min && (u64)n > (end - start) / min)
 			n = (int)((end - start) / min);
