@@ -57,6 +57,15 @@ else
 	skip "report-threads: fixtures" "no $FIXTURES (set HITMAP_FIXTURES)"
 fi
 
+# same NAME: pass when $TMP/a.out and $TMP/b.out are byte-identical, else fail with the first lines that differ
+same() {
+	if cmp -s "$TMP/a.out" "$TMP/b.out"; then
+		pass "$1"
+	else
+		fail "$1" "$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+	fi
+}
+
 # differs NAME RA RB: whether the runs in $TMP/a.* and $TMP/b.* (exit RA and
 # RB) differ in exit, stdout or stderr; if so, NAME fails with the difference
 differs() {
@@ -107,12 +116,7 @@ if [ -x "$GEN" ] && "$GEN" -o "$TMP/many.data" -n 300000 -l 30000 --nodes 2 --cp
 			for t in 2 3 16; do
 				# shellcheck disable=SC2086
 				"$HITMAP" report --threads $t -i "$f" $v >"$TMP/b.out" 2>&1
-				if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-					pass "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1"
-				else
-					fail "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1" \
-						"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-				fi
+				same "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1"
 			done
 		done
 	done
@@ -143,12 +147,7 @@ if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 100000 --seed 
 			for t in 2 3 4 16; do
 				# shellcheck disable=SC2086
 				HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$f" $v >"$TMP/b.out" 2>&1
-				if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-					pass "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1"
-				else
-					fail "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1" \
-						"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-				fi
+				same "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1"
 			done
 		done
 	done
@@ -272,12 +271,7 @@ if [ -x "$GEN" ] && echo | grep -qP '' 2>/dev/null; then
 			"$HITMAP" report --threads 1 -i "$TMP/late-k.data" $v >"$TMP/a.out" 2>&1
 			# shellcheck disable=SC2086
 			HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads 4 -i "$TMP/late-k.data" $v >"$TMP/b.out" 2>&1
-			if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-				pass "report-threads: ranges given up: ${v:-text} = --threads 1"
-			else
-				fail "report-threads: ranges given up: ${v:-text} = --threads 1" \
-					"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-			fi
+			same "report-threads: ranges given up: ${v:-text} = --threads 1"
 		done
 	else
 		skip "report-threads: ranges given up" "no FINISHED_ROUND in the generated file"
@@ -311,12 +305,7 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
 			# shellcheck disable=SC2086
 			HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
-			if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-				pass "report-threads: default on ${f##*/} ${v:-text} = --threads 1"
-			else
-				fail "report-threads: default on ${f##*/} ${v:-text} = --threads 1" \
-					"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-			fi
+			same "report-threads: default on ${f##*/} ${v:-text} = --threads 1"
 		done
 	done
 	# every file of the ranges above read whole by the first range
@@ -335,12 +324,7 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
 			# shellcheck disable=SC2086
 			HITMAP_CUT_LINES=0 HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
-			if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-				pass "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
-			else
-				fail "report-threads: ${f##*/} ${v:-text} read whole = --threads 1" \
-					"$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-			fi
+			same "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
 		done
 	done
 else
