@@ -9,6 +9,7 @@
 /* The ordered reader flushes half its queue past this many bytes (reader-order.c). */
 #define ORDER_MAX_BYTES	(4u << 20)
 #define SB_BLOCK	(256u << 10)
+#define ID_SLOTS	256u
 
 /* Side-band records in the order the ordered reader gives them: blocks that never move. */
 struct sb_block {
@@ -42,6 +43,10 @@ struct hm_range_scan {
 	bool			ksample;	/* a kernel sample read */
 	bool			kt_set;		/* kt: the first kernel sample's time, after vml_seen */
 	u64			kt, kguess;	/* kguess: the side-band records before kt */
+	/* every event's samples laid out alike: their fields at fixed offsets */
+	bool			fast, fast_first;	/* fast_first: no id to look up */
+	u32			id_at, time_at, cpu_at, ip_at;	/* 0: not in the sample */
+	struct { u64 id; u8 st; } idc[ID_SLOTS];	/* st: 0 empty, 1 known, 2 unknown */
 };
 
 static bool side_band(u32 t)
@@ -204,6 +209,127 @@ static int sb_queue(struct hm_range_scan *s, const u8 *rec, u32 size, u64 off, u
 	return 0;
 }
 
+/*
+ * When every event has the same sample_type, a sample's time, CPU and ip
+ * lie at the same offsets whatever its event: the walk then only needs to
+ * know whether the event is known (hm_reader__rec_evsel() not NULL), not
+ * which one.  The file's events do not change during the walk: a record
+ * that would add one stops it (-EAGAIN).
+ */
+static void fast_init(struct hm_range_scan *s)
+{
+	const struct hm_reader *r = s->r;
+	u64 t = r->ev[0]->attr.sample_type;
+	u32 n;
+
+	for (int i = 1; i < r->nr_ev; i++)
+		if (r->ev[i]->attr.sample_type != t)
+			return;
+	s->fast = true;
+	s->fast_first = r->nr_ev == 1 || r->ev[0]->id_pos < 0;
+	s->id_at = s->fast_first ? 0 : 8 + 8 * (u32)r->ev[0]->id_pos;
+	n = !!(t & PERF_SAMPLE_IDENTIFIER);
+	s->ip_at = t & PERF_SAMPLE_IP ? 8 + 8 * n : 0;
+	n += !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
+	s->time_at = t & PERF_SAMPLE_TIME ? 8 + 8 * n : 0;
+	n += !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR) + !!(t & PERF_SAMPLE_ID) +
+	     !!(t & PERF_SAMPLE_STREAM_ID);
+	s->cpu_at = t & PERF_SAMPLE_CPU ? 8 + 8 * n : 0;
+}
+
+/*
+ * hm_reader__rec_evsel(r, PERF_RECORD_SAMPLE, ...) != NULL: whether an id is
+ * known does not change during the walk, so a cache of the answers.
+ */
+static bool fast_known(struct hm_range_scan *s, const u8 *rec, u32 size)
+{
+	u64 id;
+	u32 slot;
+	bool known;
+
+	if (s->fast_first)
+		return true;
+	if (s->id_at + 8 > size)
+		return false;
+	id = hm_ld64(rec + s->id_at);
+	if (!id)
+		return true;
+	slot = (u32)((id * 0x9e3779b97f4a7c15ULL) >> 56);
+	if (s->idc[slot].st && s->idc[slot].id == id)
+		return s->idc[slot].st == 1;
+	known = hm_reader__rec_evsel(s->r, PERF_RECORD_SAMPLE, rec, size, false) != NULL;
+	s->idc[slot].id = id;
+	s->idc[slot].st = known ? 1 : 2;
+	return known;
+}
+
+/*
+ * The whole SAMPLEs next in the reader's window of an uncompressed file,
+ * read as hm_reader__next_raw() would give them, without the calls: each
+ * one's time, CPU and ip at their fixed offsets (fast_init()), as
+ * hm_reader__rec_time(), bad_cpu() and kernel_sample() say with its event
+ * (none when its event is unknown).  0: stopped at another record or the
+ * window's end, -EAGAIN: a SAMPLE on a CPU the file does not have.
+ */
+static int fast_samples(struct hm_range_scan *s)
+{
+	struct hm_reader *r = s->r;
+	const u8 *buf = r->buf;
+	size_t head = r->head, len = r->len;
+	u64 max_ts = s->max_ts, bytes = s->round_bytes;
+	u32 ncpu = r->h.nr_cpus_avail;
+	bool kdone = s->ksample && s->kt_set;	/* nothing left to learn from kernel samples */
+	int ret = 0;
+
+	while (len - head >= 8) {
+		const u8 *rec = buf + head;
+		u32 size = hm_ld16(rec + 6);
+		u64 ts = (u64)-1;
+		bool kernel;
+
+		if (hm_ld32(rec) != PERF_RECORD_SAMPLE || size < 8 || len - head < size)
+			break;
+		head += size;
+		kernel = !kdone && (hm_ld32(rec + 4) & 7) == PERF_RECORD_MISC_KERNEL;
+		if (fast_known(s, rec, size)) {
+			if (s->cpu_at) {
+				u32 cpu;
+
+				if (s->cpu_at + 4 > size) {
+					ret = -EAGAIN;
+					break;
+				}
+				cpu = hm_ld32(rec + s->cpu_at);
+				if (cpu >= HM_MAX_CPUS || (ncpu && cpu >= ncpu)) {
+					ret = -EAGAIN;
+					break;
+				}
+			}
+			if (s->time_at && s->time_at + 8 <= size)
+				ts = hm_ld64(rec + s->time_at);
+			if (!kdone && !kernel && s->ip_at && s->ip_at + 8 <= size)
+				kernel = hm_ld64(rec + s->ip_at) >= 0xffff800000000000ull;
+		}
+		if (kernel) {
+			s->ksample = true;
+			if (s->vml_seen && !s->kt_set) {
+				s->kt_set = true;
+				s->kt = ts == (u64)-1 ? 0 : ts;
+			}
+			kdone = s->kt_set;
+		}
+		if (ts != (u64)-1) {	/* round_note() */
+			if (ts > max_ts)
+				max_ts = ts;
+			bytes += (size + 7) & ~7u;
+		}
+	}
+	r->head = head;
+	s->max_ts = max_ts;
+	s->round_bytes = bytes;
+	return ret;
+}
+
 struct hm_range_scan *hm_range_scan__new(const char *path)
 {
 	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
@@ -226,6 +352,7 @@ struct hm_range_scan *hm_range_scan__new(const char *path)
 		goto fail;
 	s->round_start = s->r->data_start;
 	s->kguess = UINT64_MAX;
+	fast_init(s);
 	return s;
 fail:
 	hm_range_scan__delete(s);
@@ -350,8 +477,11 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 		u32 size, t;
 		u64 off, ts;
 		bool compressed;
-		int ret = hm_reader__next_raw(r, &rec, &size, &off, &compressed);
+		int ret;
 
+		if (s->fast && !r->z && !r->spe && fast_samples(s) < 0)
+			return -EAGAIN;
+		ret = hm_reader__next_raw(r, &rec, &size, &off, &compressed);
 		if (ret < 0)
 			return ret;
 		if (!ret) {
