@@ -24,7 +24,6 @@ struct hm_chunk {
 	struct hm_chunks	*open;	/* the first range, run while the cuts are found */
 	bool			ended;	/* open: its last record (the first cut's) given */
 	bool			held;	/* open: its thread's messages held (hm_log__hold) */
-	bool			alone;	/* the first range, not cut: the whole file, no merge */
 	/* open, the verdict's measure (report-range.c): samples read, and at the last check */
 	u64			nr_read, next_check;
 	u64			s_prev, d_prev;	/* samples added and lines then */
@@ -105,7 +104,6 @@ static inline int hm_chunk__open_next(struct hm_chunk *k, const struct hm_event 
 		return -ECANCELED;
 	if (end == HM_CUT_NO_END) {
 		k->open = NULL;	/* not cut: on to the end of the data */
-		k->alone = true;
 		return 1;
 	}
 	if (ev->file_offset > end)
