@@ -701,6 +701,8 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 	return v;
 }
 
+#define MERGE_D	4
+
 /* @src's line @b into @dst (hm_lines__merge_after); 0 or -ENOMEM. */
 static int merge_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_base)
 {
@@ -788,7 +790,16 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 	src->slot = NULL;
 	for (int g = 0; g < MAX_SEGS && src->seg[g]; g++) {
 		for (size_t e = k + seg_lines(g); k < e && k < src->nr; k++) {
-			int err = merge_line(dst, ln_at(src, k), seq_base);
+			int err;
+
+			/* the lookups ahead: @src's line 4 * MERGE_D on, a slot 2 * MERGE_D, its line MERGE_D */
+			if (k + 4 * MERGE_D < src->nr)
+				__builtin_prefetch(ln_at(src, k + 4 * MERGE_D));
+			if (k + 2 * MERGE_D < src->nr)
+				hm_lines__prefetch_slot(dst, ln_at(src, k + 2 * MERGE_D)->addr);
+			if (k + MERGE_D < src->nr)
+				hm_lines__prefetch_at(dst, hm_lines__hint(dst, ln_at(src, k + MERGE_D)->addr), 0);
+			err = merge_line(dst, ln_at(src, k), seq_base);
 
 			if (err < 0)
 				return err;

@@ -332,13 +332,6 @@ static int kids_collide(const struct hm_perf_lines *p)
 	return ret;
 }
 
-static int entry_line_cmp(const void *a, const void *b)
-{
-	const struct perf_entry *x = a, *y = b;
-
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
 /* The line of an other key's (virtual line, id) and the id of its first key. */
 static const struct perf_kid *first_kid(const struct hm_perf_lines *p, struct hm_lines *l, u64 vline)
 {
@@ -417,6 +410,72 @@ static bool entries_meet(const struct hm_perf_lines *p, struct hm_lines *l)
 	return false;
 }
 
+/* Lookups ahead of their use in the merges: a hash slot 2 * MERGE_D ahead, its line MERGE_D. */
+#define MERGE_D	4
+
+static void prefetch_line(struct hm_lines *l, u64 line, int stage)
+{
+	struct hm_line *ln;
+
+	if (stage == 2) {
+		hm_lines__prefetch_slot(l, line);
+		return;
+	}
+	ln = hm_lines__at(l, hm_lines__hint(l, line));
+	if (ln) {
+		__builtin_prefetch(ln);			/* the address the lookup compares */
+		__builtin_prefetch(&ln->pkey, 1);	/* the key the merge reads and sets */
+	}
+}
+
+/*
+ * @o's entries put in groups by their line's index in @sl, in place, each
+ * group in the entries' order (what a stable sort by line gives); on
+ * success *@start has n + 2 offsets: the group of index + 1 h is
+ * o->e[start[h], start[h + 1]) (h 0: lines @sl lacks).  0 or -ENOMEM.
+ */
+static int group_by_line(struct hm_perf_lines *o, struct hm_lines *sl, size_t n, u32 **start)
+{
+	size_t no = o->nr;
+	u32 *st = calloc(n + 2, sizeof(*st)), *to = malloc((no ? no : 1) * sizeof(*to));
+
+	if (!st || !to) {
+		free(st);
+		free(to);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < no; j++) {
+		if (j + 2 * MERGE_D < no)
+			prefetch_line(sl, o->e[j + 2 * MERGE_D].line, 2);
+		if (j + MERGE_D < no)
+			prefetch_line(sl, o->e[j + MERGE_D].line, 1);
+		to[j] = hm_lines__lookup(sl, o->e[j].line);
+		st[to[j] + 1]++;
+	}
+	for (size_t h = 1; h < n + 2; h++)
+		st[h] += st[h - 1];
+	/* each entry's place; the starts move on to the next group's */
+	for (size_t j = 0; j < no; j++)
+		to[j] = st[to[j]]++;
+	memmove(st + 1, st, (n + 1) * sizeof(*st));
+	st[0] = 0;
+	/* the permutation's cycles, followed */
+	for (size_t j = 0; j < no; j++) {
+		while (to[j] != j) {
+			u32 k = to[j];
+			struct perf_entry t = o->e[k];
+
+			o->e[k] = o->e[j];
+			o->e[j] = t;
+			to[j] = to[k];
+			to[k] = k;
+		}
+	}
+	free(to);
+	*start = st;
+	return 0;
+}
+
 /*
  * The shared block without building the entries: each (line, id) is one,
  * and so is each entry counted directly.
@@ -427,7 +486,7 @@ static int sum_direct(struct hm_perf_lines *p, struct hm_lines *l)
 	struct hm_perf_shared g = { 0 };
 	size_t n = hm_lines__count(l), no = o ? o->nr : 0;
 	struct perf_entry c;
-	u32 nr = 0;
+	u32 nr = 0, *start = NULL;
 
 	for (size_t i = 0; i < p->nr; i++)
 		shared_add(&g, &nr, &p->e[i]);
@@ -440,20 +499,30 @@ static int sum_direct(struct hm_perf_lines *p, struct hm_lines *l)
 		shared_add(&g, &nr, &c);
 	}
 	/* lines with other keys: grouped by line (the other table's slots are dropped) */
-	if (no)
-		qsort(o->e, no, sizeof(*o->e), entry_line_cmp);
-	for (size_t i = 0, j; i < no; i = j) {
-		const struct hm_line *ln = hm_lines__at(l, hm_lines__lookup(l, o->e[i].line));
+	if (no) {
+		int err = group_by_line(o, l, n, &start);
 
-		if (!ln)
-			return -EINVAL;
+		if (err < 0)
+			return err;
+		if (start[1]) {
+			free(start);
+			return -EINVAL;	/* a key of a line the table lacks */
+		}
+	}
+	for (size_t i = 0; i < n && start; i++) {
+		const struct hm_line *ln;
+
+		if (start[i + 1] == start[i + 2])
+			continue;
+		ln = hm_lines__get(l, i);
 		counts_of(&c, &ln->st);
-		for (j = i; j < no && o->e[j].line == o->e[i].line; j++) {
+		for (size_t j = start[i + 1]; j < start[i + 2]; j++) {
 			counts_add(&c, &o->e[j], (u32)-1);
 			shared_add(&g, &nr, &o->e[j]);
 		}
 		shared_add(&g, &nr, &c);
 	}
+	free(start);
 	p->shared = g;
 	p->nr_shared = nr;
 	p->done = true;
@@ -551,12 +620,36 @@ static int line_merge(struct hm_perf_lines *dst, struct hm_line *ld, const struc
 	return 0;
 }
 
+/*
+ * The other keys' entries of @dst that line @ls's group @x (@n entries)
+ * and its first key may add to: @stage 2 their slots, 1 the entries those
+ * slots hold.
+ */
+static void prefetch_others(const struct hm_perf_lines *dst, const struct hm_line *ls,
+			    const u32 *map, const struct perf_entry *x, size_t n, int stage)
+{
+	const struct hm_perf_lines *d = dst->other;
+	u32 first = ls->pkey & ~HM_LINE_PKEY_OTHER;
+
+	/* j == n: the line's first key in @src, an other key where @dst's line has another */
+	for (size_t j = 0; d && first && j <= n; j++) {
+		size_t h = hash_of(ls->addr, map[(j < n ? x[j].who : first) - 1], 0) &
+			   (d->nr_slots - 1);
+
+		if (stage == 2)
+			__builtin_prefetch(&d->slot[h]);
+		else if (d->slot[h])
+			__builtin_prefetch(&d->e[d->slot[h] - 1]);
+	}
+}
+
 int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,
 			       struct hm_perf_lines *src, struct hm_lines *sl)
 {
 	struct hm_perf_lines *o = src->other;
-	size_t n = sl ? hm_lines__count(sl) : 0, no = o ? o->nr : 0, j = 0;
-	u32 *map = NULL;
+	size_t n = sl ? hm_lines__count(sl) : 0, no = o ? o->nr : 0;
+	struct perf_entry *x = NULL;
+	u32 *map = NULL, *start = NULL;
 	int err = 0;
 
 	if (dst->finished || src->finished || (src->nr_kid && (!dl || !sl)))
@@ -583,38 +676,46 @@ int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,
 			goto out;
 		}
 	}
-	/* the other keys grouped by line, in the lines' order (@src is consumed) */
-	if (no)
-		qsort(o->e, no, sizeof(*o->e), entry_line_cmp);
+	/* the other keys grouped by line (@src's table is consumed) */
+	if (no && (err = group_by_line(o, sl, n, &start)) < 0)
+		goto out;
+	x = no ? o->e : NULL;
 	for (size_t i = 0; i < n && err >= 0; i++) {
 		struct hm_line *ls = hm_lines__get(sl, i);
-		struct hm_line *ld = hm_lines__at(dl, hm_lines__lookup(dl, ls->addr));
+		struct hm_line *ld;
 		size_t k = 0;
 
+		if (i + 4 * MERGE_D < n) {
+			/* @src's line read ahead: its address, then its key */
+			const struct hm_line *la = hm_lines__get(sl, i + 4 * MERGE_D);
+
+			__builtin_prefetch(la);
+			__builtin_prefetch(&la->pkey);
+		}
+		for (int stage = 2; stage >= 1; stage--) {
+			size_t a = i + stage * MERGE_D;
+
+			if (a >= n)
+				continue;
+			prefetch_line(dl, hm_lines__get(sl, a)->addr, stage);
+			if (start)
+				prefetch_others(dst, hm_lines__get(sl, a), map, x + start[a + 1],
+						start[a + 2] - start[a + 1], stage);
+		}
 		if (!(ls->pkey & ~HM_LINE_PKEY_OTHER))
 			continue;
-		if (ls->pkey & HM_LINE_PKEY_OTHER) {
-			/* the group of ls->addr: the sorted entries' first at or past it */
-			size_t lo = 0, hi = no;
-
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-
-				if (o->e[mid].line < ls->addr)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (j = lo; j + k < no && o->e[j + k].line == ls->addr; k++)
-				;
-		}
-		err = line_merge(dst, ld, ls, map, k ? &o->e[j] : NULL, k);
+		ld = hm_lines__at(dl, hm_lines__lookup(dl, ls->addr));
+		/* the group of line i (index + 1) */
+		if ((ls->pkey & HM_LINE_PKEY_OTHER) && start)
+			k = start[i + 2] - start[i + 1];
+		err = line_merge(dst, ld, ls, map, k ? x + start[i + 1] : NULL, k);
 		/* a line new to @dst keeps its keys: hm_lines__merge_after copies it */
 		if (!ld)
 			ls->pkey = map[(ls->pkey & ~HM_LINE_PKEY_OTHER) - 1] |
 				   (ls->pkey & HM_LINE_PKEY_OTHER);
 	}
 out:
+	free(start);
 	free(map);
 	hm_perf_lines__delete(src->other);
 	src->other = NULL;
