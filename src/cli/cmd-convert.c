@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <hitmap/json.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
+#include "util/clock.h"
 #include "util/num.h"
 
 static const char usage_text[] =
@@ -41,14 +41,6 @@ static bool all_digits(const char *s)
 		if (*s < '0' || *s > '9')
 			return false;
 	return true;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int cmd_convert(int argc, char **argv)
@@ -121,7 +113,7 @@ static int cmd_convert(int argc, char **argv)
 		out = "<stdout>";
 	}
 	info = o.out_fd == STDOUT_FILENO ? stderr : stdout;
-	t0 = now();
+	t0 = hm_clock__mono();
 	ret = hm_convert(in, out, &o, &st);
 	if (ret)
 		return hm_cli__lib_error(ret, in);
@@ -154,7 +146,7 @@ static int cmd_convert(int argc, char **argv)
 			hm_json__u64(j, "raw_bytes", st.raw_bytes);
 			hm_json__u64(j, "compressed_bytes", st.comp_bytes);
 		}
-		hm_json__double(j, "seconds", now() - t0);
+		hm_json__double(j, "seconds", hm_clock__mono() - t0);
 		hm_json__obj_end(j);
 		hm_json__delete(j);
 	} else {

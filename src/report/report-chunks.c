@@ -55,7 +55,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
 #include <hitmap/reader_range.h>
@@ -65,15 +64,6 @@
 #include "perf-lines.h"
 
 #include "chunks.h"
-
-/* Seconds of the clock (HITMAP_DEBUG's merge time: the merge runs on several threads). */
-static double wall(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void part_delete(struct hm_report *r)
 {
@@ -134,7 +124,7 @@ static bool scan_done(struct hm_chunks *c)
 static int run_part(struct hm_report *p, int i, bool open)
 {
 	struct hm_chunks *c = p->chunks;
-	double t0 = hm_clock__thread_cpu(), w0 = wall();
+	double t0 = hm_clock__thread_cpu(), w0 = hm_clock__mono();
 	int err;
 
 	if (open)
@@ -153,7 +143,7 @@ static int run_part(struct hm_report *p, int i, bool open)
 	if (c->part[i])
 		hm_debug("report: range %d: %llu samples, %.3f s CPU, %.3f-%.3f s", i,
 			 (unsigned long long)c->part[i]->nr_samples, hm_clock__thread_cpu() - t0,
-			 w0 - c->t0, wall() - c->t0);
+			 w0 - c->t0, hm_clock__mono() - c->t0);
 	return err;
 }
 
@@ -320,7 +310,7 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 	e = end - start;
 	c->cut[0] = *first;
 	for (;;) {
-		double now = wall(), vs, vp, q = 0;
+		double now = hm_clock__mono(), vs, vp, q = 0;
 		u64 at = __atomic_load_n(&c->at, __ATOMIC_RELAXED), want, even;
 		int verdict = __atomic_load_n(&c->verdict, __ATOMIC_RELAXED);
 
@@ -418,18 +408,18 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 		w0->i = 0;
 		w0->open = true;
 		c->err[0] = 0;
-		tw = wall();
+		tw = hm_clock__mono();
 		*started = !pthread_create(&w0->th, NULL, worker_main, w0);
 		if (!*started)
 			hm_chunks__say(c, HM_CUT);	/* no first range to say it */
-		ret = first_cut(c, &first, *started ? tw : wall(), *started &&
+		ret = first_cut(c, &first, *started ? tw : hm_clock__mono(), *started &&
 				c->nr <= hm_report__cpus_available());
 	}
 	if (ret == 2) {
 		/* not cut: the first range reads on to the end, the only part */
 		c->nr = 1;
 		hm_debug("report: 1 range, cut scan %.3f s CPU, %.3f s; the first range reads the whole file",
-			 hm_clock__thread_cpu() - t_cpu, wall() - c->t0);
+			 hm_clock__thread_cpu() - t_cpu, hm_clock__mono() - c->t0);
 		publish(c, HM_CUT_NO_END, true);
 		return 1;
 	}
@@ -438,7 +428,7 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 		ret = other_cuts(c);
 	}
 	hm_debug("report: %d ranges, cut scan %.3f s CPU, %.3f s; the first range %.1f%% of the data",
-		 ret > 0 ? c->nr : 1, hm_clock__thread_cpu() - t_cpu, wall() - c->t0,
+		 ret > 0 ? c->nr : 1, hm_clock__thread_cpu() - t_cpu, hm_clock__mono() - c->t0,
 		 ret > 0 ? 100.0 * (c->cut[0].off - start) / (end - start) : 100.0);
 	if (ret > 0) {
 		publish(c, c->cut[0].off, true);
@@ -461,7 +451,7 @@ static int chunks_run(struct hm_report *r)
 	bool first_started = false;
 	struct hm_report *q;
 
-	c->t0 = wall();
+	c->t0 = hm_clock__mono();
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	err = plan_run(r, &w[0], &first_started);
@@ -517,20 +507,20 @@ static int chunks_run(struct hm_report *r)
 		q->syms = NULL;
 		hm_symbols__attach_maps(r->syms, r->maps);
 	}
-	double t0 = wall();
+	double t0 = hm_clock__mono();
 
 	if (err >= 0)
 		err = merge_tree(c);
 	if (err >= 0)
 		err = merge_part(r, c->part[0]);
-	double t1 = wall();
+	double t1 = hm_clock__mono();
 
 	for (int i = 0; i <= last; i++) {
 		part_delete(c->part[i]);
 		c->part[i] = NULL;
 	}
-	hm_debug("report: merge %.3f s, the parts freed %.3f s, until %.3f s", t1 - t0, wall() - t1,
-		 wall() - c->t0);
+	hm_debug("report: merge %.3f s, the parts freed %.3f s, until %.3f s", t1 - t0,
+		 hm_clock__mono() - t1, hm_clock__mono() - c->t0);
 	return err < 0 ? err : 0;
 }
 

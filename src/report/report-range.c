@@ -66,6 +66,28 @@ static bool mergeable(const struct hm_report *r)
 	return !r->header->pipe && strcmp(o->input, "-");
 }
 
+/*
+ * HITMAP_CUT_LINES: another threshold (the tests: 0, never cut where lines
+ * are); a number in [0, 1] with nothing after it, anything else is ignored.
+ */
+static double cut_lines(void)
+{
+	const char *e = getenv("HITMAP_CUT_LINES");
+	char *end;
+	double v;
+
+	if (!e)
+		return CUT_LINES;
+	errno = 0;
+	v = strtod(e, &end);
+	if (end == e || *end || errno || !(v >= 0 && v <= 1)) {
+		hm_warn("HITMAP_CUT_LINES='%s': not a number in [0, 1]; ignored (the threshold stays %g)",
+			e, CUT_LINES);
+		return CUT_LINES;
+	}
+	return v;
+}
+
 int hm_report__chunks_plan(struct hm_report *r)
 {
 	struct hm_chunks *c;
@@ -99,12 +121,7 @@ int hm_report__chunks_plan(struct hm_report *r)
 	c->share = n ? (end - start) / n : 0;
 	/* --threads N cuts; by default the first range says whether it pays */
 	c->verdict = r->opts.threads > 0 ? HM_CUT : HM_CUT_UNKNOWN;
-	{
-		/* HITMAP_CUT_LINES: another threshold (the tests: 0, never cut where lines are) */
-		const char *e = getenv("HITMAP_CUT_LINES");
-
-		c->cut_lines = e ? strtod(e, NULL) : CUT_LINES;
-	}
+	c->cut_lines = cut_lines();
 	ret = n >= 2;
 out:
 	if (ret == 1) {

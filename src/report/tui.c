@@ -22,12 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "report/lines.h"
 #include "report/render-c2c.h"
 #include "report/tui.h"
 #include "report/tui-futex.h"
+#include "util/clock.h"
 
 /* ================================================================ report reads */
 
@@ -444,9 +444,6 @@ static int open_text(struct tui *t, const char *title, const char *text)
 	return err;
 }
 
-static double now(void);
-static double now_cpu(void);
-
 static void table_title(struct screen *s)
 {
 	bool rev;
@@ -461,7 +458,7 @@ static int open_view(struct tui *t, enum tui_view v)
 {
 	struct hm_tui_table *tab;
 	struct screen *s;
-	double t0 = now(), c0 = now_cpu();
+	double t0 = hm_clock__mono(), c0 = hm_clock__thread_cpu();
 	size_t len = 0;
 	char *text;
 	int err;
@@ -493,7 +490,8 @@ static int open_view(struct tui *t, enum tui_view v)
 	s->nr = hm_tui_table__nr(tab);
 	table_title(s);
 	snprintf(t->msg, sizeof(t->msg), "%zu rows in %.0f ms (cpu %.0f ms); %sd/D: sort column  r: reverse",
-		 s->nr, (now() - t0) * 1000, (now_cpu() - c0) * 1000, v == TV_BUCKET ? "Enter: the bucket's lines  " : "");
+		 s->nr, (hm_clock__mono() - t0) * 1000, (hm_clock__thread_cpu() - c0) * 1000,
+		 v == TV_BUCKET ? "Enter: the bucket's lines  " : "");
 	return 0;
 }
 
@@ -762,23 +760,6 @@ static void pop(struct tui *t)
 		screen_free(&t->st[t->depth--]);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* CPU time of this thread: what the browser costs, whatever else the machine runs. */
-static double now_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 {
 	struct tui *t;
@@ -833,7 +814,7 @@ int hm_tui__run(struct hm_report *r, const struct hm_tui_opts *o)
 		/* the first screen drawn and handed to the terminal: the time a user waits */
 		draw(t);
 		snprintf(t->msg, sizeof(t->msg), "ready %.0f ms after the pass (cpu %.0f ms); ? for help",
-			 (now() - o->t_ready) * 1000, (now_cpu() - o->t_ready_cpu) * 1000);
+			 (hm_clock__mono() - o->t_ready) * 1000, (hm_clock__thread_cpu() - o->t_ready_cpu) * 1000);
 	}
 	while (!quit && !err) {
 		struct screen *s = &t->st[t->depth];

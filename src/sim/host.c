@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <hitmap/log.h>
 #include <hitmap/topo.h>
 #include "sim/sim.h"
+#include "util/clock.h"
 
 #define MAX_HOST_CPUS 4096
 
@@ -88,14 +88,12 @@ static double syscall_ns(void)
 	int r, i, j;
 
 	for (r = 0; r < 5; r++) {
-		struct timespec a, b;
 		const int n = 20000;
+		double a = hm_clock__thread_cpu();
 
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 		for (i = 0; i < n; i++)
 			syscall(SYS_getppid);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		best[r] = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / n;
+		best[r] = (hm_clock__thread_cpu() - a) * 1e9 / n;
 	}
 	for (i = 1; i < 5; i++)
 		for (j = i; j > 0 && best[j] < best[j - 1]; j--) {

@@ -28,25 +28,15 @@ const check = (n, ok, why) => {
   else { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); }
 };
 
-const { send, sleep, run, page } = require('./cdp').launch({ chromium: args.chromium, window: '1400,1200' });
+const { evaluator, loadReady } = require('./page-wait');
+const { sleep, run, page } = require('./cdp').launch({ chromium: args.chromium, window: '1400,1200' });
 
 async function main() {
   const html = path.resolve(args.html), url = 'file://' + html;
   const { S, errors, requests } = await page(url);
   for (const d of ['Runtime', 'Log', 'Network', 'Page']) await S(d + '.enable');
-  const ev = async (expr) => {
-    const r = await S('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
-    if (r.exceptionDetails) throw new Error(expr + ': ' + JSON.stringify(r.exceptionDetails.exception || r.exceptionDetails));
-    return r.result.value;
-  };
-  const t0 = Date.now();
-  await S('Page.navigate', { url });
-  let ready = false;
-  while (Date.now() - t0 < 30000) {
-    try { ready = await ev("document.body && document.body.getAttribute('data-ready') === '1'"); } catch (e) { ready = false; }
-    if (ready) break;
-    await sleep(20);
-  }
+  const ev = evaluator(S);
+  const { ready } = await loadReady(S, ev, url);
   check('loads', ready, 'data-ready never set (script failed?) ' + errors.join('; '));
   if (!ready) return;
   await sleep(200);

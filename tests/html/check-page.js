@@ -31,6 +31,7 @@ const pass = (n) => console.log(`PASS ${NAME}-${n}`);
 const fail = (n, why) => { failed++; console.log(`FAIL ${NAME}-${n}: ${why}`); };
 const check = (n, ok, why) => (ok ? pass(n) : fail(n, why));
 
+const { evaluator, loadReady } = require('./page-wait');
 const { send, sleep, run, page } = require('./cdp').launch({
   chromium: args.chromium, window: '1400,1800', watchdogS: +(args['watchdog-s'] || 90),
 });
@@ -44,11 +45,7 @@ async function main() {
   await S('Network.enable');
   await S('Page.enable');
   await S('Performance.enable');
-  const ev = async (expr) => {
-    const r = await S('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
-    if (r.exceptionDetails) throw new Error(expr + ': ' + JSON.stringify(r.exceptionDetails.exception || r.exceptionDetails));
-    return r.result.value;
-  };
+  const ev = evaluator(S);
 
   /*
    * The page's renderer: the process whose CPU time the tab's metrics give
@@ -59,15 +56,7 @@ async function main() {
   const procs = async () => (await send('SystemInfo.getProcessInfo')).processInfo;
   const procTime = async () => (await S('Performance.getMetrics')).metrics.find((m) => m.name === 'ProcessTime').value;
   const procsBefore = await procs();
-  const t0 = Date.now();
-  await S('Page.navigate', { url });
-  let ready = false;
-  while (Date.now() - t0 < 30000) {
-    try { ready = await ev("document.body && document.body.getAttribute('data-ready') === '1'"); } catch (e) { ready = false; }
-    if (ready) break;
-    await sleep(20);
-  }
-  const loadMs = Date.now() - t0;
+  const { ready, ms: loadMs } = await loadReady(S, ev, url);
   const cpuNow = await procTime();
   const renderer = (await procs()).filter((p) => p.type === 'renderer')
     .reduce((a, p) => (Math.abs(p.cpuTime - cpuNow) < Math.abs(a.cpuTime - cpuNow) ? p : a));

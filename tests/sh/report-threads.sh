@@ -327,6 +327,28 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			same "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
 		done
 	done
+	# a HITMAP_CUT_LINES that is not a number in [0, 1] is ignored with one
+	# warning: the default's verdict (gen.data: cut; a strtod of "0x", "abc"
+	# or "" would be 0, not cut) and its report
+	f=$TMP/gen.data
+	if [ -f "$f" ]; then
+		verdict() { sed -n 's/.*lines a sample in a part: //p' "$1"; }
+		HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$f" >"$TMP/a.out" 2>"$TMP/a.err"
+		for bad in 0x abc "" -1 1.5 nan; do
+			HITMAP_CUT_LINES=$bad HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$f" \
+				>"$TMP/b.out" 2>"$TMP/b.err"
+			n=$(grep -c "warning: HITMAP_CUT_LINES='$bad': not a number in \[0, 1\]; ignored" "$TMP/b.err")
+			w=$(grep -c 'warning:' "$TMP/b.err")
+			name="report-threads: HITMAP_CUT_LINES='$bad' ignored with one warning"
+			if [ "$n" != 1 ] || [ "$w" != 1 ]; then
+				fail "$name" "$w warnings, $n of them the value's: $(grep 'warning:' "$TMP/b.err" | head -n 2 | tr '\n' ' ')"
+			elif [ -z "$(verdict "$TMP/a.err")" ] || [ "$(verdict "$TMP/a.err")" != "$(verdict "$TMP/b.err")" ]; then
+				fail "$name" "verdict '$(verdict "$TMP/b.err")', the default's '$(verdict "$TMP/a.err")'"
+			else
+				same "$name"
+			fi
+		done
+	fi
 else
 	skip "report-threads: the default's verdict" "no $GEN or fewer than 2 CPUs"
 fi
