@@ -800,7 +800,6 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 			if (k + MERGE_D < src->nr)
 				hm_lines__prefetch_at(dst, hm_lines__hint(dst, ln_at(src, k + MERGE_D)->addr), 0);
 			err = merge_line(dst, ln_at(src, k), seq_base);
-
 			if (err < 0)
 				return err;
 		}
