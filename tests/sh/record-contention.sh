@@ -41,7 +41,8 @@ fi
 
 samples=$(sed -n 's/.*MB, \([0-9]*\) samples.*/\1/p' "$TMP/rec.err")
 if have_perf; then
-	n=$(perf script -i "$out" 2>"$TMP/perf.err" | wc -l); prc=${PIPESTATUS[0]}
+	# -G: one line a sample (else perf adds contention_begin's kernel call chain)
+	n=$(perf script -G -i "$out" 2>"$TMP/perf.err" | wc -l); prc=${PIPESTATUS[0]}
 	if [ "$prc" = 0 ] && [ "$n" = "$samples" ] && [ "$n" -gt 0 ]; then pass "perf script reads every sample ($n)"
 	elif [ "${samples:-0}" = 0 ]; then fail_nc "perf script reads every sample" "the recording holds no sample"
 	else fail "perf script reads every sample" "rc=$prc lines=$n samples=$samples $(head -n 2 "$TMP/perf.err")"; fi

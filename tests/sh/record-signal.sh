@@ -24,7 +24,8 @@ for sig in INT TERM; do
 	grep -q '^Averaged' "$TMP/wl.out" && pass "SIG$sig: the workload still reports" || fail "SIG$sig: the workload still reports" "$(cat "$TMP/wl.out")"
 	samples=$(sed -n 's/.*MB, \([0-9]*\) samples.*/\1/p' "$TMP/rec.err")
 	if have_perf; then
-		n=$(perf script -i "$out" 2>"$TMP/perf.err" | wc -l)
+		# -G: one line a sample (else perf adds contention_begin's kernel call chain)
+		n=$(perf script -G -i "$out" 2>"$TMP/perf.err" | wc -l)
 		[ "$n" = "$samples" ] && [ "$n" -gt 0 ] && pass "SIG$sig: perf script reads to the end ($n)" \
 			|| { [ "${samples:-0}" = 0 ] && fail_nc "SIG$sig: perf script reads to the end" "no sample recorded"; } \
 			|| fail "SIG$sig: perf script reads to the end" "lines=$n samples=$samples $(head -n 1 "$TMP/perf.err")"
