@@ -227,6 +227,10 @@ void hm_diff__delete(struct hm_diff *d);
 u32  hm_diff__nr_rows(const struct hm_diff *d);
 const struct hm_diff_row *hm_diff__row(const struct hm_diff *d, u32 i);	/* sorted */
 const struct hm_diff_row *hm_diff__find(const struct hm_diff *d, const char *key);
+/*
+ * Text, JSON or CSV (-EINVAL for HTML: the page is html.c's
+ * hm_html__render_diff, which reads the diff through these accessors).
+ */
 int  hm_diff__render(const struct hm_diff *d, enum hm_format fmt, FILE *f);
 /* The metric sets of one side (0 base, 1 new). */
 struct hm_metrics *const *hm_diff__runs(const struct hm_diff *d, int side, u32 *nr);
