@@ -27,7 +27,7 @@ void hm_command__register(struct hm_command *cmd);
  */
 #define HM_EXIT_DATA_LOST	3
 
-/* Print "hitmap: <msg>" to stderr; returns 1 (the exit status to use). */
+/* errors.c: print "hitmap: <msg>" to stderr; returns 1 (the exit status to use). */
 int hm_cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a usage error (bad option or value); returns 2. */
 int hm_cli__usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -543,7 +543,7 @@ int hm_diff__render(const struct hm_diff *d, enum hm_format fmt, FILE *f)
 	switch (fmt) {
 	case HM_FMT_JSON:	return render_json(d, f);
 	case HM_FMT_CSV:	return render_csv(d, f);
-	case HM_FMT_HTML:	return hm_html__render_diff(d, f);
+	case HM_FMT_HTML:	return -EINVAL;	/* the page: hm_html__render_diff */
 	default:		return render_text(d, f);
 	}
 }

@@ -3,8 +3,9 @@
 #define HITMAP_REPORT_METRICS_H
 
 /*
- * A flat, comparable metric set of one recording (metrics.c), the diff of
- * several (diff.c) and the HTML report of either (html.c).
+ * A flat, comparable metric set of one recording (metrics.c, over the
+ * table of metrics-table.c), the diff of several (diff.c) and the HTML
+ * report of either (html.c).
  *
  * Each metric is keyed by what it IS, not by its address, so that two runs
  * with different ASLR, boots or allocations still line up:
@@ -170,12 +171,14 @@ struct hm_metrics *hm_metrics__build(const struct hm_metrics_ctx *ctx, const str
 /* The line.* metrics and m->lines from @lines (metrics-lines.c); 0 or -ENOMEM. */
 int  hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const struct hm_metrics_ctx *ctx);
 
+/* The table (metrics-table.c, with the names above): a set, its metrics by key. */
 struct hm_metrics *hm_metrics__new(const char *label);
 void hm_metrics__delete(struct hm_metrics *m);
 /* Add or replace a metric; returns its index or a negative errno. */
 int  hm_metrics__set(struct hm_metrics *m, const char *key, double value,
 		     enum hm_metric_group g, enum hm_metric_match match, bool count);
 const struct hm_metric *hm_metrics__find(const struct hm_metrics *m, const char *key);
+
 /* Numbers of a workload JSON object, flattened as workload.a.b; returns how many. */
 int  hm_metrics__add_workload(struct hm_metrics *m, const char *json, size_t len);
 int  hm_metrics__write_json(const struct hm_metrics *m, FILE *f);
@@ -227,6 +230,10 @@ void hm_diff__delete(struct hm_diff *d);
 u32  hm_diff__nr_rows(const struct hm_diff *d);
 const struct hm_diff_row *hm_diff__row(const struct hm_diff *d, u32 i);	/* sorted */
 const struct hm_diff_row *hm_diff__find(const struct hm_diff *d, const char *key);
+/*
+ * Text, JSON or CSV (-EINVAL for HTML: the page is html.c's
+ * hm_html__render_diff, which reads the diff through these accessors).
+ */
 int  hm_diff__render(const struct hm_diff *d, enum hm_format fmt, FILE *f);
 /* The metric sets of one side (0 base, 1 new). */
 struct hm_metrics *const *hm_diff__runs(const struct hm_diff *d, int side, u32 *nr);

@@ -7,6 +7,7 @@
  * into the report's aggregates (totals, places.c, buckets.c, lines.c) as
  * the report's pass adds them; the metric set reads those.
  */
+#include <errno.h>
 #include <math.h>
 #include <hitmap/mem.h>
 #include <hitmap/symbols.h>
@@ -319,7 +320,8 @@ int main(void)
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	CHECK_EQ("gp-html", hm_diff__render(d, HM_FMT_HTML, f), 0);
+	CHECK_EQ("gp-html", hm_html__render_diff(d, f), 0);
+	CHECK_EQ("gp-render-html-einval", hm_diff__render(d, HM_FMT_HTML, stderr), -EINVAL);
 	fclose(f);
 	CHECK("gp-html-self-contained", strstr(buf, "<!DOCTYPE html>") && !strstr(buf, "src=\"") &&
 	      !strstr(buf, "href=") && !strstr(buf, "url(") && !strstr(buf, "fetch(") &&
