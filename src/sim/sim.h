@@ -92,8 +92,19 @@ struct hm_machine {
 
 /* Fill @m with preset @name ("srf", "skx", "zen4", "n1", "1s-srf"...); -EINVAL when unknown. */
 int  hm_machine__preset(struct hm_machine *m, const char *name);
-/* "host": this machine from sysfs, the vendor preset's latencies, the syscall cost measured (host.c). */
-int  hm_machine__host(struct hm_machine *m);
+/*
+ * "host" (host.c): hm_host__probe reads this machine's topology and vendor
+ * (-errno with the reason in the log); hm_machine__preset fills @m with
+ * the vendor's preset @h->base and hm_machine__host reshapes it to this
+ * machine (LLC domains from sysfs, the syscall cost measured).
+ */
+struct hm_host {
+	const char	*base;				/* the vendor's preset: "skx", "zen4", "altra" */
+	int		nr_pkgs, nr_cores, nr_cpus;	/* online: packages, physical cores, CPUs */
+	double		mhz;				/* /proc/cpuinfo's first "cpu MHz", 0 when none */
+};
+int  hm_host__probe(struct hm_host *h);
+void hm_machine__host(struct hm_machine *m, const struct hm_host *h);
 /* Names of the presets, NULL-terminated. */
 extern const char *const hm_machine_presets[];
 const char *hm_machine__preset_desc(const char *name);
