@@ -77,6 +77,9 @@ bool hm_maps__mapped(const struct hm_maps *m, u32 pid, u8 cpumode, u64 ip, u64 a
 struct hm_ksyms;
 typedef const struct hm_ksyms *(*hm_maps_ksyms_fn)(void *ctx);
 void hm_maps__set_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ctx);
+/* The same, and @m owns @ctx: @free_ctx(@ctx) when replaced by another or at hm_maps__delete. */
+void hm_maps__own_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ctx,
+				void (*free_ctx)(void *ctx));
 struct hm_symbols_opts;
 /*
  * The same without an hm_symbols at hand: @m owns a loader that picks

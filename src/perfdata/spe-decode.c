@@ -13,7 +13,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "perfdata/spe.h"
+#include "perfdata/spe-decode.h"
 
 static const char *const pkt_names[] = {
 	[HM_SPE_PKT_BAD] = "BAD", [HM_SPE_PKT_PAD] = "PAD", [HM_SPE_PKT_END] = "END",

@@ -20,6 +20,7 @@
 
 #include <hitmap/log.h>
 #include "perfdata/reader-int.h"
+#include "perfdata/spe-decode.h"
 #include "perfdata/spe.h"
 
 #define SPE_MAX_QUEUES	65536

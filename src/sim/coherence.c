@@ -2,7 +2,7 @@
 /*
  * Coherence: one directory entry per cache line (found by open addressing on
  * the line address, then used by id), plus per-core private L1/L2 modelled as
- * direct-mapped caches, in one array of 4-byte slots (sim.h, struct hm_coh).
+ * direct-mapped caches, in one array of 4-byte slots (coherence.h, struct hm_coh).
  *
  * Invalidation is lazy: every ownership change bumps the line's epoch, and a
  * private slot is valid only while its epoch matches.  That keeps a write O(1)
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <hitmap/log.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 
 #define NO_OWNER 0xffff
 
@@ -52,7 +52,7 @@ struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines)
 	size_t nslots = (size_t)m->nr_cores * m->l2_lines;
 
 	if (m->l1_lines != 1u << HM_COH_L1_BITS || m->l2_lines != 1u << HM_COH_L2_BITS) {
-		/* the slot layout (sim.h) is built for these sizes */
+		/* the slot layout (coherence.h) is built for these sizes */
 		hm_err("private caches of %u/%u lines: the model handles %u/%u", m->l1_lines, m->l2_lines,
 		       1u << HM_COH_L1_BITS, 1u << HM_COH_L2_BITS);
 		errno = EINVAL;

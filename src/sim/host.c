@@ -105,15 +105,13 @@ static double syscall_ns(void)
 	return best[2];
 }
 
-int hm_machine__host(struct hm_machine *m)
+int hm_host__probe(struct hm_host *h)
 {
 	static unsigned char online[MAX_HOST_CPUS];
 	static long pkg[MAX_HOST_CPUS], core[MAX_HOST_CPUS];
-	const char *base;
 	char path[256];
 	long pkgs[64];
-	int nr_pkgs = 0, nr_cpus, nr_cores = 0, i, j, err, llc_cpus = 0;
-	double mhz, ns;
+	int nr_pkgs = 0, nr_cpus, nr_cores = 0, i, j;
 	enum hm_vendor v;
 
 	memset(online, 0, sizeof(online));
@@ -141,11 +139,19 @@ int hm_machine__host(struct hm_machine *m)
 				break;
 		nr_cores += j == i;
 	}
-	v = host_vendor(&mhz);
-	base = v == HM_VENDOR_AMD ? "zen4" : v == HM_VENDOR_ARM ? "altra" : "skx";
-	err = hm_machine__preset(m, base);
-	if (err)
-		return err;
+	v = host_vendor(&h->mhz);
+	h->base = v == HM_VENDOR_AMD ? "zen4" : v == HM_VENDOR_ARM ? "altra" : "skx";
+	h->nr_pkgs = nr_pkgs;
+	h->nr_cores = nr_cores;
+	h->nr_cpus = nr_cpus;
+	return 0;
+}
+
+void hm_machine__host(struct hm_machine *m, const struct hm_host *h)
+{
+	int nr_pkgs = h->nr_pkgs, nr_cores = h->nr_cores, nr_cpus = h->nr_cpus, llc_cpus = 0;
+	double ns;
+
 	snprintf(m->name, sizeof(m->name), "host");
 	m->sockets = nr_pkgs ? (u32)nr_pkgs : 1;
 	m->cores = (u32)((nr_cores + nr_pkgs - 1) / (nr_pkgs ? nr_pkgs : 1));
@@ -166,8 +172,8 @@ int hm_machine__host(struct hm_machine *m)
 		else
 			m->llcs = 1;
 	}
-	if (mhz > 100)
-		m->ghz = mhz / 1000.0;
+	if (h->mhz > 100)
+		m->ghz = h->mhz / 1000.0;
 	ns = syscall_ns();
 	if (ns > 1) {
 		m->lat[HM_LAT_SYSCALL] = (u32)(ns * m->ghz + 0.5);
@@ -175,6 +181,5 @@ int hm_machine__host(struct hm_machine *m)
 	}
 	snprintf(m->desc, sizeof(m->desc),
 		 "this machine: %u socket(s) x %u cores x %u SMT, %.2f GHz, %s latencies, syscall %u cycles (measured)",
-		 m->sockets, m->cores, m->smt, m->ghz, base, m->lat[HM_LAT_SYSCALL]);
-	return 0;
+		 m->sockets, m->cores, m->smt, m->ghz, h->base, m->lat[HM_LAT_SYSCALL]);
 }

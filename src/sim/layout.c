@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 
 #define KTEXT_BASE	HM_SIM_KTEXT
 #define KDATA_FUTEX	HM_SIM_KDATA_FUTEX

@@ -151,8 +151,16 @@ int hm_machine__preset(struct hm_machine *m, const char *name)
 	const struct preset *p = NULL;
 	size_t i;
 
-	if (!strcmp(name, "host"))
-		return hm_machine__host(m);
+	if (!strcmp(name, "host")) {
+		struct hm_host h;
+		int err = hm_host__probe(&h);
+
+		if (!err)
+			err = hm_machine__preset(m, h.base);
+		if (!err)
+			hm_machine__host(m, &h);
+		return err;
+	}
 	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (!strcmp(presets[i].name, name))
 			p = &presets[i];

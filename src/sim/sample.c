@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 #include "sim/spe-out.h"
 
 #define P(a, b)		PERF_MEM_S(a, b)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 
 static int build_ksyms(struct hm_sim *s)
 {

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 #include "sim/spe-out.h"
 #include "perfdata/spe-write.h"
 

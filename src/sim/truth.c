@@ -13,7 +13,7 @@
 #include <string.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 #include "util/htab.h"
 
 struct tcount {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <hitmap/log.h>
-#include "sim/sim.h"
+#include "sim/coherence.h"
 #include "sim/sched.h"
 
 #define KTEXT_BASE	HM_SIM_KTEXT

@@ -84,7 +84,8 @@ struct hm_maps {
 	char ref_name[64];	/* ref_reloc_sym of the kernel MMAP ("_text") */
 	hm_maps_ksyms_fn ksyms_fn;
 	void *ksyms_ctx;
-	struct hm_symbols *own_syms;	/* hm_maps__set_kallsyms */
+	void *own_ctx;			/* hm_maps__own_kernel_loader */
+	void (*own_free)(void *ctx);
 	bool vmlinux_loaded;
 	/* side-band records (MMAP, MMAP2, COMM, FORK, EXIT, KSYMBOL) processed */
 	u64 nr_side;

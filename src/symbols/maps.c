@@ -296,7 +296,8 @@ void hm_maps__delete(struct hm_maps *m)
 	free(m->kmaps);
 	free(m->kflat);
 	free(m->bids);
-	hm_symbols__delete(m->own_syms);
+	if (m->own_free)
+		m->own_free(m->own_ctx);
 	hm_strpool__delete(m->pool);
 	free(m);
 }
@@ -366,16 +367,14 @@ void hm_maps__set_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ct
 	m->ksyms_ctx = ctx;
 }
 
-int hm_maps__set_kallsyms(struct hm_maps *m, const struct hm_symbols_opts *opts)
+void hm_maps__own_kernel_loader(struct hm_maps *m, hm_maps_ksyms_fn fn, void *ctx,
+				void (*free_ctx)(void *ctx))
 {
-	struct hm_symbols *s = hm_symbols__new(opts);
-
-	if (!s)
-		return -ENOMEM;
-	hm_symbols__delete(m->own_syms);
-	m->own_syms = s;
-	hm_symbols__attach_maps(s, m);
-	return 0;
+	if (m->own_free)
+		m->own_free(m->own_ctx);
+	m->own_ctx = ctx;
+	m->own_free = free_ctx;
+	hm_maps__set_kernel_loader(m, fn, ctx);
 }
 
 const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m)

@@ -361,6 +361,22 @@ void hm_symbols__attach_maps(struct hm_symbols *s, struct hm_maps *m)
 	hm_maps__set_kernel_loader(m, maps_loader, s);
 }
 
+static void symbols_free(void *ctx)
+{
+	hm_symbols__delete(ctx);
+}
+
+int hm_maps__set_kallsyms(struct hm_maps *m, const struct hm_symbols_opts *opts)
+{
+	struct hm_symbols *s = hm_symbols__new(opts);
+
+	if (!s)
+		return -ENOMEM;
+	s->maps = m;
+	hm_maps__own_kernel_loader(m, maps_loader, s, symbols_free);
+	return 0;
+}
+
 /* "[xfs]" from "/lib/modules/.../xfs.ko.zst" (perf's short module name). */
 static const char *module_dso(struct hm_symbols *s, const char *filename)
 {

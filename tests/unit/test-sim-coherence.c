@@ -2,7 +2,7 @@
 /* The coherence model: sources of loads, protocol transitions, serialization. */
 #include <stdint.h>
 #include "tap.h"
-#include "sim/sim.h"
+#include "sim/coherence.h"
 
 static struct hm_machine m;
 static struct hm_coh *c;

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include <linux/perf_event.h>
-#include "perfdata/spe.h"
+#include "perfdata/spe-decode.h"
 #include "perfdata/spe-write.h"
 #include "tap.h"
 
