@@ -76,6 +76,7 @@ struct hm_futex_mm_layout {
 	s32	offset[HM_FUTEX_MM__MAX];	/* -1: absent or unknown */
 	u32	size[HM_FUTEX_MM__MAX];
 	s32	task_mm;			/* offsetof(task_struct, mm), -1 */
+	s32	unique_id;			/* mm_struct.futex_unique_id (MMSHARED keys hash it), -1 */
 };
 /* Geometry of the tables, as known for one recording or one model run. */
 struct hm_futex_table {

@@ -225,7 +225,11 @@ int hm_futex_geometry__this_machine(struct hm_futex_model *m)
 		m->layout = l;
 	if (!hm_futex_fph_layout__from_btf(NULL, &fl))
 		m->fph = fl;
-	if (!hm_futex_mm_layout__from_btf(NULL, &ml))
+	if (!hm_futex_mm_layout__from_btf(NULL, &ml)) {
 		m->mm = ml;
+		/* the release does not tell: 6.18.44 builds exist with and without the mm-reuse fix */
+		if (ml.unique_id >= 0)
+			m->mm_seq = true;
+	}
 	return 0;
 }

@@ -96,6 +96,7 @@ void hm_futex_mm_layout__for_era(enum hm_futex_era e, struct hm_futex_mm_layout 
 		l->size[i] = 0;
 	}
 	l->task_mm = -1;
+	l->unique_id = -1;		/* BTF tells: some builds of a release have it */
 	if (e == HM_FUTEX_ERA_PRE_6_16)
 		return;
 	/* the 6.18 build of notes 4.1/2.7; config dependent: BTF overrides */
@@ -290,6 +291,9 @@ int hm_futex_mm_layout__from_btf(const char *path, struct hm_futex_mm_layout *l)
 			n.offset[i] = off;
 			n.size[i] = fsz;
 		}
+	/* the mm-reuse fix (6.12.115+, some 6.18 builds, 7.2+): MMSHARED keys hash this id, not the mm */
+	if (!btf_member(btf, id, "futex_unique_id", &off, &fsz))
+		n.unique_id = off;
 	if (!btf_struct(btf, "task_struct", &id, &size) &&
 	    !btf_member(btf, id, "mm", &off, &fsz))
 		n.task_mm = off;

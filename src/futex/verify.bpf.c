@@ -32,6 +32,8 @@ struct hm_vcfg {
 	__u32 fph_queues;
 	__u32 watch_all;
 	__u32 lock_off;		/* offsetof(futex_hash_bucket, lock) */
+	__u32 mm_useq;		/* offsetof(mm_struct, futex_unique_id); 0: none */
+	__u32 pad;
 };
 
 struct hm_vsnap {
@@ -39,6 +41,7 @@ struct hm_vsnap {
 	__u64 mm;
 	__u64 fph;
 	__u64 base;
+	__u64 mm_seq;		/* mm->futex_unique_id, what MMSHARED keys hash there */
 	__u32 hash_mask;
 	__u32 nr;
 	__u32 waiters[MAX_BUCKETS];
@@ -46,7 +49,7 @@ struct hm_vsnap {
 
 struct hm_vpair { __u64 uaddr, lock; __u32 tgid, op; };
 struct hm_vinflight { __u64 uaddr; __u32 op, pad; };
-struct hm_vproc { __u64 mm, fph; __u32 hash_mask, pad; };
+struct hm_vproc { __u64 mm, fph; __u32 hash_mask, pad; __u64 mm_seq; };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -137,6 +140,9 @@ int hm_snapshot(void *ctx)
 	task = (__u64)bpf_get_current_task();
 	bpf_probe_read_kernel(&mm, sizeof(mm), (void *)(task + c->task_mm));
 	s->mm = mm;
+	s->mm_seq = 0;
+	if (mm && c->mm_useq)
+		bpf_probe_read_kernel(&s->mm_seq, sizeof(s->mm_seq), (void *)(mm + c->mm_useq));
 	if (mm && c->mm_phash)
 		bpf_probe_read_kernel(&fph, sizeof(fph), (void *)(mm + c->mm_phash));
 	s->fph = fph;
@@ -187,6 +193,8 @@ int hm_futex_enter(struct sys_enter_futex_args *ctx)
 	bpf_probe_read_kernel(&p.mm, sizeof(p.mm), (void *)(task + c->task_mm));
 	if (p.mm && c->mm_phash)
 		bpf_probe_read_kernel(&p.fph, sizeof(p.fph), (void *)(p.mm + c->mm_phash));
+	if (p.mm && c->mm_useq)
+		bpf_probe_read_kernel(&p.mm_seq, sizeof(p.mm_seq), (void *)(p.mm + c->mm_useq));
 	if (p.fph)
 		bpf_probe_read_kernel(&p.hash_mask, sizeof(p.hash_mask), (void *)(p.fph + c->fph_mask));
 	bpf_map_update_elem(&procs, &tgid, &p, BPF_ANY);

@@ -42,15 +42,15 @@ struct hm_vcfg {
 	u32 tgid, nr;
 	u64 base;
 	u32 stride, waiters_off, task_mm, mm_phash, fph_mask, fph_queues;
-	u32 watch_all, lock_off;
+	u32 watch_all, lock_off, mm_useq, pad;
 };
 struct hm_vsnap {
-	u64 seq, mm, fph, base;
+	u64 seq, mm, fph, base, mm_seq;
 	u32 hash_mask, nr;
 	u32 waiters[MAX_BUCKETS];
 };
 struct hm_vpair { u64 uaddr, lock; u32 tgid, op; };
-struct hm_vproc { u64 mm, fph; u32 hash_mask, pad; };
+struct hm_vproc { u64 mm, fph; u32 hash_mask, pad; u64 mm_seq; };
 
 struct verify {
 	struct bpf_object	*obj;
@@ -134,6 +134,24 @@ static void verify_close(struct verify *v)
 	hm_futex_model__release(&v->model);
 }
 
+/* An object built from an older verify.bpf.c has other map values: refuse it rather than misread them. */
+static bool bpf_maps_match(struct bpf_object *obj)
+{
+	static const struct { const char *name; u32 size; } want[] = {
+		{ "cfg", sizeof(struct hm_vcfg) }, { "snap", sizeof(struct hm_vsnap) },
+		{ "procs", sizeof(struct hm_vproc) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, want[i].name);
+
+		if (m && bpf_map__value_size(m) != want[i].size)
+			return false;
+	}
+	return true;
+}
+
 static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 tgid, bool watch_all)
 {
 	char buf[4096];
@@ -162,6 +180,10 @@ static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 
 		hm_err("%s: not a BPF object (%s); rebuild it from src/futex/verify.bpf.c", path, strerror(-err));
 		return err;
 	}
+	if (!bpf_maps_match(v->obj)) {
+		hm_err("%s: its maps do not match this hitmap; rebuild it from src/futex/verify.bpf.c", path);
+		return -EINVAL;
+	}
 	err = bpf_object__load(v->obj);
 	if (err) {
 		hm_err("%s: the kernel refused the BPF programs (%s); run as root (CAP_BPF, CAP_PERFMON) on a kernel with BPF tracepoint programs", path, strerror(-err));
@@ -185,6 +207,7 @@ static int bpf_open(struct verify *v, const struct hm_futex_verify_opts *o, s32 
 	v->cfg.fph_mask = v->model.fph.hash_mask >= 0 ? v->model.fph.hash_mask : 4;
 	v->cfg.fph_queues = v->model.fph.queues;
 	v->cfg.lock_off = v->model.layout.offset[HM_FUTEX_FIELD_LOCK];
+	v->cfg.mm_useq = ml.unique_id > 0 ? ml.unique_id : 0;
 	err = bpf_map_update_elem(v->cfg_fd, &k, &v->cfg, BPF_ANY);
 	if (err)
 		return -errno;
@@ -473,6 +496,12 @@ static void *hammer_main(void *arg)
 	return NULL;
 }
 
+/* What an MMSHARED key of this process hashes: the mm pointer, or the mm's id on kernels with the mm-reuse fix. */
+static u64 shared_key_ptr(const struct verify *v, const struct hm_vsnap *s)
+{
+	return v->model.mm_seq ? s->mm_seq : s->mm;
+}
+
 /* Find the global table's base from contended bucket locks paired with uaddrs. */
 static int find_global_base(struct verify *v, u32 *addr, u64 mm, u64 *base)
 {
@@ -514,10 +543,14 @@ static int find_global_base(struct verify *v, u32 *addr, u64 mm, u64 *base)
 		return -ENOENT;
 	}
 	{
+		struct hm_vsnap *s = v->model.mm_seq ? malloc(sizeof(*s)) : NULL;
 		struct hm_futex_key k;
 		u64 idx, bucket = best - lock_off;
 		u32 node;
 
+		if (s && !snapshot(v, s))
+			mm = s->mm_seq;		/* given by the hammer's first shared futex */
+		free(s);
 		hm_futex_key__shared_anon(&k, mm, (u64)(uintptr_t)addr);
 		hm_futex__hash_global(&v->model, &k, &node, &idx);
 		hm_futex_geometry__global_base(bucket, v->model.global_slots, v->model.layout.bucket_size, base);
@@ -535,7 +568,7 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 	u32 i;
 	int err;
 
-	if (v->model.mm_seq) {
+	if (v->model.mm_seq && !v->cfg.mm_useq) {
 		hm_err("this kernel hashes an mm sequence number for shared futexes, which hitmap cannot read; shared buckets are reported by address only");
 		return -ENOSYS;
 	}
@@ -552,9 +585,12 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 	}
 	if ((err = set_cfg(v, 0, 0)) || (err = snapshot(v, before)))
 		goto out;
+	/* the mm's id is given at its first shared futex: find_global_base's hammer makes sure of it */
 	err = find_global_base(v, pick(arena, size, used, seed), before->mm, &base);
-	if (err)
+	if (err || (err = snapshot(v, before)))
 		goto out;
+	if (v->model.mm_seq)
+		hm_debug("shared keys hash mm->futex_unique_id %" PRIu64, before->mm_seq);
 	r->slots = slots;
 	r->table_base = base;
 	snprintf(r->how, sizeof(r->how), "base from lock:contention_begin, waiters via BPF");
@@ -562,7 +598,7 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 		goto out;
 	if (o->by_contention) {
 		snprintf(r->how, sizeof(r->how), "lock:contention_begin vs the global table");
-		err = contention_loop(v, o, r, arena, size, used, seed, false, before->mm, base, slots);
+		err = contention_loop(v, o, r, arena, size, used, seed, false, shared_key_ptr(v, before), base, slots);
 		goto out;
 	}
 	for (i = 0; i < o->nr_addrs; i++) {
@@ -579,7 +615,7 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 		if (seen < 0)
 			continue;
 		r->observed++;
-		hm_futex_key__shared_anon(&k, before->mm, (u64)(uintptr_t)a);
+		hm_futex_key__shared_anon(&k, shared_key_ptr(v, before), (u64)(uintptr_t)a);
 		if (r->observed <= 4)
 			hm_debug("observed: shared uaddr %p mm 0x%" PRIx64 " -> kernel bucket %ld of %" PRIu64,
 				 (void *)a, before->mm, seen, slots);
@@ -772,15 +808,15 @@ int hm_futex_probe__collect(struct hm_futex_probe *p, struct hm_futex_model *m)
 			continue;
 		if ((key.op & 128) && pr.fph && pr.hash_mask)
 			continue;	/* a private op of a process with a private hash: not global */
-		/* the exact key where it is known: private op without private hash, or anon with the mm pointer */
+		/* the exact key where it is known: private op without private hash, or anon with the mm pointer (or id) */
 		if (key.op & 128) {
 			hm_futex_key__private(&k, pr.mm, key.uaddr);
 			hm_futex__hash_global(m, &k, &node, &idx);
 			if (bucket >= idx * bs)
 				vote_add(vt, &nvt, 64, node, bucket - idx * bs, n);
-		} else if (!m->mm_seq) {
+		} else if (!m->mm_seq || pr.mm_seq) {
 			/* shared op: right when the page is anonymous (file pages hash the inode) */
-			hm_futex_key__shared_anon(&k, pr.mm, key.uaddr);
+			hm_futex_key__shared_anon(&k, m->mm_seq ? pr.mm_seq : pr.mm, key.uaddr);
 			hm_futex__hash_global(m, &k, &node, &idx);
 			if (bucket >= idx * bs)
 				vote_add(vt, &nvt, 64, node, bucket - idx * bs, n);

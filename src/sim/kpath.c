@@ -433,4 +433,6 @@ void hm_sim__mm_layout(const struct hm_sim_kernel *k, struct hm_futex_mm_layout 
 				l->size[i] = f[j].size;
 			}
 	}
+	l->task_mm = -1;
+	l->unique_id = -1;
 }

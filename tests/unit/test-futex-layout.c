@@ -177,6 +177,16 @@ int main(void)
 		CHECK("btf mm", !hm_futex_mm_layout__from_btf(NULL, &ml) && ml.task_mm > 0 &&
 		      ml.offset[HM_FUTEX_MM_futex_phash] > 0 && ml.size[HM_FUTEX_MM_futex_phash] == 8 &&
 		      ml.offset[HM_FUTEX_MM_futex_ref] > ml.offset[HM_FUTEX_MM_futex_phash]);
+		/* the mm-reuse fix: futex_unique_id just before futex_hash_lock, or absent */
+		CHECK("btf mm futex_unique_id before the hash lock or absent", ml.unique_id == -1 ||
+		      (ml.unique_id > 0 && ml.unique_id + 8 <= ml.offset[HM_FUTEX_MM_futex_hash_lock]));
+		{
+			struct hm_futex_model m;
+
+			CHECK("this machine: MMSHARED keys hash the id exactly when BTF has it",
+			      !hm_futex_geometry__this_machine(&m) && m.mm_seq == (ml.unique_id > 0));
+			hm_futex_model__release(&m);
+		}
 	}
 	CHECK("btf: bad file", hm_futex_layout__from_btf("/nonexistent.btf", &l) < 0);
 	TAP_DONE();
