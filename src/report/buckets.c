@@ -551,6 +551,7 @@ static int add_contention(struct hm_buckets *b, const struct hm_report *r, const
 	w->bucket = (u32)(e - b->b);
 	w->cell = cell;
 	w->time = s->time;
+	w->lock = la;
 	w->caller = caller;
 	return 0;
 }
@@ -599,18 +600,23 @@ static struct wait *wait_slot(struct hm_buckets *b, u32 tid, bool insert)
 /*
  * lock:contention_end of a thread that began waiting on a bucket: the wait
  * time goes to that bucket and to its requesting socket x table node cell.
- * Threads are never removed (a slot is reused by the next begin), so memory
- * grows with threads, not events.
+ * The end names its lock: another lock's end is a contention nested in the
+ * wait (an interrupt's, begun and ended while the thread spun) and leaves
+ * the wait open.  Threads are never removed (a slot is reused by the next
+ * begin), so memory grows with threads, not events.
  */
 static void end_contention(struct hm_buckets *b, const struct hm_mem_sample *ms)
 {
 	const struct hm_sample *s = ms->s;
 	struct wait *w;
+	u64 la;
 
 	if (!(s->sample_type & PERF_SAMPLE_TIME) || !(s->sample_type & PERF_SAMPLE_TID))
 		return;
 	w = wait_slot(b, s->tid, false);
 	if (!w || w->bucket == UINT32_MAX)
+		return;
+	if (!hm_sample__tp_field(s, "lock_addr", &la) && la != w->lock)
 		return;
 	if (s->time >= w->time) {
 		struct bk *e = &b->b[w->bucket];

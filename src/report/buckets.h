@@ -30,6 +30,7 @@ struct wait {			/* open addressing by tid; tid 0 is free */
 	u32		bucket;		/* index in b->b */
 	s32		cell;		/* index in b->cont */
 	u64		time;
+	u64		lock;		/* the bucket lock it waits on (contention_end names it too) */
 	const char	*caller;	/* interned in b->callers, or NULL */
 };
 

@@ -27,7 +27,9 @@ if [ "$base" = null ] || [ "$slots" = null ]; then
 	done_tests
 fi
 # perf's view: bucket index of each begin (lock = bucket + 4), wait until the
-# same thread's next end.  Output: "index contended wait_ns", sorted.
+# same thread's end of that lock (an interrupt's contention on another lock,
+# begun and ended inside the wait, is not its end).  Output: "index
+# contended wait_ns", sorted.
 # (mawk has no 64-bit integers: addresses are split into high and low
 # 32 bits; a table lies in one 4 GiB range.)
 perf script -i "$f" --ns -F tid,time,event,trace 2>/dev/null |
@@ -39,10 +41,9 @@ perf script -i "$f" --ns -F tid,time,event,trace 2>/dev/null |
 	BEGIN { bh = hi(base); bl = lo(base) }
 	$3 == "lock:contention_begin:" {
 		a = lo($4) - 4 - bl
-		if (hi($4) == bh && a >= 0 && a % 64 == 0 && a / 64 < slots) { idx = a / 64; n[idx]++; open[$1] = idx; t0[$1] = ns($2) }
-		else delete open[$1]
+		if (hi($4) == bh && a >= 0 && a % 64 == 0 && a / 64 < slots) { idx = a / 64; n[idx]++; open[$1] = idx; lk[$1] = $4; t0[$1] = ns($2) }
 		next }
-	$3 == "lock:contention_end:" && ($1 in open) { w[open[$1]] += ns($2) - t0[$1]; delete open[$1] }
+	$3 == "lock:contention_end:" && ($1 in open) && $4 == lk[$1] { w[open[$1]] += ns($2) - t0[$1]; delete open[$1] }
 	END { for (i in n) printf "%d %d %.0f\n", i, n[i], w[i] }' | sort -n >"$TMP/perf.txt"
 jq -r '.buckets[] | select(.contended > 0) | "\(.index) \(.contended) \(.wait_ns)"' "$TMP/b.json" | sort -n >"$TMP/hm.txt"
 if [ -s "$TMP/perf.txt" ]; then

@@ -175,7 +175,8 @@ int main(int argc, char **argv)
 	struct gen_host host;
 	struct perf_event_attr a0 = attr(ID_BEGIN, true), a1 = attr(ID_END, false);
 	u64 ids0[4] = { 101, 102, 103, 104 }, ids1[4] = { 201, 202, 203, 204 };
-	struct { u64 lock, t0; int bucket; bool open; } th[NTID];
+	/* nest: 1 while an interrupt's contention on another lock runs inside the wait, 2 after */
+	struct { u64 lock, t0; int bucket; bool open; int nest; } th[NTID];
 	struct hm_futex_model m;
 	struct hm_futex_table t;
 	struct hm_meta *meta;
@@ -246,6 +247,7 @@ int main(int argc, char **argv)
 		u16 type;
 		u32 fl = 0;
 		unsigned tid = gen_rnd(NTID);
+		u64 lock;
 
 		first = 0;
 		memset(&s, 0, sizeof(s));
@@ -259,7 +261,37 @@ int main(int argc, char **argv)
 		s.raw = payload;
 		s.raw_size = sizeof(payload);
 		memcpy(payload + 4, &s.tid, 4);
-		if (!th[tid].open) {
+		lock = th[tid].lock;
+		if (th[tid].open && th[tid].bucket >= 0 && th[tid].nest < 2 &&
+		    (th[tid].nest == 1 || gen_rnd(16) == 0)) {
+			/*
+			 * An interrupt contends another lock while the thread
+			 * waits on its bucket: its begin and end (another
+			 * lock's) are not the bucket wait's end.
+			 */
+			lock = 0xffff888400000000ull + 64 * (tid + 1);
+			if (th[tid].nest == 0) {
+				begins++;
+				other++;
+				s.ip = 0xffffffff81100000ull;
+				s.id = ids0[s.cpu];
+				type = ID_BEGIN;
+				fl = 1;
+				if (ksymf) {
+					chain[0] = PERF_CONTEXT_KERNEL;
+					chain[1] = KT + 0x100 * K_SLOW + 0x2a;
+					chain[2] = KT + 0x100 * K_RAW + 0x11;
+					s.callchain = chain;
+					s.callchain_nr = 3;
+					s.ip = chain[1];
+				}
+			} else {
+				s.ip = 0xffffffff81100100ull;
+				s.id = ids1[s.cpu];
+				type = ID_END;
+			}
+			th[tid].nest++;
+		} else if (!th[tid].open) {
 			if (gen_rnd(8) == 0) {
 				th[tid].lock = 0xffff888300000000ull + 64 * gen_rnd(4096);	/* not a bucket */
 				th[tid].bucket = -1;
@@ -273,6 +305,8 @@ int main(int argc, char **argv)
 				exp_n[k]++;
 			}
 			th[tid].open = true;
+			th[tid].nest = 0;
+			lock = th[tid].lock;
 			th[tid].t0 = s.time;
 			begins++;
 			s.ip = 0xffffffff81100000ull;
@@ -306,7 +340,7 @@ int main(int argc, char **argv)
 			type = ID_END;
 		}
 		memcpy(payload, &type, 2);
-		memcpy(payload + 8, &th[tid].lock, 8);
+		memcpy(payload + 8, &lock, 8);
 		memcpy(payload + 16, &fl, 4);
 		err = hm_writer__write_sample(w, type == ID_END, &s);
 		if (!err && rounds && ++recs % 2048 == 0)
