@@ -12,6 +12,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "metrics.h"
+#include "util/htab.h"
 
 struct diff_row {
 	struct hm_diff_row	r;
@@ -33,15 +34,6 @@ struct hm_diff {
 	u32			tests_used;	/* bit per enum hm_stat_test_kind */
 };
 
-static u32 hash_str(const char *s)
-{
-	u32 h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (u8)*s++) * 16777619u;
-	return h;
-}
-
 static int rehash(struct hm_diff *d)
 {
 	u32 size = d->hash_size ? d->hash_size * 2 : 4096, i;
@@ -51,7 +43,7 @@ static int rehash(struct hm_diff *d)
 		return -ENOMEM;
 	memset(h, 0xff, size * sizeof(*h));
 	for (i = 0; i < d->nr_rows; i++) {
-		u32 p = hash_str(d->rows[i].r.key) & (size - 1);
+		u32 p = (u32)hm_hash_str(d->rows[i].r.key) & (size - 1);
 
 		while (h[p] != UINT32_MAX)
 			p = (p + 1) & (size - 1);
@@ -69,7 +61,7 @@ static s64 row_find(const struct hm_diff *d, const char *key, u32 *slot)
 
 	if (!d->hash_size)
 		return -1;
-	p = hash_str(key) & (d->hash_size - 1);
+	p = (u32)hm_hash_str(key) & (d->hash_size - 1);
 	while (d->hash[p] != UINT32_MAX) {
 		if (!strcmp(d->rows[d->hash[p]].r.key, key))
 			return d->hash[p];

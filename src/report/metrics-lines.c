@@ -15,15 +15,7 @@
 #include "metrics.h"
 #include "lines.h"
 #include "names.h"
-
-static u32 hash_str(const char *s)
-{
-	u32 h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (u8)*s++) * 16777619u;
-	return h;
-}
+#include "util/htab.h"
 
 struct id_counter {
 	char	*id;	/* NULL: empty slot */
@@ -58,7 +50,7 @@ static struct id_counter *id_counters__get(struct id_counters *c, const char *id
 		for (i = 0; i < c->size; i++) {
 			if (!c->e[i].id)
 				continue;
-			p = hash_str(c->e[i].id) & (size - 1);
+			p = (u32)hm_hash_str(c->e[i].id) & (size - 1);
 			while (n[p].id)
 				p = (p + 1) & (size - 1);
 			n[p] = c->e[i];
@@ -67,7 +59,7 @@ static struct id_counter *id_counters__get(struct id_counters *c, const char *id
 		c->e = n;
 		c->size = size;
 	}
-	p = hash_str(id) & (c->size - 1);
+	p = (u32)hm_hash_str(id) & (c->size - 1);
 	while (c->e[p].id && strcmp(c->e[p].id, id))
 		p = (p + 1) & (c->size - 1);
 	if (!c->e[p].id) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "metrics.h"
 #include "render-c2c.h"
+#include "util/htab.h"
 
 static const char *const mstat_names[HM_MS__MAX] = {
 	"samples", "loads", "stores", "hitm_local", "hitm_remote", "hitm",
@@ -89,15 +90,6 @@ const char *hm_metric_match__name(enum hm_metric_match m)
 
 /* ---------------------------------------------------------------- metric set */
 
-static u32 hash_str(const char *s)
-{
-	u32 h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (u8)*s++) * 16777619u;
-	return h;
-}
-
 struct hm_metrics *hm_metrics__new(const char *label)
 {
 	struct hm_metrics *m = calloc(1, sizeof(*m));
@@ -166,7 +158,7 @@ static int metrics_rehash(struct hm_metrics *m)
 
 static s64 metrics_lookup(const struct hm_metrics *m, const char *key, u32 *slot, u32 *hash)
 {
-	u32 p, hk = hash_str(key);
+	u32 p, hk = (u32)hm_hash_str(key);
 
 	if (hash)
 		*hash = hk;
