@@ -500,8 +500,12 @@ static u64 shared_key_ptr(const struct verify *v, const struct hm_vsnap *s)
 	return v->model.mm_seq ? s->mm_seq : s->mm;
 }
 
-/* Find the global table's base from contended bucket locks paired with uaddrs. */
-static int find_global_base(struct verify *v, u32 *addr, u64 mm, u64 *base)
+/*
+ * Find the global table's base from contended bucket locks paired with
+ * uaddrs; @snap is taken again after the hammer (which gives the mm its
+ * id at its first shared futex, on kernels that hash that id).
+ */
+static int find_global_base(struct verify *v, u32 *addr, struct hm_vsnap *snap, u64 *base)
 {
 	struct hm_vpair key, next;
 	pthread_t th[4];
@@ -509,7 +513,7 @@ static int find_global_base(struct verify *v, u32 *addr, u64 mm, u64 *base)
 	volatile int stop = 0;
 	u64 best = 0, best_n = 0, n, lock_off = v->model.layout.offset[HM_FUTEX_FIELD_LOCK];
 	struct timespec ts = { 0, 200 * 1000 * 1000 };
-	int i, round;
+	int i, round, err;
 	bool first = true;
 
 	*addr = 0;
@@ -540,16 +544,15 @@ static int find_global_base(struct verify *v, u32 *addr, u64 mm, u64 *base)
 		hm_err("lock:contention_begin never fired for a contended futex bucket in 3 s; cannot find the global table");
 		return -ENOENT;
 	}
+	err = snapshot(v, snap);
+	if (err)
+		return err;
 	{
-		struct hm_vsnap *s = v->model.mm_seq ? malloc(sizeof(*s)) : NULL;
 		struct hm_futex_key k;
 		u64 idx, bucket = best - lock_off;
 		u32 node;
 
-		if (s && !snapshot(v, s))
-			mm = s->mm_seq;		/* given by the hammer's first shared futex */
-		free(s);
-		hm_futex_key__shared_anon(&k, mm, (u64)(uintptr_t)addr);
+		hm_futex_key__shared_anon(&k, shared_key_ptr(v, snap), (u64)(uintptr_t)addr);
 		hm_futex__hash_global(&v->model, &k, &node, &idx);
 		hm_futex_geometry__global_base(bucket, v->model.global_slots, v->model.layout.bucket_size, base);
 		hm_debug("global: contended lock 0x%" PRIx64 " (%" PRIu64 " events), base 0x%" PRIx64 ", model index %" PRIu64 " (kernel %" PRIu64 ")",
@@ -583,9 +586,8 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 	}
 	if ((err = set_cfg(v, 0, 0)) || (err = snapshot(v, before)))
 		goto out;
-	/* the mm's id is given at its first shared futex: find_global_base's hammer makes sure of it */
-	err = find_global_base(v, pick(arena, size, used, seed), before->mm, &base);
-	if (err || (err = snapshot(v, before)))
+	err = find_global_base(v, pick(arena, size, used, seed), before, &base);
+	if (err)
 		goto out;
 	if (v->model.mm_seq)
 		hm_debug("shared keys hash mm->futex_unique_id %" PRIu64, before->mm_seq);
@@ -615,8 +617,8 @@ static int verify_shared(struct verify *v, const struct hm_futex_verify_opts *o,
 		r->observed++;
 		hm_futex_key__shared_anon(&k, shared_key_ptr(v, before), (u64)(uintptr_t)a);
 		if (r->observed <= 4)
-			hm_debug("observed: shared uaddr %p mm 0x%" PRIx64 " -> kernel bucket %ld of %" PRIu64,
-				 (void *)a, before->mm, seen, slots);
+			hm_debug("observed: shared uaddr %p key 0x%" PRIx64 " -> kernel bucket %ld of %" PRIu64,
+				 (void *)a, shared_key_ptr(v, before), seen, slots);
 		if (getenv("HITMAP_VERIFY_SABOTAGE"))
 			k.offset ^= 1;
 		hm_futex__hash_global(&v->model, &k, &node, &idx);
