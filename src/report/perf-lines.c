@@ -694,13 +694,15 @@ int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,
 		}
 		for (int stage = 2; stage >= 1; stage--) {
 			size_t a = i + stage * MERGE_D;
+			const struct hm_line *la;
 
 			if (a >= n)
 				continue;
-			prefetch_line(dl, hm_lines__get(sl, a)->addr, stage);
+			la = hm_lines__get(sl, a);
+			prefetch_line(dl, la->addr, stage);
 			if (start)
-				prefetch_others(dst, hm_lines__get(sl, a), map, x + start[a + 1],
-						start[a + 2] - start[a + 1], stage);
+				prefetch_others(dst, la, map, x + start[a + 1], start[a + 2] - start[a + 1],
+						stage);
 		}
 		if (!(ls->pkey & ~HM_LINE_PKEY_OTHER))
 			continue;
