@@ -198,6 +198,18 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 	err = hm_sim__make_layout(s);
 	if (err)
 		goto fail;
+	if (s->m.host_op) {
+		/* the op host.c timed: private, with the private hash where the kernel has one */
+		struct hm_sim_tmpl tp;
+		struct hm_sim_tctx c = {
+			.k = s->kmod, .bl = &s->fm.layout, .fl = &s->fm.fph, .ml = &s->fm.mm,
+			.private_hash = s->kmod->private_hash,
+			.mm_unique_id = hm_sim__mm_unique_id(s->kmod),
+		};
+
+		hm_sim__build_template(&c, HM_SIM_OP_WAIT, &tp);
+		hm_machine__host_calibrate(&s->m, &tp);
+	}
 	err = hm_sim__register_tables(s);
 	if (err)
 		goto fail;

@@ -71,7 +71,7 @@ enum hm_lat {
 
 struct hm_machine {
 	char		name[32];
-	char		desc[128];
+	char		desc[192];
 	enum hm_vendor	vendor;
 	enum hm_sim_proto proto;
 	enum hm_sim_pmu	pmu;
@@ -85,6 +85,7 @@ struct hm_machine {
 	bool		read_migrates;			/* what-if: a load of a line modified elsewhere takes it (M), the owner invalidates */
 	char		cpuid[64], cpudesc[96], arch[16];
 	u32		pmu_type;			/* attr.type of the memory PMU */
+	u32		host_op;			/* --preset host: the benchmark's futex op measured, cycles (0: not measured) */
 	/* derived by hm_machine__finish */
 	u32		*cpu_core, *cpu_socket, *cpu_llc;	/* per CPU */
 	u32		*core_llc, *core_socket;		/* per core */
@@ -96,7 +97,10 @@ int  hm_machine__preset(struct hm_machine *m, const char *name);
  * "host" (host.c): hm_host__probe reads this machine's topology and vendor
  * (-errno with the reason in the log); hm_machine__preset fills @m with
  * the vendor's preset @h->base and hm_machine__host reshapes it to this
- * machine (LLC domains from sysfs, the syscall cost measured).
+ * machine (LLC domains from sysfs, the futex operation timed into
+ * @m->host_op); once the kernel's template is known, hm_sim__new calls
+ * hm_machine__host_calibrate, which sets the syscall latency to that time
+ * less the template's one-thread memory cost (unless --latency pinned it).
  */
 struct hm_host {
 	const char	*base;				/* the vendor's preset: "skx", "zen4", "altra" */
@@ -320,6 +324,7 @@ struct hm_sim_tmpl {
 	struct hm_sim_step	st[HM_SIM_MAX_STEPS];
 	u32			n;
 };
+void hm_machine__host_calibrate(struct hm_machine *m, const struct hm_sim_tmpl *tp);
 
 /* What decides the accesses: the kernel, the layouts, the futex kind. */
 struct hm_sim_tctx {

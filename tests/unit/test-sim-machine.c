@@ -54,6 +54,32 @@ int main(void)
 	CHECK_STR("altra: aarch64", m.arch, "aarch64");
 	hm_machine__release(&m);
 
+	/* the host's calibration: the measured op less its one-thread memory cost */
+	{
+		struct hm_sim_tmpl tp = { .n = 4 };
+		struct hm_host h = { .base = "skx", .nr_pkgs = 1, .nr_cores = 2, .nr_cpus = 2, .mhz = 2000 };
+
+		tp.st[0].acc = HM_ACC_LOAD;
+		tp.st[1].acc = HM_ACC_RMW;
+		tp.st[2].acc = HM_ACC_STORE;
+		tp.st[3].acc = HM_ACC_LOAD;
+		CHECK_EQ("skx for host", hm_machine__preset(&m, "skx"), 0);
+		hm_machine__host(&m, &h);
+		CHECK("host: the futex op was timed", m.host_op > 100);
+		m.host_op = 1000;
+		hm_machine__host_calibrate(&m, &tp);
+		CHECK_EQ("host: syscall = op - 3 L1 - 1 store", m.lat[HM_LAT_SYSCALL], 1000 - 3 * m.lat[HM_SRC_L1] - m.lat[HM_LAT_STORE]);
+		CHECK("host: the desc says so", strstr(m.desc, "futex op 1000 cycles (measured)") != NULL);
+		CHECK_EQ("host: pin it", hm_machine__set_latency(&m, "syscall=300"), 0);
+		hm_machine__host_calibrate(&m, &tp);
+		CHECK_EQ("host: --latency syscall wins", m.lat[HM_LAT_SYSCALL], 300);
+		m.host_op = 5;
+		m.lat_source[HM_LAT_SYSCALL] = "measured";
+		hm_machine__host_calibrate(&m, &tp);
+		CHECK_EQ("host: never below 1 cycle", m.lat[HM_LAT_SYSCALL], 1);
+		hm_machine__release(&m);
+	}
+
 	CHECK("unknown preset", hm_machine__preset(&m, "pentium") < 0);
 	CHECK_EQ("srf again", hm_machine__preset(&m, "srf"), 0);
 	CHECK("17 sockets refused", hm_machine__finish(&m, 17, 0, 0) < 0);
