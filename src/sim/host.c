@@ -100,6 +100,10 @@ static void *time_futex_wait(void *arg)
 	double *ns = arg, best[5];
 	int r, i, j;
 
+	/* the operation the benchmark makes: -EAGAIN, or it is not the one timed (seccomp, no futex) */
+	if (syscall(SYS_futex, &word[0], FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1234, NULL, NULL, 0) != -1 ||
+	    errno != EAGAIN)
+		return NULL;
 	for (r = 0; r < 5; r++) {
 		const int rounds = 16;
 		double a = hm_clock__thread_cpu();
@@ -208,6 +212,9 @@ void hm_machine__host(struct hm_machine *m, const struct hm_host *h)
 	ns = futex_wait_ns();
 	if (ns > 1)
 		m->host_op = (u32)(ns * m->ghz + 0.5);
+	else
+		hm_warn("--preset host: could not time a FUTEX_WAIT here; the syscall latency stays %s's (%u cycles): give --latency syscall=N",
+			h->base, m->lat[HM_LAT_SYSCALL]);
 	snprintf(m->desc, sizeof(m->desc),
 		 "this machine: %u socket(s) x %u cores x %u SMT, %.2f GHz, %s latencies",
 		 m->sockets, m->cores, m->smt, m->ghz, h->base);
