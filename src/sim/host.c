@@ -124,20 +124,27 @@ static void *time_futex_wait(void *arg)
 	return NULL;
 }
 
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static double host_ns;
+
+static void host_time(void)
+{
+	pthread_t t;
+
+	if (!pthread_create(&t, NULL, time_futex_wait, &host_ns))
+		pthread_join(t, NULL);
+}
+
 /*
  * Median CPU-time cost of the benchmark's operation, in ns; 0 when it cannot
  * be timed.  A second thread does it: from 6.17 a process gets its private
- * futex hash when it first creates a thread, as the benchmark's does.
+ * futex hash when it first creates a thread, as the benchmark's does.  Once
+ * a process, so the runs of a --compare share one figure.
  */
 static double futex_wait_ns(void)
 {
-	pthread_t t;
-	double ns = 0;
-
-	if (pthread_create(&t, NULL, time_futex_wait, &ns))
-		return 0;
-	pthread_join(t, NULL);
-	return ns;
+	pthread_once(&host_once, host_time);
+	return host_ns;
 }
 
 int hm_host__probe(struct hm_host *h)
