@@ -9,18 +9,19 @@
 #include "bigalloc.h"
 #include "util/htab.h"
 
-/* the per-sample part of a line stays within 5 cache lines, the line too (lines.h) */
-_Static_assert(offsetof(struct hm_line, first_addr) <= 320 && sizeof(struct hm_line) == 320,
-	       "hm_line past 320 bytes");
+/* a line's fixed part and its two strides (lines.h) */
+_Static_assert(offsetof(struct hm_line, ext) == HM_LINE_FIXED && sizeof(struct hm_line) == 320 &&
+	       HM_LINE_FIXED + 8 * HM_LINE_EXT == 320 && HM_LINE_FIXED + 8 * HM_LINE_EXT_BIG == 384,
+	       "hm_line's layout");
 
 static inline u64 *cpus_of(struct hm_line *ln)
 {
-	return ln->ext_out ? ln->ext.p.cpus : ln->ext.in;
+	return ln->ext_at ? ln->ext : (u64 *)(uintptr_t)ln->ext[0];
 }
 
 static inline u32 *node_of(struct hm_line *ln)
 {
-	return ln->ext_out ? ln->ext.p.node : (u32 *)&ln->ext.in[1];
+	return ln->ext_at ? (u32 *)&ln->ext[ln->ext_at] : (u32 *)(uintptr_t)ln->ext[1];
 }
 
 /*
@@ -51,7 +52,9 @@ struct hm_lines {
 	u32		cls;
 	int		nr_cpus, nr_nodes;
 	size_t		nr, alloc;	/* lines */
-	struct hm_line	*seg[MAX_SEGS];
+	size_t		stride;		/* bytes a line: 320 or 384 (lines.h) */
+	u8		ext_at;		/* the lines' ext_at: 0 when the bitmap and counters do not fit */
+	void		*seg[MAX_SEGS];
 	struct slot	*slot;		/* open addressing */
 	size_t		nr_slots;	/* power of two, at most 1 << 32 */
 	size_t		bytes;
@@ -74,7 +77,7 @@ static inline struct hm_line *ln_at(const struct hm_lines *l, size_t i)
 	size_t j = i + SEG0;
 	int k = 63 - __builtin_clzll(j) - SEG0_SHIFT;
 
-	return &l->seg[k][j - seg_lines(k)];
+	return (struct hm_line *)((char *)l->seg[k] + (j - seg_lines(k)) * l->stride);
 }
 
 /* Room for line l->nr (a new segment when full); NULL: ENOMEM. */
@@ -85,7 +88,7 @@ static struct hm_line *ln_next(struct hm_lines *l)
 
 		if (k >= MAX_SEGS)
 			return NULL;
-		l->seg[k] = hm_big__alloc(seg_lines(k) * sizeof(struct hm_line));
+		l->seg[k] = hm_big__alloc(seg_lines(k) * l->stride);
 		if (!l->seg[k])
 			return NULL;
 		l->alloc += seg_lines(k);
@@ -125,6 +128,13 @@ struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes)
 	l->cls = cacheline_size ? cacheline_size : 64;
 	l->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
 	l->nr_nodes = nr_nodes > 0 ? nr_nodes : 0;
+	{
+		/* the bitmap's words, then 3 counters a node */
+		size_t words = ((size_t)l->nr_cpus + 63) / 64, need = words + ((size_t)l->nr_nodes * 3 + 1) / 2;
+
+		l->stride = need <= HM_LINE_EXT ? 320 : need <= HM_LINE_EXT_BIG ? 384 : 320;
+		l->ext_at = need <= HM_LINE_EXT_BIG ? (u8)words : 0;
+	}
 	l->nr_slots = 1024;
 	l->slot = hm_big__alloc(l->nr_slots * sizeof(*l->slot));
 	if (!l->slot) {
@@ -140,7 +150,7 @@ void hm_lines__delete(struct hm_lines *l)
 		return;
 	hm_arena__release(&l->arena);
 	for (int k = 0; k < MAX_SEGS; k++)
-		hm_big__free(l->seg[k], seg_lines(k) * sizeof(struct hm_line));
+		hm_big__free(l->seg[k], seg_lines(k) * l->stride);
 	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
 }
@@ -178,12 +188,6 @@ static void first_access(struct hm_line *ln, const struct hm_sample *s, u64 seq)
 	ln->seq = seq;
 }
 
-/* Whether a line's CPU bitmap and node counters fit in the line (lines.h). */
-static inline bool ext_inline(const struct hm_lines *l)
-{
-	return l->nr_cpus <= 64 && 1 + (l->nr_nodes * 3 + 1) / 2 <= HM_LINE_EXT;
-}
-
 /* The line of @addr; a new one takes @s as its first access. */
 static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
 {
@@ -200,17 +204,18 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 	ln = ln_next(l);
 	if (!ln)
 		return NULL;
-	memset(ln, 0, sizeof(*ln));
+	memset(ln, 0, l->stride);
 	ln->addr = addr;
 	first_access(ln, s, seq);
-	if (!ext_inline(l)) {
+	ln->ext_at = l->ext_at;
+	if (!ln->ext_at) {
 		/* one block: the CPU bitmap, then the per-node counters */
-		ln->ext_out = 1;
-		ln->ext.p.cpus = hm_arena__alloc(&l->arena, ext);
-		if (!ln->ext.p.cpus)
+		u64 *cpus = hm_arena__alloc(&l->arena, ext);
+
+		if (!cpus)
 			return NULL;
-		if (l->nr_nodes)
-			ln->ext.p.node = (u32 *)(ln->ext.p.cpus + (l->nr_cpus + 63) / 64);
+		ln->ext[0] = (uintptr_t)cpus;
+		ln->ext[1] = (uintptr_t)(cpus + (l->nr_cpus + 63) / 64);
 	}
 	l->slot[h].hash = hv;
 	l->slot[h].idx = (u32)++l->nr;
@@ -297,14 +302,14 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 		return;
 	ln = ln_at(l, hint - 1);
 	if (stage == 0) {
-		/* every cache line of its per-sample part (lines are 64-byte aligned) */
-		for (const char *p = (const char *)ln; p < (const char *)&ln->first_addr; p += 64)
-			__builtin_prefetch(p);
+		/* every cache line of it (lines are 64-byte aligned) */
+		for (size_t o = 0; o < l->stride; o += 64)
+			__builtin_prefetch((const char *)ln + o);
 	} else {
 		if (!l->fill && ln->offs)
 			__builtin_prefetch(ln->offs);
-		if (ln->ext_out)
-			__builtin_prefetch(ln->ext.p.cpus);
+		if (!ln->ext_at)
+			__builtin_prefetch((const void *)(uintptr_t)ln->ext[0]);
 	}
 }
 
@@ -489,8 +494,8 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (!parts[i])
-			goto out;
+		if (!parts[i] || parts[i]->stride != parts[0]->stride)
+			goto out;	/* lines of one shape only: one machine's */
 	if (n == 1) {
 		l = parts[0];
 		parts[0] = NULL;
@@ -519,14 +524,14 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 			if (pos[i] < parts[i]->nr &&
 			    (best < 0 || ln_at(parts[i], pos[i])->seq < ln_at(parts[best], pos[best])->seq))
 				best = i;
-		*ln = *ln_at(parts[best], pos[best]++);
+		memcpy(ln, ln_at(parts[best], pos[best]++), l->stride);
 		l->nr++;
 		/* a part's segment read to its end is unmapped: no two copies of every line */
 		j = pos[best] + SEG0;
 		if (!(j & (j - 1))) {
 			int g = 63 - __builtin_clzll(j) - SEG0_SHIFT - 1;
 
-			hm_big__free(parts[best]->seg[g], seg_lines(g) * sizeof(struct hm_line));
+			hm_big__free(parts[best]->seg[g], seg_lines(g) * l->stride);
 			parts[best]->seg[g] = NULL;
 		}
 	}
@@ -622,7 +627,7 @@ u32 hm_lines__cacheline(const struct hm_lines *l)
 
 size_t hm_lines__bytes(const struct hm_lines *l)
 {
-	return l->arena.bytes + l->alloc * sizeof(struct hm_line) + l->nr_slots * sizeof(struct slot);
+	return l->arena.bytes + l->alloc * l->stride + l->nr_slots * sizeof(struct slot);
 }
 
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s)
@@ -717,15 +722,16 @@ static int merge_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_bas
 		return -ENOMEM;
 	if (dst->nr != before) {
 		/* new here: the part's line as it is (its own bitmap and counters) */
-		typeof(a->ext) ext = a->ext;
+		u64 blk[2] = { a->ext[0], a->ext[1] };
 
-		*a = *b;
+		memcpy(a, b, dst->stride);
 		a->seq = b->seq + seq_base;
-		if (a->ext_out) {
-			a->ext = ext;
-			memcpy(ext.p.cpus, b->ext.p.cpus, words * sizeof(u64));
+		if (!a->ext_at) {
+			a->ext[0] = blk[0];
+			a->ext[1] = blk[1];
+			memcpy(cpus_of(a), hm_line__cpus(b), words * sizeof(u64));
 			if (dst->nr_nodes)
-				memcpy(ext.p.node, b->ext.p.node, dst->nr_nodes * 3 * sizeof(u32));
+				memcpy(node_of(a), hm_line__node(b), dst->nr_nodes * 3 * sizeof(u32));
 		}
 		return 0;
 	}
@@ -803,7 +809,7 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 			if (err < 0)
 				return err;
 		}
-		hm_big__free(src->seg[g], seg_lines(g) * sizeof(struct hm_line));
+		hm_big__free(src->seg[g], seg_lines(g) * src->stride);
 		src->seg[g] = NULL;
 	}
 	dst->nr_added += src->nr_added;

@@ -8,6 +8,7 @@
  * Memory grows with distinct lines (and distinct offsets/code addresses
  * within a line, capped), never with samples.
  */
+#include <stdint.h>
 #include "report.h"
 
 #define HM_LINE_MAX_IPS		8	/* code addresses kept per offset */
@@ -53,14 +54,19 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 }
 
 /*
- * What every sample writes fills the first 272 bytes: the CPU bitmap and
- * the per-node counters in the line itself where they fit (HM_LINE_EXT:
- * up to 64 CPUs and 2 nodes), so that a sample touches one 320-byte block
- * (5 cache lines, 64-byte aligned) and its prefetch follows no pointer;
- * else in a block of their own.  Read them with hm_line__cpus() and
- * hm_line__node().  The first access and the offsets follow.
+ * A line's fixed part is 288 bytes: what every sample writes (240), then
+ * what its first sample sets (48).  The CPU bitmap and the per-node
+ * counters follow in the line itself where they fit its stride, so that a
+ * sample's prefetch follows no pointer: 320 bytes (5 cache lines) hold 4
+ * words, up to 64 CPUs and 2 nodes; on bigger machines lines take 384
+ * bytes (6 cache lines), 12 words: up to 512 CPUs with 2 nodes, 256 with
+ * 4 (LKP's 192-CPU, 2-node boxes among them); else they are in a block of
+ * their own.  The table picks the stride (hm_lines__new); read them with
+ * hm_line__cpus() and hm_line__node().
  */
-#define HM_LINE_EXT	4	/* u64 words */
+#define HM_LINE_FIXED	288	/* bytes before ext */
+#define HM_LINE_EXT	4	/* u64 words in a 320-byte line */
+#define HM_LINE_EXT_BIG	12	/* u64 words in a 384-byte line */
 struct hm_line {
 	u64			addr;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
@@ -74,16 +80,10 @@ struct hm_line {
 	u32			pid[HM_LINE_MAX_PIDS];
 	u32			pkey;		/* hm_lines__add_key(): the first sample's perf key id */
 	u8			nr_pids;
-	u8			ext_out;	/* the bitmap and counters in ext.p, not ext.in */
+	u8			ext_at;		/* 0: bitmap and counters in a block (ext[0], ext[1]);
+						   else the bitmap at ext[0], the counters at ext[ext_at] */
 	u8			first_cpumode;
 	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
-	union {
-		u64		in[HM_LINE_EXT];	/* bitmap word, then the counters */
-		struct {
-			u64	*cpus;	/* bitmap of nr_cpus bits */
-			u32	*node;	/* per accessor node index: hitm, peer, store */
-		} p;
-	} ext;
 	/* set once, at the line's first sample */
 	u64			first_addr, first_ip;	/* the first access: what names the line */
 	u64			seq;		/* the pass's sample number of that access */
@@ -91,18 +91,20 @@ struct hm_line {
 	struct hm_line_off	*offs;
 	u32			first_pid;
 	u16			nr_offs, alloc_offs;	/* at most 1 << 15 (lines.c) */
+	/* to the end of the line's stride: the CPU bitmap, then the counters, or the block's two pointers */
+	u64			ext[];
 } __attribute__((aligned(64)));
 
 /* The line's CPU bitmap (nr_cpus bits: hm_lines__nr_cpus()). */
 static inline const u64 *hm_line__cpus(const struct hm_line *ln)
 {
-	return ln->ext_out ? ln->ext.p.cpus : ln->ext.in;
+	return ln->ext_at ? ln->ext : (const u64 *)(uintptr_t)ln->ext[0];
 }
 
 /* Per accessor node index: hitm, peer, store (3 counters a node). */
 static inline const u32 *hm_line__node(const struct hm_line *ln)
 {
-	return ln->ext_out ? ln->ext.p.node : (const u32 *)&ln->ext.in[1];
+	return ln->ext_at ? (const u32 *)&ln->ext[ln->ext_at] : (const u32 *)(uintptr_t)ln->ext[1];
 }
 
 static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
