@@ -14,9 +14,10 @@ static int no_fill(void *priv, struct hm_lines *l)
 }
 
 /*
- * The CPU bitmap and node counters in the line (@cpus <= 64, @nodes <= 2)
- * or in a block of their own, and after merging a second part: a line in
- * both and a line only in the second.
+ * The CPU bitmap and node counters in a 320-byte line (@cpus <= 64, @nodes
+ * <= 2), in a 384-byte line (up to 12 words of them) or in a block of
+ * their own, and after merging a second part: a line in both and a line
+ * only in the second.
  */
 static void ext_case(int cpus, int nodes)
 {
@@ -163,7 +164,11 @@ int main(void)
 	hm_lines__delete(L);
 	hm_lines__delete(NULL);
 	ext_case(16, 2);	/* in the line */
-	ext_case(130, 3);	/* a block of their own */
+	ext_case(130, 3);	/* in a 384-byte line: 3 words of bitmap, 5 of counters */
+	ext_case(192, 2);	/* LKP's srf: in a 384-byte line */
+	ext_case(512, 2);	/* 8 + 3 words: the most a 384-byte line holds */
+	ext_case(600, 2);	/* 10 + 3 words: a block of their own */
+	ext_case(1024, 8);	/* a block of their own */
 	ext_case(64, 1);
 	TAP_DONE();
 }
