@@ -306,9 +306,10 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 		for (size_t o = 0; o < l->stride; o += 64)
 			__builtin_prefetch((const char *)ln + o);
 	} else {
+		/* what the line points to: reading the line here waits for it, so only where there is some */
 		if (!l->fill && ln->offs)
 			__builtin_prefetch(ln->offs);
-		if (!ln->ext_at)
+		if (!l->ext_at)
 			__builtin_prefetch((const void *)(uintptr_t)ln->ext[0]);
 	}
 }
