@@ -122,6 +122,7 @@ void hm_buckets__delete(struct hm_buckets *b)
 		return;
 	hm_buckets__release_store(b);
 	free(b->objs);
+	free(b->oslot);
 	for (i = 0; i < b->nr_names; i++)
 		free(b->names[i]);
 	free(b->names);
@@ -331,14 +332,50 @@ static int class_of(struct hm_buckets *b, const struct hm_mem_sample *ms)
 	return id;
 }
 
+static u32 obj_hash(const char *name, s32 pid, u64 line)
+{
+	u64 h = 0xcbf29ce484222325ull ^ line ^ (u64)(u32)pid << 32;
+
+	for (; *name; name++)
+		h = (h ^ (u8)*name) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	return (u32)(h ^ h >> 33);
+}
+
+/*
+ * The object (@name as it is stored, @pid, @line), added when new: by
+ * hash, as a file can name thousands (every futex word sampled).
+ */
 static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 line)
 {
+	char key[BK_OBJ_NAME];
 	struct obj *o;
-	u32 i;
+	u32 h, mask;
 
-	for (i = 0; i < b->nr_objs; i++)
-		if (b->objs[i].pid == pid && b->objs[i].addr == line && !strcmp(b->objs[i].name, name))
-			return &b->objs[i];
+	snprintf(key, sizeof(key), "%s", name);
+	if (2 * (b->nr_objs + 1) > b->nr_oslots) {
+		u32 n = b->nr_oslots ? 2 * b->nr_oslots : 64;
+		u32 *ns = calloc(n, sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		for (u32 i = 0; i < b->nr_objs; i++) {
+			o = &b->objs[i];
+			for (h = obj_hash(o->name, o->pid, o->addr) & (n - 1); ns[h]; h = (h + 1) & (n - 1))
+				;
+			ns[h] = i + 1;
+		}
+		free(b->oslot);
+		b->oslot = ns;
+		b->nr_oslots = n;
+	}
+	mask = b->nr_oslots - 1;
+	for (h = obj_hash(key, pid, line) & mask; b->oslot[h]; h = (h + 1) & mask) {
+		o = &b->objs[b->oslot[h] - 1];
+		if (o->pid == pid && o->addr == line && !strcmp(o->name, key))
+			return o;
+	}
 	if (b->nr_objs == b->alloc_objs) {
 		u32 n = b->alloc_objs ? 2 * b->alloc_objs : 16;
 		struct obj *p = realloc(b->objs, n * sizeof(*p));
@@ -350,9 +387,10 @@ static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 
 	}
 	o = &b->objs[b->nr_objs++];
 	memset(o, 0, sizeof(*o));
-	snprintf(o->name, sizeof(o->name), "%s", name);
+	memcpy(o->name, key, sizeof(key));
 	o->pid = pid;
 	o->addr = line;
+	b->oslot[h] = b->nr_objs;
 	return o;
 }
 
@@ -637,7 +675,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	const struct hm_sample *s = ms->s;
 	const char *fn = NULL;
 	struct hm_futex_site site;
-	char oname[48];
+	char oname[BK_OBJ_NAME];
 	bool in_futex, unknown_index = false;
 	int sock = ms->cpu_socket, node = ms->data_node;
 	s32 table = -1;

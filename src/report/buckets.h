@@ -112,8 +112,11 @@ static inline void bk_class__add(const struct bk_class *k, struct hm_counts *c, 
 struct bk_rc { u32 row, cls, n; };
 #define BK_RC_XFER	0x80000000u
 
+/* an object's name: as long as hm_futex__name_addr makes it for the bucket view */
+#define BK_OBJ_NAME	48
+
 struct obj {			/* fph header / mm fields */
-	char		name[32];
+	char		name[BK_OBJ_NAME];
 	s32		pid;
 	u64		addr;		/* the object's line */
 	struct hm_counts st;
@@ -185,7 +188,9 @@ struct hm_buckets {
 	u32		nr_bslots;	/* power of two, 0 before the first bucket */
 	u32		nr_hashed;	/* buckets in bslot */
 	u32		nr_objs, alloc_objs;
-	struct obj	*objs;
+	struct obj	*objs;		/* in the order of their first sample */
+	u32		*oslot;		/* open addressing over objs: index + 1 */
+	u32		nr_oslots;	/* power of two, 0 before the first object */
 	u32		nr_frows, alloc_frows;
 	struct frow	*frows;		/* st: see rc */
 	u32		fhead[1u << HASH_BITS];

@@ -29,6 +29,23 @@ awk -v pt="$pt" -v ht="$ht" -v pm="$pm" -v hm="$hm" 'BEGIN {
 	printf "ratio: hitmap report --by bucket is %.1fx faster than perf c2c report\n", pt / ht;
 	printf "ratio: hitmap report --by bucket peak RSS is 1/%.1f of perf c2c report\n", pm / hm;
 }'
+# many futex words (LKP's 192 threads x 1024 futexes are 196k): the other
+# objects' table by hash, not a walk of the objects per sample
+w=$T/futex-words.data
+if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 1 --futexes 16384 --ops 600000 -o "$w" >/dev/null 2>&1; then
+	cat "$w" >/dev/null
+	read -r pt pm < <(measure perf perf c2c report --stdio -i "$w")
+	read -r ht hm < <(measure hitmap "$HITMAP" report -i "$w" --by bucket)
+	nobj=$("$HITMAP" report -i "$w" --by bucket --csv 2>/dev/null | grep -c '^object:')
+	echo "input: $(du -h "$w" | cut -f1) perf.data, $nobj futex objects (hitmap simulate --futexes 16384 --ops 600000 --period 1)"
+	printf '%-34s %8.2f s %10d KB\n' "perf c2c report --stdio" "$pt" "$pm"
+	printf '%-34s %8.2f s %10d KB\n' "hitmap report --by bucket" "$ht" "$hm"
+	awk -v pt="$pt" -v ht="$ht" 'BEGIN { if (ht <= 0) ht = 0.01
+		printf "ratio: hitmap report --by bucket is %.1fx faster than perf c2c report (many futex words)\n", pt / ht }'
+	rm -f "$w"
+else
+	echo "many futex words: hitmap simulate failed"
+fi
 bpf=$T/verify.bpf.o
 if [ "$(id -u)" = 0 ] && command -v clang >/dev/null &&
    clang -O2 -g -target bpf -I/usr/include/$(uname -m)-linux-gnu -c src/futex/verify.bpf.c -o "$bpf" 2>/dev/null; then

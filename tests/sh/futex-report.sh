@@ -194,6 +194,25 @@ else
 	skip "futex words: pid" "hitmap simulate or report failed"
 fi
 
+# the other futex objects, by (object, pid, line), on a file with thousands
+# of them (every futex word sampled): one row each, and the simulator's
+# ground truth for their samples (truth objects: uword, the futex words;
+# global, __futex_data)
+if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 1 --futexes 512 --ops 40000 -o "$TMP/o.data" \
+	--truth "$TMP/o.truth" >/dev/null 2>&1 &&
+	"$HITMAP" report -i "$TMP/o.data" --by bucket --json >"$TMP/o.json" 2>/dev/null; then
+	check "objects: over 1000 rows, one per (object, pid, line)" jq -e \
+		'(.objects | length) > 1000 and ([.objects[] | [.object, .pid, .line]] | unique | length) == (.objects | length)' "$TMP/o.json"
+	check "objects: their samples, the summary's other_objects" jq -e \
+		'([.objects[].counts.samples] | add) == .summary.other_objects' "$TMP/o.json"
+	check "objects: futex words' and __futex_data's samples, the ground truth's" jq -e --slurpfile t "$TMP/o.truth" '
+	  def got(n): [.objects[] | select(.name == n) | .counts.samples] | add;
+	  def want(o): [$t[0].objects[] | select(.object == o) | .c2c.nr_entries] | add;
+	  got("futex.word") == want("uword") and got("futex.__futex_data") == want("global") and want("uword") > 1000' "$TMP/o.json"
+else
+	skip "objects: futex words" "hitmap simulate or report failed"
+fi
+
 # bad input
 if "$HITMAP" report -i "$TMP/f.data" --by bucket --futex-table global:0:xyz:512 >"$TMP/e.out" 2>&1; then
 	fail "bad --futex-table" "exit 0"
