@@ -110,6 +110,8 @@ struct hm_futex_mm_name {
 	char	name[40];
 };
 
+struct hm_futex_index;
+
 struct hm_futex_model {
 	enum hm_futex_era	era;
 	struct hm_futex_layout	layout;
@@ -148,6 +150,12 @@ struct hm_futex_model {
 	 * pass" (hm_futex_model__note_geometry, hm_futex_model__infer_file).
 	 */
 	char			geometry[384];
+	/*
+	 * The tables and mms for a binary search per sample
+	 * (hm_futex_model__index); gen counts the changes that stale it.
+	 */
+	u32			gen;
+	struct hm_futex_index	*index;
 };
 
 /* Global slots for @nr_cpus possible CPUs and @nr_nodes nodes in era @e. */
@@ -192,6 +200,12 @@ int hm_futex_model__resolve(const struct hm_futex_model *m, u64 addr, struct hm_
 
 int  hm_futex_model__init(struct hm_futex_model *m, enum hm_futex_era e);
 int  hm_futex_model__add_table(struct hm_futex_model *m, const struct hm_futex_table *t);
+/*
+ * Index the tables and mms as they are now, for the lookups of
+ * hm_futex_model__resolve and __locate (which walk them without one, or
+ * once the model has changed since); -ENOMEM.  Released with the model.
+ */
+int  hm_futex_model__index(struct hm_futex_model *m);
 /* Load tables and layout from a file's hitmap metadata; 0 with no tables when absent. */
 int  hm_futex_model__from_meta(struct hm_futex_model *m, const struct hm_meta *meta);
 /* Store tables and layout as HM_META_FUTEX_TABLE/LAYOUT entries. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
+#include "model-index.h"
 
 int hm_futex_model__init(struct hm_futex_model *m, enum hm_futex_era e)
 {
@@ -67,6 +68,8 @@ void hm_futex_model__release(struct hm_futex_model *m)
 	free(m->mm_names);
 	m->mm_names = NULL;
 	m->nr_mm_names = 0;
+	hm_futex_index__delete(m->index);
+	m->index = NULL;
 }
 
 int hm_futex_model__add_table(struct hm_futex_model *m, const struct hm_futex_table *t)
@@ -78,6 +81,7 @@ int hm_futex_model__add_table(struct hm_futex_model *m, const struct hm_futex_ta
 		hm_err("futex table: slots must be a power of two; give e.g. global:0:ADDR:512");
 		return -EINVAL;
 	}
+	m->gen++;
 	/* the same table again (same kind and owner) replaces the old entry */
 	for (i = 0; i < m->nr_tables; i++) {
 		struct hm_futex_table *o = &m->tables[i];
@@ -109,6 +113,7 @@ int hm_futex_model__add_mm(struct hm_futex_model *m, s32 pid, u64 mm)
 	struct hm_futex_mm_ref *n;
 	u32 i;
 
+	m->gen++;
 	for (i = 0; i < m->nr_mms; i++)
 		if (m->mms[i].addr == mm) {
 			m->mms[i].pid = pid;
@@ -140,6 +145,7 @@ int hm_futex_model__add_region(struct hm_futex_model *m, const struct hm_futex_r
 
 	if (!m || !r || !r->size || r->kind >= HM_FUTEX_REGION__MAX || r->base + r->size < r->base)
 		return -EINVAL;
+	m->gen++;
 	for (i = 0; i < m->nr_regions; i++)
 		if (m->regions[i].base == r->base && m->regions[i].kind == r->kind) {
 			m->regions[i] = *r;
@@ -172,6 +178,7 @@ int hm_futex_model__add_mm_name(struct hm_futex_model *m, const char *name, u32 
 
 	if (!m || !name || !*name || !size || off > 65536 || size > 65536)
 		return -EINVAL;
+	m->gen++;
 	if (!m->nr_mm_names) {
 		/* the file's mm_struct replaces the era's guess: a futex field it lacks is absent */
 		for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
@@ -213,31 +220,40 @@ const struct hm_futex_region *hm_futex_model__region(const struct hm_futex_model
 	return &m->regions[lo - 1];
 }
 
+/* Whether table @t holds @addr (buckets of @bs bytes, 1 << @shift when @shift >= 0), and where. */
+static bool table_hit(const struct hm_futex_model *m, const struct hm_futex_table *t, u64 addr, u32 bs,
+		      int shift, struct hm_futex_loc *loc)
+{
+	u64 off, idx;
+
+	if (!t->base || addr < t->base)
+		return false;
+	off = addr - t->base;
+	idx = shift >= 0 ? off >> shift : off / bs;
+	if (idx >= t->slots)
+		return false;
+	if (loc) {
+		loc->table = t;
+		loc->index = idx;
+		loc->offset = off - idx * bs;
+		loc->field = hm_futex_layout__field(&m->layout, loc->offset);
+	}
+	return true;
+}
+
 int hm_futex_model__resolve(const struct hm_futex_model *m, u64 addr, struct hm_futex_loc *loc)
 {
 	u32 bs = m->layout.bucket_size ? m->layout.bucket_size : 64;
 	/* buckets of a power-of-two size (all kernels'): a shift, not a division per sample */
 	int shift = (bs & (bs - 1)) ? -1 : __builtin_ctz(bs);
+	int c = hm_futex_index__table(m, addr, bs);
 	u32 i;
 
-	for (i = 0; i < m->nr_tables; i++) {
-		const struct hm_futex_table *t = &m->tables[i];
-		u64 off, idx;
-
-		if (!t->base || addr < t->base)
-			continue;
-		off = addr - t->base;
-		idx = shift >= 0 ? off >> shift : off / bs;
-		if (idx >= t->slots)
-			continue;
-		if (loc) {
-			loc->table = t;
-			loc->index = idx;
-			loc->offset = off - idx * bs;
-			loc->field = hm_futex_layout__field(&m->layout, loc->offset);
-		}
+	if (c >= 0 && table_hit(m, &m->tables[c], addr, bs, shift, loc))
 		return 1;
-	}
+	for (i = 0; c == HM_FX_WALK && i < m->nr_tables; i++)
+		if (table_hit(m, &m->tables[i], addr, bs, shift, loc))
+			return 1;
 	if (loc) {
 		memset(loc, 0, sizeof(*loc));
 		loc->field = HM_FUTEX_FIELD_PAD;
@@ -276,10 +292,61 @@ static const char *const mm_names[HM_FUTEX_MM__MAX] = {
 #undef HM_FUTEX_MM_NAME
 };
 
+/* Whether @addr lies in private table @t's header (fph.queues bytes below its base), and what. */
+static bool fph_hit(const struct hm_futex_model *m, const struct hm_futex_table *t, u64 addr,
+		    struct hm_futex_site *site)
+{
+	if (t->kind != 1 || !t->base || addr >= t->base || addr < t->base - m->fph.queues)
+		return false;
+	site->where = HM_FUTEX_WHERE_FPH_HEADER;
+	site->loc.table = t;
+	site->loc.field = HM_FUTEX_FIELD_PAD;
+	site->pid = t->pid;
+	site->offset = addr - (t->base - m->fph.queues);
+	site->name = fph_field(m, site->offset);
+	return true;
+}
+
+/* Whether @addr is a futex field of mm @i (the metadata's fields, else the era's), and which. */
+static bool mm_hit(const struct hm_futex_model *m, u32 i, u64 addr, struct hm_futex_site *site)
+{
+	u64 mm = m->mms[i].addr;
+	int f;
+
+	/* every field of the file's mm_struct, where the metadata lays it out */
+	for (u32 j = 0; j < m->nr_mm_names && addr >= mm; j++) {
+		const struct hm_futex_mm_name *n = &m->mm_names[j];
+
+		if (addr - mm < n->off || addr - mm >= (u64)n->off + n->size)
+			continue;
+		site->where = HM_FUTEX_WHERE_MM;
+		site->loc.field = HM_FUTEX_FIELD_PAD;
+		site->pid = m->mms[i].pid;
+		site->offset = addr - mm;
+		site->name = n->name;
+		return true;
+	}
+	if (m->nr_mm_names)
+		return false;
+	for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
+		s32 o = m->mm.offset[f];
+
+		if (o < 0 || addr < mm + o || addr >= mm + o + (m->mm.size[f] ? m->mm.size[f] : 8))
+			continue;
+		site->where = HM_FUTEX_WHERE_MM;
+		site->loc.field = HM_FUTEX_FIELD_PAD;
+		site->pid = m->mms[i].pid;
+		site->offset = addr - mm;
+		site->name = mm_names[f];
+		return true;
+	}
+	return false;
+}
+
 int hm_futex_model__locate(const struct hm_futex_model *m, u64 addr, struct hm_futex_site *site)
 {
 	u32 i;
-	int f;
+	int c;
 
 	memset(site, 0, sizeof(*site));
 	site->pid = -1;
@@ -290,50 +357,20 @@ int hm_futex_model__locate(const struct hm_futex_model *m, u64 addr, struct hm_f
 		site->pid = site->loc.table->kind ? site->loc.table->pid : -1;
 		return 1;
 	}
-	for (i = 0; i < m->nr_tables && m->fph.queues; i++) {
-		const struct hm_futex_table *t = &m->tables[i];
-
-		if (t->kind != 1 || !t->base || addr >= t->base || addr < t->base - m->fph.queues)
-			continue;
-		site->where = HM_FUTEX_WHERE_FPH_HEADER;
-		site->loc.table = t;
-		site->loc.field = HM_FUTEX_FIELD_PAD;
-		site->pid = t->pid;
-		site->offset = addr - (t->base - m->fph.queues);
-		site->name = fph_field(m, site->offset);
+	if (m->fph.queues) {
+		c = hm_futex_index__fph(m, addr);
+		if (c >= 0 && fph_hit(m, &m->tables[c], addr, site))
+			return 1;
+		for (i = 0; c == HM_FX_WALK && i < m->nr_tables; i++)
+			if (fph_hit(m, &m->tables[i], addr, site))
+				return 1;
+	}
+	c = hm_futex_index__mm(m, addr);
+	if (c >= 0 && mm_hit(m, (u32)c, addr, site))
 		return 1;
-	}
-	for (i = 0; i < m->nr_mms; i++) {
-		u64 mm = m->mms[i].addr;
-
-		/* every field of the file's mm_struct, where the metadata lays it out */
-		for (u32 j = 0; j < m->nr_mm_names && addr >= mm; j++) {
-			const struct hm_futex_mm_name *n = &m->mm_names[j];
-
-			if (addr - mm < n->off || addr - mm >= (u64)n->off + n->size)
-				continue;
-			site->where = HM_FUTEX_WHERE_MM;
-			site->loc.field = HM_FUTEX_FIELD_PAD;
-			site->pid = m->mms[i].pid;
-			site->offset = addr - mm;
-			site->name = n->name;
+	for (i = 0; c == HM_FX_WALK && i < m->nr_mms; i++)
+		if (mm_hit(m, i, addr, site))
 			return 1;
-		}
-		if (m->nr_mm_names)
-			continue;
-		for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
-			s32 o = m->mm.offset[f];
-
-			if (o < 0 || addr < mm + o || addr >= mm + o + (m->mm.size[f] ? m->mm.size[f] : 8))
-				continue;
-			site->where = HM_FUTEX_WHERE_MM;
-			site->loc.field = HM_FUTEX_FIELD_PAD;
-			site->pid = m->mms[i].pid;
-			site->offset = addr - mm;
-			site->name = mm_names[f];
-			return 1;
-		}
-	}
 	site->loc.field = HM_FUTEX_FIELD_PAD;
 	return 0;
 }

@@ -622,6 +622,10 @@ static int setup_header(struct hm_report *r)
 	err = hm_report__infer_setup(r);
 	if (err < 0)
 		return err;
+	/* the tables as the pass sees them, for a binary search a sample */
+	err = hm_futex_model__index(&r->futex);
+	if (err < 0)
+		return err;
 	/*
 	 * Default: the CPUs available; where the table's details come from
 	 * a second read, the file in ranges (at most HM_RANGES_THREADS, and
