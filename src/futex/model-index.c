@@ -109,8 +109,8 @@ static void index_mms(const struct hm_futex_model *m, struct hm_futex_index *x, 
 	for (u32 i = 0; i < m->nr_mms; i++) {
 		x->mm_addr[i] = kv[i].key;
 		x->mm[i] = kv[i].idx;
-		if (kv[i].key > UINT64_MAX - e || (i + 1 < m->nr_mms && kv[i + 1].key - kv[i].key < e) ||
-		    (i + 1 < m->nr_mms && kv[i + 1].key == kv[i].key))
+		/* (add_mm keeps one entry an address: no two are equal) */
+		if (kv[i].key > UINT64_MAX - e || (i + 1 < m->nr_mms && kv[i + 1].key - kv[i].key < e))
 			x->mms_ok = false;
 	}
 	x->nr_mms = m->nr_mms;

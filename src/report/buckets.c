@@ -36,6 +36,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "buckets.h"
+#include "util/htab.h"
 
 const char *const hm_bk_acc_names[ACC__MAX] = { "load", "store", "atomic" };
 
@@ -334,13 +335,7 @@ static int class_of(struct hm_buckets *b, const struct hm_mem_sample *ms)
 
 static u32 obj_hash(const char *name, s32 pid, u64 line)
 {
-	u64 h = 0xcbf29ce484222325ull ^ line ^ (u64)(u32)pid << 32;
-
-	for (; *name; name++)
-		h = (h ^ (u8)*name) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	return (u32)(h ^ h >> 33);
+	return (u32)hm_hash_u64(hm_hash_str(name) ^ line ^ (u64)(u32)pid << 32);
 }
 
 /*
