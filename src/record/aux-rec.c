@@ -131,7 +131,7 @@ static u64 midr_of(void *arg, u32 cpu)
 {
 	const struct hm_rec_aux *ra = arg;
 	char path[128];
-	u64 v;
+	u64 v = 0;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/regs/identification/midr_el1", cpu);
 	return hm_num__read_file(path, 16, &v) ? ra->info.midr : v;

@@ -389,6 +389,8 @@ static int plan_ibs(const struct hm_pmu_plan_opts *o, const char *root, struct h
 		return -EINVAL;
 	}
 	e = add(p);
+	if (!e)
+		return -E2BIG;
 	e->attr.type = read_int(root, "ibs_op", "type", -1);
 	snprintf(e->pmu, sizeof(e->pmu), "ibs_op");
 	if (ldlat_cap) {
@@ -421,6 +423,8 @@ static int plan_spe(const struct hm_pmu_plan_opts *o, const char *root, const ch
 
 	p->mode = HM_MODE_SPE;
 	e = add(p);
+	if (!e)
+		return -E2BIG;
 	e->attr.type = read_int(root, pmu, "type", -1);
 	snprintf(e->pmu, sizeof(e->pmu), "%s", pmu);
 	err = apply_terms(root, pmu, "ts_enable=1,pa_enable=1,load_filter=1,store_filter=1", &e->attr);

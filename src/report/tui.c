@@ -301,10 +301,14 @@ static int lsort_cmp(const void *a, const void *b)
 /* A bucket's lines screen (above the table): sorted on the table's key. */
 static void sub_lines_sort(const struct tui *t, struct screen *s)
 {
+	char what[sizeof(s->what)];
+
 	lsort_key = t->sort;
 	qsort(s->lines, s->nr, sizeof(*s->lines), lsort_cmp);
+	/* a copy: gcc's -Wrestrict cannot tell the two arrays of *s apart once inlined */
+	memcpy(what, s->what, sizeof(what));
 	snprintf(s->title, sizeof(s->title), "Cache lines of %.150s: %zu line%s, sorted on %s (d: next key); Enter: offsets",
-		 s->what, s->nr, s->nr == 1 ? "" : "s", sort_what[t->sort]);
+		 what, s->nr, s->nr == 1 ? "" : "s", sort_what[t->sort]);
 	lines_header(t, s);
 }
 

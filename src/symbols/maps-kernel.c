@@ -188,7 +188,7 @@ int hm_maps__kernel_mmap(struct hm_maps *m, u64 start, u64 len, u64 pgoff, const
 static void vmlinux_load(struct hm_maps *m)
 {
 	const struct hm_ksyms *k;
-	u64 start, end, delta = 0;
+	u64 start = 0, end = 0, delta = 0;
 
 	m->vmlinux_loaded = true;
 	m->loaded_at1 = m->nr_side + 1;
