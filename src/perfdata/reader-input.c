@@ -274,6 +274,8 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 		/* the rest of this record comes with the next compressed chunk */
 	}
 
+	if (r->mapped && r->head - r->released >= HM_RELEASE_STEP)
+		hm_order__release(r);
 	ret = win_have(r, 8);
 	if (ret < 0)
 		return hm_reader__fail(r, ret, win_off(r), "read error: %s", strerror(-ret));

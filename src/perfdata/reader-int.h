@@ -203,6 +203,13 @@ struct hm_reader {
 	bool			own_fd, seekable;
 	const u8		*mem;
 	u64			file_size;	/* UINT64_MAX when unknown (pipe) */
+	/*
+	 * mem is the file, mapped read-only (hm_reader__new): its pages below
+	 * released are dropped from this process (hm_order__release), so what
+	 * it holds resident stays the records not yet handed out.
+	 */
+	bool			mapped;
+	u64			released;
 	/* window */
 	u8			*buf;
 	size_t			cap, head, len;
@@ -330,5 +337,12 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 /* End of the stream: 1 when queued records were made ready, 0 none, <0 error. */
 int hm_order__drain(struct hm_reader *r, u64 off);
 void hm_order__exit(struct hm_reader *r);
+/*
+ * A mapped file: drop the pages below both the read position and every
+ * record queued in place (any reader, ordered or not).
+ */
+void hm_order__release(struct hm_reader *r);
+/* How far the read position moves between two hm_order__release() calls. */
+#define HM_RELEASE_STEP	(2u << 20)
 
 #endif

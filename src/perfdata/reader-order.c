@@ -8,9 +8,13 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "reader-int.h"
 
 #define ORDER_MAX_BYTES	(4u << 20)
+/* hm_qent.arena of a record left where it is in the input (a file mapped, memory) */
+#define QENT_IN_PLACE	2
 
 
 /*
@@ -165,6 +169,10 @@ static int ent_set(struct hm_reader *r, struct hm_qent *e, const void *rec, u32 
 	*e = (struct hm_qent){ .time = time, .file_offset = off, .len = len,
 			       .arena = (u8)r->acur, .compressed = compressed,
 			       .evidx = ev ? ev->idx : -1, .evgen = r->ev_gen };
+	if (r->mem && !compressed && (const u8 *)rec == r->mem + off) {
+		e->arena = QENT_IN_PLACE;	/* the input holds it until handed out */
+		return 0;
+	}
 	return arena_put(r, rec, len, &e->off);
 }
 
@@ -203,7 +211,7 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 	for (i = lo; i < m; i++) {
 		struct hm_qent *e = &a[i];
 
-		if (e->arena != r->acur) {
+		if (e->arena != r->acur && e->arena != QENT_IN_PLACE) {
 			const struct hm_oarena *o = &r->ar[e->arena];
 
 			err = arena_put(r, o->p + e->off, e->len, &e->off);
@@ -232,8 +240,8 @@ static int pop_one(struct hm_reader *r, const struct hm_qent *e, struct hm_event
 	/* the evsel found when it was queued, unless ids changed since (pipe headers) */
 	r->dec_ev_set = e->evidx >= 0 && e->evgen == r->ev_gen && e->evidx < r->nr_ev && !r->spe;
 	r->dec_ev = r->dec_ev_set ? r->ev[e->evidx] : NULL;
-	ret = hm_reader__decode(r, r->ar[e->arena].p + e->off, e->len, e->file_offset,
-				e->compressed, ev);
+	ret = hm_reader__decode(r, e->arena == QENT_IN_PLACE ? r->mem + e->file_offset :
+				r->ar[e->arena].p + e->off, e->len, e->file_offset, e->compressed, ev);
 	r->dec_ev_set = false;
 	if (ret)
 		return ret;
@@ -329,6 +337,24 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 		return 1;
 	}
 	return 0;
+}
+
+void hm_order__release(struct hm_reader *r)
+{
+	const struct hm_oq *q = &r->q;
+	u64 keep = r->head, page = (u64)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = q->rpos; i < q->n; i++)
+		if (q->ents[i].arena == QENT_IN_PLACE && q->ents[i].file_offset < keep)
+			keep = q->ents[i].file_offset;
+	if (q->has_tail && q->tail.arena == QENT_IN_PLACE && q->tail.file_offset < keep)
+		keep = q->tail.file_offset;
+	keep &= ~(page - 1);
+	if (keep <= r->released)
+		return;
+	/* a read-only private mapping: a page dropped is read again if touched */
+	madvise((void *)(r->mem + r->released), keep - r->released, MADV_DONTNEED);
+	r->released = keep;
 }
 
 void hm_order__exit(struct hm_reader *r)

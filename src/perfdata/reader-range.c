@@ -2,6 +2,7 @@
 /* A file-mode perf.data read in ranges cut at FINISHED_ROUND; see hitmap/reader_range.h. */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <hitmap/log.h>
 #include <hitmap/reader_range.h>
 #include "reader-int.h"
@@ -347,7 +348,7 @@ struct hm_range_scan *hm_range_scan__new(const char *path)
 		err = -errno;
 		goto fail;
 	}
-	if (s->r->h.pipe || !s->r->seekable || s->r->mem || s->r->h.needs_swap || !s->r->nr_ev ||
+	if (s->r->h.pipe || !s->r->seekable || (s->r->mem && !s->r->mapped) || s->r->h.needs_swap || !s->r->nr_ev ||
 	    !s->r->ev[0]->attr.sample_id_all)
 		goto fail;
 	s->round_start = s->r->data_start;
@@ -593,8 +594,13 @@ struct hm_range *hm_range__new(const char *path, struct hm_range_scan *s,
 		rg->phase = RG_REPLAY;
 		rg->b = s->first;
 		/* as the ordered reader stood just past the FINISHED_ROUND before */
-		r->head = r->len = 0;
-		r->buf_off = from->from;
+		if (r->mapped) {
+			r->head = from->from;	/* the whole file is there */
+			r->released = from->from & ~(u64)(sysconf(_SC_PAGESIZE) - 1);
+		} else {
+			r->head = r->len = 0;
+			r->buf_off = from->from;
+		}
 		r->eof = false;
 		r->next_flush = r->max_ts = from->limit;
 	}
