@@ -22,9 +22,13 @@ LOG=$P/train.log
 
 mkdir -p "$P"
 : > "$LOG"
+# the real build's profiles (not the instrumented build's, under $P)
+clear_profiles() {
+	find "$B" -path "$P" -prune -o -name '*.gcda' -print0 | xargs -0 rm -f
+}
 no_profile() {
 	echo "hitmap: warning: profile-guided build skipped ($1; see $LOG): the binary is built without a profile; PGO=0 builds that way without trying" >&2
-	find "$B" -path "$P" -prune -o -name '*.gcda' -print0 | xargs -0 rm -f
+	clear_profiles
 	touch "$P/stamp"
 	exit 0
 }
@@ -53,7 +57,7 @@ run "$H" report --stdio --threads 1 --by socket -i "$T/global.data"
 run "$H" report --threads 1 --json -i "$T/global.data"
 
 # each profile beside the object the real build compiles from the same source
-find "$B" -path "$P" -prune -o -name '*.gcda' -print0 | xargs -0 rm -f
+clear_profiles
 n=0
 while IFS= read -r -d '' g; do
 	rel=${g#"$GEN"/}

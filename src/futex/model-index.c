@@ -12,20 +12,19 @@
 #include <string.h>
 #include "model-index.h"
 
+/* An element's address and its index in the model's array. */
+struct kv {
+	u64	key;
+	u32	idx;
+};
+
 struct hm_futex_index {
 	u32			gen, bs, queues;	/* what it was built for */
 	struct hm_futex_mm_layout mm_layout;
 	bool			tabs_ok, fph_ok, mms_ok;
 	u32			nr_tabs, nr_mms;
-	u64			*tab_base;	/* the tables with a base, by base */
-	u32			*tab;		/* their indices in m->tables */
-	u64			*mm_addr;	/* the mms by address */
-	u32			*mm;		/* their indices in m->mms */
-};
-
-struct kv {
-	u64	key;
-	u32	idx;
+	struct kv		*tabs;		/* the tables with a base, by base */
+	struct kv		*mms;		/* the mms, by address */
 };
 
 static int kv_cmp(const void *a, const void *b)
@@ -37,15 +36,15 @@ static int kv_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The number of @keys[0..n) at or below @addr. */
-static u32 at_or_below(const u64 *keys, u32 n, u64 addr)
+/* The number of @kv[0..n) (sorted) whose key is at or below @addr. */
+static u32 at_or_below(const struct kv *kv, u32 n, u64 addr)
 {
 	u32 lo = 0, hi = n;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (keys[mid] <= addr)
+		if (kv[mid].key <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -66,14 +65,15 @@ static u64 mm_extent(const struct hm_futex_model *m)
 	for (int f = 0; f < HM_FUTEX_MM__MAX; f++) {
 		s32 o = m->mm.offset[f];
 
-		if (o >= 0 && (u64)o + (m->mm.size[f] ? m->mm.size[f] : 8) > e)
-			e = (u64)o + (m->mm.size[f] ? m->mm.size[f] : 8);
+		if (o >= 0 && (u64)o + hm_futex_mm__field_size(&m->mm, f) > e)
+			e = (u64)o + hm_futex_mm__field_size(&m->mm, f);
 	}
 	return e;
 }
 
-static void index_tables(const struct hm_futex_model *m, struct hm_futex_index *x, struct kv *kv)
+static void index_tables(const struct hm_futex_model *m, struct hm_futex_index *x)
 {
+	struct kv *kv = x->tabs;
 	u32 n = 0;
 
 	for (u32 i = 0; i < m->nr_tables; i++)
@@ -85,8 +85,6 @@ static void index_tables(const struct hm_futex_model *m, struct hm_futex_index *
 		const struct hm_futex_table *t = &m->tables[kv[i].idx];
 		u64 len = t->slots * x->bs, end = t->base + len;
 
-		x->tab_base[i] = kv[i].key;
-		x->tab[i] = kv[i].idx;
 		if (len / x->bs != t->slots || end < t->base || (i + 1 < n && end > kv[i + 1].key))
 			x->tabs_ok = false;	/* overflows, or overlaps the next */
 		if (i && kv[i].key == kv[i - 1].key)
@@ -98,8 +96,9 @@ static void index_tables(const struct hm_futex_model *m, struct hm_futex_index *
 	x->nr_tabs = n;
 }
 
-static void index_mms(const struct hm_futex_model *m, struct hm_futex_index *x, struct kv *kv)
+static void index_mms(const struct hm_futex_model *m, struct hm_futex_index *x)
 {
+	struct kv *kv = x->mms;
 	u64 e = mm_extent(m);
 
 	for (u32 i = 0; i < m->nr_mms; i++)
@@ -107,8 +106,6 @@ static void index_mms(const struct hm_futex_model *m, struct hm_futex_index *x, 
 	qsort(kv, m->nr_mms, sizeof(*kv), kv_cmp);
 	x->mms_ok = true;
 	for (u32 i = 0; i < m->nr_mms; i++) {
-		x->mm_addr[i] = kv[i].key;
-		x->mm[i] = kv[i].idx;
 		/* (add_mm keeps one entry an address: no two are equal) */
 		if (kv[i].key > UINT64_MAX - e || (i + 1 < m->nr_mms && kv[i + 1].key - kv[i].key < e))
 			x->mms_ok = false;
@@ -118,45 +115,35 @@ static void index_mms(const struct hm_futex_model *m, struct hm_futex_index *x, 
 
 int hm_futex_model__index(struct hm_futex_model *m)
 {
-	u32 n = m->nr_tables > m->nr_mms ? m->nr_tables : m->nr_mms;
 	struct hm_futex_index *x;
-	struct kv *kv;
 
 	hm_futex_index__delete(m->index);
 	m->index = NULL;
 	x = calloc(1, sizeof(*x));
-	kv = malloc((n + 1) * sizeof(*kv));
-	if (!x || !kv)
-		goto nomem;
+	if (!x)
+		return -ENOMEM;
 	x->gen = m->gen;
 	x->bs = m->layout.bucket_size ? m->layout.bucket_size : 64;
 	x->queues = m->fph.queues;
 	x->mm_layout = m->mm;
-	x->tab_base = malloc((m->nr_tables + 1) * sizeof(*x->tab_base));
-	x->tab = malloc((m->nr_tables + 1) * sizeof(*x->tab));
-	x->mm_addr = malloc((m->nr_mms + 1) * sizeof(*x->mm_addr));
-	x->mm = malloc((m->nr_mms + 1) * sizeof(*x->mm));
-	if (!x->tab_base || !x->tab || !x->mm_addr || !x->mm)
-		goto nomem;
-	index_tables(m, x, kv);
-	index_mms(m, x, kv);
-	free(kv);
+	x->tabs = malloc((m->nr_tables + 1) * sizeof(*x->tabs));
+	x->mms = malloc((m->nr_mms + 1) * sizeof(*x->mms));
+	if (!x->tabs || !x->mms) {
+		hm_futex_index__delete(x);
+		return -ENOMEM;
+	}
+	index_tables(m, x);
+	index_mms(m, x);
 	m->index = x;
 	return 0;
-nomem:
-	free(kv);
-	hm_futex_index__delete(x);
-	return -ENOMEM;
 }
 
 void hm_futex_index__delete(struct hm_futex_index *x)
 {
 	if (!x)
 		return;
-	free(x->tab_base);
-	free(x->tab);
-	free(x->mm_addr);
-	free(x->mm);
+	free(x->tabs);
+	free(x->mms);
 	free(x);
 }
 
@@ -167,8 +154,8 @@ int hm_futex_index__table(const struct hm_futex_model *m, u64 addr, u32 bs)
 
 	if (!x || x->gen != m->gen || x->bs != bs || !x->tabs_ok)
 		return HM_FX_WALK;
-	p = at_or_below(x->tab_base, x->nr_tabs, addr);
-	return p ? (int)x->tab[p - 1] : HM_FX_NONE;
+	p = at_or_below(x->tabs, x->nr_tabs, addr);
+	return p ? (int)x->tabs[p - 1].idx : HM_FX_NONE;
 }
 
 int hm_futex_index__fph(const struct hm_futex_model *m, u64 addr)
@@ -179,8 +166,8 @@ int hm_futex_index__fph(const struct hm_futex_model *m, u64 addr)
 	if (!x || x->gen != m->gen || x->queues != m->fph.queues || !x->fph_ok)
 		return HM_FX_WALK;
 	/* the lowest base above @addr: no header above it reaches down this far */
-	p = at_or_below(x->tab_base, x->nr_tabs, addr);
-	return p < x->nr_tabs ? (int)x->tab[p] : HM_FX_NONE;
+	p = at_or_below(x->tabs, x->nr_tabs, addr);
+	return p < x->nr_tabs ? (int)x->tabs[p].idx : HM_FX_NONE;
 }
 
 int hm_futex_index__mm(const struct hm_futex_model *m, u64 addr)
@@ -190,6 +177,6 @@ int hm_futex_index__mm(const struct hm_futex_model *m, u64 addr)
 
 	if (!x || x->gen != m->gen || !x->mms_ok || memcmp(&x->mm_layout, &m->mm, sizeof(m->mm)))
 		return HM_FX_WALK;
-	p = at_or_below(x->mm_addr, x->nr_mms, addr);
-	return p ? (int)x->mm[p - 1] : HM_FX_NONE;
+	p = at_or_below(x->mms, x->nr_mms, addr);
+	return p ? (int)x->mms[p - 1].idx : HM_FX_NONE;
 }

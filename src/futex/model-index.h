@@ -14,6 +14,12 @@
  */
 #include <hitmap/futex.h>
 
+/* Bytes of mm field @f in @l (8 where the layout gives no size). */
+static inline u32 hm_futex_mm__field_size(const struct hm_futex_mm_layout *l, int f)
+{
+	return l->size[f] ? l->size[f] : 8;
+}
+
 #define HM_FX_WALK	(-1)
 #define HM_FX_NONE	(-2)
 

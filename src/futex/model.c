@@ -307,6 +307,18 @@ static bool fph_hit(const struct hm_futex_model *m, const struct hm_futex_table 
 	return true;
 }
 
+/* @site: field @name of mm @i, at @addr. */
+static bool mm_site(const struct hm_futex_model *m, u32 i, u64 addr, const char *name,
+		    struct hm_futex_site *site)
+{
+	site->where = HM_FUTEX_WHERE_MM;
+	site->loc.field = HM_FUTEX_FIELD_PAD;
+	site->pid = m->mms[i].pid;
+	site->offset = addr - m->mms[i].addr;
+	site->name = name;
+	return true;
+}
+
 /* Whether @addr is a futex field of mm @i (the metadata's fields, else the era's), and which. */
 static bool mm_hit(const struct hm_futex_model *m, u32 i, u64 addr, struct hm_futex_site *site)
 {
@@ -317,28 +329,16 @@ static bool mm_hit(const struct hm_futex_model *m, u32 i, u64 addr, struct hm_fu
 	for (u32 j = 0; j < m->nr_mm_names && addr >= mm; j++) {
 		const struct hm_futex_mm_name *n = &m->mm_names[j];
 
-		if (addr - mm < n->off || addr - mm >= (u64)n->off + n->size)
-			continue;
-		site->where = HM_FUTEX_WHERE_MM;
-		site->loc.field = HM_FUTEX_FIELD_PAD;
-		site->pid = m->mms[i].pid;
-		site->offset = addr - mm;
-		site->name = n->name;
-		return true;
+		if (addr - mm >= n->off && addr - mm < (u64)n->off + n->size)
+			return mm_site(m, i, addr, n->name, site);
 	}
 	if (m->nr_mm_names)
 		return false;
 	for (f = 0; f < HM_FUTEX_MM__MAX; f++) {
 		s32 o = m->mm.offset[f];
 
-		if (o < 0 || addr < mm + o || addr >= mm + o + (m->mm.size[f] ? m->mm.size[f] : 8))
-			continue;
-		site->where = HM_FUTEX_WHERE_MM;
-		site->loc.field = HM_FUTEX_FIELD_PAD;
-		site->pid = m->mms[i].pid;
-		site->offset = addr - mm;
-		site->name = mm_names[f];
-		return true;
+		if (o >= 0 && addr >= mm + o && addr < mm + o + hm_futex_mm__field_size(&m->mm, f))
+			return mm_site(m, i, addr, mm_names[f], site);
 	}
 	return false;
 }

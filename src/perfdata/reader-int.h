@@ -9,6 +9,7 @@
 #include <byteswap.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include <hitmap/perf_data.h>
 
 #define HM_PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -344,5 +345,10 @@ void hm_order__exit(struct hm_reader *r);
 void hm_order__release(struct hm_reader *r);
 /* How far the read position moves between two hm_order__release() calls. */
 #define HM_RELEASE_STEP	(2u << 20)
+/* @off rounded down to its page (what a mapping is dropped by). */
+static inline u64 hm_page_floor(u64 off)
+{
+	return off & ~((u64)sysconf(_SC_PAGESIZE) - 1);
+}
 
 #endif

@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include "reader-int.h"
 
 #define ORDER_MAX_BYTES	(4u << 20)
@@ -342,14 +341,14 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 void hm_order__release(struct hm_reader *r)
 {
 	const struct hm_oq *q = &r->q;
-	u64 keep = r->head, page = (u64)sysconf(_SC_PAGESIZE);
+	u64 keep = r->head;
 
 	for (size_t i = q->rpos; i < q->n; i++)
 		if (q->ents[i].arena == QENT_IN_PLACE && q->ents[i].file_offset < keep)
 			keep = q->ents[i].file_offset;
 	if (q->has_tail && q->tail.arena == QENT_IN_PLACE && q->tail.file_offset < keep)
 		keep = q->tail.file_offset;
-	keep &= ~(page - 1);
+	keep = hm_page_floor(keep);
 	if (keep <= r->released)
 		return;
 	/* a read-only private mapping: a page dropped is read again if touched */

@@ -2,7 +2,6 @@
 /* A file-mode perf.data read in ranges cut at FINISHED_ROUND; see hitmap/reader_range.h. */
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <hitmap/log.h>
 #include <hitmap/reader_range.h>
 #include "reader-int.h"
@@ -596,7 +595,7 @@ struct hm_range *hm_range__new(const char *path, struct hm_range_scan *s,
 		/* as the ordered reader stood just past the FINISHED_ROUND before */
 		if (r->mapped) {
 			r->head = from->from;	/* the whole file is there */
-			r->released = from->from & ~(u64)(sysconf(_SC_PAGESIZE) - 1);
+			r->released = hm_page_floor(from->from);	/* never touched here */
 		} else {
 			r->head = r->len = 0;
 			r->buf_off = from->from;
