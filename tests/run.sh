@@ -9,6 +9,8 @@ export HITMAP_BUILD=$B
 LOG=${HITMAP_TEST_LOG:-$B/test.log}
 : >"$LOG"
 pass=0 fail=0 skip=0
+# every FAIL line again just before the totals, so that a log's tail names them
+failed_lines=""
 # Sanitizer reports (a SAN=1 build) go to files, so that one from a command
 # whose stderr the test does not read still fails the test; they are kept in
 # $B/san-reports/.  Other builds ignore these variables.
@@ -46,6 +48,10 @@ FAIL $name: cut at the per-test limit of $LIMIT s (HITMAP_TEST_TIMEOUT=SECONDS s
 FAIL $name: exited with status $rc"
 	fi
 	grep -E '^(FAIL|SKIP) ' <<<"$out" | sed "s|^|  [$name] |"
+	if [ "$f" -gt 0 ]; then
+		failed_lines="$failed_lines$(grep -E '^FAIL ' <<<"$out" | cut -c1-400 | sed "s|^|  [$name] |")
+"
+	fi
 	printf '%-40s %3d passed %3d failed %3d skipped %5d s\n' "$name" "$p" "$f" "$s" $((SECONDS - t0))
 	pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))
 }
@@ -70,5 +76,10 @@ for t in tests/sh/*.sh; do
 	run_one "$n" bash "$t"
 done
 echo
+if [ "$fail" -gt 0 ]; then
+	echo "the failures again:"
+	printf '%s' "$failed_lines"
+	echo
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -142,7 +142,7 @@ const char *hm_machine__preset_desc(const char *name)
 		if (!strcmp(presets[i].name, name))
 			return presets[i].desc;
 	if (!strcmp(name, "host"))
-		return "this machine: topology from sysfs, the vendor's latencies, the syscall cost measured";
+		return "this machine: topology from sysfs, the vendor's latencies, the core-to-core transfer and the syscall cost measured";
 	return NULL;
 }
 

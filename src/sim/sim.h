@@ -106,6 +106,7 @@ struct hm_host {
 	const char	*base;				/* the vendor's preset: "skx", "zen4", "altra" */
 	int		nr_pkgs, nr_cores, nr_cpus;	/* online: packages, physical cores, CPUs */
 	double		mhz;				/* /proc/cpuinfo's first "cpu MHz", 0 when none */
+	int		xfer_cpu[2];			/* two CPUs of one package, different cores; -1: none */
 };
 int  hm_host__probe(struct hm_host *h);
 void hm_machine__host(struct hm_machine *m, const struct hm_host *h);

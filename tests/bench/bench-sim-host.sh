@@ -17,7 +17,8 @@
 # beside.  tests/sh/sim-host.sh runs this script and checks its lines.
 #
 # Environment: SIM_HOST_RUNTIME seconds per real run (3), SIM_HOST_RUNS real
-# runs per thread count, the median is used (1), SIM_HOST_KERNEL the kernel
+# runs per thread count, each beside its own model run, the run with the
+# median ratio is used (1), SIM_HOST_KERNEL the kernel
 # model (default: the one nearest the running kernel), SIM_HOST_CONTROL=1 adds
 # a control line for 1 thread: the model with its syscall cost tripled;
 # SIM_HOST_SHARED=0 leaves out the line for 1 thread on shared futexes (-S, --shared).
@@ -48,16 +49,24 @@ host_kernel() {
 }
 K=${SIM_HOST_KERNEL:-$(host_kernel)}
 RUNS=${SIM_HOST_RUNS:-1}
-# real N: "wall per-CPU-second", the median run by per-CPU-second rate
+model() { "$HITMAP" simulate --preset host --kernel "$K" --threads "$@" --json | jq -r '.ops_per_sec_thread'; }
+# real and model N [BENCH OPTIONS] (MARGS: the model's options):
+# "wall per-CPU-second model", the run with the median
+# model/real ratio.  Each real run has its own model run just before it:
+# the host preset measures this machine's figures when it runs, and a VM's
+# speed drifts by 20% within seconds (its host moves the vCPUs), so a model
+# and a real run are compared only when they ran side by side.
 real() {
-	local n=$1 i
+	local n=$1 i w c m
 	shift
 	for ((i = 0; i < RUNS; i++)); do
-		"$HITMAP" bench futex-hash -t "$n" "$@" -r "${SIM_HOST_RUNTIME:-3}" -s --json 2>/dev/null |
-			jq -r 'select(.cpu_secs > 0) | "\(.total_ops / .cpu_secs) \(.avg_ops_per_sec)"' || return 1
-	done | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p"
+		m=$(model "$n" ${MARGS:-}) && [ -n "$m" ] || return 1
+		read -r c w < <("$HITMAP" bench futex-hash -t "$n" "$@" -r "${SIM_HOST_RUNTIME:-3}" -s --json 2>/dev/null |
+			jq -r 'select(.cpu_secs > 0) | "\(.total_ops / .cpu_secs) \(.avg_ops_per_sec)"') || return 1
+		[ -n "$c" ] || return 1
+		awk -v m="$m" -v c="$c" -v w="$w" 'BEGIN { printf "%.6f %s %s %s\n", m / c, w, c, m }'
+	done | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p" | cut -d' ' -f2-
 }
-model() { "$HITMAP" simulate --preset host --kernel "$K" --threads "$@" --json | jq -r '.ops_per_sec_thread'; }
 verdict() { awk -v m="$1" -v r="$2" 'BEGIN { x = m / r; printf "%.3f (%s)", x, (x > 0.8 && x < 1.25) ? "within 25%" : "OUTSIDE 25%" }'; }
 echo "# kernel $(uname -r): modelled as $K"
 for n in 1 2; do
@@ -67,11 +76,10 @@ for n in 1 2; do
 	fi
 	r=$(real "$n")
 	if [ -z "$r" ]; then
-		echo "sim host $n thread(s): skipped: hitmap bench futex-hash -t $n did not run here"
+		echo "sim host $n thread(s): skipped: hitmap bench futex-hash -t $n or simulate --preset host did not run here"
 		continue
 	fi
-	cpu=${r%% *} wall=${r#* }
-	m=$(model "$n") && [ -n "$m" ] || { echo "bench-sim-host: simulate --preset host --threads $n failed"; exit 1; }
+	read -r wall cpu m <<<"$r"
 	printf 'sim host %s thread(s), kernel model %s for %s: real %.0f ops/s/thread wall, %.0f per CPU-second; model %.0f; ratio model/real %s\n' \
 		"$n" "$K" "$(uname -r)" "$wall" "$cpu" "$m" "$(verdict "$m" "$cpu")"
 	if [ "$n" = 1 ] && [ "${SIM_HOST_CONTROL:-0}" = 1 ]; then
@@ -83,12 +91,11 @@ for n in 1 2; do
 	fi
 done
 if [ "${SIM_HOST_SHARED:-1}" = 1 ]; then
-	r=$(real 1 -S)
+	r=$(MARGS=--shared real 1 -S)
 	if [ -z "$r" ]; then
-		echo "sim host shared 1 thread(s): skipped: hitmap bench futex-hash -t 1 -S did not run here"
+		echo "sim host shared 1 thread(s): skipped: hitmap bench futex-hash -t 1 -S or simulate --preset host --shared did not run here"
 	else
-		cpu=${r%% *} wall=${r#* }
-		m=$(model 1 --shared) && [ -n "$m" ] || { echo "bench-sim-host: simulate --preset host --shared failed"; exit 1; }
+		read -r wall cpu m <<<"$r"
 		printf 'sim host shared 1 thread(s), kernel model %s for %s: real %.0f ops/s/thread wall, %.0f per CPU-second; model %.0f; ratio model/real %s\n' \
 			"$K" "$(uname -r)" "$wall" "$cpu" "$m" "$(verdict "$m" "$cpu")"
 	fi

@@ -57,15 +57,22 @@ int main(void)
 	/* the host's calibration: the measured op less its one-thread memory cost */
 	{
 		struct hm_sim_tmpl tp = { .n = 4 };
-		struct hm_host h = { .base = "skx", .nr_pkgs = 1, .nr_cores = 2, .nr_cpus = 2, .mhz = 2000 };
+		/* one CPU twice: no transfer to measure, the vendor's figure stays */
+		struct hm_host h = { .base = "skx", .nr_pkgs = 1, .nr_cores = 2, .nr_cpus = 2, .mhz = 2000,
+				     .xfer_cpu = { 0, 0 } };
+		u32 hitm;
 
 		tp.st[0].acc = HM_ACC_LOAD;
 		tp.st[1].acc = HM_ACC_RMW;
 		tp.st[2].acc = HM_ACC_STORE;
 		tp.st[3].acc = HM_ACC_LOAD;
 		CHECK_EQ("skx for host", hm_machine__preset(&m, "skx"), 0);
+		hitm = m.lat[HM_SRC_HITM_LOCAL];
 		hm_machine__host(&m, &h);
 		CHECK("host: the futex op was timed", m.host_op > 100);
+		CHECK_EQ("host: one CPU twice, hitm_local stays the vendor's", m.lat[HM_SRC_HITM_LOCAL], hitm);
+		CHECK("host: ... and its source too", strncmp(m.lat_source[HM_SRC_HITM_LOCAL], "measured", 8) != 0);
+		CHECK("host: ... and the desc claims no transfer measured", !strstr(m.desc, "core-to-core"));
 		m.host_op = 1000;
 		hm_machine__host_calibrate(&m, &tp);
 		CHECK_EQ("host: syscall = op - 3 L1 - 1 store", m.lat[HM_LAT_SYSCALL], 1000 - 3 * m.lat[HM_SRC_L1] - m.lat[HM_LAT_STORE]);
