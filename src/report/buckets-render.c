@@ -767,34 +767,63 @@ struct bkey {
 	u32	i;
 };
 
-static inline bool bkey_before(const struct bkey *x, const struct bkey *y)
+/*
+ * The byte of the sort key at position @d, least significant first: index's
+ * eight bytes, then table's four (sign bit flipped: signed order), cold's
+ * eight, hot's eight.  Ascending in that key is bkey order: hot, cold,
+ * table, index.
+ */
+#define BKEY_BYTES	28
+
+/* the key's field holding byte @d: 0 index, 1 table (sign bit flipped), 2 cold, 3 hot */
+static inline u64 bkey_field(const struct bkey *x, u32 d)
 {
-	if (x->hot != y->hot)
-		return x->hot < y->hot;
-	if (x->cold != y->cold)
-		return x->cold < y->cold;
-	if (x->table != y->table)
-		return x->table < y->table;
-	return x->index < y->index;
+	return d < 8 ? x->index : d < 12 ? (u32)x->table ^ 0x80000000u : d < 20 ? x->cold : x->hot;
 }
 
-/* Bottom-up merge sort of @k (@t: room for @n more): the keys are unique, so any sort gives one order. */
+static const u8 bkey_shift[BKEY_BYTES] = {
+	0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24,
+	0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24, 32, 40, 48, 56,
+};
+
+/*
+ * LSD radix sort of @k (@t: room for @n more), one stable counting pass per
+ * key byte that is not the same in every key (a bucket view's keys differ in
+ * a few bytes: the index's low two, the counts' low ones); the keys are
+ * unique, so the order is the one a comparison sort gives.  Returns the
+ * array that holds the result.
+ */
 static struct bkey *bkey_sort(struct bkey *k, struct bkey *t, u32 n)
 {
-	for (u32 w = 1; w < n; w *= 2) {
-		for (u32 lo = 0; lo < n; lo += 2 * w) {
-			u32 mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			u32 a = lo, b = mid, d = lo;
+	u32 count[BKEY_BYTES][256] = { { 0 } };	/* 28 KiB */
+	u32 d, i, c;
 
-			while (a < mid && b < hi)
-				t[d++] = bkey_before(&k[b], &k[a]) ? k[b++] : k[a++];
-			while (a < mid)
-				t[d++] = k[a++];
-			while (b < hi)
-				t[d++] = k[b++];
+	for (i = 0; i < n; i++) {
+		u64 a = k[i].index, tb = (u32)k[i].table ^ 0x80000000u, co = k[i].cold, h = k[i].hot;
+
+		for (d = 0; d < 8; d++) {
+			count[d][a >> 8 * d & 0xff]++;
+			count[12 + d][co >> 8 * d & 0xff]++;
+			count[20 + d][h >> 8 * d & 0xff]++;
 		}
-		struct bkey *x = k;
+		for (d = 0; d < 4; d++)
+			count[8 + d][tb >> 8 * d & 0xff]++;
+	}
+	for (d = 0; d < BKEY_BYTES; d++) {
+		u32 *hist = count[d], sum = 0, sh = bkey_shift[d];
+		struct bkey *x;
 
+		if (n < 2 || hist[bkey_field(&k[0], d) >> sh & 0xff] == n)
+			continue;	/* one value: the pass keeps the order */
+		for (c = 0; c < 256; c++) {
+			u32 v = hist[c];
+
+			hist[c] = sum;
+			sum += v;
+		}
+		for (i = 0; i < n; i++)
+			t[hist[bkey_field(&k[i], d) >> sh & 0xff]++] = k[i];
+		x = k;
 		k = t;
 		t = x;
 	}
