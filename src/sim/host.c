@@ -271,6 +271,7 @@ int hm_host__probe(struct hm_host *h)
 	long pkgs[64];
 	int nr_pkgs = 0, nr_cpus, nr_cores = 0, i, j;
 	enum hm_vendor v;
+	cpu_set_t allowed;
 
 	memset(online, 0, sizeof(online));
 	nr_cpus = read_list("/sys/devices/system/cpu/online", online, MAX_HOST_CPUS);
@@ -297,10 +298,12 @@ int hm_host__probe(struct hm_host *h)
 				break;
 		nr_cores += j == i;
 	}
-	/* two CPUs of one package on different cores: the transfer measured */
+	/* two CPUs of one package on different cores, both allowed to this process: the transfer measured */
 	h->xfer_cpu[0] = h->xfer_cpu[1] = -1;
-	for (i = 0; i < MAX_HOST_CPUS && h->xfer_cpu[1] < 0; i++) {
-		if (!online[i])
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	for (i = 0; i < MAX_HOST_CPUS && i < CPU_SETSIZE && h->xfer_cpu[1] < 0; i++) {
+		if (!online[i] || !CPU_ISSET(i, &allowed))
 			continue;
 		if (h->xfer_cpu[0] < 0)
 			h->xfer_cpu[0] = i;
