@@ -52,19 +52,22 @@ RUNS=${SIM_HOST_RUNS:-1}
 model() { "$HITMAP" simulate --preset host --kernel "$K" --threads "$@" --json | jq -r '.ops_per_sec_thread'; }
 # real and model N [BENCH OPTIONS] (MARGS: the model's options):
 # "wall per-CPU-second model", the run with the median
-# model/real ratio.  Each real run has its own model run just before it:
+# model/real ratio.  Each real run has its own model runs, one just before
+# and one just after it, their mean taken:
 # the host preset measures this machine's figures when it runs, and a VM's
 # speed drifts by 20% within seconds (its host moves the vCPUs), so a model
 # and a real run are compared only when they ran side by side.
 real() {
-	local n=$1 i w c m
+	local n=$1 i w c m m2
 	shift
 	for ((i = 0; i < RUNS; i++)); do
 		m=$(model "$n" ${MARGS:-}) && [ -n "$m" ] || return 1
 		read -r c w < <("$HITMAP" bench futex-hash -t "$n" "$@" -r "${SIM_HOST_RUNTIME:-3}" -s --json 2>/dev/null |
 			jq -r 'select(.cpu_secs > 0) | "\(.total_ops / .cpu_secs) \(.avg_ops_per_sec)"') || return 1
 		[ -n "$c" ] || return 1
-		awk -v m="$m" -v c="$c" -v w="$w" 'BEGIN { printf "%.6f %s %s %s\n", m / c, w, c, m }'
+		m2=$(model "$n" ${MARGS:-}) && [ -n "$m2" ] || return 1
+		awk -v m="$m" -v m2="$m2" -v c="$c" -v w="$w" \
+			'BEGIN { m = (m + m2) / 2; printf "%.6f %s %s %s\n", m / c, w, c, m }'
 	done | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p" | cut -d' ' -f2-
 }
 verdict() { awk -v m="$1" -v r="$2" 'BEGIN { x = m / r; printf "%.3f (%s)", x, (x > 0.8 && x < 1.25) ? "within 25%" : "OUTSIDE 25%" }'; }
