@@ -130,6 +130,9 @@ contention_count() { # [fresh]: measure now, not a count up to 10 minutes old
 }
 contention_here() { have_perf && [ "$(contention_count)" -ge "${HITMAP_MIN_CONTENTION:-20}" ]; }
 no_contention_why() { echo "perf stat counted $(contention_count) lock:contention_begin events for 2 threads of perf bench futex hash in 1 s here (fewer than ${HITMAP_MIN_CONTENTION:-20}): the CPUs ran the threads by turns, nothing contends"; }
+# peak_rss_kb CMD...: the command's peak resident set in KB (/usr/bin/time),
+# its output dropped; empty when time(1) is missing or failed
+peak_rss_kb() { /usr/bin/time -f '%M' -o "$TMP/peak-rss" "$@" >/dev/null 2>&1; tail -n 1 "$TMP/peak-rss" 2>/dev/null; }
 # fail_nc NAME WHY: a check that needs lock contention failed; it fails when
 # perf sees contention here now, and is skipped with perf's count otherwise.
 # The count is the benchmark's own (not -a: other jobs' lock contention,

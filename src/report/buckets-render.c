@@ -768,23 +768,17 @@ struct bkey {
 };
 
 /*
- * The byte of the sort key at position @d, least significant first: index's
- * eight bytes, then table's four (sign bit flipped: signed order), cold's
- * eight, hot's eight.  Ascending in that key is bkey order: hot, cold,
- * table, index.
+ * The sort key, least significant field first: index, table (sign bit
+ * flipped: signed order), cold, hot; ascending in it is bkey order (hot,
+ * cold, table, index).  bkey_width: each field's bytes.
  */
-#define BKEY_BYTES	28
+#define BKEY_FIELDS	4
+static const u8 bkey_width[BKEY_FIELDS] = { 8, 4, 8, 8 };
 
-/* the key's field holding byte @d: 0 index, 1 table (sign bit flipped), 2 cold, 3 hot */
-static inline u64 bkey_field(const struct bkey *x, u32 d)
+static inline u64 bkey_field(const struct bkey *x, u32 f)
 {
-	return d < 8 ? x->index : d < 12 ? (u32)x->table ^ 0x80000000u : d < 20 ? x->cold : x->hot;
+	return f == 0 ? x->index : f == 1 ? (u32)x->table ^ 0x80000000u : f == 2 ? x->cold : x->hot;
 }
-
-static const u8 bkey_shift[BKEY_BYTES] = {
-	0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24,
-	0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24, 32, 40, 48, 56,
-};
 
 /*
  * LSD radix sort of @k (@t: room for @n more), one stable counting pass per
@@ -795,38 +789,35 @@ static const u8 bkey_shift[BKEY_BYTES] = {
  */
 static struct bkey *bkey_sort(struct bkey *k, struct bkey *t, u32 n)
 {
-	u32 count[BKEY_BYTES][256] = { { 0 } };	/* 28 KiB */
-	u32 d, i, c;
+	u32 count[BKEY_FIELDS][8][256] = { { { 0 } } };	/* 32 KiB */
+	u32 f, d, i, c;
 
-	for (i = 0; i < n; i++) {
-		u64 a = k[i].index, tb = (u32)k[i].table ^ 0x80000000u, co = k[i].cold, h = k[i].hot;
+	for (i = 0; i < n; i++)
+		for (f = 0; f < BKEY_FIELDS; f++) {
+			u64 v = bkey_field(&k[i], f);
 
-		for (d = 0; d < 8; d++) {
-			count[d][a >> 8 * d & 0xff]++;
-			count[12 + d][co >> 8 * d & 0xff]++;
-			count[20 + d][h >> 8 * d & 0xff]++;
+			for (d = 0; d < bkey_width[f]; d++)
+				count[f][d][v >> 8 * d & 0xff]++;
 		}
-		for (d = 0; d < 4; d++)
-			count[8 + d][tb >> 8 * d & 0xff]++;
-	}
-	for (d = 0; d < BKEY_BYTES; d++) {
-		u32 *hist = count[d], sum = 0, sh = bkey_shift[d];
-		struct bkey *x;
+	for (f = 0; f < BKEY_FIELDS; f++)
+		for (d = 0; d < bkey_width[f]; d++) {
+			u32 *hist = count[f][d], sum = 0;
+			struct bkey *x;
 
-		if (n < 2 || hist[bkey_field(&k[0], d) >> sh & 0xff] == n)
-			continue;	/* one value: the pass keeps the order */
-		for (c = 0; c < 256; c++) {
-			u32 v = hist[c];
+			if (n < 2 || hist[bkey_field(&k[0], f) >> 8 * d & 0xff] == n)
+				continue;	/* one value: the pass keeps the order */
+			for (c = 0; c < 256; c++) {
+				u32 v = hist[c];
 
-			hist[c] = sum;
-			sum += v;
+				hist[c] = sum;
+				sum += v;
+			}
+			for (i = 0; i < n; i++)
+				t[hist[bkey_field(&k[i], f) >> 8 * d & 0xff]++] = k[i];
+			x = k;
+			k = t;
+			t = x;
 		}
-		for (i = 0; i < n; i++)
-			t[hist[bkey_field(&k[i], d) >> sh & 0xff]++] = k[i];
-		x = k;
-		k = t;
-		t = x;
-	}
 	return k;
 }
 

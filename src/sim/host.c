@@ -193,17 +193,10 @@ static void *xfer_partner(void *arg)
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void *time_xfer(void *arg)
 {
 	struct xfer *x = arg;
-	double ns[XFER_ROUNDS];
+	double best = 0;
 	pthread_t t;
 	int r, i, k = 0;
 
@@ -218,13 +211,13 @@ static void *time_xfer(void *arg)
 			if (!xfer_wait(x, 2 * k + 2))
 				break;
 		}
-		ns[r] = (hm_clock__mono() - a) * 1e9 / (2.0 * XFER_TRIPS);
+		a = (hm_clock__mono() - a) * 1e9 / (2.0 * XFER_TRIPS);
+		if (!r || a < best)
+			best = a;
 	}
 	pthread_join(t, NULL);
-	if (!x->stop) {
-		qsort(ns, XFER_ROUNDS, sizeof(ns[0]), cmp_double);
-		x->ns = ns[0];
-	}
+	if (!x->stop)
+		x->ns = best;
 	return NULL;
 }
 

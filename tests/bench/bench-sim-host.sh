@@ -17,8 +17,8 @@
 # beside.  tests/sh/sim-host.sh runs this script and checks its lines.
 #
 # Environment: SIM_HOST_RUNTIME seconds per real run (3), SIM_HOST_RUNS real
-# runs per thread count, each beside its own model run, the run with the
-# median ratio is used (1), SIM_HOST_KERNEL the kernel
+# runs per thread count, each between two model runs of its own, the run
+# with the median ratio is used (1), SIM_HOST_KERNEL the kernel
 # model (default: the one nearest the running kernel), SIM_HOST_CONTROL=1 adds
 # a control line for 1 thread: the model with its syscall cost tripled;
 # SIM_HOST_SHARED=0 leaves out the line for 1 thread on shared futexes (-S, --shared).
@@ -61,15 +61,17 @@ real() {
 	local n=$1 i w c m m2
 	shift
 	for ((i = 0; i < RUNS; i++)); do
-		m=$(model "$n" ${MARGS:-}) && [ -n "$m" ] || return 1
+		m=$(model "$n" ${MARGS:-}) && [ -n "$m" ] || { : >"$T/model-failed"; return 1; }
 		read -r c w < <("$HITMAP" bench futex-hash -t "$n" "$@" -r "${SIM_HOST_RUNTIME:-3}" -s --json 2>/dev/null |
 			jq -r 'select(.cpu_secs > 0) | "\(.total_ops / .cpu_secs) \(.avg_ops_per_sec)"') || return 1
 		[ -n "$c" ] || return 1
-		m2=$(model "$n" ${MARGS:-}) && [ -n "$m2" ] || return 1
+		m2=$(model "$n" ${MARGS:-}) && [ -n "$m2" ] || { : >"$T/model-failed"; return 1; }
 		awk -v m="$m" -v m2="$m2" -v c="$c" -v w="$w" \
 			'BEGIN { m = (m + m2) / 2; printf "%.6f %s %s %s\n", m / c, w, c, m }'
 	done | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p" | cut -d' ' -f2-
 }
+# a model run that failed ends the script (the test fails); a benchmark that did not run skips
+model_ok() { [ ! -e "$T/model-failed" ] || { echo "bench-sim-host: simulate --preset host $1 failed"; exit 1; }; }
 verdict() { awk -v m="$1" -v r="$2" 'BEGIN { x = m / r; printf "%.3f (%s)", x, (x > 0.8 && x < 1.25) ? "within 25%" : "OUTSIDE 25%" }'; }
 echo "# kernel $(uname -r): modelled as $K"
 for n in 1 2; do
@@ -78,8 +80,9 @@ for n in 1 2; do
 		continue
 	fi
 	r=$(real "$n")
+	model_ok "--threads $n"
 	if [ -z "$r" ]; then
-		echo "sim host $n thread(s): skipped: hitmap bench futex-hash -t $n or simulate --preset host did not run here"
+		echo "sim host $n thread(s): skipped: hitmap bench futex-hash -t $n did not run here"
 		continue
 	fi
 	read -r wall cpu m <<<"$r"
@@ -95,8 +98,9 @@ for n in 1 2; do
 done
 if [ "${SIM_HOST_SHARED:-1}" = 1 ]; then
 	r=$(MARGS=--shared real 1 -S)
+	model_ok "--shared"
 	if [ -z "$r" ]; then
-		echo "sim host shared 1 thread(s): skipped: hitmap bench futex-hash -t 1 -S or simulate --preset host --shared did not run here"
+		echo "sim host shared 1 thread(s): skipped: hitmap bench futex-hash -t 1 -S did not run here"
 	else
 		read -r wall cpu m <<<"$r"
 		printf 'sim host shared 1 thread(s), kernel model %s for %s: real %.0f ops/s/thread wall, %.0f per CPU-second; model %.0f; ratio model/real %s\n' \

@@ -75,10 +75,9 @@ fi
 # resident pages: a file 8x as large costs no more than the read-behind step more
 "$GEN" -o "$TMP/s.data" -n 50000 -l 5000 >/dev/null 2>&1 &&
 "$GEN" -o "$TMP/l.data" -n 400000 -l 5000 >/dev/null 2>&1 || { fail reader-mmap.rss-gen "hm-gen failed"; done_tests; }
-rss() { /usr/bin/time -f '%M' -o "$TMP/rss" "$@" >/dev/null 2>&1; tail -n 1 "$TMP/rss"; }
 for c in "stat" "report --stdio --threads 1"; do
-	a=$(rss "$HITMAP" $c -i "$TMP/s.data")
-	b=$(rss "$HITMAP" $c -i "$TMP/l.data")
+	a=$(peak_rss_kb "$HITMAP" $c -i "$TMP/s.data")
+	b=$(peak_rss_kb "$HITMAP" $c -i "$TMP/l.data")
 	sz=$(( $(stat -c %s "$TMP/l.data") / 1024 ))
 	if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 4096 ]; then
 		pass "reader-mmap: $c peak RSS ($((sz / 1024)) MB file: $b KB; 1/8 of it: $a KB)"

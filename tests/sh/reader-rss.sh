@@ -18,10 +18,9 @@ fi
 	fail reader-rss.gen "hm-gen failed"
 	done_tests
 }
-rss() { /usr/bin/time -f '%M' -o "$TMP/rss" "$@" >/dev/null 2>&1; tail -n 1 "$TMP/rss"; }
 for c in "script" "script --no-ordered" "stat"; do
-	a=$(rss "$HITMAP" $c -i "$TMP/s.data")
-	b=$(rss "$HITMAP" $c -i "$TMP/l.data")
+	a=$(peak_rss_kb "$HITMAP" $c -i "$TMP/s.data")
+	b=$(peak_rss_kb "$HITMAP" $c -i "$TMP/l.data")
 	n=${c// /_}
 	if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 2048 ]; then
 		pass "reader-rss.$n (20k: $a KB, 200k: $b KB)"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # simulate --preset host against this machine: the model's ops/s per thread
-# (sysfs topology, the vendor's published latencies, the non-memory work of
-# one futex operation measured here) within 25% of a real
+# (sysfs topology, the vendor's published latencies but the core-to-core
+# transfer, and the non-memory work of one futex operation, measured here) within 25% of a real
 # `hitmap bench futex-hash -t N`, per CPU-second of the benchmark's threads,
 # the median of five 1-second runs, each between two model runs (the VM's
 # speed drifts within seconds).  One thread is the calibration (the host
