@@ -32,15 +32,15 @@
  */
 #define RANGE_BYTES	(32ull << 20)
 /*
- * Without --threads a range needs 128 MB: once the one-thread pass got
- * faster (0.22-0.27 s on the 84 MB bench files), a second part's fixed
- * cost (the walk for the cuts, a table of every line it sees, the merge)
- * ate the gain on a 2-CPU VM: medians of 7, one thread against two, futex
- * 0.22 / 0.27 s, 50k lines 0.27 / 0.34 s, contention mode (153 MB)
- * 0.20 / 0.20 s; a 352 MB file with 200k lines 1.15x, the 20M-sample file
- * 1.58x.
+ * Without --threads as with it: a range needs 32 MB.  The default needed
+ * 128 MB for a while (a second part's fixed cost ate the gain on the
+ * 84 MB bench files then); measured again since the cut scan's fast walk
+ * and the steps of the first cut (medians of 7 interleaved runs, 2-CPU
+ * VM, one thread against the default with 32 MB ranges): futex 0.29 /
+ * 0.25 s and 0.30 / 0.21 s, 50k lines 0.38 / 0.30 s, contention mode
+ * (153 MB) 0.33 / 0.18 s; 1M lines in 1M samples 0.55 / 0.57 s and
+ * 0.52 / 0.51 s (the first range's verdict: not cut, it reads the file).
  */
-#define DEFAULT_RANGE_BYTES	(128ull << 20)
 /* the most lines a sample a part may have to be cut (the first range's verdict, below) */
 #define CUT_LINES	0.25
 
@@ -109,8 +109,7 @@ int hm_report__chunks_plan(struct hm_report *r)
 	hm_range_scan__data(c->scan, &start, &end);
 	{
 		const char *e = getenv("HITMAP_RANGE_BYTES");
-		u64 min = e ? strtoull(e, NULL, 0) :
-			  r->opts.threads > 0 ? RANGE_BYTES : DEFAULT_RANGE_BYTES;
+		u64 min = e ? strtoull(e, NULL, 0) : RANGE_BYTES;
 
 		if (min && (u64)n > (end - start) / min)
 			n = (int)((end - start) / min);
