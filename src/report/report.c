@@ -413,7 +413,8 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 				return err;
 		}
 	}
-	if (r->futex.nr_tables)
+	/* the futex views read it, and an on_sample hook may: not the line table's views */
+	if (r->futex.nr_tables && (r->buckets || r->opts.on_sample))
 		hm_futex_model__resolve(&r->futex, s->addr, &ms.futex);
 	if (r->par && s->addr) {
 		/* the line's worker adds it (parallel.c), in the pass's order */
