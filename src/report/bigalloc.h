@@ -61,13 +61,29 @@ static inline void *hm_big__alloc(size_t bytes)
  * Large tables move to a new aligned mapping (a copy; they double, so each
  * byte is copied about once): remapping would keep their small pages.
  */
+#if defined(__SANITIZE_THREAD__)
+#define HM_BIG_TSAN	1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HM_BIG_TSAN	1
+#endif
+#endif
+#ifndef HM_BIG_TSAN
+#define HM_BIG_TSAN	0
+#endif
+
 static inline void *hm_big__realloc(void *p, size_t old, size_t new_)
 {
 	void *q;
 
 	if (!p)
 		return hm_big__alloc(new_);
-	if (hm_big__round(new_) >= HM_BIG_HUGE) {
+	/*
+	 * ThreadSanitizer does not see mremap: the shadow of a mapping moved
+	 * away keeps one thread's writes for the next thread's table there
+	 * (false races between two parts of report --threads); copy instead.
+	 */
+	if (hm_big__round(new_) >= HM_BIG_HUGE || HM_BIG_TSAN) {
 		q = hm_big__alloc(new_);
 		if (!q)
 			return NULL;
