@@ -709,33 +709,38 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 
 #define MERGE_D	4
 
-/* @src's line @b into @dst (hm_lines__merge_after); 0 or -ENOMEM. */
-static int merge_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_base)
+/* @src's line @b, new to @dst, appended to it as it is (its own bitmap and counters); 0 or -ENOMEM. */
+static int merge_new_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_base)
 {
 	size_t words = (dst->nr_cpus + 63) / 64;
 	struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
 			       .misc = b->first_cpumode };
-	size_t before = dst->nr;
 	struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
-	u32 i, j;
+	u64 blk[2];
 
 	if (!a)
 		return -ENOMEM;
-	if (dst->nr != before) {
-		/* new here: the part's line as it is (its own bitmap and counters) */
-		u64 blk[2] = { a->ext[0], a->ext[1] };
-
-		memcpy(a, b, dst->stride);
-		a->seq = b->seq + seq_base;
-		if (!a->ext_at) {
-			a->ext[0] = blk[0];
-			a->ext[1] = blk[1];
-			memcpy(cpus_of(a), hm_line__cpus(b), words * sizeof(u64));
-			if (dst->nr_nodes)
-				memcpy(node_of(a), hm_line__node(b), dst->nr_nodes * 3 * sizeof(u32));
-		}
-		return 0;
+	blk[0] = a->ext[0];
+	blk[1] = a->ext[1];
+	memcpy(a, b, dst->stride);
+	a->seq = b->seq + seq_base;
+	if (!a->ext_at) {
+		a->ext[0] = blk[0];
+		a->ext[1] = blk[1];
+		memcpy(cpus_of(a), hm_line__cpus(b), words * sizeof(u64));
+		if (dst->nr_nodes)
+			memcpy(node_of(a), hm_line__node(b), dst->nr_nodes * 3 * sizeof(u32));
 	}
+	return 0;
+}
+
+/* @src's line @b into @dst's line @a of the same address (its pkey is perf's merge's). */
+static void merge_found_line(const struct hm_lines *dst, struct hm_line *a, const struct hm_line *b,
+			     u64 seq_base)
+{
+	size_t words = (dst->nr_cpus + 63) / 64;
+	u32 i, j;
+
 	/* line 0 first touched at address 0 here: the first nonzero access names it */
 	if (!a->addr && !a->first_addr && b->first_addr) {
 		a->first_addr = b->first_addr;
@@ -769,16 +774,54 @@ static int merge_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_bas
 		if (i == a->nr_pids && i < HM_LINE_MAX_PIDS)
 			a->pid[a->nr_pids++] = b->pid[j];
 	}
+}
+
+static bool merge_swaps(const struct hm_lines *dst, u64 seq_base)
+{
+	return !dst->nr && !seq_base && !dst->nr_added;
+}
+
+int hm_lines__merge_found(struct hm_lines *dst, const struct hm_lines *src, u64 seq_base, u64 **fresh)
+{
+	size_t n = src->nr;
+	u64 *bits;
+
+	*fresh = NULL;
+	if (src->nr_cpus != dst->nr_cpus || src->nr_nodes != dst->nr_nodes || !dst->fill || !src->fill)
+		return -EINVAL;
+	if (merge_swaps(dst, seq_base))
+		return 0;	/* hm_lines__merge_new takes @src as it is */
+	bits = calloc(n / 64 + 1, sizeof(*bits));
+	if (!bits)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		const struct hm_line *b = ln_at(src, k);
+		u32 idx;
+
+		/* the lookups ahead: @src's line 4 * MERGE_D on, a slot 2 * MERGE_D, its line MERGE_D */
+		if (k + 4 * MERGE_D < n)
+			__builtin_prefetch(ln_at(src, k + 4 * MERGE_D));
+		if (k + 2 * MERGE_D < n)
+			hm_lines__prefetch_slot(dst, ln_at(src, k + 2 * MERGE_D)->addr);
+		if (k + MERGE_D < n)
+			hm_lines__prefetch_at(dst, hm_lines__hint(dst, ln_at(src, k + MERGE_D)->addr), 0);
+		idx = hm_lines__lookup(dst, b->addr);
+		if (idx)
+			merge_found_line(dst, ln_at(dst, idx - 1), b, seq_base);
+		else
+			bits[k / 64] |= 1ULL << (k % 64);
+	}
+	*fresh = bits;
 	return 0;
 }
 
-int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+int hm_lines__merge_new(struct hm_lines *dst, struct hm_lines *src, u64 seq_base, u64 *fresh)
 {
 	size_t k = 0;
 
 	if (src->nr_cpus != dst->nr_cpus || src->nr_nodes != dst->nr_nodes || !dst->fill || !src->fill)
 		return -EINVAL;
-	if (!dst->nr && !seq_base && !dst->nr_added) {
+	if (merge_swaps(dst, seq_base)) {
 		/* the first part: its table as it is, @dst's deferral kept */
 		struct hm_lines t = *dst;
 
@@ -788,10 +831,12 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 		*src = t;
 		return 0;
 	}
+	if (!fresh && src->nr)
+		return -EINVAL;
 	/*
-	 * Line by line in @src's order, each segment unmapped once read, and
-	 * the slots at once (the lines are not looked up): the merge holds
-	 * little more than @dst, not both tables and @dst's growth.
+	 * The new lines in @src's order, each segment unmapped once passed,
+	 * the slots at once (@src's lines are not looked up any more): the
+	 * merge holds little more than @dst, not both tables and @dst's growth.
 	 */
 	hm_big__free(src->slot, src->nr_slots * sizeof(*src->slot));
 	src->slot = NULL;
@@ -799,14 +844,9 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 		for (size_t e = k + seg_lines(g); k < e && k < src->nr; k++) {
 			int err;
 
-			/* the lookups ahead: @src's line 4 * MERGE_D on, a slot 2 * MERGE_D, its line MERGE_D */
-			if (k + 4 * MERGE_D < src->nr)
-				__builtin_prefetch(ln_at(src, k + 4 * MERGE_D));
-			if (k + 2 * MERGE_D < src->nr)
-				hm_lines__prefetch_slot(dst, ln_at(src, k + 2 * MERGE_D)->addr);
-			if (k + MERGE_D < src->nr)
-				hm_lines__prefetch_at(dst, hm_lines__hint(dst, ln_at(src, k + MERGE_D)->addr), 0);
-			err = merge_line(dst, ln_at(src, k), seq_base);
+			if (!(fresh[k / 64] >> (k % 64) & 1))
+				continue;
+			err = merge_new_line(dst, ln_at(src, k), seq_base);
 			if (err < 0)
 				return err;
 		}
@@ -823,4 +863,15 @@ int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_ba
 	src->nr_slots = 1024;
 	src->slot = hm_big__alloc(src->nr_slots * sizeof(*src->slot));
 	return src->slot ? 0 : -ENOMEM;
+}
+
+int hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base)
+{
+	u64 *fresh;
+	int err = hm_lines__merge_found(dst, src, seq_base, &fresh);
+
+	if (!err)
+		err = hm_lines__merge_new(dst, src, seq_base, fresh);
+	free(fresh);
+	return err;
 }

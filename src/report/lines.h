@@ -210,5 +210,17 @@ size_t hm_lines__bytes(const struct hm_lines *l);
  * then only fit for hm_lines__delete).
  */
 int  hm_lines__merge_after(struct hm_lines *dst, struct hm_lines *src, u64 seq_base);
+/*
+ * hm_lines__merge_after in two steps.  hm_lines__merge_found sums each of
+ * @src's lines that @dst has into @dst's line and marks the others in
+ * *@fresh (a malloc'ed bitmap by @src's index, the caller frees; NULL
+ * when @dst takes @src as it is): it only reads @dst's slots and @src, and
+ * writes @dst's lines but their pkey, so hm_perf_lines__merge_after may
+ * run beside it (it reads both tables and writes pkeys only).
+ * hm_lines__merge_new then appends the marked lines in @src's order and
+ * empties @src.  0, -EINVAL or -ENOMEM.
+ */
+int  hm_lines__merge_found(struct hm_lines *dst, const struct hm_lines *src, u64 seq_base, u64 **fresh);
+int  hm_lines__merge_new(struct hm_lines *dst, struct hm_lines *src, u64 seq_base, u64 *fresh);
 
 #endif

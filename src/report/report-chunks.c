@@ -171,17 +171,54 @@ struct lines_merge {
 	double			cpu;	/* its thread's CPU seconds (HITMAP_DEBUG) */
 };
 
-/* perf's keys first: they read both line tables as they were (perf-lines.h) */
+struct found_arg {
+	struct hm_lines		*dst;
+	const struct hm_lines	*src;
+	u64			seq_base;
+	u64			*fresh;
+	int			err;
+	double			cpu;
+};
+
+static void *found_main(void *arg)
+{
+	struct found_arg *f = arg;
+	double t0 = hm_clock__thread_cpu();
+
+	f->err = hm_lines__merge_found(f->dst, f->src, f->seq_base, &f->fresh);
+	f->cpu = hm_clock__thread_cpu() - t0;
+	return NULL;
+}
+
+/*
+ * perf's keys and the lines @dst has already on two threads (each reads
+ * both line tables; perf's merge writes the lines' keys only, the other
+ * their counters only: lines.h), then the lines new to @dst, whose keys
+ * perf's merge has rewritten (perf-lines.h).  Measured at two threads on
+ * the 20M-sample file: 0.058 s each, one after the other before.
+ */
 static void *lines_merge_main(void *arg)
 {
 	struct lines_merge *m = arg;
+	struct found_arg f = { m->dst->lines, m->src->lines, m->dst->nr_samples, NULL, 0, 0 };
 	double t0 = hm_clock__thread_cpu();
+	bool th = false;
+	pthread_t t;
 
+	if (f.dst && f.src)
+		th = !pthread_create(&t, NULL, found_main, &f);
 	m->err = hm_perf_lines__merge_after(m->dst->perf_lines, m->dst->lines, m->src->perf_lines,
 					    m->src->lines);
-	if (!m->err && m->dst->lines && m->src->lines)
-		m->err = hm_lines__merge_after(m->dst->lines, m->src->lines, m->dst->nr_samples);
-	m->cpu = hm_clock__thread_cpu() - t0;
+	if (th)
+		pthread_join(t, NULL);
+	else if (f.dst && f.src)
+		found_main(&f);
+	if (!m->err)
+		m->err = f.err;
+	if (!m->err && f.dst && f.src)
+		m->err = hm_lines__merge_new(f.dst, m->src->lines, f.seq_base, f.fresh);
+	free(f.fresh);
+	m->cpu = hm_clock__thread_cpu() - t0 + (th ? f.cpu : 0);
 	return NULL;
 }
 
