@@ -155,6 +155,36 @@ else
 	skip "report-threads: ranges of a futex simulation" "hitmap simulate failed"
 fi
 
+# the same in ranges on files real perf wrote: the futex simulation
+# rewritten by each installed perf's inject (which drops hitmap's metadata
+# and writes its own rounds), cut and merged like any other file
+if [ -f "$TMP/ksim.data" ]; then
+	pvs=$(oracle_perfs)
+	[ -n "$pvs" ] || skip "report-threads: ranges of perf inject's files" "no perf installed (scripts/setup-oracles.sh)"
+	for pv in $pvs; do
+		P=$(perf_cmd "$pv")
+		if ! "$P" inject -i "$TMP/ksim.data" -o "$TMP/inj.data" >"$TMP/inj.err" 2>&1; then
+			fail "report-threads: perf $pv inject" "$(tail -n 1 "$TMP/inj.err")"
+			continue
+		fi
+		for v in "" "--json"; do
+			# shellcheck disable=SC2086
+			"$HITMAP" report --threads 1 -i "$TMP/inj.data" $v >"$TMP/a.out" 2>"$TMP/a.err"
+			for t in 2 4; do
+				# shellcheck disable=SC2086
+				HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads $t -i "$TMP/inj.data" $v \
+					>"$TMP/b.out" 2>"$TMP/d.err"
+				nr=$(sed -n 's/.*report: \([0-9]*\) ranges.*/\1/p' "$TMP/d.err")
+				if [ "${nr:-0}" -ge 2 ]; then
+					same "report-threads: perf $pv inject's file ${v:-text} in $nr ranges = --threads 1"
+				else
+					fail "report-threads: perf $pv inject's file in ranges" "got '${nr:-none}' ranges"
+				fi
+			done
+		done
+	done
+fi
+
 # a view that shows the lines must have them: the comparison is not vacuous
 if [ -f "$TMP/gen.data" ] && command -v jq >/dev/null; then
 	l=$("$HITMAP" report --threads 4 -i "$TMP/gen.data" --json | jq -r '.lines | length' 2>/dev/null)
