@@ -146,7 +146,7 @@ struct xfer {
 	int		cpu[2];
 	double		ns;			/* the fastest round's one way time; 0: not measured */
 	double		deadline;		/* hm_clock__mono() past which both sides give up */
-	volatile int	stop;			/* a side gave up */
+	int		stop;			/* a side gave up (atomic: both sides set it) */
 	_Alignas(64) int flag;			/* 2k + 1 stored by the first side, 2k + 2 by the second */
 	char		pad[64 - sizeof(int)];
 };
@@ -166,10 +166,10 @@ static bool xfer_wait(struct xfer *x, int want)
 	unsigned int spins = 0;
 
 	while (__atomic_load_n(&x->flag, __ATOMIC_ACQUIRE) != want) {
-		if (x->stop)
+		if (__atomic_load_n(&x->stop, __ATOMIC_RELAXED))
 			return false;
 		if (!(++spins & 0xfff) && hm_clock__mono() > x->deadline) {
-			x->stop = 1;
+			__atomic_store_n(&x->stop, 1, __ATOMIC_RELAXED);
 			return false;
 		}
 	}
@@ -182,7 +182,7 @@ static void *xfer_partner(void *arg)
 	int k;
 
 	if (xfer_pin(x->cpu[1])) {
-		x->stop = 1;
+		__atomic_store_n(&x->stop, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
 	for (k = 0; k < XFER_ROUNDS * XFER_TRIPS; k++) {
@@ -203,7 +203,7 @@ static void *time_xfer(void *arg)
 	x->deadline = hm_clock__mono() + 0.5;
 	if (xfer_pin(x->cpu[0]) || pthread_create(&t, NULL, xfer_partner, x))
 		return NULL;
-	for (r = 0; r < XFER_ROUNDS && !x->stop; r++) {
+	for (r = 0; r < XFER_ROUNDS && !__atomic_load_n(&x->stop, __ATOMIC_RELAXED); r++) {
 		double a = hm_clock__mono();
 
 		for (i = 0; i < XFER_TRIPS; i++, k++) {
@@ -216,7 +216,7 @@ static void *time_xfer(void *arg)
 			best = a;
 	}
 	pthread_join(t, NULL);
-	if (!x->stop)
+	if (!x->stop)	/* the partner joined */
 		x->ns = best;
 	return NULL;
 }
