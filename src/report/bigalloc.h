@@ -56,11 +56,7 @@ static inline void *hm_big__alloc(size_t bytes)
 	return p;
 }
 
-/*
- * Grow @p from @old to @new bytes, keeping the contents; the tail is zeroed.
- * Large tables move to a new aligned mapping (a copy; they double, so each
- * byte is copied about once): remapping would keep their small pages.
- */
+/* ThreadSanitizer's build (hm_big__realloc copies there) */
 #if defined(__SANITIZE_THREAD__)
 #define HM_BIG_TSAN	1
 #elif defined(__has_feature)
@@ -72,6 +68,11 @@ static inline void *hm_big__alloc(size_t bytes)
 #define HM_BIG_TSAN	0
 #endif
 
+/*
+ * Grow @p from @old to @new bytes, keeping the contents; the tail is zeroed.
+ * Large tables move to a new aligned mapping (a copy; they double, so each
+ * byte is copied about once): remapping would keep their small pages.
+ */
 static inline void *hm_big__realloc(void *p, size_t old, size_t new_)
 {
 	void *q;

@@ -29,18 +29,16 @@
  * same loaded machine).  Where nearly every sample has a line of its own
  * (1M lines in 1M samples) the merge dominates: no faster than one
  * thread, nor is the sharded pass.
+ * The same without --threads: the default needed 128 MB for a while (a
+ * second part's fixed cost ate the gain on the 84 MB bench files then);
+ * measured again since the cut scan's fast walk and the steps of the
+ * first cut (medians of 7 interleaved runs, 2-CPU VM, one thread against
+ * the default with 32 MB ranges): futex 0.29 / 0.25 s and 0.30 / 0.21 s,
+ * 50k lines 0.38 / 0.30 s, contention mode (153 MB) 0.33 / 0.18 s; 1M
+ * lines in 1M samples 0.55 / 0.57 s and 0.52 / 0.51 s (the first range's
+ * verdict: not cut, it reads the file).
  */
 #define RANGE_BYTES	(32ull << 20)
-/*
- * Without --threads as with it: a range needs 32 MB.  The default needed
- * 128 MB for a while (a second part's fixed cost ate the gain on the
- * 84 MB bench files then); measured again since the cut scan's fast walk
- * and the steps of the first cut (medians of 7 interleaved runs, 2-CPU
- * VM, one thread against the default with 32 MB ranges): futex 0.29 /
- * 0.25 s and 0.30 / 0.21 s, 50k lines 0.38 / 0.30 s, contention mode
- * (153 MB) 0.33 / 0.18 s; 1M lines in 1M samples 0.55 / 0.57 s and
- * 0.52 / 0.51 s (the first range's verdict: not cut, it reads the file).
- */
 /* the most lines a sample a part may have to be cut (the first range's verdict, below) */
 #define CUT_LINES	0.25
 
