@@ -60,16 +60,30 @@ for slots in 2 1024; do
 done
 
 # a second, independent channel: the contended bucket lock (lock:contention_begin)
-# of an address hammered by 2 threads, against the model's bucket address
+# of an address hammered by 2 threads, against the model's bucket address.
+# How many of the 200 addresses get contended within their 0.5 s depends on
+# whether the two threads overlap, i.e. on the machine's load (about half on
+# a 2-CPU box busy with other jobs, all of them idle); what the check proves
+# needs every observed bucket to agree and enough of them that chance cannot
+# (a wrong model agrees on 1 address in 16: 20 in a row, 16^-20).
 "$HITMAP" hash --verify --private --by-contention --count 200 --bpf-obj "$BPF" --json >"$TMP/c.json" 2>&1
-if jq -e '.private.ran and .private.observed == 0' "$TMP/c.json" >/dev/null 2>&1; then
-	fail_nc "verify by contention: every observed bucket agrees, >= 95% observed" "0 of $(jq -r .private.tried "$TMP/c.json") addresses observed"
+if jq -e '.private.ran and .private.observed < 20' "$TMP/c.json" >/dev/null 2>&1; then
+	fail_nc "verify by contention: every observed bucket agrees, >= 20 observed" "$(jq -r .private.observed "$TMP/c.json") of $(jq -r .private.tried "$TMP/c.json") addresses observed"
 elif jq -e '.private.ran' "$TMP/c.json" >/dev/null 2>&1; then
-	check "verify by contention: every observed bucket agrees, >= 95% observed" \
-		jq -e '.private.agreed == .private.observed and .private.observed * 100 >= .private.tried * 95' "$TMP/c.json"
+	check "verify by contention: every observed bucket agrees, >= 20 observed" \
+		jq -e '.private.agreed == .private.observed and .private.observed >= 20' "$TMP/c.json"
 	jq -r '"  by contention: \(.private.agreed)/\(.private.observed) observed agree, \(.private.observed)/\(.private.tried) observed"' "$TMP/c.json"
 else
 	skip "verify by contention" "$(head -c 200 "$TMP/c.json")"
+fi
+# and that check can fail: the wrong model's buckets disagree with the observed ones
+HITMAP_VERIFY_SABOTAGE=1 "$HITMAP" hash --verify --private --by-contention --count 40 --bpf-obj "$BPF" \
+	--json >"$TMP/cbad.json" 2>/dev/null
+if jq -e '.private.ran and .private.observed >= 4' "$TMP/cbad.json" >/dev/null 2>&1; then
+	check "verify by contention: a wrong model is caught" jq -e '.private.agreed * 2 < .private.observed' "$TMP/cbad.json"
+else
+	skip "verify by contention: a wrong model is caught" \
+		"$(jq -r '"\(.private.observed // 0) of \(.private.tried // 0) addresses observed"' "$TMP/cbad.json" 2>/dev/null)"
 fi
 
 # the check can fail: a wrong model (offset bit flipped) must disagree and exit non-zero
