@@ -226,19 +226,11 @@ static void render_objects_text(const struct hm_buckets *b, const struct hm_repo
 /* Memory columns mean something: not a contention-mode file (lock tracepoints only). */
 static bool memory_mode(const struct hm_buckets *b, const struct hm_report *r)
 {
-	const struct hm_reader *rd = hm_report__reader(r);
-
 	if (b->futex_samples)
 		return true;
 	if (b->contentions)
 		return false;
-	for (int i = 0; rd && i < hm_reader__nr_evsels(rd); i++) {
-		const struct hm_evsel *e = hm_reader__evsel(rd, i);
-
-		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
-			return false;
-	}
-	return true;
+	return !hm_report__has_contention_events(r);
 }
 
 static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, enum hm_format fmt, bool perf, FILE *f)

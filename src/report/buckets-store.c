@@ -258,22 +258,23 @@ static int ent_sample(struct hm_buckets *b, struct bk *e, u32 dkey, int field, u
 	/* counts first: appending may move the entries */
 	if (d)
 		d->n++;
-	if (!fn && nf >= MAX_FUNCS && other)
+	if (!fn && nf >= b->max_funcs && other)
 		fn = other;
 	if (fn)
 		fn->n++;
 	if (!d)
 		err = ent_append(b, e, dkey, 1);
 	if (!fn && !err)
-		err = ent_append(b, e, nf < MAX_FUNCS ? fkey : fk | BK_FUNC_OTHER, 1);
+		err = ent_append(b, e, nf < b->max_funcs ? fkey : fk | BK_FUNC_OTHER, 1);
 	return err;
 }
 
 /*
- * One more sample of function @fid on field @field of @e: a field names
- * its first MAX_FUNCS functions and counts the others together.
+ * @n more samples of function @fid on field @field of @e: a field names
+ * its first b->max_funcs functions and counts the others together
+ * (@fid BK_FUNC_OTHER: samples of those others).
  */
-int hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid)
+int hm_buckets__func_n(struct hm_buckets *b, struct bk *e, int field, u32 fid, u32 n)
 {
 	u32 fk = BK_FUNC | (u32)field << 24, key = fk | fid, nf = 0;
 	struct bk_ent *other = NULL;
@@ -282,7 +283,7 @@ int hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid)
 		struct bk_ent *x = &e->ent[i];
 
 		if (x->key == key) {
-			x->n++;
+			x->n += n;
 			return 0;
 		}
 		if ((x->key & ~BK_FUNC_OTHER) == fk) {
@@ -292,13 +293,67 @@ int hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid)
 				nf++;
 		}
 	}
-	if (nf < MAX_FUNCS)
-		return ent_append(b, e, key, 1);
+	if (fid != BK_FUNC_OTHER && nf < b->max_funcs)
+		return ent_append(b, e, key, n);
 	if (other) {
-		other->n++;
+		other->n += n;
 		return 0;
 	}
-	return ent_append(b, e, fk | BK_FUNC_OTHER, 1);
+	return ent_append(b, e, fk | BK_FUNC_OTHER, n);
+}
+
+int hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid)
+{
+	return hm_buckets__func_n(b, e, field, fid, 1);
+}
+
+int hm_buckets__count_n(struct hm_buckets *b, struct bk *e, u32 key, u32 n)
+{
+	for (u32 i = 0; i < e->nr; i++)
+		if (e->ent[i].key == key) {
+			e->ent[i].n += n;
+			return 0;
+		}
+	return ent_append(b, e, key, n);
+}
+
+/*
+ * A field names its first @max functions: each bucket where a field names
+ * more (a part's store, which names them all: buckets-merge.c) has its
+ * entries made again in their order, the functions past the first @max
+ * counted together, as if @max had held from the start.
+ */
+int hm_buckets__cap_funcs(struct hm_buckets *b, u32 max)
+{
+	b->max_funcs = max;
+	for (u32 i = 0; i < b->nr; i++) {
+		struct bk *e = &b->b[i];
+		struct bk_ent *old = e->ent;
+		u32 named[8] = { 0 }, nr = e->nr;
+		bool over = false;
+		int err = 0;
+
+		for (u32 x = 0; x < nr; x++)
+			if ((old[x].key & BK_FUNC) && (old[x].key & BK_FUNC_OTHER) != BK_FUNC_OTHER &&
+			    ++named[old[x].key >> 24 & 7] > max)
+				over = true;
+		if (!over)
+			continue;
+		e->ent = NULL;
+		e->nr = 0;
+		for (u32 x = 0; x < nr && !err; x++) {
+			u32 key = old[x].key;
+
+			if (key & BK_FUNC)
+				err = hm_buckets__func_n(b, e, (int)(key >> 24 & 0x7f), key & BK_FUNC_OTHER, old[x].n);
+			else
+				err = ent_append(b, e, key, old[x].n);
+		}
+		ent_release(b, old, ent_k(nr));
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ queued bucket updates */

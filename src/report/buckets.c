@@ -48,22 +48,14 @@ static u32 hash64(u64 v)
 	return (u32)v & ((1u << HASH_BITS) - 1);
 }
 
-/* The index of name @s (NULL: "[unknown]") in b->names; -ENOMEM. */
-static s32 intern(struct hm_buckets *b, const char *s)
+/* The index of name @s in b->names, added when new (-ENOMEM); by content. */
+s32 hm_buckets__name(struct hm_buckets *b, const char *s)
 {
-	u32 i, slot;
+	u32 i;
 
-	if (!s)
-		s = "[unknown]";
-	slot = hash64((u64)(uintptr_t)s) & 255;
-	if (b->name_cache[slot].key == s)
-		return (s32)b->name_cache[slot].id;
 	for (i = 0; i < b->nr_names; i++)
-		if (!strcmp(b->names[i], s)) {
-			b->name_cache[slot].key = s;
-			b->name_cache[slot].id = i;
+		if (!strcmp(b->names[i], s))
 			return (s32)i;
-		}
 	if (b->nr_names >= BK_FUNC_OTHER)
 		return -ENOMEM;
 	if (b->nr_names == b->alloc_names) {
@@ -78,9 +70,29 @@ static s32 intern(struct hm_buckets *b, const char *s)
 	b->names[b->nr_names] = strdup(s);
 	if (!b->names[b->nr_names])
 		return -ENOMEM;
-	b->name_cache[slot].key = s;
-	b->name_cache[slot].id = b->nr_names;
 	return (s32)b->nr_names++;
+}
+
+/*
+ * The index of name @s (NULL: "[unknown]") in b->names; -ENOMEM.  Cached
+ * by the pointer: the resolver's names stay where they are.
+ */
+static s32 intern(struct hm_buckets *b, const char *s)
+{
+	u32 slot;
+	s32 id;
+
+	if (!s)
+		s = "[unknown]";
+	slot = hash64((u64)(uintptr_t)s) & 255;
+	if (b->name_cache[slot].key == s)
+		return (s32)b->name_cache[slot].id;
+	id = hm_buckets__name(b, s);
+	if (id >= 0) {
+		b->name_cache[slot].key = s;
+		b->name_cache[slot].id = (u32)id;
+	}
+	return id;
 }
 
 struct hm_buckets *hm_buckets__new(const struct hm_report *r)
@@ -92,6 +104,7 @@ struct hm_buckets *hm_buckets__new(const struct hm_report *r)
 
 	if (!b)
 		return NULL;
+	b->max_funcs = MAX_FUNCS;
 	b->nr_sockets = ns > 0 ? (ns > MAX_SOCKETS ? MAX_SOCKETS : ns) : 1;
 	b->nr_nodes = nn > 0 ? (nn > MAX_SOCKETS ? MAX_SOCKETS : nn) : 1;
 	if (r)
@@ -153,8 +166,8 @@ static u32 rc_hash(u32 row, u32 cls)
 	return (u32)((((u64)row << 32 | cls) * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-/* One more sample of class @cls in row @row (struct bk_rc). */
-static int rc_add(struct hm_buckets *b, u32 row, u32 cls)
+/* @n more samples of class @cls in row @row (struct bk_rc). */
+static int rc_add(struct hm_buckets *b, u32 row, u32 cls, u32 n_add)
 {
 	u32 h, mask;
 
@@ -179,19 +192,19 @@ static int rc_add(struct hm_buckets *b, u32 row, u32 cls)
 	mask = b->nr_rc_slots - 1;
 	for (h = rc_hash(row, cls) & mask; b->rc[h].row; h = (h + 1) & mask)
 		if (b->rc[h].row == row && b->rc[h].cls == cls) {
-			b->rc[h].n++;
+			b->rc[h].n += n_add;
 			return 0;
 		}
-	b->rc[h] = (struct bk_rc){ .row = row, .cls = cls, .n = 1 };
+	b->rc[h] = (struct bk_rc){ .row = row, .cls = cls, .n = n_add };
 	b->nr_rc++;
 	return 0;
 }
 
-/* One more sample of class @cls in @h, row @row of rc past BK_HIST_MAX classes. */
-static int hist_add(struct hm_buckets *b, struct bk_hist *h, u32 row, u32 cls)
+/* @n more samples of class @cls in @h, row @row of rc past BK_HIST_MAX classes. */
+int hm_buckets__hist_add(struct hm_buckets *b, struct bk_hist *h, u32 row, u32 cls, u32 n_add)
 {
 	if (cls >= BK_HIST_MAX)
-		return rc_add(b, row, cls);
+		return rc_add(b, row, cls, n_add);
 	if (cls >= h->cap) {
 		u32 n = h->cap ? h->cap : 16;
 		u32 *p;
@@ -205,9 +218,14 @@ static int hist_add(struct hm_buckets *b, struct bk_hist *h, u32 row, u32 cls)
 		h->n = p;
 		h->cap = n;
 	}
-	h->n[cls]++;
+	h->n[cls] += n_add;
 	b->unsummed = true;
 	return 0;
+}
+
+static int hist_add(struct hm_buckets *b, struct bk_hist *h, u32 row, u32 cls)
+{
+	return hm_buckets__hist_add(b, h, row, cls, 1);
 }
 
 static void hist_sum(const struct hm_buckets *b, const struct bk_hist *h, struct hm_counts *c)
@@ -260,7 +278,7 @@ static u32 class_hash(const struct hm_counts *c)
 }
 
 /* The index of @one in b->cls, added when new (-ENOMEM, -E2BIG). */
-static int class_intern(struct hm_buckets *b, const struct hm_counts *one, u32 cat)
+int hm_buckets__class(struct hm_buckets *b, const struct hm_counts *one, u32 cat)
 {
 	u32 h, mask;
 
@@ -324,7 +342,7 @@ static int class_of(struct hm_buckets *b, const struct hm_mem_sample *ms)
 	}
 	memset(&one, 0, sizeof(one));
 	hm_counts__add(&one, ms);
-	id = class_intern(b, &one, ms->cls.cat);
+	id = hm_buckets__class(b, &one, ms->cls.cat);
 	if (id >= 0) {
 		b->cls_cache[slot].data_src = ds;
 		b->cls_cache[slot].flags = flags;
@@ -342,7 +360,7 @@ static u32 obj_hash(const char *name, s32 pid, u64 line)
  * The object (@name as it is stored, @pid, @line), added when new: by
  * hash, as a file can name thousands (every futex word sampled).
  */
-static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 line)
+struct obj *hm_buckets__obj(struct hm_buckets *b, const char *name, s32 pid, u64 line)
 {
 	char key[BK_OBJ_NAME];
 	struct obj *o;
@@ -389,7 +407,7 @@ static struct obj *obj_get(struct hm_buckets *b, const char *name, s32 pid, u64 
 	return o;
 }
 
-static struct frow *frow_get(struct hm_buckets *b, u8 kind, u8 field, u8 acc, const char *func)
+struct frow *hm_buckets__frow(struct hm_buckets *b, u8 kind, u8 field, u8 acc, const char *func)
 {
 	u32 h = hash64(((u64)kind << 40 | (u64)field << 32 | (u64)acc << 24) ^ (u64)(uintptr_t)func), i;
 	struct frow *f;
@@ -738,7 +756,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	if (sock < 0 || (u32)sock >= b->nr_sockets)
 		sock = -1;
 	if (site.where == HM_FUTEX_WHERE_FPH_HEADER || site.where == HM_FUTEX_WHERE_MM) {
-		struct obj *o = obj_get(b, site.name, site.pid, ms->line);
+		struct obj *o = hm_buckets__obj(b, site.name, site.pid, ms->line);
 
 		if (!o)
 			return -ENOMEM;
@@ -774,7 +792,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 			return -ENOMEM;
 	}
 	{
-		struct frow *f = frow_get(b, kind, field, access_kind(ms), fn);
+		struct frow *f = hm_buckets__frow(b, kind, field, access_kind(ms), fn);
 
 		if (!f || hist_add(b, &f->h, (u32)(f - b->frows) + 1, (u32)cls) < 0)
 			return -ENOMEM;

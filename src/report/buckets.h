@@ -227,6 +227,12 @@ struct hm_buckets {
 	struct hm_waits	*callers;	/* contention mode: waits per caller (waits.c) */
 	const struct hm_evsel *ev_seen[4];	/* the first events seen, and what they are (EV_*) */
 	int		ev_kind[4];
+	/*
+	 * Functions a field names (MAX_FUNCS, the rest counted together);
+	 * a range's part names all, so that the merge can name the first
+	 * MAX_FUNCS of the whole file (buckets-merge.c).
+	 */
+	u32		max_funcs;
 };
 
 enum { EV_OTHER, EV_BEGIN, EV_END };
@@ -246,8 +252,24 @@ enum { EV_OTHER, EV_BEGIN, EV_END };
 int  hm_buckets__dense_slot(struct hm_buckets *b, s32 table, u64 index, u64 slots, u32 **ds);
 struct bk *hm_buckets__get(struct hm_buckets *b, s32 table, u64 index, u64 slots);
 int  hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid);
+/* @n samples of function @fid (BK_FUNC_OTHER: of the field's others) on @field of @e. */
+int  hm_buckets__func_n(struct hm_buckets *b, struct bk *e, int field, u32 fid, u32 n);
+/* A field names its first @max functions (the others counted together) from now on. */
+int  hm_buckets__cap_funcs(struct hm_buckets *b, u32 max);
+/* @n more in @e's count entry @key, added at the end when new. */
+int  hm_buckets__count_n(struct hm_buckets *b, struct bk *e, u32 key, u32 n);
 int  hm_buckets__queue(struct hm_buckets *b, const struct bk_op *op);
 int  hm_buckets__drain(struct hm_buckets *b);
+/*
+ * What buckets.c adds with, for the merge (buckets-merge.c): a name's,
+ * a class's, an object's and a field row's index or entry, made when new
+ * (-ENOMEM, NULL); @n more samples of class @cls in @h (row @row).
+ */
+s32  hm_buckets__name(struct hm_buckets *b, const char *s);
+int  hm_buckets__class(struct hm_buckets *b, const struct hm_counts *one, u32 cat);
+struct obj *hm_buckets__obj(struct hm_buckets *b, const char *name, s32 pid, u64 line);
+struct frow *hm_buckets__frow(struct hm_buckets *b, u8 kind, u8 field, u8 acc, const char *func);
+int  hm_buckets__hist_add(struct hm_buckets *b, struct bk_hist *h, u32 row, u32 cls, u32 n);
 /* Frees the buckets, their entries and their indexes (hm_buckets__delete). */
 void hm_buckets__release_store(struct hm_buckets *b);
 

@@ -162,20 +162,6 @@ char *hm_html_contention__section(const struct hm_report *r, unsigned max_rows)
 	return buf;
 }
 
-/* The file recorded lock:contention_begin (contention mode, or both modes). */
-static bool has_contention_events(const struct hm_report *r)
-{
-	const struct hm_reader *rd = hm_report__reader(r);
-
-	for (int i = 0; rd && i < hm_reader__nr_evsels(rd); i++) {
-		const struct hm_evsel *e = hm_reader__evsel(rd, i);
-
-		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
-			return true;
-	}
-	return false;
-}
-
 char *hm_html_contention__page_section(const struct hm_report *r, const struct hm_metrics *m,
 					const struct hm_report_opts *opts)
 {
@@ -187,7 +173,7 @@ char *hm_html_contention__page_section(const struct hm_report *r, const struct h
 	if (hm_report__buckets(r))
 		return hm_html_contention__section(r, 0);
 	(void)m;
-	if (!has_contention_events(r) || !o.input || !strcmp(o.input, "-"))
+	if (!hm_report__has_contention_events(r) || !o.input || !strcmp(o.input, "-"))
 		return strdup("");
 	o.want_lines = false;
 	o.want_buckets = true;

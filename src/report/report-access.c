@@ -6,6 +6,7 @@
  * call each other in a loop.
  */
 #include <errno.h>
+#include <string.h>
 #include "report.h"
 #include "lines.h"
 #include "names.h"
@@ -53,6 +54,19 @@ struct hm_buckets *hm_report__buckets(const struct hm_report *r)
 const struct hm_reader *hm_report__reader(const struct hm_report *r)
 {
 	return r ? r->reader : NULL;
+}
+
+bool hm_report__has_contention_events(const struct hm_report *r)
+{
+	const struct hm_reader *rd = hm_report__reader(r);
+
+	for (int i = 0; rd && i < hm_reader__nr_evsels(rd); i++) {
+		const struct hm_evsel *e = hm_reader__evsel(rd, i);
+
+		if (e && e->name && !strcmp(e->name, "lock:contention_begin"))
+			return true;
+	}
+	return false;
 }
 
 struct hm_lines *hm_report__lines(const struct hm_report *r)

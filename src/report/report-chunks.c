@@ -253,6 +253,8 @@ static int merge_part(struct hm_report *r, struct hm_report *q)
 	hm_places__merge(r->places, q->places);
 	if (r->infer && q->infer)
 		err = hm_futex_observer__merge(r->infer, q->infer);
+	if (!err)
+		err = hm_buckets__merge(r->buckets, q->buckets, &r->futex);
 	t0 = hm_clock__thread_cpu() - t0;
 	if (th)
 		pthread_join(t, NULL);

@@ -51,12 +51,18 @@ void hm_report__chunks_delete(struct hm_chunks *c)
 	free(c);
 }
 
-/* The views whose aggregates have merge functions (the others read in one pass). */
+/*
+ * The views whose aggregates have merge functions (the others read in one
+ * pass): the line table and perf's, and the futex views alone (--by) of a
+ * file without lock contention events (a wait may span two ranges).
+ */
 static bool mergeable(const struct hm_report *r)
 {
 	const struct hm_report_opts *o = &r->opts;
 
-	if (o->want_buckets || o->pareto || o->futex_views_only || o->on_sample)
+	if (o->pareto || o->on_sample)
+		return false;
+	if (o->want_buckets && (!o->futex_views_only || hm_report__has_contention_events(r)))
 		return false;
 	/* the table's details from the second read, as with one thread */
 	if (o->want_lines && !(o->defer_details && !r->header->pipe && strcmp(o->input, "-")))
@@ -185,6 +191,12 @@ int hm_report__chunk_setup(struct hm_report *r)
 			return -ENOMEM;
 		hm_lines__defer_details(r->lines, no_fill, NULL);	/* totals only */
 	}
+	if (p->buckets) {
+		r->buckets = hm_buckets__new(r);
+		if (!r->buckets)
+			return errno ? -errno : -ENOMEM;
+		hm_buckets__name_all_funcs(r->buckets);	/* the merge names a field's first ones */
+	}
 	return 0;
 }
 
@@ -211,7 +223,8 @@ static void open_check(struct hm_report *r, const struct hm_event *ev, bool last
 {
 	struct hm_chunk *k = r->chunk;
 	struct hm_chunks *c = k->open;
-	u64 s = r->nr_samples, d = hm_lines__count(r->lines);
+	/* what a part's tables grow with: lines, or the futex views' buckets and objects */
+	u64 s = r->nr_samples, d = r->lines ? hm_lines__count(r->lines) : hm_buckets__count(r->buckets);
 	u64 read = ev->file_offset > c->start ? ev->file_offset - c->start : 0;
 	double part, rho, bound;
 	int verdict;

@@ -184,6 +184,8 @@ void hm_report__line_name(const struct hm_report *r, const struct hm_line *ln, c
 void hm_report__offset_name(const struct hm_report *r, u64 addr, u32 pid, char *buf, size_t size);
 /* Its reader (the file's events), for the views that look at them. */
 const struct hm_reader *hm_report__reader(const struct hm_report *r);
+/* Whether the file recorded lock:contention_begin (contention mode, or both modes). */
+bool hm_report__has_contention_events(const struct hm_report *r);
 
 /* Futex views (buckets.c). */
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);
@@ -194,6 +196,16 @@ int  hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const stru
  * counts (render does it too); -ENOMEM.
  */
 int  hm_buckets__finish(struct hm_buckets *b);
+/*
+ * A range's part (buckets-merge.c): it names every function of a field,
+ * so that the merge names the first MAX_FUNCS of the whole file; @src's
+ * views (the samples after @dst's) into @dst, the tables' slots from
+ * @model: 0, -ENOMEM, -EOPNOTSUPP (contention mode: waits span ranges).
+ * hm_buckets__count: buckets and other objects, what a part's views grow with.
+ */
+void hm_buckets__name_all_funcs(struct hm_buckets *b);
+int  hm_buckets__merge(struct hm_buckets *dst, struct hm_buckets *src, const struct hm_futex_model *model);
+size_t hm_buckets__count(const struct hm_buckets *b);
 /* @perf_counters: perf's c2c counters beside hitmap's categories (--perf-counters). */
 int  hm_buckets__render(const struct hm_buckets *b, const struct hm_report *r,
 			enum hm_bucket_view view, enum hm_format fmt, bool perf_counters, FILE *f);

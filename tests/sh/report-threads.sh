@@ -7,7 +7,8 @@
 # place; for the text report, the futex views, JSON, CSV, HTML and
 # perf's Pareto layout; and 2, 3 and 16 threads on two generated files;
 # the file cut in ranges (one a thread) on a generated file and a futex
-# simulation.
+# simulation, the futex views too (fields naming their first functions of
+# the whole file), also on files perf's inject rewrote.
 . tests/lib.sh
 GEN=$HITMAP_BUILD/tools/hm-gen
 CGEN=$HITMAP_BUILD/tools/hm-cont-gen
@@ -128,7 +129,7 @@ fi
 # text, JSON and CSV views and the futex views (which read it in one pass).
 # HITMAP_RANGE_BYTES=1: ranges of any size (by default a range needs 32 MB).
 if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 100000 --seed 4 \
-	-o "$TMP/ksim.data" >/dev/null 2>&1; then
+	-o "$TMP/ksim.data" --kallsyms "$TMP/ksim.kallsyms" >/dev/null 2>&1; then
 	for f in "$TMP/gen.data" "$TMP/many.data" "$TMP/ksim.data"; do
 		[ -f "$f" ] || continue
 		for t in 2 3 4 16; do
@@ -155,6 +156,56 @@ else
 	skip "report-threads: ranges of a futex simulation" "hitmap simulate failed"
 fi
 
+# the futex views in ranges (buckets-merge.c): the simulation, and a file
+# whose bucket fields see their code move through 8 functions as it goes on
+# (hm-futex-gen --drift), so that a field's first 4 functions of the whole
+# file are not those of each part: the parts name them all, the merge
+# names the first 4 and counts the others together, as one pass does
+FGEN=$HITMAP_BUILD/tools/hm-futex-gen
+fvfiles=()
+[ -f "$TMP/ksim.data" ] && fvfiles+=("$TMP/ksim.data")
+if [ -x "$FGEN" ] && "$FGEN" -o "$TMP/drift.data" -e "$TMP/drift.exp" -n 60000 --seed 3 --drift >/dev/null; then
+	fvfiles+=("$TMP/drift.data")
+	o=$("$HITMAP" report --threads 1 --json --by bucket -i "$TMP/drift.data" |
+	    jq '[.buckets[].fields[] | select((.functions | length) == 4 and .other_function_samples > 0)] | length')
+	if [ "${o:-0}" -gt 0 ]; then
+		pass "report-threads: the drifting file's fields name 4 functions and count others ($o fields)"
+	else
+		fail "report-threads: the drifting file's fields name 4 functions and count others" "got '${o:-}'"
+	fi
+else
+	skip "report-threads: futex views of a drifting file" "no $FGEN (make tests)"
+fi
+for f in "${fvfiles[@]}"; do
+	for v in "--by bucket" "--by field" "--by socket" "--json --by bucket" "--csv --by field" \
+		 "--by bucket --perf-counters"; do
+		# shellcheck disable=SC2086
+		"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>"$TMP/a.err"
+		for t in 2 3 4; do
+			# shellcheck disable=SC2086
+			HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads $t -i "$f" $v \
+				>"$TMP/b.out" 2>"$TMP/d.err"
+			nr=$(sed -n 's/.*report: \([0-9]*\) ranges.*/\1/p' "$TMP/d.err")
+			if [ "${nr:-0}" -ge 2 ]; then
+				same "report-threads: ${f##*/} $v in $nr ranges = --threads 1"
+			else
+				fail "report-threads: ${f##*/} $v in ranges" "got '${nr:-none}' ranges"
+			fi
+		done
+	done
+done
+# contention mode is read in one pass: a wait may begin in one range and end in the next
+if [ -f "$TMP/cont.data" ]; then
+	"$HITMAP" report --threads 1 -i "$TMP/cont.data" --by bucket >"$TMP/a.out" 2>"$TMP/a.err"
+	HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads 4 -i "$TMP/cont.data" --by bucket \
+		>"$TMP/b.out" 2>"$TMP/d.err"
+	if grep -q 'report: [0-9]* ranges' "$TMP/d.err"; then
+		fail "report-threads: contention mode's futex views in one pass" "$(grep 'ranges' "$TMP/d.err" | head -n 1)"
+	else
+		same "report-threads: contention mode's futex views in one pass = --threads 1"
+	fi
+fi
+
 # the same in ranges on files real perf wrote: the futex simulation
 # rewritten by each installed perf's inject (which drops hitmap's metadata
 # and writes its own rounds), cut and merged like any other file
@@ -167,7 +218,8 @@ if [ -f "$TMP/ksim.data" ]; then
 			fail "report-threads: perf $pv inject" "$(tail -n 1 "$TMP/inj.err")"
 			continue
 		fi
-		for v in "" "--json"; do
+		# the futex views' tables inferred (inject drops the metadata), the kernel's symbols given
+		for v in "" "--json" "--by bucket --kallsyms $TMP/ksim.kallsyms"; do
 			# shellcheck disable=SC2086
 			"$HITMAP" report --threads 1 -i "$TMP/inj.data" $v >"$TMP/a.out" 2>"$TMP/a.err"
 			for t in 2 4; do
@@ -176,7 +228,8 @@ if [ -f "$TMP/ksim.data" ]; then
 					>"$TMP/b.out" 2>"$TMP/d.err"
 				nr=$(sed -n 's/.*report: \([0-9]*\) ranges.*/\1/p' "$TMP/d.err")
 				if [ "${nr:-0}" -ge 2 ]; then
-					same "report-threads: perf $pv inject's file ${v:-text} in $nr ranges = --threads 1"
+					vn=${v%% --kallsyms*}
+					same "report-threads: perf $pv inject's file ${vn:-text} in $nr ranges = --threads 1"
 				else
 					fail "report-threads: perf $pv inject's file in ranges" "got '${nr:-none}' ranges"
 				fi

@@ -5,7 +5,12 @@
  * futex table geometry in the hitmap metadata, plus noise (other kernel
  * lines, the private hash header, user lines); and the expected counts.
  *
- *   hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta]
+ *   hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta] [--drift]
+ *
+ * --drift: the bucket samples' code moves through 8 futex functions as the
+ * file goes on (3 at a time), so that a field's first functions differ from
+ * one part of the file to the next (report --threads' merge of the futex
+ * views: a field names its first 4 functions of the whole file).
  *
  * Expected counts are tallied here from the plan (which encoding was
  * written), not with hitmap's classifier.
@@ -79,11 +84,12 @@ static void put_stats(FILE *f, const u64 *st)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "seed", required_argument, NULL, 's' }, { "no-meta", no_argument, NULL, 'M' }, { NULL, 0, NULL, 0 },
+		{ "seed", required_argument, NULL, 's' }, { "no-meta", no_argument, NULL, 'M' },
+		{ "drift", no_argument, NULL, 'D' }, { NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *expf = NULL;
 	unsigned long n = 6000, i;
-	bool meta_on = true;
+	bool meta_on = true, drift = false;
 	struct hm_header h;
 	struct gen_host host;
 	struct perf_event_attr a0 = gen_mem_attr(0x1cd, 30, true), a1 = gen_mem_attr(0x82d0, 0, false);
@@ -105,11 +111,13 @@ int main(int argc, char **argv)
 		case 'n': n = strtoul(optarg, NULL, 10); break;
 		case 's': gen_rng = strtoull(optarg, NULL, 0) | 1; break;
 		case 'M': meta_on = false; break;
+		case 'D': drift = true; break;
 		default: return 2;
 		}
 	}
 	if (!out || !expf) {
-		fprintf(stderr, "usage: hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta]\n");
+		fprintf(stderr, "usage: hm-futex-gen -o FILE -e EXPECTED.json [-n SAMPLES] [--seed S] [--no-meta] "
+			"[--drift]\n");
 		return 2;
 	}
 	gen_host__header(&host, &h, "hm-futex-gen", "6.18.44-hm-futex-gen", true);
@@ -142,8 +150,22 @@ int main(int argc, char **argv)
 			"ffffffff81100300 t __futex_hash\n"
 			"ffffffff81100400 T memcpy_orig\n"
 			"ffffffff81100800 T _etext\n";
+		/* --drift: 8 futex functions, 0x100 each, then the other code */
+		static const char ksyms_drift[] =
+			"ffffffff81000000 T _stext\n"
+			"ffffffff81100000 T futex_q_lock\n"
+			"ffffffff81100100 T futex_q_unlock\n"
+			"ffffffff81100200 T futex_hash\n"
+			"ffffffff81100300 t __futex_hash\n"
+			"ffffffff81100400 T futex_wake\n"
+			"ffffffff81100500 T futex_wait_setup\n"
+			"ffffffff81100600 T __futex_queue\n"
+			"ffffffff81100700 T __futex_unqueue\n"
+			"ffffffff81100800 T memcpy_orig\n"
+			"ffffffff81100c00 T _etext\n";
 
-		err = hm_meta__add(meta, HM_META_KSYMS, ksyms, sizeof(ksyms) - 1);
+		err = drift ? hm_meta__add(meta, HM_META_KSYMS, ksyms_drift, sizeof(ksyms_drift) - 1) :
+			      hm_meta__add(meta, HM_META_KSYMS, ksyms, sizeof(ksyms) - 1);
 	}
 	if (err) {
 		fprintf(stderr, "hm-futex-gen: metadata: %s\n", strerror(-err));
@@ -179,6 +201,8 @@ int main(int argc, char **argv)
 					break;
 			}
 			s.addr = bases[buckets[b].table] + buckets[b].index * 64 + fields[fi].off;
+			if (drift)	/* functions (i * 8 / n .. + 2) % 8 */
+				s.ip = 0xffffffff81100000ull + 0x100 * ((i * 8 / n + gen_rnd(3)) % 8) + 16 * gen_rnd(16);
 			tally(exp_b[b], k);
 			tally(exp_sock[b][s.cpu / 2], k);
 			tally(exp_f[buckets[b].table == 2][fields[fi].field], k);
@@ -187,7 +211,8 @@ int main(int argc, char **argv)
 			tally(exp_fph, k);
 		} else if (gen_rnd(2)) {
 			s.addr = 0xffff888300000000ull + 64 * gen_rnd(32) + 8 * gen_rnd(8);	/* other kernel memory */
-			s.ip = 0xffffffff81100400ull + 16 * gen_rnd(32);			/* ... from other code */
+			s.ip = (drift ? 0xffffffff81100800ull : 0xffffffff81100400ull) +
+			       16 * gen_rnd(32);						/* ... from other code */
 		} else {
 			s.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
 			s.ip = 0x555555555000ull + 16 * gen_rnd(64);
