@@ -171,6 +171,41 @@ struct bk *hm_buckets__get(struct hm_buckets *b, s32 table, u64 index, u64 slots
 	return bucket_at(b, table, index, ds, ds ? 0 : bslot_hash(table, index));
 }
 
+/*
+ * A lookup ahead of hm_buckets__get (the merge's, whose buckets come in
+ * another part's order): stage 0 the bucket's number (its table's array
+ * or its hash slot), 1 the bucket, 2 its entries.  Reads only what an
+ * earlier stage fetched.
+ */
+void hm_buckets__prefetch(const struct hm_buckets *b, s32 table, u64 index, int stage)
+{
+	const struct bk_tab *t = table >= 0 && (u32)table < b->nr_tabs ? &b->tabs[table] : NULL;
+	u32 idx = 0;
+
+	if (t && t->idx) {
+		if (stage == 0) {
+			__builtin_prefetch(&t->idx[index]);
+			return;
+		}
+		idx = t->idx[index];
+	} else if (b->nr_bslots) {
+		u32 h = bslot_hash(table, index) & (b->nr_bslots - 1);
+
+		if (stage == 0) {
+			__builtin_prefetch(&b->bslot[h]);
+			return;
+		}
+		if (b->bslot[h].table == table && b->bslot[h].index == index)
+			idx = b->bslot[h].idx;
+	}
+	if (!idx)
+		return;
+	if (stage == 1)
+		__builtin_prefetch(&b->b[idx - 1]);
+	else
+		__builtin_prefetch(b->b[idx - 1].ent);
+}
+
 /* The idx of bucket (@table, @index) of hash @h in bslot, 0: none yet. */
 static u32 bucket_find(const struct hm_buckets *b, s32 table, u64 index, u32 h)
 {
@@ -264,8 +299,11 @@ static int ent_sample(struct hm_buckets *b, struct bk *e, u32 dkey, int field, u
 		fn->n++;
 	if (!d)
 		err = ent_append(b, e, dkey, 1);
-	if (!fn && !err)
+	if (!fn && !err) {
 		err = ent_append(b, e, nf < b->max_funcs ? fkey : fk | BK_FUNC_OTHER, 1);
+		if (nf >= MAX_FUNCS && nf < b->max_funcs)
+			b->funcs_over = true;
+	}
 	return err;
 }
 
@@ -293,8 +331,11 @@ int hm_buckets__func_n(struct hm_buckets *b, struct bk *e, int field, u32 fid, u
 				nf++;
 		}
 	}
-	if (fid != BK_FUNC_OTHER && nf < b->max_funcs)
+	if (fid != BK_FUNC_OTHER && nf < b->max_funcs) {
+		if (nf >= MAX_FUNCS)
+			b->funcs_over = true;
 		return ent_append(b, e, key, n);
+	}
 	if (other) {
 		other->n += n;
 		return 0;
@@ -326,6 +367,8 @@ int hm_buckets__count_n(struct hm_buckets *b, struct bk *e, u32 key, u32 n)
 int hm_buckets__cap_funcs(struct hm_buckets *b, u32 max)
 {
 	b->max_funcs = max;
+	if (!b->funcs_over && max >= MAX_FUNCS)
+		return 0;	/* no field names more than MAX_FUNCS, so none more than @max */
 	for (u32 i = 0; i < b->nr; i++) {
 		struct bk *e = &b->b[i];
 		struct bk_ent *old = e->ent;
@@ -353,6 +396,7 @@ int hm_buckets__cap_funcs(struct hm_buckets *b, u32 max)
 		if (err)
 			return err;
 	}
+	b->funcs_over = max > MAX_FUNCS && b->funcs_over;
 	return 0;
 }
 

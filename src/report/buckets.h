@@ -233,6 +233,7 @@ struct hm_buckets {
 	 * MAX_FUNCS of the whole file (buckets-merge.c).
 	 */
 	u32		max_funcs;
+	bool		funcs_over;	/* a field names more than MAX_FUNCS */
 };
 
 enum { EV_OTHER, EV_BEGIN, EV_END };
@@ -251,6 +252,7 @@ enum { EV_OTHER, EV_BEGIN, EV_END };
  */
 int  hm_buckets__dense_slot(struct hm_buckets *b, s32 table, u64 index, u64 slots, u32 **ds);
 struct bk *hm_buckets__get(struct hm_buckets *b, s32 table, u64 index, u64 slots);
+void hm_buckets__prefetch(const struct hm_buckets *b, s32 table, u64 index, int stage);
 int  hm_buckets__func(struct hm_buckets *b, struct bk *e, int field, u32 fid);
 /* @n samples of function @fid (BK_FUNC_OTHER: of the field's others) on @field of @e. */
 int  hm_buckets__func_n(struct hm_buckets *b, struct bk *e, int field, u32 fid, u32 n);
