@@ -78,17 +78,6 @@ static int hist_merge(struct hm_buckets *dst, struct bk_hist *d, u32 row, const 
 	return 0;
 }
 
-static void counts_sum(struct hm_counts *d, const struct hm_counts *s)
-{
-	d->samples += s->samples;
-	d->loads += s->loads;
-	d->stores += s->stores;
-	d->locked += s->locked;
-	for (int i = 0; i < HM_CAT__MAX; i++)
-		d->cat[i] += s->cat[i];
-	hm_c2c_stats__sum(&d->perf, &s->perf);
-}
-
 static int frows_merge(struct hm_buckets *dst, const struct hm_buckets *src, struct bk_maps *m)
 {
 	for (u32 i = 0; i < src->nr_frows; i++) {
@@ -217,7 +206,7 @@ static int objs_merge(struct hm_buckets *dst, const struct hm_buckets *src)
 
 		if (!d)
 			return -ENOMEM;
-		counts_sum(&d->st, &s->st);
+		hm_counts__sum(&d->st, &s->st);
 		d->cost += s->cost;
 	}
 	return 0;

@@ -41,6 +41,18 @@ static inline void hm_counts__add(struct hm_counts *c, const struct hm_mem_sampl
 		hm_c2c_stats__sum(&c->perf, ms->perf);
 }
 
+/* @s's samples added to @d's. */
+static inline void hm_counts__sum(struct hm_counts *d, const struct hm_counts *s)
+{
+	d->samples += s->samples;
+	d->loads += s->loads;
+	d->stores += s->stores;
+	d->locked += s->locked;
+	for (int i = 0; i < HM_CAT__MAX; i++)
+		d->cat[i] += s->cat[i];
+	hm_c2c_stats__sum(&d->perf, &s->perf);
+}
+
 static inline u32 hm_counts__hitm(const struct hm_counts *c)
 {
 	return c->cat[HM_CAT_HITM_LOCAL] + c->cat[HM_CAT_HITM_XDIE] + c->cat[HM_CAT_HITM_REMOTE];

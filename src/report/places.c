@@ -26,22 +26,11 @@ void hm_places__delete(struct hm_places *p)
 	free(p);
 }
 
-static void counts_merge(struct hm_counts *a, const struct hm_counts *b)
-{
-	a->samples += b->samples;
-	a->loads += b->loads;
-	a->stores += b->stores;
-	a->locked += b->locked;
-	for (int i = 0; i < HM_CAT__MAX; i++)
-		a->cat[i] += b->cat[i];
-	hm_c2c_stats__sum(&a->perf, &b->perf);
-}
-
 void hm_places__merge(struct hm_places *dst, const struct hm_places *src)
 {
 	for (int i = 0; i < HM_PLACES_MAX; i++) {
-		counts_merge(&dst->socket[i], &src->socket[i]);
-		counts_merge(&dst->node[i], &src->node[i]);
+		hm_counts__sum(&dst->socket[i], &src->socket[i]);
+		hm_counts__sum(&dst->node[i], &src->node[i]);
 	}
 	for (int i = 0; i < HM_PLACES_MAX * HM_PLACES_MAX; i++)
 		dst->xfer[i] += src->xfer[i];
