@@ -186,7 +186,8 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 		    bool tail_compressed)
 {
 	struct hm_oq *q = &r->q;
-	struct hm_qent *a = q->ents + q->rend;
+	/* nothing queued yet: no array (NULL + 0 is undefined in C) */
+	struct hm_qent *a = q->ents ? q->ents + q->rend : NULL;
 	size_t m = q->n - q->rend, lo = 0, hi, i;
 	int err;
 

@@ -245,8 +245,9 @@ struct hm_spe *hm_spe__new(const u8 *info, u32 size, const char *cpuid, bool tim
 			s->pmu_type = hm_ld64(priv + 16);
 			nr = hm_ld64(priv + 24);
 		}
+		/* a CPU's words: its magic, its number and its parameter count at least */
 		if (nwords < HM_SPE_V2_HDR || hdr < HM_SPE_V2_HDR || hdr > nwords || !nr ||
-		    nr > 1u << 20 || (nwords - hdr) / nr == 0) {
+		    nr > 1u << 20 || (nwords - hdr) / nr < 3) {
 			hm_err("%s: offset %" PRIu64 ": Arm SPE metadata (version %" PRIu64 ", "
 			       "header %" PRIu64 " words, %" PRIu64 " CPUs) does not fit its %" PRIu64
 			       " words; the AUXTRACE_INFO record is corrupt", path, off, s->ver,

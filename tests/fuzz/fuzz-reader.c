@@ -57,7 +57,8 @@ static void topo_and_meta(const struct hm_header *h)
 		u32 tag, len;
 		const void *d;
 
-		for (int i = 0; m && !hm_meta__get(m, i, &tag, &d, &len); i++)
+		/* hm_meta__get: 1 while entry i is there */
+		for (int i = 0; m && hm_meta__get(m, i, &tag, &d, &len); i++)
 			touch(d, len);
 		hm_meta__delete(m);
 	}

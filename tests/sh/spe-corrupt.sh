@@ -107,4 +107,21 @@ if [ $rc = 1 ] && [ "$(wc -l <"$TMP/e")" = 1 ] && grep -q "offset $info: Arm SPE
 else
 	fail spe-corrupt-metadata "rc $rc: $(head -c 300 "$TMP/e")"
 fi
+# ... and claiming as many CPUs as there are words after the header: one
+# word a CPU, where its number is the second (found by the reader's fuzz
+# target: the CPU lookup read past the metadata)
+python3 -c "
+import struct,sys
+b=bytearray(open('$f','rb').read())
+size = struct.unpack_from('<H', b, $info + 6)[0]
+hdr = struct.unpack_from('<Q', b, $info + 16 + 8)[0]
+struct.pack_into('<Q', b, $info + 16 + 24, (size - 16) // 8 - hdr)
+open('$TMP/m1.data','wb').write(b)"
+"$HITMAP" report --stats -i "$TMP/m1.data" >/dev/null 2>"$TMP/e"; rc=$?
+if [ $rc = 1 ] && [ "$(wc -l <"$TMP/e")" = 1 ] && grep -q "offset $info: Arm SPE metadata" "$TMP/e" &&
+   ! grep -q -e AddressSanitizer -e 'runtime error' "$TMP/e"; then
+	pass spe-corrupt-metadata-word-a-cpu
+else
+	fail spe-corrupt-metadata-word-a-cpu "rc $rc: $(head -c 300 "$TMP/e")"
+fi
 done_tests
