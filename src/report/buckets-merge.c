@@ -152,10 +152,10 @@ static int entries_merge(struct hm_buckets *dst, struct bk *d, const struct bk *
 		if (key & BK_FUNC) {
 			u32 id = key & BK_FUNC_OTHER;
 
-			err = hm_buckets__func_n(dst, d, (int)(key >> 24 & 0x7f),
+			err = hm_buckets__func_n(dst, d, (int)bk_key__field(key),
 						 id == BK_FUNC_OTHER ? BK_FUNC_OTHER : m->name[id], n);
 		} else {
-			err = hm_buckets__count_n(dst, d, (key & 0x3ff) | m->cls[key >> 10] << 10, n);
+			err = hm_buckets__count_n(dst, d, bk_key__with_class(key, m->cls[bk_key__class(key)]), n);
 		}
 		if (err < 0)
 			return err;

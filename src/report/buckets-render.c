@@ -849,7 +849,7 @@ u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32
 			if (t->key & BK_FUNC)
 				continue;
 			samples += t->n;
-			if (is_hitm(b->cls[t->key >> 10].cat))
+			if (is_hitm(b->cls[bk_key__class(t->key)].cat))
 				hitm += t->n;
 		}
 		k[i] = (struct bkey){ .hot = (u64)~hitm << 32 | (u32)~samples, .cold = ~e->contended,
@@ -894,7 +894,7 @@ int hm_buckets__row(const struct hm_buckets *b, u32 i, bool perf, struct bk_row 
 			memset(&row->field[f], 0, sizeof(row->field[f]));
 	for (u32 x = 0; x < e->nr; x++) {
 		const struct bk_ent *t = &e->ent[x];
-		u32 f = t->key >> (t->key & BK_FUNC ? 24 : 7) & 7;
+		u32 f = bk_key__field(t->key);
 		struct bk_field *bf = &row->field[f];
 
 		row->touched |= 1u << f;
@@ -910,8 +910,8 @@ int hm_buckets__row(const struct hm_buckets *b, u32 i, bool perf, struct bk_row 
 			bf->func[k].name = b->names[id];
 			bf->func[k].n = t->n;
 		} else {
-			const struct bk_class *c = &b->cls[t->key >> 10];
-			u32 s = t->key & 127;
+			const struct bk_class *c = &b->cls[bk_key__class(t->key)];
+			u32 s = bk_key__sock1(t->key);
 
 			bk_class__add(c, &row->st, t->n, perf);
 			bk_class__add(c, &bf->st, t->n, perf);

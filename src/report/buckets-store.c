@@ -268,7 +268,7 @@ static int ent_append(struct hm_buckets *b, struct bk *e, u32 key, u32 n)
 /* A memory sample: one more in count entry @dkey and, as ent_func, for function @fid of @field; one pass. */
 static int ent_sample(struct hm_buckets *b, struct bk *e, u32 dkey, int field, u32 fid)
 {
-	u32 fk = BK_FUNC | (u32)field << 24, fkey = fk | fid, nf = 0;
+	u32 fk = bk_key__func((u32)field, 0), fkey = fk | fid, nf = 0;
 	struct bk_ent *d = NULL, *fn = NULL, *other = NULL;
 	int err = 0;
 
@@ -314,7 +314,7 @@ static int ent_sample(struct hm_buckets *b, struct bk *e, u32 dkey, int field, u
  */
 int hm_buckets__func_n(struct hm_buckets *b, struct bk *e, int field, u32 fid, u32 n)
 {
-	u32 fk = BK_FUNC | (u32)field << 24, key = fk | fid, nf = 0;
+	u32 fk = bk_key__func((u32)field, 0), key = fk | fid, nf = 0;
 	struct bk_ent *other = NULL;
 
 	for (u32 i = 0; i < e->nr; i++) {
@@ -378,7 +378,7 @@ int hm_buckets__cap_funcs(struct hm_buckets *b, u32 max)
 
 		for (u32 x = 0; x < nr; x++)
 			if ((old[x].key & BK_FUNC) && (old[x].key & BK_FUNC_OTHER) != BK_FUNC_OTHER &&
-			    ++named[old[x].key >> 24 & 7] > max)
+			    ++named[bk_key__field(old[x].key)] > max)
 				over = true;
 		if (!over)
 			continue;
@@ -388,7 +388,7 @@ int hm_buckets__cap_funcs(struct hm_buckets *b, u32 max)
 			u32 key = old[x].key;
 
 			if (key & BK_FUNC)
-				err = hm_buckets__func_n(b, e, (int)(key >> 24 & 0x7f), key & BK_FUNC_OTHER, old[x].n);
+				err = hm_buckets__func_n(b, e, (int)bk_key__field(key), key & BK_FUNC_OTHER, old[x].n);
 			else
 				err = ent_append(b, e, key, old[x].n);
 		}

@@ -785,7 +785,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 		return cls;
 	{
 		struct bk_op op = { .index = index, .w = w, .table = table, .field = field, .fid = (u32)fid,
-				    .dkey = (u32)(sock + 1) | (u32)field << 7 | (u32)cls << 10 };
+				    .dkey = bk_key__count((u32)(sock + 1), field, (u32)cls) };
 
 		if (hm_buckets__dense_slot(b, table, index, table < 0 ? 0 : site.loc.table->slots, &op.ds) < 0 ||
 		    hm_buckets__queue(b, &op) < 0)

@@ -61,6 +61,33 @@ struct bk_ent { u32 key, n; };
 #define BK_FUNC_OTHER	0xffffffu
 #define BK_CLASS_MAX	(1u << 21)
 
+/* The keys above, made and read in one place. */
+static inline u32 bk_key__count(u32 sock1, u32 field, u32 cls)
+{
+	return sock1 | field << 7 | cls << 10;
+}
+static inline u32 bk_key__func(u32 field, u32 fid)
+{
+	return BK_FUNC | field << 24 | fid;
+}
+static inline u32 bk_key__field(u32 key)
+{
+	return key >> (key & BK_FUNC ? 24 : 7) & 7;
+}
+/* A count key's class, its socket + 1, and the key with another class. */
+static inline u32 bk_key__class(u32 key)
+{
+	return key >> 10;
+}
+static inline u32 bk_key__sock1(u32 key)
+{
+	return key & 127;
+}
+static inline u32 bk_key__with_class(u32 key, u32 cls)
+{
+	return (key & 0x3ff) | cls << 10;
+}
+
 struct bk {
 	u64		index;		/* bucket index, or line address when table -1 */
 	s32		table;		/* index in the model, -1: index unknown */
