@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# A regular file is read through a read-only mapping (records decoded and
-# queued where they lie, pages dropped behind the reader); the read window
-# (HITMAP_NO_MMAP=1) is the fallback.  Both must hand out the same records:
+# A file is read through the read window; with HITMAP_MMAP=1 a regular file
+# is read through a read-only mapping (records decoded and queued where they
+# lie, pages dropped behind the reader).  Both must hand out the same records:
 # stat, script and the report (one thread, and two: the file in ranges,
 # each range's reader placed in the mapping) equal on generated files of
 # every form the reader takes in place or copies (ordered rounds, no rounds
@@ -32,8 +32,8 @@ fi
 # mapped vs window: same output and exit status
 same() {	# NAME ARGS...
 	local n=$1 a b; shift
-	"$HITMAP" "$@" >"$TMP/m.out" 2>"$TMP/m.err"; a=$?
-	HITMAP_NO_MMAP=1 "$HITMAP" "$@" >"$TMP/w.out" 2>"$TMP/w.err"; b=$?
+	HITMAP_MMAP=1 "$HITMAP" "$@" >"$TMP/m.out" 2>"$TMP/m.err"; a=$?
+	"$HITMAP" "$@" >"$TMP/w.out" 2>"$TMP/w.err"; b=$?
 	if [ $a = $b ] && cmp -s "$TMP/m.out" "$TMP/w.out" && cmp -s "$TMP/m.err" "$TMP/w.err"; then
 		pass "reader-mmap: $n (exit $a)"
 	else
@@ -60,29 +60,31 @@ if [ -d "$FIXTURES" ]; then
 fi
 [ "$n" -gt 0 ] || skip reader-mmap.fixtures "no fixtures in $FIXTURES"
 
-# the mapping is used (debug line), and not with HITMAP_NO_MMAP
+# the mapping is used with HITMAP_MMAP (debug line), and not without it
 if [ -f "$TMP/gen.data" ]; then
+	HITMAP_MMAP=1 HITMAP_DEBUG=1 "$HITMAP" stat -i "$TMP/gen.data" 2>"$TMP/d.err" >/dev/null
+	check "reader-mmap: with HITMAP_MMAP a regular file is read mapped" grep -q "reader: .*gen.data: mapped" "$TMP/d.err"
 	HITMAP_DEBUG=1 "$HITMAP" stat -i "$TMP/gen.data" 2>"$TMP/d.err" >/dev/null
-	check "reader-mmap: a regular file is read mapped" grep -q "reader: .*gen.data: mapped" "$TMP/d.err"
-	HITMAP_NO_MMAP=1 HITMAP_DEBUG=1 "$HITMAP" stat -i "$TMP/gen.data" 2>"$TMP/d.err" >/dev/null
-	check "reader-mmap: HITMAP_NO_MMAP reads through the window" bash -c '! grep mapped "$1"' _ "$TMP/d.err"
+	check "reader-mmap: by default a file is read through the window" bash -c '! grep mapped "$1"' _ "$TMP/d.err"
 	"$HITMAP" convert -i "$TMP/gen.data" -o "$TMP/gen.pipe" --pipe >/dev/null 2>&1
-	cat "$TMP/gen.pipe" | HITMAP_DEBUG=1 "$HITMAP" stat -i - 2>"$TMP/d.err" >/dev/null
+	cat "$TMP/gen.pipe" | HITMAP_MMAP=1 HITMAP_DEBUG=1 "$HITMAP" stat -i - 2>"$TMP/d.err" >/dev/null
 	check "reader-mmap: a pipe is not mapped" bash -c '! grep mapped "$1"' _ "$TMP/d.err"
 	same "gen.pipe (pipe mode in a regular file) stat" stat -i "$TMP/gen.pipe"
 fi
 
-# resident pages: a file 8x as large costs no more than the read-behind step more
+# resident pages, read or mapped: a file 8x as large costs no more than the read-behind step more
 "$GEN" -o "$TMP/s.data" -n 50000 -l 5000 >/dev/null 2>&1 &&
 "$GEN" -o "$TMP/l.data" -n 400000 -l 5000 >/dev/null 2>&1 || { fail reader-mmap.rss-gen "hm-gen failed"; done_tests; }
 for c in "stat" "report --stdio --threads 1"; do
-	a=$(peak_rss_kb "$HITMAP" $c -i "$TMP/s.data")
-	b=$(peak_rss_kb "$HITMAP" $c -i "$TMP/l.data")
-	sz=$(( $(stat -c %s "$TMP/l.data") / 1024 ))
-	if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 4096 ]; then
-		pass "reader-mmap: $c peak RSS ($((sz / 1024)) MB file: $b KB; 1/8 of it: $a KB)"
-	else
-		fail "reader-mmap: $c peak RSS" "$sz KB file: $b KB, 1/8 of it: $a KB (grew by 4 MB or more: pages not dropped behind?)"
-	fi
+	for m in window HITMAP_MMAP; do
+		a=$(peak_rss_kb env "$m=1" "$HITMAP" $c -i "$TMP/s.data")
+		b=$(peak_rss_kb env "$m=1" "$HITMAP" $c -i "$TMP/l.data")
+		sz=$(( $(stat -c %s "$TMP/l.data") / 1024 ))
+		if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 4096 ]; then
+			pass "reader-mmap: $c ($m) peak RSS ($((sz / 1024)) MB file: $b KB; 1/8 of it: $a KB)"
+		else
+			fail "reader-mmap: $c ($m) peak RSS" "$sz KB file: $b KB, 1/8 of it: $a KB (grew by 4 MB or more: pages not dropped behind?)"
+		fi
+	done
 done
 done_tests
