@@ -44,11 +44,23 @@ C
 # its rbtree lookup meets the zero-size _init, extended over .plt, first.
 cc -g -O1 -fno-builtin-labs -fplt -o "$TMP/prog" "$TMP/prog.c" || { fail "symbols e2e compile" "cc -g -O1 failed"; done_tests; }
 # -N: keep ~/.debug untouched; the binary is found by path and build-id.
-# 20 kHz for ~1 s of work: ~20000 samples, some in .plt (a 100 kHz
-# cpu-clock costs minutes of hrtimer overhead in a VM)
-if ! perf record -N -q -e cpu-clock -c 50000 -o "$TMP/perf.data" -- "$TMP/prog" 1 >/dev/null 2>"$TMP/rec.err"; then
-	skip "symbols e2e" "perf record failed: $(tail -n1 "$TMP/rec.err")"; done_tests
-fi
+# 20 kHz for ~1 s of work: some thousands of samples (a 100 kHz cpu-clock
+# costs minutes of hrtimer overhead in a VM).  Where the timer lands is the
+# machine's: on this VM the .plt stub, a few instructions of every loop,
+# gets 0-3 samples of 6000 a run, so up to 4 recordings are made until one
+# has a sample there (perf 6.1's script says "_init (prog)", newer ones
+# "labs@plt (prog)"); if none has, the
+# .plt checks below are skipped, saying so.
+plt_rec=0
+for try in 1 2 3 4; do
+	if ! perf record -N -q -e cpu-clock -c 50000 -o "$TMP/perf.data" -- "$TMP/prog" 1 >/dev/null 2>"$TMP/rec.err"; then
+		skip "symbols e2e" "perf record failed: $(tail -n1 "$TMP/rec.err")"; done_tests
+	fi
+	if perf script -i "$TMP/perf.data" -F ip,sym,dso 2>/dev/null | grep -Eq " (_init|[^ ]*@plt) \($TMP/prog\)"; then
+		plt_rec=$try
+		break
+	fi
+done
 "$SYMRES" "$TMP/perf.data" --dso >"$TMP/hm.txt" 2>"$TMP/hm.err" || { fail "symbols e2e hm-symres" "$(tail -n1 "$TMP/hm.err")"; done_tests; }
 "$SYMRES" "$TMP/perf.data" --lines | awk -v d="$TMP/prog" '$3 == d {n = split($4, p, "/"); print $1, (p[n] == "??:0" ? "" : p[n])}' |
 	sed 's/ *$//' | sort >"$TMP/hm-src.txt"
@@ -88,7 +100,9 @@ fi
 bad=$(awk -F'|' '$1 != $2' "$O/cmp")
 if [ -z "$bad" ] && [ "$m" -gt 0 ]; then pass "symbols e2e: $P: ip, symbol and dso of $what $m samples = perf script$([ "$nplt" -gt 0 ] && echo ", but the $nplt in .plt")"
 else fail "symbols e2e: $P: symbol/dso" "$(grep -c . <<<"$bad") of $m differ, first: $(head -n1 <<<"$bad")"; fi
-if [ "$v" = 6.1 ]; then
+if [ "$plt_rec" = 0 ]; then
+	skip "symbols e2e: $P: the program's .plt is sampled" "none of 4 recordings has a sample in the program's .plt (the timer's landing is the machine's)"
+elif [ "$v" = 6.1 ]; then
 	check "symbols e2e: $P: the program's .plt is sampled (perf 6.1: _init)" grep -q " _init ($TMP/prog)" "$O/perf.txt"
 else
 	check "symbols e2e: $P: the program's .plt is sampled ($nplto samples, perf $v: NAME@plt)" test "$nplto" -gt 0
