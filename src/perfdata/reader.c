@@ -185,8 +185,9 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 	 * mapping's page faults and drops where those are dear (measured on a
 	 * 2-CPU VM, same binary, interleaved: stat of an 84 MB file 68-71 ms
 	 * read, 118-122 ms mapped; report --threads 1 223-237 / 279-304 ms;
-	 * the 20M-sample file 5.5 / 6.1 s, with two threads 2.95 / 3.59 s:
-	 * with threads, each drop is a TLB shootdown on the other CPUs).
+	 * the 20M-sample file 3.4-4.1 / 4.9-6.0 s, with two threads 1.9-2.8
+	 * / 2.9-3.6 s; with threads each drop also flushes the other CPUs'
+	 * TLBs).
 	 * Where faults are cheap (bare metal) the two should come close; that
 	 * is not measured here.  Like perf's own
 	 * reader, a mapped file cut shorter while it is read ends the process
