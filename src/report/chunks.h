@@ -27,6 +27,13 @@ struct hm_chunk {
 	/* open, the verdict's measure (report-range.c): samples read, and at the last check */
 	u64			nr_read, next_check;
 	u64			s_prev, d_prev;	/* samples added and lines then */
+	/*
+	 * Another range started before the first range's verdict
+	 * (report-range.c): it reads on, and drops its part when the verdict
+	 * is not to cut.  from: its range's first byte; nr_rec: its records.
+	 */
+	bool			spec;
+	u64			from, nr_rec;
 };
 
 /*
@@ -94,6 +101,11 @@ static inline int hm_chunk__open_next(struct hm_chunk *k, const struct hm_event 
 		return -ECANCELED;
 	if (ev->type != HM_RECORD_FINISHED_ROUND || ev->file_offset < c->min_end)
 		return 1;
+	/* said by now (open_check): not cut, whatever cut the others started from */
+	if (__atomic_load_n(&c->verdict, __ATOMIC_RELAXED) == HM_CUT_WHOLE) {
+		k->open = NULL;
+		return 1;
+	}
 	pthread_mutex_lock(&c->lock);
 	while (!c->first_end && !c->given_up)
 		pthread_cond_wait(&c->cond, &c->lock);

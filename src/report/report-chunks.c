@@ -16,7 +16,11 @@
  *          its cut; it takes more bytes than the others by what it read
  *          during the scan (first_cut).  Its thread's messages are held
  *          until the scan is done: given up, the range is stopped and its
- *          messages dropped, and the one reader says them again.
+ *          messages dropped, and the one reader says them again.  Without
+ *          --threads the first range also says whether cutting pays
+ *          (report-range.c); the others start before it has, each on a
+ *          CPU of its own, their messages held until it has: not cut,
+ *          they are dropped and the first range reads on to the end.
  *   pass   one part per range, a report of its own (hm_report__pass with
  *          r->chunk) that shares the file's read-only setup (topology,
  *          metadata, futex model) and has its own maps (replayed from the
@@ -125,20 +129,42 @@ static int run_part(struct hm_report *p, int i, bool open)
 {
 	struct hm_chunks *c = p->chunks;
 	double t0 = hm_clock__thread_cpu(), w0 = hm_clock__mono();
+	/* started before the first range's verdict: dropped if it is not to cut */
+	bool spec = !open && i && __atomic_load_n(&c->verdict, __ATOMIC_RELAXED) == HM_CUT_UNKNOWN;
 	int err;
 
-	if (open)
+	if (open || spec)
 		hm_log__hold();
 	part_delete(c->part[i]);
 	c->part[i] = part_new(p, i ? &c->cut[i - 1] : NULL, i < c->nr - 1 && !open ? &c->cut[i] : NULL,
 			      open);
-	if (!c->part[i])
+	if (!c->part[i]) {
 		err = errno ? -errno : -ENOMEM;
-	else
+	} else {
+		c->part[i]->chunk->spec = spec;	/* report-range.c */
+		c->part[i]->chunk->from = spec ? c->cut[i - 1].off : 0;
 		err = hm_report__pass(c->part[i]);
+	}
 	if (open) {
 		hm_chunks__say(c, HM_CUT);	/* ended (or failed) before its verdict */
 		hm_log__release(scan_done(c));
+	}
+	if (spec) {
+		/* the verdict comes at the latest when the first range ends */
+		pthread_mutex_lock(&c->lock);
+		while (c->verdict == HM_CUT_UNKNOWN)
+			pthread_cond_wait(&c->cond, &c->lock);
+		if (c->verdict == HM_CUT_WHOLE)
+			err = -ECANCELED;
+		pthread_mutex_unlock(&c->lock);
+		hm_log__release(err != -ECANCELED);
+		if (err == -ECANCELED) {
+			/* freed now, on this thread, while the first range reads on */
+			hm_debug("report: range %d: dropped after %.3f s CPU, %.3f-%.3f s", i,
+				 hm_clock__thread_cpu() - t0, w0 - c->t0, hm_clock__mono() - c->t0);
+			part_delete(c->part[i]);
+			c->part[i] = NULL;
+		}
 	}
 	if (c->part[i])
 		hm_debug("report: range %d: %llu samples, %.3f s CPU, %.3f-%.3f s", i,
@@ -381,7 +407,13 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 		if (own_cpus && even > want && even < e)
 			want = even;
 		if (c->cut[0].off >= start + want) {
-			if (verdict == HM_CUT)
+			/*
+			 * The others start now, before the verdict, when each
+			 * range has a CPU of its own: dropped if the verdict is
+			 * not to cut (report-range.c), else the first range
+			 * would read on alone until it comes.
+			 */
+			if (verdict == HM_CUT || own_cpus)
 				return 1;
 			pthread_mutex_lock(&c->lock);
 			while (c->verdict == HM_CUT_UNKNOWN)
@@ -527,6 +559,18 @@ static int chunks_run(struct hm_report *r)
 	for (int i = 0; i < last; i++)
 		if (!w[i].started)
 			c->err[i] = run_part(r, i, false);
+	/* the others started before the first range's verdict, which was not to cut */
+	if (last && __atomic_load_n(&c->verdict, __ATOMIC_RELAXED) == HM_CUT_WHOLE) {
+		hm_debug("report: the first range read the whole file; %d ranges started before its verdict dropped",
+			 last);
+		for (int i = 1; i <= last; i++) {
+			part_delete(c->part[i]);
+			c->part[i] = NULL;
+			c->err[i] = 0;
+		}
+		c->nr = 1;
+		last = 0;
+	}
 	/* a part that started from the wrong kernel-map state runs again (report-range.c) */
 	for (int i = 1; i <= last && c->err[i - 1] >= 0 && c->err[i] >= 0; i++)
 		if (hm_report__chunk_stale(r, i))

@@ -9,7 +9,11 @@
 #   cont      a contention-mode recording (hm-cont-gen, lock tracepoints)
 #   big       20M samples over 200k lines (hm-gen, ~1.8 GB; made here, deleted after)
 #
-# Each line: wall time, CPU time and peak RSS; then the ratios against the targets
+# Each line: wall time, CPU time and peak RSS (tests/tools/hm-time, to the
+# microsecond; printed in milliseconds); with at most 8 CPUs also one-thread
+# rows pinned to each CPU (taskset), whose times summed as speeds bound what
+# any split can give on this machine: the ratios print that bound and the
+# default's share of it.  Then the ratios against the targets
 # (CPU-time ratios too: on a loaded machine they are the steadier ones):
 # report (1 thread) >= 20x perf, --by bucket >= 15x, RSS <= 1/10 of perf's (both),
 # report <= 2x hitmap stat on the futex file, the default (all CPUs) >= 1.7x
@@ -36,8 +40,10 @@ PERF_MEM_GB=${BENCH_PERF_MEM_GB:-10}
 PERF_TIMEOUT=${BENCH_PERF_TIMEOUT:-300}
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
-[ -x /usr/bin/time ] || { echo "bench-c2c: SKIP: /usr/bin/time missing"; exit 0; }
 [ -x "$TOOLS/hm-gen" ] || { echo "bench-c2c: SKIP: $TOOLS/hm-gen not built (make tests)"; exit 0; }
+# times to the microsecond (GNU time gives hundredths: the futex file's read takes 0.03 s)
+[ -x "$TOOLS/hm-time" ] || { echo "bench-c2c: SKIP: $TOOLS/hm-time not built (make tests)"; exit 0; }
+TIME() { "$TOOLS/hm-time" -o "$@"; }
 mkdir -p "$T"
 
 # the perfs to compare with: perf-V on PATH, or the system perf when it is V
@@ -50,17 +56,29 @@ done
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 
+# The CPUs this run may use (Cpus_allowed_list, ranges expanded), for the
+# per-CPU rows: a VM's vCPUs, a hybrid CPU's cores or a busy SMT sibling can
+# run one thread at very different speeds, and a split of the file can go no
+# faster than its CPUs together.  Probed with up to BENCH_PROBE_CPUS (8) CPUs.
+CPUS=$(awk '/^Cpus_allowed_list/ { n = split($2, r, ","); for (i = 1; i <= n; i++) {
+	if (split(r[i], ab, "-") == 2) { for (c = ab[1]; c <= ab[2]; c++) printf "%d ", c }
+	else printf "%d ", r[i] } }' /proc/self/status)
+PROBE=1
+command -v taskset >/dev/null 2>&1 || { PROBE=0; echo "per-CPU rows: skipped: taskset missing (util-linux)"; }
+[ "$(echo $CPUS | wc -w)" -gt "${BENCH_PROBE_CPUS:-8}" ] && { PROBE=0
+	echo "per-CPU rows: skipped: more than ${BENCH_PROBE_CPUS:-8} CPUs (BENCH_PROBE_CPUS)"; }
+
 # measure CAP CMD...: "wall_s maxrss_kb cpu_s status" (status: ok, oom, timeout, failed)
 # CAP: an address-space limit in GB for the command, 0 for none.
 measure() {
 	local cap=$1 rc st; shift
 	: >"$T/time.out"
 	if [ "$cap" != 0 ]; then
-		/usr/bin/time -f "%e %M %U %S" -o "$T/time.out" bash -c \
+		TIME "$T/time.out" bash -c \
 			'ulimit -v $1; shift; exec timeout -s KILL "$@"' _ $((cap * 1024 * 1024)) \
 			"$PERF_TIMEOUT" "$@" </dev/null >/dev/null 2>"$T/err.txt"
 	else
-		/usr/bin/time -f "%e %M %U %S" -o "$T/time.out" "$@" </dev/null >/dev/null 2>"$T/err.txt"
+		TIME "$T/time.out" "$@" </dev/null >/dev/null 2>"$T/err.txt"
 	fi
 	rc=$?
 	st=ok
@@ -70,7 +88,7 @@ measure() {
 		elif [ "$cap" != 0 ] && [ $rc -gt 128 ] && [ $rc -lt 160 ]; then st=oom	# killed by a signal under the cap: a failed allocation
 		else st=failed; echo "    (exit $rc: $(tail -n 1 "$T/err.txt"))" >&2; fi
 	fi
-	awk -v st=$st '/^[0-9]/ { printf "%s %s %.2f %s\n", $1, $2, $3 + $4, st; n = 1 }
+	awk -v st=$st '/^[0-9]/ { printf "%s %s %.3f %s\n", $1, $2, $3 + $4, st; n = 1 }
 		END { if (!n) print "0 0 0 " st }' "$T/time.out"
 }
 # best N CAP CMD...: the lowest wall time of N runs
@@ -82,7 +100,7 @@ row() {	# NAME WALL RSS CPU STATUS
 	local note=
 	case $5 in oom) note=" (out of memory at $PERF_MEM_GB GB)";; timeout) note=" (timed out at $PERF_TIMEOUT s)";;
 	failed) note=" (FAILED: no ratio)";; esac
-	printf '  %-40s %8.2f s wall %8.2f s cpu %9.1f MB peak RSS%s\n' "$1" "$2" "$4" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')" "$note"
+	printf '  %-40s %8.3f s wall %8.3f s cpu %9.1f MB peak RSS%s\n' "$1" "$2" "$4" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')" "$note"
 }
 # ratio TEXT NUM DEN TARGET_OP TARGET [LOWER]: NUM/DEN and whether it meets the target
 ratio() {
@@ -139,6 +157,15 @@ for shape in $SHAPES; do
 	# the default: all CPUs, the file cut where its first range finds it pays
 	read -r hnt hnm hnc hns < <(best "$RUNS" 0 "$HITMAP" report -i "$F")
 	row "hitmap report (default: $NCPU CPUs)" "$hnt" "$hnm" "$hnc" "$hns"
+	# one thread on each CPU: what the CPUs can do together (sum of 1/time)
+	rate=0
+	if [ "$PROBE" = 1 ]; then
+		for c in $CPUS; do
+			read -r pt_ pm_ pc_ ps_ < <(best "$RUNS" 0 taskset -c "$c" "$HITMAP" report --threads 1 -i "$F")
+			row "hitmap report --threads 1 on CPU $c" "$pt_" "$pm_" "$pc_" "$ps_"
+			[ "$ps_" = ok ] && rate=$(awk -v r="$rate" -v t="$pt_" 'BEGIN { print (t > 0 ? r + 1 / t : r) }')
+		done
+	fi
 	read -r hbt hbm hbc hbs < <(best "$RUNS" 0 "$HITMAP" report --threads 1 --by bucket -i "$F")
 	row "hitmap report --threads 1 --by bucket" "$hbt" "$hbm" "$hbc" "$hbs"
 	# the futex views cut in ranges too (not contention mode: a wait may span two)
@@ -176,6 +203,13 @@ for shape in $SHAPES; do
 	awk -v a="$h1c" -v b="$hnc" -v n="$NCPU" 'BEGIN { if (b <= 0) b = 0.01;
 		printf "  ratio: %-52s %7.2f  (no target: the CPUs the threads take together)\n",
 			"hitmap 1 thread / default (" n " CPUs), CPU time", a / b }'
+	# the most any split of this pass can give here: the one-thread time over
+	# the CPUs' one-thread times together (equal CPUs: their number)
+	[ "$rate" != 0 ] && awk -v a="$h1t" -v b="$hnt" -v r="$rate" 'BEGIN { if (b <= 0) b = 0.01;
+		printf "  ratio: %-52s %7.2f  (no target: 1 thread x the CPUs'"'"' speeds summed)\n",
+			"speed-up the CPUs allow (per-CPU rows)", a * r;
+		printf "  ratio: %-52s %6.0f%%  (no target: the default'"'"'s share of that bound)\n",
+			"default / that bound, speed-up", 100 * (a / b) / (a * r) }'
 	if [ "$shape" = cont ]; then
 		awk -v a="$hbt" -v b="$hdt" 'BEGIN { if (b <= 0) b = 0.01;
 			printf "  ratio: %-52s %7.2f  (no target: contention mode is read in one pass)\n",
