@@ -129,8 +129,8 @@ static int run_part(struct hm_report *p, int i, bool open)
 {
 	struct hm_chunks *c = p->chunks;
 	double t0 = hm_clock__thread_cpu(), w0 = hm_clock__mono();
-	/* started before the first range's verdict: dropped if it is not to cut */
-	bool spec = !open && i && __atomic_load_n(&c->verdict, __ATOMIC_RELAXED) == HM_CUT_UNKNOWN;
+	/* started before the first range's verdict (or just after one not to cut): dropped then */
+	bool spec = !open && i && __atomic_load_n(&c->verdict, __ATOMIC_RELAXED) != HM_CUT;
 	int err;
 
 	if (open || spec)
@@ -561,7 +561,7 @@ static int chunks_run(struct hm_report *r)
 			c->err[i] = run_part(r, i, false);
 	/* the others started before the first range's verdict, which was not to cut */
 	if (last && __atomic_load_n(&c->verdict, __ATOMIC_RELAXED) == HM_CUT_WHOLE) {
-		hm_debug("report: the first range read the whole file; %d ranges started before its verdict dropped",
+		hm_debug("report: the first range read the whole file; the other ranges (%d), started before its verdict, dropped",
 			 last);
 		for (int i = 1; i <= last; i++) {
 			part_delete(c->part[i]);
