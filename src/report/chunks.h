@@ -30,10 +30,11 @@ struct hm_chunk {
 	/*
 	 * Another range started before the first range's verdict
 	 * (report-range.c): it reads on, and drops its part when the verdict
-	 * is not to cut.  from: its range's first byte; nr_rec: its records.
+	 * is not to cut.  from: its range's first byte; at: the last record's
+	 * (HITMAP_DEBUG says where a dropped range stopped); nr_rec: its records.
 	 */
 	bool			spec;
-	u64			from, nr_rec;
+	u64			from, at, nr_rec;
 };
 
 /*
@@ -82,6 +83,19 @@ static inline void hm_chunks__say(struct hm_chunks *c, int verdict)
 		pthread_cond_broadcast(&c->cond);
 	}
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* The first range's verdict, once said (it is at the latest when the first range ends). */
+static inline int hm_chunks__verdict_wait(struct hm_chunks *c)
+{
+	int v;
+
+	pthread_mutex_lock(&c->lock);
+	while (c->verdict == HM_CUT_UNKNOWN)
+		pthread_cond_wait(&c->cond, &c->lock);
+	v = c->verdict;
+	pthread_mutex_unlock(&c->lock);
+	return v;
 }
 
 /*

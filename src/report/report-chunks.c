@@ -150,17 +150,13 @@ static int run_part(struct hm_report *p, int i, bool open)
 		hm_log__release(scan_done(c));
 	}
 	if (spec) {
-		/* the verdict comes at the latest when the first range ends */
-		pthread_mutex_lock(&c->lock);
-		while (c->verdict == HM_CUT_UNKNOWN)
-			pthread_cond_wait(&c->cond, &c->lock);
-		if (c->verdict == HM_CUT_WHOLE)
+		if (hm_chunks__verdict_wait(c) == HM_CUT_WHOLE)
 			err = -ECANCELED;
-		pthread_mutex_unlock(&c->lock);
 		hm_log__release(err != -ECANCELED);
 		if (err == -ECANCELED) {
 			/* freed now, on this thread, while the first range reads on */
-			hm_debug("report: range %d: dropped after %.3f s CPU, %.3f-%.3f s", i,
+			hm_debug("report: range %d: dropped at byte %llu, after %.3f s CPU, %.3f-%.3f s", i,
+				 (unsigned long long)(c->part[i] ? c->part[i]->chunk->at : 0),
 				 hm_clock__thread_cpu() - t0, w0 - c->t0, hm_clock__mono() - c->t0);
 			part_delete(c->part[i]);
 			c->part[i] = NULL;
@@ -415,10 +411,7 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 			 */
 			if (verdict == HM_CUT || own_cpus)
 				return 1;
-			pthread_mutex_lock(&c->lock);
-			while (c->verdict == HM_CUT_UNKNOWN)
-				pthread_cond_wait(&c->cond, &c->lock);
-			pthread_mutex_unlock(&c->lock);
+			hm_chunks__verdict_wait(c);
 			continue;
 		}
 		{
@@ -434,11 +427,7 @@ static int first_cut(struct hm_chunks *c, const struct hm_range_cut *first, doub
 	/* the data ended first: the cut before is still one */
 	if (ret == 0 && c->cut[0].off >= start + e / c->nr) {
 		/* its verdict comes at the latest at the first round past min_end */
-		pthread_mutex_lock(&c->lock);
-		while (c->verdict == HM_CUT_UNKNOWN)
-			pthread_cond_wait(&c->cond, &c->lock);
-		pthread_mutex_unlock(&c->lock);
-		return c->verdict == HM_CUT_WHOLE ? 2 : 1;
+		return hm_chunks__verdict_wait(c) == HM_CUT_WHOLE ? 2 : 1;
 	}
 	return ret;
 }
@@ -563,11 +552,8 @@ static int chunks_run(struct hm_report *r)
 	if (last && __atomic_load_n(&c->verdict, __ATOMIC_RELAXED) == HM_CUT_WHOLE) {
 		hm_debug("report: the first range read the whole file; the other ranges (%d), started before its verdict, dropped",
 			 last);
-		for (int i = 1; i <= last; i++) {
-			part_delete(c->part[i]);
-			c->part[i] = NULL;
-			c->err[i] = 0;
-		}
+		for (int i = 1; i <= last; i++)
+			c->err[i] = 0;	/* -ECANCELED: each dropped its part (run_part) */
 		c->nr = 1;
 		last = 0;
 	}

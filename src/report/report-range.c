@@ -279,19 +279,15 @@ static int spec_next(const struct hm_report *r, struct hm_chunk *k, const struct
 	struct hm_chunks *c = k->parent->chunks;
 	int v;
 
+	k->at = ev->file_offset;
 	if (k->nr_rec++ & 1023)
 		return 1;
 	v = __atomic_load_n(&c->verdict, __ATOMIC_RELAXED);
 	/* (the side-band records replayed before the range lie before it) */
 	if (v == HM_CUT_UNKNOWN &&
 	    ((ev->file_offset > k->from && ev->file_offset - k->from >= c->share / 4) ||
-	     (r->lines && hm_lines__bytes(r->lines) > SPEC_BYTES))) {
-		pthread_mutex_lock(&c->lock);
-		while (c->verdict == HM_CUT_UNKNOWN)
-			pthread_cond_wait(&c->cond, &c->lock);
-		v = c->verdict;
-		pthread_mutex_unlock(&c->lock);
-	}
+	     (r->lines && hm_lines__bytes(r->lines) > SPEC_BYTES)))
+		v = hm_chunks__verdict_wait(c);
 	if (v == HM_CUT_WHOLE)
 		return -ECANCELED;
 	if (v == HM_CUT)

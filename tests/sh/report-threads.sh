@@ -423,8 +423,12 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$TMP/flatw.data" >"$TMP/b.out" 2>"$TMP/d.err"; rb=$?
 			grep -v 'debug:' "$TMP/d.err" >"$TMP/b.err"
 			name="report-threads: a dropped range's warning is not said (flat file, a bad record at 56%)"
+			# the dropped range must have read past the bad record, else nothing is checked
+			at=$(sed -n 's/.*report: range [1-9][0-9]*: dropped at byte \([0-9]*\),.*/\1/p' "$TMP/d.err" | head -n 1)
 			if ! grep -q "$WHOLE" "$TMP/d.err"; then
 				fail "$name" "not read whole: $(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
+			elif [ -z "$at" ] || [ "$at" -le $((off + 8)) ]; then
+				skip "$name" "no range read past the bad record before the verdict (dropped at byte ${at:-none}, the record at $((off + 8))): nothing to check"
 			elif [ "$(grep -c 'type 200' "$TMP/a.err")" != 1 ] || ! cmp -s "$TMP/a.err" "$TMP/b.err" || [ $ra != $rb ] ||
 				! cmp -s "$TMP/a.out" "$TMP/b.out"; then
 				fail "$name" "one thread: exit $ra, $(grep -c warning "$TMP/a.err") warnings, the default: exit $rb, $(grep -c warning "$TMP/b.err"); stdout $(cmp -s "$TMP/a.out" "$TMP/b.out" && echo same || echo differs)"
