@@ -285,6 +285,12 @@ struct hm_reader_opts {
 	 * no Arm SPE samples are synthesized.  For copying a file (convert).
 	 */
 	bool	aux_payload;
+	/*
+	 * zstd-compressed records (COMPRESSED, COMPRESSED2) are decompressed
+	 * by a thread of the reader's own, ahead of the records handed out
+	 * (the same records; one more CPU busy).  false: on the caller's thread.
+	 */
+	bool	zstd_ahead;
 };
 
 /*

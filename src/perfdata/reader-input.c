@@ -192,6 +192,19 @@ static bool looks_like_text(const u8 *p, size_t n)
 }
 
 /*
+ * The zstd stream failed: named by the COMPRESSED record last reached, the
+ * one whose payload zstd was decompressing (decompressed lazily or ahead).
+ */
+static int zstd_fail(struct hm_reader *r, int err)
+{
+	if (err != -EBADMSG)
+		return hm_reader__fail(r, err, r->zlast_off, "zstd: %s", strerror(-err));
+	return hm_reader__fail(r, err, r->zlast_off, "zstd error in the payload of the COMPRESSED "
+			       "record at this offset (or one before it): the compressed data is "
+			       "corrupt (perf: \"Couldn't decompress data\"); the file is corrupt");
+}
+
+/*
  * Next raw record from the decompressed stream or the window.
  * 1: rec, size, off set; 0: end; <0: error.
  */
@@ -200,15 +213,15 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 	bool sw = r->h.needs_swap;
 	int ret;
 
-	if (r->z && (hm_zstream__input_left(r->z) || hm_zstream__pending(r->z))) {
+	/* pending first: decompressing ahead, input_left takes a lock */
+	if (r->z && (hm_zstream__pending(r->z) || hm_zstream__input_left(r->z))) {
 		u8 *p;
 		size_t avail;
 		u64 zoff = hm_zstream__pos(r->z);
 
 		ret = hm_zstream__ensure(r->z, 8, &p, &avail);
 		if (ret < 0)
-			return hm_reader__fail(r, ret, zoff, "(decompressed stream) zstd error: "
-					       "the compressed data is corrupt");
+			return zstd_fail(r, ret);
 		if (ret > 0) {
 			u16 sz = hm_sw16(hm_ld16(p + 6), sw);
 
@@ -218,8 +231,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 						       "header; the file is corrupt", sz);
 			ret = hm_zstream__ensure(r->z, sz, &p, &avail);
 			if (ret < 0)
-				return hm_reader__fail(r, ret, zoff, "(decompressed stream) zstd "
-						       "error: the compressed data is corrupt");
+				return zstd_fail(r, ret);
 			if (ret > 0) {
 				u32 t = hm_sw32(hm_ld32(p), sw);
 
@@ -248,9 +260,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 						ret = hm_zstream__ensure(r->z, step, &p, &avail);
 						if (ret <= 0) {
 							if (ret < 0)
-								return hm_reader__fail(r, ret, zoff,
-										       "zstd "
-										       "error");
+								return zstd_fail(r, ret);
 							step = avail;
 							if (!step)
 								break;
@@ -410,4 +420,40 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 		}
 		return 1;
 	}
+}
+
+int hm_reader__zstd_prefeed(struct hm_reader *r)
+{
+	bool sw = r->h.needs_swap;
+	size_t at = r->head;
+
+	/* what the window holds now: no read, nothing it hands out moves */
+	while (r->len - at >= 8) {
+		const u8 *p = r->buf + at;
+		u32 t = hm_sw32(hm_ld32(p), sw);
+		u16 sz = hm_sw16(hm_ld16(p + 6), sw);
+		u64 roff = r->buf_off + at;
+		const u8 *d = p + 8;
+		u64 n = sz - 8u;
+		int ret;
+
+		/* a payload follows these two: the next record is not at +sz */
+		if (sz < 8 || r->len - at < sz || t == HM_RECORD_AUXTRACE ||
+		    t == HM_RECORD_HEADER_TRACING_DATA)
+			break;
+		at += sz;
+		if ((t != HM_RECORD_COMPRESSED && t != HM_RECORD_COMPRESSED2) || roff <= r->zpre_off)
+			continue;
+		if (t == HM_RECORD_COMPRESSED2) {
+			/* checked and reported when the reader reaches it */
+			if (sz < 16 || (n = hm_sw64(hm_ld64(p + 8), sw)) > sz - 16u)
+				break;
+			d = p + 16;
+		}
+		ret = hm_zstream__prefeed(r->z, d, n);
+		if (ret <= 0)
+			return ret;
+		r->zpre_off = roff;
+	}
+	return 0;
 }

@@ -123,12 +123,25 @@ void hm_sample__init(const struct hm_evsel *e, struct hm_sample *s);
 /* Branch flags of an other-byte-order file, after the u64 swap, back to native. */
 u64 hm_branch_flags__unmirror(u64 v);
 
-/* ---- compress.c: one zstd stream for the whole session */
+/*
+ * ---- compress.c: one zstd stream for the whole session, decompressed
+ * lazily or, with @ahead, by a thread of its own ahead of the reader
+ */
 struct hm_zstream;
-struct hm_zstream *hm_zstream__new(void);
+struct hm_zstream *hm_zstream__new(bool ahead);
 void hm_zstream__delete(struct hm_zstream *z);
-/* Queue one compressed chunk (copied). */
+/* Whether a thread decompresses ahead (asked for, and its ring mapped). */
+bool hm_zstream__ahead(const struct hm_zstream *z);
+/* Queue one compressed chunk (copied): the record the reader has reached. */
 int hm_zstream__feed(struct hm_zstream *z, const void *src, size_t n);
+/*
+ * Ahead: queue the chunk of a record the reader has not reached yet; its
+ * bytes are handed out only after hm_zstream__release (one per chunk, in
+ * order, when the reader reaches its record).  1 queued, 0 not (not ahead,
+ * or enough queued), negative errno.
+ */
+int hm_zstream__prefeed(struct hm_zstream *z, const void *src, size_t n);
+void hm_zstream__release(struct hm_zstream *z);
 /*
  * Make @need bytes of decompressed output available at *@out.  Returns 1 when
  * there, 0 when the chunk input ran dry first (remainder kept for the next
@@ -138,7 +151,7 @@ int hm_zstream__ensure(struct hm_zstream *z, size_t need, u8 **out, size_t *avai
 void hm_zstream__consume(struct hm_zstream *z, size_t n);
 /* Bytes decompressed and consumed so far (offsets in the inner stream). */
 u64 hm_zstream__pos(const struct hm_zstream *z);
-/* Bytes of decompressed output pending (a record straddling chunks). */
+/* Bytes of decompressed output there now (a record straddling chunks, or ahead). */
 size_t hm_zstream__pending(const struct hm_zstream *z);
 bool hm_zstream__input_left(const struct hm_zstream *z);
 /*
@@ -238,6 +251,7 @@ struct hm_reader {
 	u64			feat_end;	/* end of the last feature body (file mode) */
 	u64			nr_bad_type;	/* records of no perf type, skipped */
 	u64			zlast_off;	/* the last COMPRESSED record */
+	u64			zpre_off;	/* the last one fed ahead (hm_reader__zstd_prefeed) */
 	u64			nr_bad_cpu;	/* SAMPLEs on a CPU the file does not have */
 	char			trunc_what[64];
 	/* ordering */
@@ -306,6 +320,11 @@ int hm_reader__win_ensure(struct hm_reader *r, size_t n);
  */
 int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off,
 			bool *compressed);
+/*
+ * Decompressing ahead: the COMPRESSED records after the one just read that
+ * the window holds already, fed to the zstd stream before their turn.
+ */
+int hm_reader__zstd_prefeed(struct hm_reader *r);
 
 /* ---- reader-header.c */
 /* The file header @hb of @hsize bytes: attrs, features, metadata. */

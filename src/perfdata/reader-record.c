@@ -292,14 +292,22 @@ int hm_reader__ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 siz
 						       n, size);
 		}
 		if (!r->z) {
-			r->z = hm_zstream__new();
+			r->z = hm_zstream__new(r->opts.zstd_ahead);
 			if (!r->z)
 				return hm_reader__fail(r, -ENOMEM, off, "cannot set up zstd");
+			if (r->opts.zstd_ahead)
+				hm_debug("reader: %s: zstd stream decompressed %s", r->path,
+					 hm_zstream__ahead(r->z) ? "ahead, on a thread of its own" :
+					 "lazily (no thread or ring for it)");
 		}
-		if (hm_zstream__feed(r->z, p, n))
+		if (r->zpre_off && off <= r->zpre_off)
+			hm_zstream__release(r->z);	/* fed ahead */
+		else if (hm_zstream__feed(r->z, p, n))
 			return hm_reader__fail(r, -ENOMEM, off, "out of memory");
 		r->zlast_off = off;
 		r->st.compressed_bytes += n;
+		if (r->opts.zstd_ahead && hm_reader__zstd_prefeed(r) < 0)
+			return hm_reader__fail(r, -ENOMEM, off, "out of memory");
 		break;
 	}
 	default:

@@ -141,6 +141,11 @@ static int pipe_layout(struct hm_writer *w)
 			hm_writer__put(w, &v, sizeof(v));
 		}
 	}
+	if (w->feat[HM_FEAT_HITMAP])
+		hm_warn("%s: pipe mode carries no hitmap metadata (futex tables, kernel symbols): "
+			"perf 6.1 and 6.12 refuse a feature record they do not know; the report "
+			"infers the tables from the samples (--kallsyms FILE for another kernel's), "
+			"or write file mode", w->path);
 	for (feat = 1; feat < HM_FEAT_LAST_61; feat++) {
 		if (!pipe_feat(feat))
 			continue;

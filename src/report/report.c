@@ -748,6 +748,8 @@ int hm_report__pass(struct hm_report *r)
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	int err;
 
+	/* zstd records decompressed on a CPU of their own, unless told one thread */
+	ro.zstd_ahead = r->opts.threads > 1 || (r->opts.threads <= 0 && hm_report__cpus_available() > 1);
 	r->reader = r->chunk ? hm_report__chunk_reader(r) : hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
 		return -errno;

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # hitmap report against perf c2c report --stdio (6.1 and 7.3), side by side in
-# one run, on five file shapes, with the read limit (cat, hitmap stat):
+# one run, on six file shapes, with the read limit (cat, hitmap stat):
 #
 #   futex     hitmap simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000
 #   l50k      1M samples over 50k lines (hm-gen)
 #   l1m       1M samples over 1M lines (hm-gen)
 #   cont      a contention-mode recording (hm-cont-gen, lock tracepoints)
+#   futexz    the futex file zstd-compressed (hitmap convert -z: one zstd
+#             stream, not cut; the default decompresses on a thread of its own)
 #   big       20M samples over 200k lines (hm-gen, ~1.8 GB; made here, deleted after)
 #
 # Each line: wall time, CPU time and peak RSS (tests/tools/hm-time, to the
@@ -32,8 +34,8 @@ HITMAP=${HITMAP:-$PWD/${HITMAP_BUILD:-build}/hitmap}
 TOOLS=$(dirname "$HITMAP")/tools
 T=${BENCH_TMP:-$(mktemp -d /tmp/hitmap-bench.XXXXXX)}
 QUICK=${BENCH_QUICK:-0}
-SHAPES=${BENCH_SHAPES:-futex l50k l1m cont big}
-[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex l50k l1m cont"
+SHAPES=${BENCH_SHAPES:-futex l50k l1m cont futexz big}
+[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex l50k l1m cont futexz"
 RUNS=${BENCH_RUNS:-2}
 [ "$QUICK" = 1 ] && RUNS=1
 PERF_MEM_GB=${BENCH_PERF_MEM_GB:-10}
@@ -128,6 +130,12 @@ make_shape() {	# SHAPE -> sets F and DESC, or returns 1
 		DESC="hm-cont-gen -n 1000000 (lock:contention_begin/end, contention mode)"
 		[ -x "$TOOLS/hm-cont-gen" ] || { echo "  SKIP: hm-cont-gen not built"; return 1; }
 		"$TOOLS/hm-cont-gen" -o "$F" -e "$T/cont.json" -n 1000000 >/dev/null 2>"$T/err.txt";;
+	futexz)
+		DESC="the futex file, hitmap convert -z (zstd level 1, COMPRESSED records)"
+		"$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000 -o "$T/plain.data" \
+			>/dev/null 2>"$T/err.txt" &&
+			"$HITMAP" convert -i "$T/plain.data" -o "$F" -z >/dev/null 2>"$T/err.txt"
+		[ -f "$F" ] && rm -f "$T/plain.data";;
 	big)
 		DESC="hm-gen -n 20000000 -l 200000 --nodes 2 --cpus 16 --phys"
 		"$TOOLS/hm-gen" -o "$F" -n 20000000 -l 200000 --nodes 2 --cpus 16 --seed 7 --phys >/dev/null 2>"$T/err.txt";;
