@@ -18,7 +18,8 @@
 # default's share of it.  Then the ratios against the targets
 # (CPU-time ratios too: on a loaded machine they are the steadier ones):
 # report (1 thread) >= 20x perf, --by bucket >= 15x, RSS <= 1/10 of perf's (both),
-# report <= 2x hitmap stat on the futex file, the default (all CPUs) >= 1.7x
+# report <= 2x hitmap stat on the futex file (beside it the floor of a
+# one-thread report with this line table, tests/tools/hm-floor.c), the default (all CPUs) >= 1.7x
 # one thread on the 20M file (2 CPUs) and not slower on the others, 20M
 # samples in < 200 MB.
 #
@@ -199,6 +200,16 @@ for shape in $SHAPES; do
 	if [ "$shape" = futex ]; then
 		ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2
 		ratio "hitmap (1 thread) / hitmap stat, CPU time" "$h1c" "$sc" "<=" 2
+		# the floor of a one-thread report with this table (tests/tools/hm-floor.c): the
+		# read in perf's order, and one update a sample of a 384-byte line
+		# record (6 cache lines), prefetched as the report does
+		if [ -x "$TOOLS/hm-floor" ] && read -r _ fr _ fl _ fn _ _ < <("$TOOLS/hm-floor" -i "$F" --runs "$RUNS" 2>/dev/null); then
+			printf '  %-40s %8.3f s wall\n' "floor: read, ordered (hm-floor)" "$fr"
+			printf '  %-40s %8.3f s wall\n' "floor: $fn lines, 6 cache lines a sample" "$fl"
+			awk -v a="$fr" -v b="$fl" -v s="$st" 'BEGIN { if (s <= 0) s = 0.01;
+				printf "  ratio: %-52s %7.2f  (no target: its floor with this line table)\n",
+					"floor (read + line updates) / hitmap stat, time", (a + b) / s }'
+		fi
 	else
 		awk -v a="$h1t" -v b="$st" 'BEGIN { if (b <= 0) b = 0.01;
 			printf "  ratio: %-52s %7.2f  (no target on this shape)\n", "hitmap (1 thread) / hitmap stat, time", a / b }'

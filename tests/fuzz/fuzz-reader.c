@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for the perf.data reader: any bytes, file or pipe format,
- * either byte order, plain or zstd, read through hm_reader__new_mem() to the
+ * either byte order, plain or zstd (lazily or ahead), read through hm_reader__new_mem() to the
  * end (every record type, feature sections, hitmap's metadata), every decoded
  * pointer touched, then the header's topology and metadata as the report
  * uses them.
@@ -66,7 +66,9 @@ static void topo_and_meta(const struct hm_header *h)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hm_reader_opts o = { .ordered = size & 1, .all_records = true };
+	/* zstd decompressed lazily or ahead, on the stream's own thread (compress.c) */
+	struct hm_reader_opts o = { .ordered = size & 1, .all_records = true,
+				    .zstd_ahead = (size & 2) != 0 };
 	struct hm_reader *r;
 	struct hm_event ev;
 	long n = 0;
