@@ -82,6 +82,7 @@ struct hm_zstream {
 	bool		full;	/* last call filled the window: zstd may hold more */
 	struct zahead	*t;	/* decompressing ahead: the thread's side */
 	u64		tail;	/* ahead: bytes of the ring consumed */
+	u64		freed;	/* ahead: the tail last given back (ahead_free) */
 };
 
 /* ---- decompressing ahead: the thread */
@@ -96,7 +97,7 @@ static void wake(struct zahead *t, _Atomic int *flag, pthread_cond_t *cv)
 	}
 }
 
-/* Wait (mu held) until the reader frees room for a call's output; false: stop. */
+/* Wait until the reader has freed room for one call's output; false: told to stop. */
 static bool room_wait(struct zahead *t, u64 head)
 {
 	while (RING_BYTES - (head - atomic_load(&t->freed)) < RING_STEP) {
@@ -398,6 +399,14 @@ static int ahead_err(struct zahead *t)
 	return err && atomic_load(&t->err_seq) < t->nrel ? err : 0;
 }
 
+/* Ahead: the ring up to the reader's tail given back to the thread. */
+static void ahead_free(struct hm_zstream *z)
+{
+	z->freed = z->tail;
+	atomic_store(&z->t->freed, z->tail);
+	wake(z->t, &z->t->prod_wait, &z->t->wake_prod);
+}
+
 /*
  * Ahead: the bytes handed out before are let go, then wait for @need bytes
  * or for the thread to be done with the chunks released short of them.
@@ -407,10 +416,12 @@ static int ahead_ensure(struct hm_zstream *z, size_t need, u8 **out, size_t *ava
 	struct zahead *t = z->t;
 	u64 lim;
 
-	atomic_store(&t->freed, z->tail);
-	wake(t, &t->prod_wait, &t->wake_prod);
+	/* a step's worth at a time (a fenced store), and always before waiting */
+	if (z->tail - z->freed >= RING_STEP)
+		ahead_free(z);
 	lim = ahead_limit(t);
 	if (lim - z->tail < need && ahead_busy(t)) {
+		ahead_free(z);
 		pthread_mutex_lock(&t->mu);
 		atomic_store(&t->cons_wait, 1);
 		while ((lim = ahead_limit(t)) - z->tail < need && ahead_busy(t))

@@ -736,6 +736,12 @@ static int batch__keep(struct hm_report *r, struct batch *b)
 	return 0;
 }
 
+/* zstd records decompressed on a CPU of their own (compress.c), unless told one thread. */
+bool hm_report__zstd_ahead(const struct hm_report *r)
+{
+	return r->opts.threads > 1 || (r->opts.threads <= 0 && hm_report__cpus_available() > 1);
+}
+
 /*
  * The pass: 0 when the file is read (or, for a part, its range), 1 when
  * setup_header cut the file into ranges instead (nothing read yet: the
@@ -748,8 +754,7 @@ int hm_report__pass(struct hm_report *r)
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	int err;
 
-	/* zstd records decompressed on a CPU of their own, unless told one thread */
-	ro.zstd_ahead = r->opts.threads > 1 || (r->opts.threads <= 0 && hm_report__cpus_available() > 1);
+	ro.zstd_ahead = hm_report__zstd_ahead(r);
 	r->reader = r->chunk ? hm_report__chunk_reader(r) : hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
 		return -errno;

@@ -134,6 +134,8 @@ struct hm_event;
  */
 #define HM_RANGES_THREADS	8
 int  hm_report__chunks_plan(struct hm_report *r);
+/* Whether the report's readers decompress zstd ahead (not --threads 1, more than one CPU). */
+bool hm_report__zstd_ahead(const struct hm_report *r);
 void hm_report__chunks_delete(struct hm_chunks *c);
 int  hm_report__chunk_setup(struct hm_report *r);
 int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);
