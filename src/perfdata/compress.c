@@ -13,11 +13,16 @@
  * each chunk fed into a ring while the reader parses what is already
  * there.  The ring is mapped twice, end to end, so a record that wraps is
  * still contiguous; the bytes handed out stay put until the reader's next
- * hm_zstream__ensure, as with the window.  The reader feeds a chunk only
- * when it has parsed the last one (the records after it may depend on
- * them), so the thread runs at most one chunk ahead: it overlaps the
- * decompression of a chunk with the parsing of that chunk's first bytes
- * on.  If the ring cannot be mapped, the stream decompresses lazily.
+ * hm_zstream__ensure, as with the window.  Besides the chunk of the record
+ * it has reached, the reader feeds the chunks of the COMPRESSED records its
+ * window already holds, at most AHEAD_MAX (hm_zstream__prefeed); their
+ * bytes are handed out only once it reaches their records
+ * (hm_zstream__release), so the records come out as they do lazily,
+ * whatever lies between the COMPRESSED records (FINISHED_ROUND, a record
+ * straddling two chunks).  Fed only the chunk reached, the thread would
+ * idle while each chunk is parsed and the reader wait at each chunk's
+ * start (measured slower than lazily).  If the ring cannot be mapped, the
+ * stream decompresses lazily.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -87,7 +92,7 @@ struct hm_zstream {
 
 /* ---- decompressing ahead: the thread */
 
-/* The reader waiting on the thread: wake it (the flag set before it looked). */
+/* The side waiting on @cv, if @flag says one does (set before it looked again): wake it. */
 static void wake(struct zahead *t, _Atomic int *flag, pthread_cond_t *cv)
 {
 	if (atomic_load(flag)) {
