@@ -213,8 +213,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 	bool sw = r->h.needs_swap;
 	int ret;
 
-	/* pending first: decompressing ahead, input_left takes a lock */
-	if (r->z && (hm_zstream__pending(r->z) || hm_zstream__input_left(r->z))) {
+	if (r->z && (hm_zstream__input_left(r->z) || hm_zstream__pending(r->z))) {
 		u8 *p;
 		size_t avail;
 		u64 zoff = hm_zstream__pos(r->z);

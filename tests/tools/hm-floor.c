@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hm-floor -i FILE [--stride BYTES] [--touch K] [--runs N]: the least a
- * one-thread report of FILE can take, in two parts, each the best of N:
+ * hm-floor -i FILE [--stride BYTES] [--touch K] [--runs N]: the floor of a
+ * one-thread report of FILE with a line table like the report's, in two
+ * parts, each the best of N:
  *
  *   read   the reader as the report runs it (ordered by time, every record)
  *          to the end, every sample decoded and nothing done with it;
- *   lines  one update a sample of a per-line record of BYTES (384 as the
+ *   lines  one update per sample with a data address (the report's table
+ *          skips address 0) of a per-line record of BYTES (384 as the
  *          report's table on 65 to 192 CPUs and two nodes), K cache lines
  *          of it touched, after an 8-byte hash slot found by the line's
  *          address, in the file's sample order, both prefetched ahead as
  *          the report prefetches them; the lines indexed beforehand, not
  *          timed.
  *
- * It prints "read S lines S lines_n N samples N".  The bench prints their
- * sum over hitmap stat's time: the ratio no report that reads in perf's
- * order and keeps such a record a line can beat.  The samples' line
- * addresses are kept in memory (8 bytes a sample): a bench tool.
+ * It prints "read S lines S lines_n N samples N": the distinct lines (the
+ * report's table has as many) and the SAMPLE records.  The bench prints
+ * the two times' sum over hitmap stat's time: the ratio no report that
+ * reads in perf's order and keeps such a record a line can beat.  The
+ * samples' line addresses are kept in memory (8 bytes a sample): a bench
+ * tool.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,8 +42,12 @@ static u64 mix(u64 x)
 	return x * 0x9E3779B97F4A7C15ULL;
 }
 
-/* One read of @path as the report reads it; the sample addresses' lines into *@addr when asked. */
-static double read_once(const char *path, u64 **addr, size_t *n)
+/*
+ * One read of @path as the report reads it.  When asked, the samples in
+ * *@nsamples and the lines of their nonzero addresses (what the report's
+ * table counts) in *@addr, *@n.
+ */
+static double read_once(const char *path, u64 **addr, size_t *n, size_t *nsamples)
 {
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	struct hm_reader *r = hm_reader__new(path, &ro);
@@ -52,6 +60,9 @@ static double read_once(const char *path, u64 **addr, size_t *n)
 		return -1;
 	while ((ret = hm_reader__next(r, &ev)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE || !ev.has_sample || !addr)
+			continue;
+		++*nsamples;
+		if (!ev.sample.addr)
 			continue;
 		if (*n == cap) {
 			u64 *p = realloc(*addr, (cap = cap ? cap * 2 : 1 << 20) * sizeof(*p));
@@ -72,6 +83,13 @@ static double read_once(const char *path, u64 **addr, size_t *n)
 struct slot {
 	u32	hash, idx;
 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 /* The record of the line at @line: the slot whose hash and record match. */
 static inline char *find(char *lines, size_t stride, const struct slot *slot, size_t nslots, u64 line)
@@ -98,9 +116,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	const char *path = NULL;
-	size_t stride = 384, k = 6, runs = 3, n = 0, nslots = 1024, nl = 0, nfound = 0, i;
-	u64 *addr = NULL, *key;
-	u32 *idx;
+	size_t stride = 384, k = 6, runs = 3, n = 0, nsamples = 0, nslots, nl = 0, nfound = 0, i;
+	u64 *addr = NULL, *sorted;
 	struct slot *slot;
 	char *lines;
 	double best_read = 1e9, best_lines = 1e9;
@@ -117,49 +134,38 @@ int main(int argc, char **argv)
 	}
 	if (!path || stride < 64 || k < 1 || k > stride / 64 || !runs)
 		goto usage;
-	if (read_once(path, &addr, &n) < 0 || !n) {
-		fprintf(stderr, "hm-floor: %s: %s\n", path, n ? "read failed" : "no samples");
+	if (read_once(path, &addr, &n, &nsamples) < 0 || !n) {
+		fprintf(stderr, "hm-floor: %s: %s\n", path,
+			n ? "read failed" : "no samples with a data address");
 		return 1;
 	}
 	for (size_t r = 0; r < runs; r++) {
-		double t = read_once(path, NULL, NULL);
+		double t = read_once(path, NULL, NULL, NULL);
 
 		if (t >= 0 && t < best_read)
 			best_read = t;
 	}
+	/* the lines (not timed): the distinct addresses, a sorted copy's runs */
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return 1;
+	memcpy(sorted, addr, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	for (i = 0; i < n; i++)
+		nl += !i || sorted[i] != sorted[i - 1];
+	free(sorted);
 	/*
-	 * The lines: numbered in a first table (not timed), then found as the
-	 * report finds them, through 8-byte slots (the hash's low 32 bits and
-	 * the line's number + 1) at most half full, the address checked in
+	 * Found as the report finds them: 8-byte slots (the hash's low 32 bits
+	 * and the line's number + 1) at most half full, the address checked in
 	 * the line's record.
 	 */
-	while (nslots < 2 * n && nslots < ((size_t)1 << 31))
-		nslots *= 2;
-	key = calloc(nslots, sizeof(*key));
-	idx = calloc(nslots, sizeof(*idx));
-	if (!key || !idx)
-		return 1;
-	for (i = 0; i < n; i++) {
-		size_t h = mix(addr[i]) >> 32 & (nslots - 1);
-
-		while (key[h] && key[h] != addr[i] + 1)
-			h = (h + 1) & (nslots - 1);
-		if (!key[h]) {
-			key[h] = addr[i] + 1;
-			idx[h] = (u32)nl++;
-		}
-	}
-	lines = aligned_alloc(64, nl * stride);
 	for (nslots = 1024; nslots < 2 * nl; nslots *= 2)
 		;
+	lines = aligned_alloc(64, nl * stride);
 	slot = calloc(nslots, sizeof(*slot));
 	if (!lines || !slot)
 		return 1;
 	memset(lines, 0, nl * stride);
-	free(key);
-	free(idx);
-	key = NULL;
-	idx = NULL;
 	/* each line's record starts with its address; its slot holds hash and number */
 	for (i = 0; i < n; i++) {
 		u32 hv = (u32)(mix(addr[i]) >> 32);
@@ -197,7 +203,7 @@ int main(int argc, char **argv)
 		if (t < best_lines)
 			best_lines = t;
 	}
-	printf("read %.6f lines %.6f lines_n %zu samples %zu\n", best_read, best_lines, nl, n);
+	printf("read %.6f lines %.6f lines_n %zu samples %zu\n", best_read, best_lines, nl, nsamples);
 	free(lines);
 	free(slot);
 	free(addr);
