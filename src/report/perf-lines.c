@@ -632,15 +632,8 @@ static void prefetch_others(const struct hm_perf_lines *dst, const struct hm_lin
 	u32 first = ls->pkey & ~HM_LINE_PKEY_OTHER;
 
 	/* j == n: the line's first key in @src, an other key where @dst's line has another */
-	for (size_t j = 0; d && first && j <= n; j++) {
-		size_t h = hash_of(ls->addr, map[(j < n ? x[j].who : first) - 1], 0) &
-			   (d->nr_slots - 1);
-
-		if (stage == 2)
-			__builtin_prefetch(&d->slot[h]);
-		else if (d->slot[h])
-			__builtin_prefetch(&d->e[d->slot[h] - 1]);
-	}
+	for (size_t j = 0; d && first && j <= n; j++)
+		hm_perf_lines__prefetch(d, hash_of(ls->addr, map[(j < n ? x[j].who : first) - 1], 0), stage);
 }
 
 int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,

@@ -54,6 +54,25 @@ struct hm_perf_lines *hm_perf_lines__new(void);
 /* Accepts NULL. */
 void hm_perf_lines__delete(struct hm_perf_lines *p);
 u64  hm_perf_key__hash(const struct perf_key *k);
+/*
+ * Lookups ahead of a key's use (@kh: its hash): @stage 2 its slot, 1 the
+ * entry its first slot holds (the slot read, so prefetched before), if
+ * any.  @p may be NULL.
+ */
+static inline void hm_perf_lines__prefetch(const struct hm_perf_lines *p, u64 kh, int stage)
+{
+	u32 idx;
+
+	if (!p)
+		return;
+	if (stage == 2) {
+		__builtin_prefetch(&p->slot[kh & (p->nr_slots - 1)]);
+		return;
+	}
+	idx = p->slot[kh & (p->nr_slots - 1)];
+	if (idx)
+		__builtin_prefetch(&p->e[idx - 1]);
+}
 /* Add one sample's counters @one to @k's entry (@kh: its hash); 0 or -ENOMEM. */
 int  hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
 			const struct hm_c2c_stats *one);

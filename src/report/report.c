@@ -477,18 +477,14 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 			t = b[j].pkey ? pl->other : pl;
 			if (b[j].pkey && t)
 				b[j].kh = hm_perf_lines__other_hash(b[j].s.addr & cl, b[j].pkey);
-			if (!r->opts.futex_views_only && t)
-				__builtin_prefetch(&t->slot[b[j].kh & (t->nr_slots - 1)]);
+			if (!r->opts.futex_views_only)
+				hm_perf_lines__prefetch(t, b[j].kh, 2);
 			if (r->lines && b[j].s.addr)
 				hm_lines__prefetch_slot(r->lines, b[j].s.addr & cl);
 		}
 		if (k >= 0 && k < n) {
-			u32 idx;
-
-			t = b[k].pkey ? pl->other : pl;
-			idx = r->opts.futex_views_only || !t ? 0 : t->slot[b[k].kh & (t->nr_slots - 1)];
-			if (idx)
-				__builtin_prefetch(&t->e[idx - 1]);
+			if (!r->opts.futex_views_only)
+				hm_perf_lines__prefetch(b[k].pkey ? pl->other : pl, b[k].kh, 1);
 			b[k].lhint = 0;
 			if (r->lines && b[k].s.addr) {
 				b[k].lhint = hm_lines__hint(r->lines, b[k].s.addr & cl);
