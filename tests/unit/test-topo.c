@@ -24,6 +24,64 @@ static void put(const char *root, const char *path, const char *text)
 	}
 }
 
+/*
+ * Physical addresses to nodes on many ranges: 5 nodes over 256 blocks of
+ * 0x1000, each block given to one node or none in a shuffled pattern, every
+ * block's start, middle and last byte against the bitmaps themselves; then
+ * a block claimed by two nodes (a corrupt file's), where either is right.
+ */
+static void phys_many(void)
+{
+	enum { NODES = 5, BLOCKS = 256, BS = 0x1000 };
+	u64 bits[NODES][BLOCKS / 64];
+	struct hm_mem_node mem[NODES];
+	struct hm_header h;
+	struct hm_topo *t;
+	int owner[BLOCKS], bad = 0, n;
+
+	memset(bits, 0, sizeof(bits));
+	for (int b = 0; b < BLOCKS; b++) {
+		int o = (b * 7 + b / 9) % (NODES + 1) - 1;	/* -1: free */
+
+		if (b >= 100 && b < 140)
+			o = 2;		/* a long run of one node */
+		owner[b] = o;
+		if (o >= 0)
+			bits[o][b / 64] |= 1ULL << (b % 64);
+	}
+	memset(&h, 0, sizeof(h));
+	for (int i = 0; i < NODES; i++)
+		mem[i] = (struct hm_mem_node){ .node = (u64)i, .nbits = BLOCKS, .bitmap = bits[i] };
+	h.mem = mem;
+	h.nr_mem_nodes = NODES;
+	h.mem_block_size = BS;
+	t = hm_topo__new_from_header(&h);
+	for (int b = 0; t && b < BLOCKS; b++) {
+		u64 a = (u64)b * BS;
+
+		bad += hm_topo__phys_node(t, a) != owner[b];
+		bad += hm_topo__phys_node(t, a + BS / 2) != owner[b];
+		bad += hm_topo__phys_node(t, a + BS - 1) != owner[b];
+	}
+	CHECK("phys to node, 256 blocks of 5 nodes: every block's first, middle and last byte",
+	      t && !bad && hm_topo__phys_node(t, (u64)BLOCKS * BS) == -1 &&
+	      hm_topo__phys_node(t, ~0ULL) == -1);
+	hm_topo__delete(t);
+
+	/* block 0x30 claimed by node 4 as well as its owner */
+	n = owner[0x30];
+	bits[4][0] |= 1ULL << 0x30 % 64;
+	t = hm_topo__new_from_header(&h);
+	bad = 0;
+	for (int b = 0; t && b < BLOCKS; b++)
+		if (b != 0x30)
+			bad += hm_topo__phys_node(t, (u64)b * BS + 5) != owner[b];
+	CHECK("phys to node, a block of two nodes: the others unchanged, it one of its two",
+	      t && !bad && (hm_topo__phys_node(t, 0x30ULL * BS) == n ||
+			    hm_topo__phys_node(t, 0x30ULL * BS) == 4));
+	hm_topo__delete(t);
+}
+
 int main(void)
 {
 	struct hm_header h;
@@ -145,6 +203,7 @@ int main(void)
 		}
 	}
 
+	phys_many();
 	t = hm_topo__new_live(NULL);
 	CHECK("live this machine", t && hm_topo__nr_cpus(t) >= 1 && hm_topo__nr_nodes(t) >= 1 &&
 	      hm_topo__cpu_node(t, 0) >= 0);
