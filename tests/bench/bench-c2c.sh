@@ -14,8 +14,10 @@
 # Each line: wall time, CPU time and peak RSS (tests/tools/hm-time, to the
 # microsecond; printed in milliseconds); with at most 8 CPUs also one-thread
 # rows pinned to each CPU (taskset), whose times summed as speeds bound what
-# any split can give on this machine: the ratios print that bound and the
-# default's share of it.  Then the ratios against the targets
+# any split can give on this machine, and one copy on each CPU at once,
+# whose slowest against one alone bounds it again with what the CPUs share
+# (a VM's vCPUs may be one core's two threads): the ratios print both
+# bounds and the default's share of each.  Then the ratios against the targets
 # (CPU-time ratios too: on a loaded machine they are the steadier ones):
 # report (1 thread) >= 20x perf, --by bucket >= 15x, RSS <= 1/10 of perf's (both),
 # report <= 2x hitmap stat on the futex file (beside it the floor of a
@@ -116,6 +118,24 @@ best_pair() {
 		awk -v k=$k '$1 == k { print $2, $3, $4, $5 }' "$T/pair.out" | sort -n -k1,1 | head -n 1
 	done
 }
+# at_once N CMD...: CMD run on each CPU at once (taskset), N times; the
+# best of the N runs' slowest copies: "wall rss cpu status".  Each copy does
+# the whole work, so N CPUs' copies at once against one alone are what the
+# CPUs give together, with what they share (a VM's two vCPUs may be one
+# core's two threads: each then runs slower while the other runs).
+at_once() {
+	local n=$1 i c k; shift
+	for ((i = 0; i < n; i++)); do
+		k=0
+		for c in $CPUS; do
+			(T=$T/once.$k; mkdir -p "$T" && measure 0 taskset -c "$c" "$@" >"$T/out") &
+			k=$((k + 1))
+		done
+		wait
+		cat "$T"/once.*/out | sort -n -k1,1 | tail -n 1
+		rm -rf "$T"/once.*
+	done | sort -n -k1,1 | head -n 1
+}
 row() {	# NAME WALL RSS CPU STATUS
 	local note=
 	case $5 in oom) note=" (out of memory at $PERF_MEM_GB GB)";; timeout) note=" (timed out at $PERF_TIMEOUT s)";;
@@ -191,6 +211,8 @@ for shape in $SHAPES; do
 			row "hitmap report --threads 1 on CPU $c" "$pt_" "$pm_" "$pc_" "$ps_"
 			[ "$ps_" = ok ] && rate=$(awk -v r="$rate" -v t="$pt_" 'BEGIN { print (t > 0 ? r + 1 / t : r) }')
 		done
+		read -r ot om oc os < <(at_once "$RUNS" "$HITMAP" report --threads 1 -i "$F")
+		row "hitmap --threads 1 on each CPU at once" "$ot" "$om" "$oc" "$os"
 	fi
 	# the futex views cut in ranges too (not contention mode: a wait may span two)
 	CA=("$HITMAP" report --threads 1 --by bucket -i "$F"); CB=("$HITMAP" report --by bucket -i "$F")
@@ -256,6 +278,13 @@ for shape in $SHAPES; do
 			"speed-up the CPUs allow (per-CPU rows)", a * r;
 		printf "  ratio: %-52s %6.0f%%  (no target: the default'"'"'s share of that bound)\n",
 			"default / that bound, speed-up", 100 * (a / b) / (a * r) }'
+	# with what the CPUs share: one copy on each at once, the slowest against one alone
+	[ "$rate" != 0 ] && [ "$os" = ok ] && awk -v a="$h1t" -v b="$hnt" -v o="$ot" -v n="$(echo $CPUS | wc -w)" '
+		BEGIN { if (b <= 0) b = 0.01; if (o <= 0) o = 0.01;
+		printf "  ratio: %-52s %7.2f  (no target: %d copies at once, the slowest, against 1 alone)\n",
+			"speed-up the CPUs allow running together", n * a / o, n;
+		printf "  ratio: %-52s %6.0f%%  (no target: the default'"'"'s share of that bound)\n",
+			"default / the bound running together, speed-up", 100 * (a / b) / (n * a / o) }'
 	if [ "$shape" = cont ]; then
 		awk -v a="$hbt" -v b="$hdt" 'BEGIN { if (b <= 0) b = 0.01;
 			printf "  ratio: %-52s %7.2f  (no target: contention mode is read in one pass)\n",

@@ -80,6 +80,9 @@ if [ "$ncpu" -le 8 ] && command -v taskset >/dev/null 2>&1; then
 	n=$(grep -c 'hitmap report --threads 1 on CPU ' "$TMP/bench.out")
 	[ "$n" = "$ncpu" ] || missing="$missing '$ncpu per-CPU rows (got $n)'"
 	grep -q 'ratio: speed-up the CPUs allow' "$TMP/bench.out" || missing="$missing 'the CPUs bound'"
+	grep -Eq '^  hitmap --threads 1 on each CPU at once +[0-9]+\.[0-9]{3} s wall' "$TMP/bench.out" &&
+		grep -q 'ratio: speed-up the CPUs allow running together' "$TMP/bench.out" ||
+		missing="$missing 'the CPUs at once'"
 fi
 # times in milliseconds: "0.123 s wall"
 grep -Eq '^  hitmap stat +[0-9]+\.[0-9]{3} s wall' "$TMP/bench.out" || missing="$missing 'ms times'"
