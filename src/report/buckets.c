@@ -479,10 +479,30 @@ static struct bk_fn *ip_function(struct hm_buckets *b, const struct hm_report *r
 
 	if (c->gen == gen && c->ip == s->ip && c->pid == s->pid && c->cpumode == cpumode)
 		return c;
-	*c = (struct bk_fn){ .ip = s->ip, .gen = gen, .pid = s->pid, .cpumode = cpumode, .fid = -1 };
+	*c = (struct bk_fn){ .ip = s->ip, .gen = gen, .pid = s->pid, .cpumode = cpumode, .fid = -1,
+			     .path = -1, .code = -1 };
 	if (!hm_symbols__resolve(hm_report__symbols(r), hm_report__maps(r), s->pid, cpumode, s->ip, &info))
 		c->fn = info.name;
 	return c;
+}
+
+/*
+ * Whether @c's function is on the futex path (hm_futex__path_function), and
+ * futex code (futex_code): string compares against some sixty names, asked
+ * once per cached code address, not once per kernel sample.
+ */
+static bool fn_path(struct bk_fn *c)
+{
+	if (c->path < 0)
+		c->path = c->fn && hm_futex__path_function(c->fn);
+	return c->path;
+}
+
+static bool fn_code(struct bk_fn *c)
+{
+	if (c->code < 0)
+		c->code = futex_code(c->fn);
+	return c->code;
 }
 
 /* lock:contention_begin, lock:contention_end, or another event: by name, once per event */
@@ -731,7 +751,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	 * struct page/folio, per-CPU and __futex_data lines of the futex path, and
 	 * whatever the file's metadata lays out (src/futex/names.c)
 	 */
-	if (!in_futex && ((fn && s->addr >= 0xffff800000000000ull && hm_futex__path_function(fn)) ||
+	if (!in_futex && ((fn && s->addr >= 0xffff800000000000ull && fn_path(fc)) ||
 			  hm_futex_model__region(hm_report__futex(r), s->addr)) &&
 	    hm_futex__name_addr(&r->futex, s->addr, fn, oname, sizeof(oname)) == 1) {
 		site.where = HM_FUTEX_WHERE_MM;		/* listed with the other futex objects */
@@ -742,7 +762,7 @@ int hm_buckets__add(struct hm_buckets *b, const struct hm_report *r, const struc
 	}
 	if (!in_futex) {
 		/* a kernel line touched by futex code, in no known table: by address only */
-		if (!futex_code(fn) || s->addr < 0xffff800000000000ull)
+		if (!fn || s->addr < 0xffff800000000000ull || !fn_code(fc))
 			return 0;
 		unknown_index = true;
 	}

@@ -11,7 +11,7 @@
 #include "report.h"
 #include "counts.h"
 #include "waits.h"
-#include "bigalloc.h"
+#include "util/bigalloc.h"
 
 #define MAX_SOCKETS	64
 #define MAX_FUNCS	4
@@ -229,6 +229,7 @@ struct hm_buckets {
 		u32		pid;
 		u8		cpumode;
 		s32		fid;		/* fn's index in names, -1: not yet */
+		int8_t		path, code;	/* fn on the futex path, futex code: -1 not yet asked */
 		const char	*fn;
 	} fn_cache[1024];
 	char		**names;

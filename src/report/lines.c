@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lines.h"
-#include "bigalloc.h"
+#include "util/bigalloc.h"
 #include "util/htab.h"
 
 /* a line's fixed part and its two strides (lines.h) */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <hitmap/log.h>
 #include "pareto.h"
-#include "bigalloc.h"
+#include "util/bigalloc.h"
 #include "util/htab.h"
 
 /* ------------------------------------------------------------- options */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "perf-lines.h"
-#include "bigalloc.h"
+#include "util/bigalloc.h"
 
 static inline u32 who_of(u32 pid, u8 cpumode, u8 mapped)
 {

@@ -23,7 +23,7 @@
 #include "lines.h"
 #include "pareto.h"
 #include "parallel.h"
-#include "bigalloc.h"
+#include "util/bigalloc.h"
 #include "places.h"
 #include "perf-lines.h"
 #include "details.h"

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # hitmap report against perf c2c report --stdio (6.1 and 7.3), side by side in
-# one run, on six file shapes, with the read limit (cat, hitmap stat):
+# one run, on seven file shapes, with the read limit (cat, hitmap stat):
 #
 #   futex     hitmap simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000
+#   futexp    the futex file as perf writes it: perf inject (the first perf
+#             compared) drops hitmap's metadata, so hitmap infers the tables
+#             from the samples and takes the kernel's symbols where perf
+#             does (/proc/kallsyms: not the model's, so no sample is in
+#             futex code and the bucket view is empty, for both tools alike)
 #   l50k      1M samples over 50k lines (hm-gen)
 #   l1m       1M samples over 1M lines (hm-gen)
 #   cont      a contention-mode recording (hm-cont-gen, lock tracepoints)
@@ -39,8 +44,8 @@ HITMAP=${HITMAP:-$PWD/${HITMAP_BUILD:-build}/hitmap}
 TOOLS=$(dirname "$HITMAP")/tools
 T=${BENCH_TMP:-$(mktemp -d /tmp/hitmap-bench.XXXXXX)}
 QUICK=${BENCH_QUICK:-0}
-SHAPES=${BENCH_SHAPES:-futex l50k l1m cont futexz big}
-[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex l50k l1m cont futexz"
+SHAPES=${BENCH_SHAPES:-futex futexp l50k l1m cont futexz big}
+[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex futexp l50k l1m cont futexz"
 RUNS=${BENCH_RUNS:-2}
 [ "$QUICK" = 1 ] && RUNS=1
 PERF_MEM_GB=${BENCH_PERF_MEM_GB:-10}
@@ -158,6 +163,14 @@ make_shape() {	# SHAPE -> sets F and DESC, or returns 1
 	futex)
 		DESC="hitmap simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000"
 		"$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000 -o "$F" >/dev/null 2>"$T/err.txt";;
+	futexp)
+		DESC="the futex file, perf inject (no hitmap metadata: tables inferred, kernel symbols /proc/kallsyms)"
+		pi=; for p in $PERFS; do pi=${p#*:}; break; done
+		[ -n "$pi" ] || { echo "  SKIP: no perf to write it (perf inject)"; return 1; }
+		"$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000 -o "$T/plain.data" \
+			>/dev/null 2>"$T/err.txt" &&
+			"$pi" inject -i "$T/plain.data" -o "$F" >/dev/null 2>"$T/err.txt"
+		rm -f "$T/plain.data";;
 	l50k)
 		DESC="hm-gen -n 1000000 -l 50000 --nodes 2 --cpus 16 --phys"
 		"$TOOLS/hm-gen" -o "$F" -n 1000000 -l 50000 --nodes 2 --cpus 16 --seed 7 --phys >/dev/null 2>"$T/err.txt";;

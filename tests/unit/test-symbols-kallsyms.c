@@ -6,6 +6,9 @@
  * hm_symbols resolving kernel addresses from a file and from HM_META_KSYMS text.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <hitmap/log.h>
@@ -78,6 +81,59 @@ int main(void)
 	CHECK("kallsyms by name: absent", hm_ksyms__by_name(k, "nope") == NULL);
 	hm_ksyms__delete(k);
 
+	/*
+	 * Out of address order (the qsort path, not the in-order one): the
+	 * same table as in order, aliases the last in the text; a name twice
+	 * (two static functions) gives the lower address, the first in the
+	 * table, as the binary search over sorted names did.
+	 */
+	{
+		static const char *shuffled =
+			"ffffffff81000180 t bar\n"
+			"ffffffff81000000 T _text\n"
+			"ffffffff81000300 t dup\n"
+			"ffffffff81000100 T foo\n"
+			"ffffffff81000000 T _stext\n"
+			"ffffffff81000200 t dup\n";
+		static const char *ordered =
+			"ffffffff81000000 T _text\n"
+			"ffffffff81000000 T _stext\n"
+			"ffffffff81000100 T foo\n"
+			"ffffffff81000180 t bar\n"
+			"ffffffff81000200 t dup\n"
+			"ffffffff81000300 t dup\n";
+		struct hm_ksyms *a = hm_ksyms__parse(shuffled, strlen(shuffled));
+		struct hm_ksyms *b = hm_ksyms__parse(ordered, strlen(ordered));
+		bool same = a && b;
+
+		for (u64 at = A(0x80ffff00); same && at < A(0x81002100); at += 0x40) {
+			const struct hm_ksym *x = hm_ksyms__find(a, at), *y = hm_ksyms__find(b, at);
+
+			same = (!x && !y) || (x && y && !strcmp(x->name, y->name) && x->start == y->start &&
+					      x->end == y->end);
+		}
+		CHECK("kallsyms unsorted: every lookup as in order", same);
+		CHECK_STR("kallsyms unsorted: of 2 aliases the last in the text", nm(hm_ksyms__find(a, A(0x81000000))),
+			  "_stext");
+		s = hm_ksyms__by_name(a, "dup");
+		CHECK("kallsyms by name: a name twice gives the lower address (out of order)",
+		      s && s->start == A(0x81000200));
+		s = hm_ksyms__by_name(b, "dup");
+		CHECK("kallsyms by name: a name twice gives the lower address (in order)",
+		      s && s->start == A(0x81000200));
+		CHECK("kallsyms by name: each of many names found", hm_ksyms__by_name(b, "foo") &&
+		      hm_ksyms__by_name(b, "bar") && hm_ksyms__by_name(b, "_stext") && !hm_ksyms__by_name(b, "du"));
+		hm_ksyms__delete(a);
+		hm_ksyms__delete(b);
+	}
+	/* more than 16 hex digits saturate (as strtoull did); leading zeros do not */
+	k = hm_ksyms__parse("00000ffffffff81000000 T z\n1ffffffff81000000 T big\n", 50);
+	CHECK("kallsyms: leading zeros", k && hm_ksyms__by_name(k, "z") &&
+	      hm_ksyms__by_name(k, "z")->start == A(0x81000000));
+	CHECK("kallsyms: 17 significant digits saturate", k && hm_ksyms__by_name(k, "big") &&
+	      hm_ksyms__by_name(k, "big")->start == ~0ULL);
+	hm_ksyms__delete(k);
+
 	/* bad and degenerate input */
 	k = hm_ksyms__parse("ffffffff81000000 T ok\nzzzz T foo\n", 33);
 	CHECK("kallsyms bad: rejected with EINVAL", !k && errno == EINVAL);
@@ -121,6 +177,46 @@ int main(void)
 		      !hm_symbols__resolve(sy, NULL, 0, PERF_RECORD_MISC_KERNEL, A(0x81000181), &info) &&
 		      info.name && !strcmp(info.name, "bar") && info.offset == 1);
 		hm_symbols__delete(sy);
+	}
+
+	/*
+	 * A stream with no size (a FIFO, as /proc/kallsyms) longer than the
+	 * first 8 MiB buffer: read whole as it grows, every symbol kept.
+	 */
+	{
+		char dir[] = "/tmp/hitmap-ksyms-fifo.XXXXXX", path[64];
+		const size_t nr = 400000;	/* 27 bytes a line: 10.8 MB */
+		pid_t pid = -1;
+
+		if (mkdtemp(dir)) {
+			snprintf(path, sizeof(path), "%s/kallsyms", dir);
+			if (!mkfifo(path, 0600))
+				pid = fork();
+		}
+		if (pid == 0) {
+			FILE *f = fopen(path, "w");
+
+			for (size_t i = 0; f && i < nr; i++)
+				fprintf(f, "ffffffff8%07zx T f%07zu\n", i * 16, i);
+			_exit(f && !fclose(f) ? 0 : 1);
+		}
+		if (pid > 0) {
+			struct hm_ksyms *g = hm_ksyms__load(path);
+			int st = 1;
+
+			waitpid(pid, &st, 0);
+			CHECK("kallsyms FIFO past the first buffer: every symbol", g && hm_ksyms__nr(g) == nr &&
+			      WIFEXITED(st) && !WEXITSTATUS(st));
+			s = g ? hm_ksyms__by_name(g, "f0399999") : NULL;
+			CHECK("kallsyms FIFO: the last symbol by name and address",
+			      s && s->start == A(0x80000000) + 16 * (nr - 1) &&
+			      hm_ksyms__find(g, s->start + 4) == s);
+			hm_ksyms__delete(g);
+			unlink(path);
+		} else {
+			CHECK("kallsyms FIFO: made (mkdtemp, mkfifo, fork)", false);
+		}
+		rmdir(dir);
 	}
 
 	/* the running system: read once (bpf programs come and go), parse, check against the same text */
