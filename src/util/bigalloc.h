@@ -8,8 +8,9 @@
  * miss, which in a VM costs a two-dimensional page walk.  These helpers map
  * them anonymously and ask for transparent huge pages (MADV_HUGEPAGE) once
  * they are large, and hand out small fixed blocks from huge-page chunks.
- * Large buffers filled once (kallsyms' text and symbols) take them too: a
- * page fault costs about 5 us in a VM, and a huge page is one fault.
+ * Large buffers filled once (kallsyms' text and symbols) take them too: in
+ * this 2-CPU VM a 4 KiB page's first touch cost 10 us (64 MB touched page
+ * by page), the same 64 MB on huge pages 0.2-3.6 us a 4 KiB page.
  */
 #include <stddef.h>
 #include <stdint.h>
