@@ -91,4 +91,13 @@ if [ $rc = 0 ] && [ -z "$missing" ] && ! grep -q FAILED "$TMP/bench.out"; then
 else
 	fail "bench-tools: bench-c2c.sh" "exit $rc, missing:$missing; $(grep -m2 -E 'FAILED|SKIP' "$TMP/bench.out" | tr '\n' ' ')"
 fi
+# the futex file as perf writes it needs a perf (perf inject): without one, the shape says so
+HITMAP_BUILD=$HITMAP_BUILD BENCH_TMP=$TMP/p BENCH_SHAPES=futexp BENCH_QUICK=1 BENCH_PERFS=none \
+	bash tests/bench/bench-c2c.sh >"$TMP/benchp.out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q 'SKIP: no perf to write it (perf inject)' "$TMP/benchp.out" &&
+   ! grep -q 'hitmap stat ' "$TMP/benchp.out"; then
+	pass "bench-tools: bench-c2c.sh futexp without a perf skips the shape, saying why"
+else
+	fail "bench-tools: bench-c2c.sh futexp without a perf" "exit $rc: $(tr '\n' ' ' < "$TMP/benchp.out")"
+fi
 done_tests
