@@ -11,11 +11,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <hitmap/log.h>
 #include "symbols-priv.h"
 #include "util/bigalloc.h"
@@ -392,8 +392,8 @@ const struct hm_ksym *hm_ksyms__find(const struct hm_ksyms *k, u64 addr)
  * The name index: open addressing over v's indices, each name once, at its
  * first index (the lowest address, the best alias first: what a binary
  * search over the names sorted with ties by index gave).  Built in one pass
- * over the names; sorting 121k names took a third of the time kallsyms
- * took to load.
+ * over the names; sorting 121k names with qsort and strcmp was about two
+ * fifths of loading /proc/kallsyms.
  */
 static int name_index(struct hm_ksyms *k)
 {
