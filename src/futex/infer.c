@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
+#include "util/bigalloc.h"
 #include "util/htab.h"
 
 #define LINE		64ull
@@ -81,7 +82,8 @@ struct hm_futex_infer {
 	u32			order_alloc;
 	u64			bucket_offs[HM_FUTEX_CODE__MAX];	/* bit i: offset i is bucket evidence */
 	u32			tid_seen[TID_SEEN];
-	struct obs		*o;		/* nr lines by address: at finish */
+	struct obs		*o;		/* nr lines by address: at finish (hm_big__alloc) */
+	size_t			o_bytes;
 	struct hm_htab		thr;		/* tid -> pid */
 	u64			samples;
 };
@@ -216,7 +218,7 @@ void hm_futex_infer__delete(struct hm_futex_infer *inf)
 	tab_free(inf->tab, (size_t)inf->cap * inf->stride);
 	free(inf->order);
 	hm_htab__fini(&inf->votes_more);
-	free(inf->o);
+	hm_big__free(inf->o, inf->o_bytes);
 	hm_htab__fini(&inf->thr);
 	free(inf);
 }
@@ -450,8 +452,13 @@ static int obs_build(struct hm_futex_infer *inf)
 	u32 k, i;
 	int err;
 
-	free(inf->o);
-	inf->o = calloc(inf->nr ? inf->nr : 1, sizeof(*inf->o));
+	/*
+	 * Fresh memory of some MB (88 bytes a line): on huge pages, as a 4 KiB
+	 * page's first touch costs 10 us in a VM (bigalloc.h)
+	 */
+	hm_big__free(inf->o, inf->o_bytes);
+	inf->o_bytes = (inf->nr ? inf->nr : 1) * sizeof(*inf->o);
+	inf->o = hm_big__alloc(inf->o_bytes);
 	by_line = malloc((inf->nr ? inf->nr : 1) * sizeof(*by_line));
 	if (!inf->o || !by_line) {
 		free(by_line);
