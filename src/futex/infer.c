@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
 #include "util/bigalloc.h"
@@ -209,13 +208,11 @@ struct hm_futex_infer *hm_futex_infer__new(const struct hm_futex_model *m, const
 	return inf;
 }
 
-static void tab_free(void *t, size_t bytes);
-
 void hm_futex_infer__delete(struct hm_futex_infer *inf)
 {
 	if (!inf)
 		return;
-	tab_free(inf->tab, (size_t)inf->cap * inf->stride);
+	hm_big__free(inf->tab, (size_t)inf->cap * inf->stride);
 	free(inf->order);
 	hm_htab__fini(&inf->votes_more);
 	hm_big__free(inf->o, inf->o_bytes);
@@ -235,45 +232,11 @@ static inline struct slot *slot_at(const struct hm_futex_infer *inf, u32 i)
 }
 
 /*
- * The slots, zeroed: touched at random, one sample at a time, so from 2 MiB
- * on they are mapped on huge-page boundaries with transparent huge pages
- * asked for, else nearly every sample is a TLB miss (in a VM, a
- * two-dimensional page walk).
+ * Twice the slots (at most half full after); 0 or -ENOMEM.  The slots are
+ * touched at random, one sample at a time: hm_big__alloc maps them on
+ * huge pages from 2 MiB on, else nearly every sample is a TLB miss (in a
+ * VM, a two-dimensional page walk).
  */
-#define HUGE	(2ul << 20)
-
-static void *tab_alloc(size_t bytes)
-{
-	size_t len = bytes + HUGE;
-	char *p, *a;
-
-	if (bytes < HUGE) {
-		p = aligned_alloc(64, bytes);
-		return p ? memset(p, 0, bytes) : NULL;
-	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (char *)(((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (a + bytes < p + len)
-		munmap(a + bytes, (size_t)(p + len - (a + bytes)));
-#ifdef MADV_HUGEPAGE
-	madvise(a, bytes, MADV_HUGEPAGE);
-#endif
-	return a;
-}
-
-static void tab_free(void *t, size_t bytes)
-{
-	if (bytes < HUGE)
-		free(t);
-	else if (t)
-		munmap(t, bytes);
-}
-
-/* Twice the slots (at most half full after); 0 or -ENOMEM. */
 static int tab_grow(struct hm_futex_infer *inf)
 {
 	u32 cap = inf->cap ? 2 * inf->cap : 1024, old = inf->cap, i, j;
@@ -282,7 +245,7 @@ static int tab_grow(struct hm_futex_infer *inf)
 
 	if (cap < old)
 		return -ENOMEM;
-	t = tab_alloc(bytes);
+	t = hm_big__alloc(bytes);
 	if (!t)
 		return -ENOMEM;
 	inf->tab = t;
@@ -296,7 +259,7 @@ static int tab_grow(struct hm_futex_infer *inf)
 			;
 		memcpy(slot_at(inf, j), o, inf->stride);
 	}
-	tab_free(ot, (size_t)old * inf->stride);
+	hm_big__free(ot, (size_t)old * inf->stride);
 	return 0;
 }
 
@@ -453,7 +416,7 @@ static int obs_build(struct hm_futex_infer *inf)
 	int err;
 
 	/*
-	 * Fresh memory of some MB (88 bytes a line): on huge pages, as a 4 KiB
+	 * Fresh memory of some MB (80 bytes a line): on huge pages, as a 4 KiB
 	 * page's first touch costs 10 us in a VM (bigalloc.h)
 	 */
 	hm_big__free(inf->o, inf->o_bytes);
