@@ -439,6 +439,23 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			skip "report-threads: a dropped range's warning" "no FINISHED_ROUND in the flat file"
 		fi
 	fi
+	# a file whose samples keep finding new lines has its verdict at the
+	# second check (16384 sample records apart), not at a quarter of the
+	# first range's share (50k samples here): the uniform-draws estimate
+	# ends the wait (report-range.c, NOT_CUT_MODEL); its output is one thread's
+	if "$GEN" -o "$TMP/flat4.data" -n 400000 -l 4000000 --nodes 2 --cpus 16 --seed 11 --phys >/dev/null; then
+		HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report -i "$TMP/flat4.data" >"$TMP/b.out" 2>"$TMP/d.err"
+		at=$(sed -n 's/.*report: the first range, \([0-9]*\) samples in: .*not cut.*/\1/p' "$TMP/d.err")
+		if [ -n "$at" ] && [ "$at" -le 32768 ] && grep -q "$WHOLE" "$TMP/d.err"; then
+			pass "report-threads: many lines: not cut at the second check ($at samples in)"
+		else
+			fail "report-threads: many lines: not cut at the second check" \
+				"$(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
+		fi
+		"$HITMAP" report --threads 1 -i "$TMP/flat4.data" >"$TMP/a.out" 2>&1
+		same "report-threads: many lines: the default = --threads 1"
+		rm -f "$TMP/flat4.data"
+	fi
 	# every file of the ranges above read whole by the first range
 	# (HITMAP_CUT_LINES=0: never cut where there are lines), kernel samples too
 	for f in "$TMP/gen.data" "$TMP/many.data" "$TMP/ksim.data"; do
