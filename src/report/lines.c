@@ -10,9 +10,9 @@
 #include "util/htab.h"
 
 /* a line's fixed part and its two strides (lines.h) */
-_Static_assert(offsetof(struct hm_line, ext) == HM_LINE_FIXED && sizeof(struct hm_line) == 320 &&
-	       HM_LINE_FIXED + 8 * HM_LINE_EXT == 320 && HM_LINE_FIXED + 8 * HM_LINE_EXT_BIG == 384,
-	       "hm_line's layout");
+_Static_assert(offsetof(struct hm_line, ext) == HM_LINE_FIXED && sizeof(struct hm_line) == 256 &&
+	       HM_LINE_FIXED + 8 * HM_LINE_EXT == 320 && HM_LINE_FIXED + 8 * HM_LINE_EXT_BIG == 384 &&
+	       sizeof(struct hm_line_first) == 32, "hm_line's layout");
 
 static inline u64 *cpus_of(struct hm_line *ln)
 {
@@ -54,7 +54,9 @@ struct hm_lines {
 	size_t		nr, alloc;	/* lines */
 	size_t		stride;		/* bytes a line: 320 or 384 (lines.h) */
 	u8		ext_at;		/* the lines' ext_at: 0 when the bitmap and counters do not fit */
+	u16		first_at;	/* a line's hm_line_first at this offset in it; 0: in fseg */
 	void		*seg[MAX_SEGS];
+	struct hm_line_first *fseg[MAX_SEGS];	/* beside seg[], where first_at is 0 */
 	struct slot	*slot;		/* open addressing */
 	size_t		nr_slots;	/* power of two, at most 1 << 32 */
 	size_t		bytes;
@@ -80,6 +82,40 @@ static inline struct hm_line *ln_at(const struct hm_lines *l, size_t i)
 	return (struct hm_line *)((char *)l->seg[k] + (j - seg_lines(k)) * l->stride);
 }
 
+/* Line @i's first sample (@ln: line @i). */
+static inline struct hm_line_first *first_of(const struct hm_lines *l, const struct hm_line *ln, size_t i)
+{
+	size_t j = i + SEG0;
+	int k = 63 - __builtin_clzll(j) - SEG0_SHIFT;
+
+	if (l->first_at)
+		return (struct hm_line_first *)((char *)ln + l->first_at);
+	return &l->fseg[k][j - seg_lines(k)];
+}
+
+/*
+ * Segment @k's bytes: its lines, then (first_at 0) their first samples;
+ * from 2 MiB on, whole huge pages, all advised as such (bigalloc.h advises
+ * the whole huge pages of the size asked): the tail of a segment, which
+ * the lines added reach in turn, does not fault in 4 KiB at a time (10 us
+ * a fault in a 2-CPU VM: 384 of them for the 11.5 MB segment of 32768
+ * lines of 352 bytes).
+ */
+static inline size_t seg_bytes(const struct hm_lines *l, int k)
+{
+	size_t b = seg_lines(k) * (l->stride + (l->first_at ? 0 : sizeof(struct hm_line_first)));
+
+	return b >= HM_BIG_HUGE ? (b + HM_BIG_HUGE - 1) & ~(HM_BIG_HUGE - 1) : b;
+}
+
+/* Segment @k's lines and first samples unmapped. */
+static void seg_free(struct hm_lines *l, int k)
+{
+	hm_big__free(l->seg[k], seg_bytes(l, k));
+	l->seg[k] = NULL;
+	l->fseg[k] = NULL;
+}
+
 /* Room for line l->nr (a new segment when full); NULL: ENOMEM. */
 static struct hm_line *ln_next(struct hm_lines *l)
 {
@@ -88,12 +124,31 @@ static struct hm_line *ln_next(struct hm_lines *l)
 
 		if (k >= MAX_SEGS)
 			return NULL;
-		l->seg[k] = hm_big__alloc(seg_lines(k) * l->stride);
+		/* one mapping: huge pages for both parts from 2 MiB on (bigalloc.h) */
+		l->seg[k] = hm_big__alloc(seg_bytes(l, k));
 		if (!l->seg[k])
 			return NULL;
+		if (!l->first_at)
+			l->fseg[k] = (struct hm_line_first *)((char *)l->seg[k] + seg_lines(k) * l->stride);
 		l->alloc += seg_lines(k);
 	}
 	return ln_at(l, l->nr);
+}
+
+const struct hm_line_first *hm_lines__first(const struct hm_lines *l, const struct hm_line *ln)
+{
+	size_t base = 0;
+
+	if (l->first_at)
+		return (const struct hm_line_first *)((const char *)ln + l->first_at);
+	/* the segment that holds it (a few, doubling) */
+	for (int k = 0; k < MAX_SEGS && l->seg[k]; base += seg_lines(k), k++) {
+		const char *p = (const char *)ln, *b = l->seg[k];
+
+		if (p >= b && p < b + seg_lines(k) * l->stride)
+			return first_of(l, ln, base + (size_t)(p - b) / l->stride);
+	}
+	return NULL;
 }
 
 /* A block of 1 << k elements of @elem bytes: reuse an outgrown one first. */
@@ -129,11 +184,16 @@ struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes)
 	l->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
 	l->nr_nodes = nr_nodes > 0 ? nr_nodes : 0;
 	{
-		/* the bitmap's words, then 3 counters a node */
+		/* the bitmap's words, then 3 counters a node; in a block: its 2 pointers */
 		size_t words = ((size_t)l->nr_cpus + 63) / 64, need = words + ((size_t)l->nr_nodes * 3 + 1) / 2;
+		size_t used;
 
 		l->stride = need <= HM_LINE_EXT ? 320 : need <= HM_LINE_EXT_BIG ? 384 : 320;
 		l->ext_at = need <= HM_LINE_EXT_BIG ? (u8)words : 0;
+		used = HM_LINE_FIXED + 8 * (l->ext_at ? need : 2);
+		/* the first sample's fields at the line's end where they fit (lines.h) */
+		l->first_at = used + sizeof(struct hm_line_first) <= l->stride ?
+			      (u16)(l->stride - sizeof(struct hm_line_first)) : 0;
 	}
 	l->nr_slots = 1024;
 	l->slot = hm_big__alloc(l->nr_slots * sizeof(*l->slot));
@@ -150,7 +210,7 @@ void hm_lines__delete(struct hm_lines *l)
 		return;
 	hm_arena__release(&l->arena);
 	for (int k = 0; k < MAX_SEGS; k++)
-		hm_big__free(l->seg[k], seg_lines(k) * l->stride);
+		seg_free(l, k);
 	hm_big__free(l->slot, l->nr_slots * sizeof(*l->slot));
 	free(l);
 }
@@ -178,18 +238,19 @@ static int rehash(struct hm_lines *l)
 	return 0;
 }
 
-static void first_access(struct hm_line *ln, const struct hm_sample *s, u64 seq)
+static void first_access(struct hm_line *ln, struct hm_line_first *f, const struct hm_sample *s, u64 seq)
 {
 	/* what names the line (names.c): its first access */
-	ln->first_addr = s->addr;
-	ln->first_ip = s->ip;
+	f->addr = s->addr;
+	f->ip = s->ip;
 	ln->first_pid = s->pid;
 	ln->first_cpumode = s->misc & 7;
-	ln->seq = seq;
+	f->seq = seq;
 }
 
-/* The line of @addr; a new one takes @s as its first access. */
-static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq)
+/* The line of @addr, its index in *@idx; a new one takes @s as its first access. */
+static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm_sample *s, u64 seq,
+				   size_t *idx)
 {
 	u32 hv = hash32(addr);
 	size_t mask = l->nr_slots - 1, h = hv & mask;
@@ -197,8 +258,10 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 	struct hm_line *ln;
 
 	while (l->slot[h].idx) {
-		if (l->slot[h].hash == hv && (ln = ln_at(l, l->slot[h].idx - 1))->addr == addr)
+		if (l->slot[h].hash == hv && (ln = ln_at(l, l->slot[h].idx - 1))->addr == addr) {
+			*idx = l->slot[h].idx - 1;
 			return ln;
+		}
 		h = (h + 1) & mask;
 	}
 	ln = ln_next(l);
@@ -206,7 +269,8 @@ static struct hm_line *find_or_add(struct hm_lines *l, u64 addr, const struct hm
 		return NULL;
 	memset(ln, 0, l->stride);
 	ln->addr = addr;
-	first_access(ln, s, seq);
+	*idx = l->nr;
+	first_access(ln, first_of(l, ln, l->nr), s, seq);
 	ln->ext_at = l->ext_at;
 	if (!ln->ext_at) {
 		/* one block: the CPU bitmap, then the per-node counters */
@@ -351,10 +415,11 @@ int hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
 	u32 peer = one->lcl_peer + one->rmt_peer;
 	double w = (double)s->weight;
 	int other = 0, err;
+	size_t at = hint ? hint - 1 : 0;
 	u32 i;
 
 	if (!ln || ln->addr != ms->line)
-		ln = find_or_add(l, ms->line, s, seq);
+		ln = find_or_add(l, ms->line, s, seq, &at);
 	if (!ln)
 		return -ENOMEM;
 	if (pkey) {
@@ -366,8 +431,8 @@ int hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
 		}
 	}
 	/* only line 0 can have been first touched at address 0: then the first nonzero */
-	if (!ms->line && !ln->first_addr)
-		first_access(ln, s, seq);
+	if (!ms->line && !first_of(l, ln, at)->addr)
+		first_access(ln, first_of(l, ln, at), s, seq);
 	hm_c2c_stats__sum(&ln->st, one);
 	if (hm_line__cat_slot(ms->cls.cat) >= 0)
 		ln->cat[hm_line__cat_slot(ms->cls.cat)]++;
@@ -381,7 +446,7 @@ int hm_lines__add_key(struct hm_lines *l, const struct hm_mem_sample *ms,
 	/* perf's c2c_he__set_node(): phys 0 is skipped, not a change */
 	if (s->phys_addr && s->phys_addr != ln->last_phys) {
 		if (!ln->pa_cnt)
-			ln->first_phys = s->phys_addr;
+			first_of(l, ln, at)->phys = s->phys_addr;
 		ln->pa_cnt++;
 		ln->last_phys = s->phys_addr;
 	}
@@ -523,18 +588,17 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 			goto fail;
 		for (i = 0; i < n; i++)
 			if (pos[i] < parts[i]->nr &&
-			    (best < 0 || ln_at(parts[i], pos[i])->seq < ln_at(parts[best], pos[best])->seq))
+			    (best < 0 || first_of(parts[i], ln_at(parts[i], pos[i]), pos[i])->seq <
+					 first_of(parts[best], ln_at(parts[best], pos[best]), pos[best])->seq))
 				best = i;
-		memcpy(ln, ln_at(parts[best], pos[best]++), l->stride);
+		memcpy(ln, ln_at(parts[best], pos[best]), l->stride);
+		*first_of(l, ln, l->nr) = *first_of(parts[best], ln_at(parts[best], pos[best]), pos[best]);
+		pos[best]++;
 		l->nr++;
 		/* a part's segment read to its end is unmapped: no two copies of every line */
 		j = pos[best] + SEG0;
-		if (!(j & (j - 1))) {
-			int g = 63 - __builtin_clzll(j) - SEG0_SHIFT - 1;
-
-			hm_big__free(parts[best]->seg[g], seg_lines(g) * l->stride);
-			parts[best]->seg[g] = NULL;
-		}
+		if (!(j & (j - 1)))
+			seg_free(parts[best], 63 - __builtin_clzll(j) - SEG0_SHIFT - 1);
 	}
 	while (l->nr * 2 > l->nr_slots)
 		if (rehash(l) < 0)
@@ -628,7 +692,8 @@ u32 hm_lines__cacheline(const struct hm_lines *l)
 
 size_t hm_lines__bytes(const struct hm_lines *l)
 {
-	return l->arena.bytes + l->alloc * l->stride + l->nr_slots * sizeof(struct slot);
+	return l->arena.bytes + l->alloc * (l->stride + (l->first_at ? 0 : sizeof(struct hm_line_first))) +
+	       l->nr_slots * sizeof(struct slot);
 }
 
 double hm_line__metric(const struct hm_line *ln, enum hm_sort s)
@@ -709,13 +774,15 @@ struct hm_line **hm_lines__shared(struct hm_lines *l, enum hm_sort s, bool all, 
 
 #define MERGE_D	4
 
-/* @src's line @b, new to @dst, appended to it as it is (its own bitmap and counters); 0 or -ENOMEM. */
-static int merge_new_line(struct hm_lines *dst, const struct hm_line *b, u64 seq_base)
+/* @src's line @b (its @bi), new to @dst, appended to it as it is (its own bitmap and counters); 0 or -ENOMEM. */
+static int merge_new_line(struct hm_lines *dst, const struct hm_lines *src, const struct hm_line *b,
+			  size_t bi, u64 seq_base)
 {
-	size_t words = (dst->nr_cpus + 63) / 64;
-	struct hm_sample s = { .addr = b->first_addr, .ip = b->first_ip, .pid = b->first_pid,
+	size_t words = (dst->nr_cpus + 63) / 64, ai;
+	const struct hm_line_first *bf = first_of(src, b, bi);
+	struct hm_sample s = { .addr = bf->addr, .ip = bf->ip, .pid = b->first_pid,
 			       .misc = b->first_cpumode };
-	struct hm_line *a = find_or_add(dst, b->addr, &s, b->seq + seq_base);
+	struct hm_line *a = find_or_add(dst, b->addr, &s, bf->seq + seq_base, &ai);
 	u64 blk[2];
 
 	if (!a)
@@ -723,7 +790,8 @@ static int merge_new_line(struct hm_lines *dst, const struct hm_line *b, u64 seq
 	blk[0] = a->ext[0];
 	blk[1] = a->ext[1];
 	memcpy(a, b, dst->stride);
-	a->seq = b->seq + seq_base;
+	*first_of(dst, a, ai) = *bf;
+	first_of(dst, a, ai)->seq = bf->seq + seq_base;
 	if (!a->ext_at) {
 		a->ext[0] = blk[0];
 		a->ext[1] = blk[1];
@@ -734,20 +802,25 @@ static int merge_new_line(struct hm_lines *dst, const struct hm_line *b, u64 seq
 	return 0;
 }
 
-/* @src's line @b into @dst's line @a of the same address (its pkey is perf's merge's). */
-static void merge_found_line(const struct hm_lines *dst, struct hm_line *a, const struct hm_line *b,
-			     u64 seq_base)
+/*
+ * @src's line @b (its @bi) into @dst's line @a (its @ai) of the same
+ * address (its pkey is perf's merge's).
+ */
+static void merge_found_line(const struct hm_lines *dst, struct hm_line *a, size_t ai,
+			     const struct hm_lines *src, const struct hm_line *b, size_t bi, u64 seq_base)
 {
 	size_t words = (dst->nr_cpus + 63) / 64;
+	struct hm_line_first *af = first_of(dst, a, ai);
+	const struct hm_line_first *bf = first_of(src, b, bi);
 	u32 i, j;
 
 	/* line 0 first touched at address 0 here: the first nonzero access names it */
-	if (!a->addr && !a->first_addr && b->first_addr) {
-		a->first_addr = b->first_addr;
-		a->first_ip = b->first_ip;
+	if (!a->addr && !af->addr && bf->addr) {
+		af->addr = bf->addr;
+		af->ip = bf->ip;
 		a->first_pid = b->first_pid;
 		a->first_cpumode = b->first_cpumode;
-		a->seq = b->seq + seq_base;
+		af->seq = bf->seq + seq_base;
 	}
 	hm_c2c_stats__sum(&a->st, &b->st);
 	for (i = 0; i < HM_LINE_CATS; i++)
@@ -759,8 +832,8 @@ static void merge_found_line(const struct hm_lines *dst, struct hm_line *a, cons
 	if (b->pa_cnt) {
 		/* the part counted its first address as a change from none */
 		if (!a->pa_cnt)
-			a->first_phys = b->first_phys;
-		a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == b->first_phys);
+			af->phys = bf->phys;
+		a->pa_cnt += b->pa_cnt - (a->last_phys && a->last_phys == bf->phys);
 		a->last_phys = b->last_phys;
 	}
 	for (i = 0; i < words; i++)
@@ -807,7 +880,7 @@ int hm_lines__merge_found(struct hm_lines *dst, const struct hm_lines *src, u64 
 			hm_lines__prefetch_at(dst, hm_lines__hint(dst, ln_at(src, k + MERGE_D)->addr), 0);
 		idx = hm_lines__lookup(dst, b->addr);
 		if (idx)
-			merge_found_line(dst, ln_at(dst, idx - 1), b, seq_base);
+			merge_found_line(dst, ln_at(dst, idx - 1), idx - 1, src, b, k, seq_base);
 		else
 			bits[k / 64] |= 1ULL << (k % 64);
 	}
@@ -846,12 +919,11 @@ int hm_lines__merge_new(struct hm_lines *dst, struct hm_lines *src, u64 seq_base
 
 			if (!(fresh[k / 64] >> (k % 64) & 1))
 				continue;
-			err = merge_new_line(dst, ln_at(src, k), seq_base);
+			err = merge_new_line(dst, src, ln_at(src, k), k, seq_base);
 			if (err < 0)
 				return err;
 		}
-		hm_big__free(src->seg[g], seg_lines(g) * src->stride);
-		src->seg[g] = NULL;
+		seg_free(src, g);
 	}
 	dst->nr_added += src->nr_added;
 	/* @src left empty */

@@ -54,19 +54,26 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
 }
 
 /*
- * A line's fixed part is 288 bytes: what every sample writes (240), then
- * what its first sample sets (48).  The CPU bitmap and the per-node
- * counters follow in the line itself where they fit its stride, so that a
- * sample's prefetch follows no pointer: 320 bytes (5 cache lines) hold 4
- * words, up to 64 CPUs and 2 nodes; on bigger machines lines take 384
- * bytes (6 cache lines), 12 words: up to 512 CPUs with 2 nodes, 256 with
- * 4 (LKP's 192-CPU, 2-node boxes among them); else they are in a block of
- * their own.  The table picks the stride (hm_lines__new); read them with
+ * A line's fixed part is 256 bytes (4 cache lines), all of it what the
+ * pass reads or writes a sample.  The CPU bitmap and the per-node counters
+ * follow in the line itself where they fit its stride, so that a sample's
+ * prefetch follows no pointer: 320 bytes (5 cache lines) hold 8 words, 384
+ * (6) hold 16 (2 nodes: up to 320 and 832 CPUs; LKP's 192-CPU, 2-node
+ * boxes take 6 words, so 320); past that they are in a block of their own.
+ * The table picks the stride (hm_lines__new); read them with
  * hm_line__cpus() and hm_line__node().
+ *
+ * What the line's first sample sets and only a merge or the line's name
+ * reads (struct hm_line_first: 32 bytes) is not in the fixed part: it ends
+ * the line where the stride has room after the words above (4 words of
+ * them or fewer, or 9 to 12), else it is in an array beside the lines,
+ * written once a line, in the order lines are added.  So a sample of a
+ * 192-CPU, 2-node file touches 5 cache lines, not 6 (384 bytes before).
+ * Read it with hm_lines__first().
  */
-#define HM_LINE_FIXED	288	/* bytes before ext */
-#define HM_LINE_EXT	4	/* u64 words in a 320-byte line */
-#define HM_LINE_EXT_BIG	12	/* u64 words in a 384-byte line */
+#define HM_LINE_FIXED	256	/* bytes before ext */
+#define HM_LINE_EXT	8	/* u64 words in a 320-byte line */
+#define HM_LINE_EXT_BIG	16	/* u64 words in a 384-byte line */
 struct hm_line {
 	u64			addr;
 	struct hm_c2c_stats	st;		/* perf's counters for the line */
@@ -82,18 +89,21 @@ struct hm_line {
 	u8			nr_pids;
 	u8			ext_at;		/* 0: bitmap and counters in a block (ext[0], ext[1]);
 						   else the bitmap at ext[0], the counters at ext[ext_at] */
-	u8			first_cpumode;
+	u8			first_cpumode;	/* the first access's (what names the line) */
 	u8			details;	/* hm_lines__defer_details(): 1 wanted, 2 filled */
-	/* set once, at the line's first sample */
-	u64			first_addr, first_ip;	/* the first access: what names the line */
-	u64			seq;		/* the pass's sample number of that access */
-	u64			first_phys;	/* the first nonzero phys address (pa_cnt's merge) */
 	struct hm_line_off	*offs;
 	u32			first_pid;
 	u16			nr_offs, alloc_offs;	/* at most 1 << 15 (lines.c) */
 	/* to the end of the line's stride: the CPU bitmap, then the counters, or the block's two pointers */
 	u64			ext[];
 } __attribute__((aligned(64)));
+
+/* What a line's first sample set (see above). */
+struct hm_line_first {
+	u64	addr, ip;	/* the first access: what names the line */
+	u64	seq;		/* the pass's sample number of that access */
+	u64	phys;		/* the first nonzero phys address (pa_cnt's merge) */
+};
 
 /* The line's CPU bitmap (nr_cpus bits: hm_lines__nr_cpus()). */
 static inline const u64 *hm_line__cpus(const struct hm_line *ln)
@@ -117,6 +127,8 @@ static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
 struct hm_lines;
 
 struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes);
+/* Line @ln's first sample (@ln: one of @l's lines). */
+const struct hm_line_first *hm_lines__first(const struct hm_lines *l, const struct hm_line *ln);
 void hm_lines__delete(struct hm_lines *l);
 /* @one: this sample's perf counters; @node_idx: accessor node index or -1. */
 int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,

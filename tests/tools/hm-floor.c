@@ -7,9 +7,9 @@
  *   read   the reader as the report runs it (ordered by time, every record)
  *          to the end, every sample decoded and nothing done with it;
  *   lines  one update per sample with a data address (the report's table
- *          skips address 0) of a per-line record of BYTES (384 as the
- *          report's table on 65 to 192 CPUs and two nodes), K cache lines
- *          of it touched, after an 8-byte hash slot found by the line's
+ *          skips address 0) of a per-line record of BYTES (320 as the
+ *          report's table on up to 320 CPUs and two nodes: lines.h), K
+ *          cache lines of it touched (default: all), after an 8-byte hash slot found by the line's
  *          address, in the file's sample order, both prefetched ahead as
  *          the report prefetches them; the lines indexed beforehand, not
  *          timed.
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	const char *path = NULL;
-	size_t stride = 384, k = 6, runs = 3, n = 0, nsamples = 0, nslots, nl = 0, nfound = 0, i;
+	size_t stride = 320, k = 0, runs = 3, n = 0, nsamples = 0, nslots, nl = 0, nfound = 0, i;
 	u64 *addr = NULL, *sorted;
 	struct slot *slot;
 	char *lines;
@@ -132,6 +132,8 @@ int main(int argc, char **argv)
 		default: goto usage;
 		}
 	}
+	if (!k)
+		k = stride / 64;	/* every cache line of the record, as the report's prefetch */
 	if (!path || stride < 64 || k < 1 || k > stride / 64 || !runs)
 		goto usage;
 	if (read_once(path, &addr, &n, &nsamples) < 0 || !n) {

@@ -27,6 +27,7 @@ static void ext_case(int cpus, int nodes)
 	u32 top = (u32)cpus - 1;
 	int last = nodes - 1;
 	const struct hm_line *x, *y;
+	const struct hm_line_first *fx, *fy;
 
 	CHECK("ext: new", a && b);
 	if (!a || !b)
@@ -54,6 +55,18 @@ static void ext_case(int cpus, int nodes)
 	      hm_line__node(x)[last * 3] == (last ? 1u : 2u) && hm_line__node(x)[last * 3 + 2] == 1);
 	CHECK("ext: a line of the second part", ((hm_line__cpus(y)[top / 64] >> (top % 64)) & 1) &&
 	      hm_line__node(y)[last * 3] == 1);
+	/*
+	 * the first samples (in the line or beside the lines: lines.h): the
+	 * second part's line numbered after the first part's 2 samples, its
+	 * first phys address (the sample's address here) kept
+	 */
+	fx = hm_lines__first(a, x);
+	fy = hm_lines__first(a, y);
+	CHECK("ext: first sample of a line in both parts", fx && fx->addr == 0x9000 && fx->ip == 0x401000 &&
+	      fx->seq == 0 && fx->phys == 0x9000 && x->first_pid == 1);
+	CHECK("ext: first sample of the second part's line", fy && fy->addr == 0xa000 && fy->seq == 2 &&
+	      fy->phys == 0xa000);
+	CHECK("ext: one pa change a line (the same phys address)", x->pa_cnt == 1 && y->pa_cnt == 1);
 out:
 	hm_lines__delete(a);
 	hm_lines__delete(b);
@@ -164,10 +177,12 @@ int main(void)
 	hm_lines__delete(L);
 	hm_lines__delete(NULL);
 	ext_case(16, 2);	/* in the line */
-	ext_case(130, 3);	/* in a 384-byte line: 3 words of bitmap, 5 of counters */
-	ext_case(192, 2);	/* LKP's srf: in a 384-byte line */
-	ext_case(512, 2);	/* 8 + 3 words: the most a 384-byte line holds */
-	ext_case(600, 2);	/* 10 + 3 words: a block of their own */
+	ext_case(130, 3);	/* in a 320-byte line: 3 words of bitmap, 5 of counters */
+	ext_case(192, 2);	/* LKP's srf: in a 320-byte line, the first samples beside the lines */
+	ext_case(320, 2);	/* 5 + 3 words: the most a 320-byte line holds */
+	ext_case(512, 2);	/* 8 + 3 words: in a 384-byte line with its first sample */
+	ext_case(832, 2);	/* 13 + 3 words: the most a 384-byte line holds */
+	ext_case(900, 2);	/* 15 + 3 words: a block of their own */
 	ext_case(1024, 8);	/* a block of their own */
 	ext_case(64, 1);
 	TAP_DONE();
