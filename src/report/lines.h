@@ -66,8 +66,9 @@ static inline int hm_line__cat_slot(enum hm_mem_cat c)
  * What the line's first sample sets and only a merge or the line's name
  * reads (struct hm_line_first: 32 bytes) is not in the fixed part: it ends
  * the line where the stride has room after the words above (4 words of
- * them or fewer, or 9 to 12), else it is in an array beside the lines,
- * written once a line, in the order lines are added.  So a sample of a
+ * them or fewer, 9 to 12, or a block's two pointers), else it is in an
+ * array beside the lines (in each segment's mapping), written once a
+ * line, in the order lines are added.  So a sample of a
  * 192-CPU, 2-node file touches 5 cache lines, not 6 (384 bytes before).
  * Read it with hm_lines__first().
  */
