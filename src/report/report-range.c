@@ -230,8 +230,8 @@ int hm_report__chunk_setup(struct hm_report *r)
  * against 0.30 s for one thread).  So a second estimate, from the second
  * check on: were the lines drawn uniformly from L, a new one would come
  * at the rate e^(-m/L) at the interval's middle m, and a part of P samples
- * would have L (1 - e^(-P/L)) of them.  Skewed draws (a few hot lines and
- * many cold ones) have more than that, so the estimate errs low: it ends
+ * would have L (1 - e^(-P/L)) of them.  Mixed draws (a few hot lines and
+ * many cold ones) tend to have more than that, so it errs low: it ends
  * the wait only where even uniform draws would give a part many lines, at
  * NOT_CUT_MODEL a sample or more (the first range then reads the whole
  * file at once); below, the rule above decides as before.  Its value at
