@@ -103,9 +103,7 @@ static inline struct hm_line_first *first_of(const struct hm_lines *l, const str
  */
 static inline size_t seg_bytes(const struct hm_lines *l, int k)
 {
-	size_t b = seg_lines(k) * (l->stride + (l->first_at ? 0 : sizeof(struct hm_line_first)));
-
-	return b >= HM_BIG_HUGE ? (b + HM_BIG_HUGE - 1) & ~(HM_BIG_HUGE - 1) : b;
+	return hm_big__round(seg_lines(k) * (l->stride + (l->first_at ? 0 : sizeof(struct hm_line_first))));
 }
 
 /* Segment @k's lines and first samples unmapped. */
