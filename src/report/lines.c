@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lines.h"
+#include "names.h"
 #include "util/bigalloc.h"
 #include "util/htab.h"
 
@@ -147,6 +148,17 @@ const struct hm_line_first *hm_lines__first(const struct hm_lines *l, const stru
 			return first_of(l, ln, base + (size_t)(p - b) / l->stride);
 	}
 	return NULL;
+}
+
+void hm_lines__ref(const struct hm_lines *l, const struct hm_line *ln, struct hm_line_ref *ref)
+{
+	const struct hm_line_first *f = l ? hm_lines__first(l, ln) : NULL;
+
+	*ref = (struct hm_line_ref){
+		.line = ln->addr, .first_addr = f ? f->addr : ln->addr, .pid = ln->first_pid,
+		.has_code = f != NULL, .code_pid = ln->first_pid, .code_cpumode = ln->first_cpumode,
+		.code_ip = f ? f->ip : 0,
+	};
 }
 
 /* A block of 1 << k elements of @elem bytes: reuse an outgrown one first. */

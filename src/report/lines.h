@@ -128,8 +128,14 @@ static inline u32 hm_line__cat(const struct hm_line *ln, enum hm_mem_cat c)
 struct hm_lines;
 
 struct hm_lines *hm_lines__new(u32 cacheline_size, int nr_cpus, int nr_nodes);
-/* Line @ln's first sample (@ln: one of @l's lines). */
+/* Line @ln's first sample (@ln: one of @l's lines); NULL when @ln is not @l's. */
 const struct hm_line_first *hm_lines__first(const struct hm_lines *l, const struct hm_line *ln);
+struct hm_line_ref;
+/*
+ * Line @ln as the namer needs it (names.h): its first access names it;
+ * without one (@l NULL or @ln not @l's), the line's address and no code.
+ */
+void hm_lines__ref(const struct hm_lines *l, const struct hm_line *ln, struct hm_line_ref *ref);
 void hm_lines__delete(struct hm_lines *l);
 /* @one: this sample's perf counters; @node_idx: accessor node index or -1. */
 int  hm_lines__add(struct hm_lines *l, const struct hm_mem_sample *ms,

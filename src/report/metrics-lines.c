@@ -207,18 +207,14 @@ int hm_metrics__add_lines(struct hm_metrics *m, struct hm_lines *lines, const st
 	}
 	for (i = 0; i < n && !err; i++) {
 		const struct hm_line *l = v[i];
-		const struct hm_line_first *f = hm_lines__first(lines, l);
 		struct hm_mv_line *o = &m->lines[m->nr_lines++];
-		struct hm_line_ref ref = {
-			.line = l->addr, .first_addr = f ? f->addr : l->addr, .pid = l->first_pid,
-			.has_code = f != NULL, .code_pid = l->first_pid, .code_cpumode = l->first_cpumode,
-			.code_ip = f ? f->ip : 0,
-		};
+		struct hm_line_ref ref;
 		char id[400], key[480], uniq[420];
 		struct id_counter *dup;
 		u8 match;
 		int k;
 
+		hm_lines__ref(lines, l, &ref);
 		match = (u8)hm_name__line(&namer, &ref, id, sizeof(id));
 		dup = id_counters__get(&ids, id);
 		if (!dup) {

@@ -140,13 +140,9 @@ void hm_report__namer(const struct hm_report *r, struct hm_namer *n)
 void hm_report__line_name(const struct hm_report *r, const struct hm_line *ln, char *buf, size_t size)
 {
 	struct hm_namer n;
-	const struct hm_line_first *f = r->lines ? hm_lines__first(r->lines, ln) : NULL;
-	struct hm_line_ref ref = {
-		.line = ln->addr, .first_addr = f ? f->addr : ln->addr, .pid = ln->first_pid,
-		.has_code = f != NULL, .code_pid = ln->first_pid, .code_cpumode = ln->first_cpumode,
-		.code_ip = f ? f->ip : 0,
-	};
+	struct hm_line_ref ref;
 
+	hm_lines__ref(r->lines, ln, &ref);
 	hm_report__namer(r, &n);
 	hm_name__line(&n, &ref, buf, size);
 }
