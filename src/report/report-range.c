@@ -235,9 +235,10 @@ int hm_report__chunk_setup(struct hm_report *r)
  * the wait only where even uniform draws would give a part many lines, at
  * NOT_CUT_MODEL a sample or more (the first range then reads the whole
  * file at once); below, the rule above decides as before.  Its value at
- * checks 2 to 8 on hm-gen's 1M-sample files: 1M lines 0.46-0.50 (a part
- * has 0.58: cutting loses, 0.87x), 400k 0.25-0.27 (0.41: cutting wins,
- * 1.1x), 200k 0.15-0.19, 50k under 0.1.
+ * checks 2 to 8 on hm-gen's 1M-sample files (HITMAP_CUT_LINES=0, so that
+ * the bound does not end the checks first): 1M lines 0.46-0.52 (a part has
+ * 0.58: cutting loses, 0.87x), 400k 0.25-0.32 (0.41: cutting wins, 1.1x),
+ * 200k 0.14-0.23, 50k 0.05-0.12.
  */
 #define NOT_CUT_MODEL	0.4
 
