@@ -8,7 +8,6 @@
  * address collapse to one name (global before weak before local, then the
  * fewest leading underscores, then the first seen).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,7 +18,6 @@
 #include <hitmap/log.h>
 #include "symbols-priv.h"
 #include "util/bigalloc.h"
-#include "util/htab.h"
 
 #define HM_KSYMS_MAX_BYTES	(256u << 20)
 
@@ -29,8 +27,6 @@ struct hm_ksyms {
 	bool unsorted, aliases;	/* an address below, or equal to, the one before it */
 	u32 *uniq;		/* index of the first symbol of each address */
 	size_t nr_uniq;
-	u32 *by_name;		/* name hash index: v's index + 1, 0 free; built on demand */
-	size_t name_mask;	/* its slots - 1 */
 	bool all_zero;
 	char *text;		/* our copy of the input: names point into it */
 	size_t text_size;	/* its mapping's size (hm_big__alloc) */
@@ -39,7 +35,7 @@ struct hm_ksyms {
 
 static bool keep_type(char t)
 {
-	switch (toupper((unsigned char)t)) {
+	switch (t & ~0x20) {	/* ASCII upper case */
 	case 'T': case 'W': case 'D': case 'B':	/* perf's symbol_type__filter() */
 		return true;
 	default:
@@ -143,10 +139,13 @@ static int hexval(char c)
 /* Lines in @len bytes of @text: at most that many symbols. */
 static size_t count_lines(const char *text, size_t len)
 {
+	const char *p = text, *end = text + len;
 	size_t n = 1;
 
-	for (size_t i = 0; i < len; i++)
-		n += text[i] == '\n';
+	while (p < end && (p = memchr(p, '\n', end - p))) {
+		n++;
+		p++;
+	}
 	return n;
 }
 
@@ -350,8 +349,6 @@ void hm_ksyms__delete(struct hm_ksyms *k)
 	hm_big__free(k->v, k->alloc * sizeof(*k->v));
 	hm_big__free(k->text, k->text_size);
 	free(k->uniq);
-	if (k->by_name)
-		hm_big__free(k->by_name, (k->name_mask + 1) * sizeof(*k->by_name));
 	hm_strpool__delete(k->pool);
 	free(k);
 }
@@ -389,49 +386,22 @@ const struct hm_ksym *hm_ksyms__find(const struct hm_ksyms *k, u64 addr)
 }
 
 /*
- * The name index: open addressing over v's indices, each name once, at its
- * first index (the lowest address, the best alias first: what a binary
- * search over the names sorted with ties by index gave).  Built in one pass
- * over the names; sorting 121k names with qsort and strcmp was about two
- * fifths of loading /proc/kallsyms.
+ * By name: the first symbol of that name in v's order (the lowest address,
+ * the best alias first).  A walk over the names, which lie in the text in
+ * about v's order: callers ask a name or two a load (the relocation's
+ * reference symbol, a diagnostic), and a hash index of 121k names cost
+ * about 9 ms to build where the walk takes well under one.
  */
-static int name_index(struct hm_ksyms *k)
+const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *k, const char *name)
 {
-	size_t n = 2;
-
-	while (n < 2 * k->nr)
-		n *= 2;
-	k->by_name = hm_big__alloc(n * sizeof(*k->by_name));
-	if (!k->by_name)
-		return -ENOMEM;
-	k->name_mask = n - 1;
+	if (!k || !name)
+		return NULL;
 	for (size_t i = 0; i < k->nr; i++) {
-		size_t h = hm_hash_str(k->v[i].name) & k->name_mask;
+		const char *n = k->v[i].name;
 
-		while (k->by_name[h] && strcmp(k->v[k->by_name[h] - 1].name, k->v[i].name))
-			h = (h + 1) & k->name_mask;
-		if (!k->by_name[h])
-			k->by_name[h] = (u32)i + 1;
+		if (n[0] == name[0] && !strcmp(n, name))
+			return &k->v[i];
 	}
-	return 0;
-}
-
-const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *ck, const char *name)
-{
-	struct hm_ksyms *k = (struct hm_ksyms *)ck;	/* the name index is a cache */
-	size_t h;
-
-	if (!k || !name || !k->nr)
-		return NULL;
-	if (!k->by_name && name_index(k) < 0) {
-		for (size_t i = 0; i < k->nr; i++)
-			if (!strcmp(k->v[i].name, name))
-				return &k->v[i];
-		return NULL;
-	}
-	for (h = hm_hash_str(name) & k->name_mask; k->by_name[h]; h = (h + 1) & k->name_mask)
-		if (!strcmp(k->v[k->by_name[h] - 1].name, name))
-			return &k->v[k->by_name[h] - 1];
 	return NULL;
 }
 

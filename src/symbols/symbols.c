@@ -279,9 +279,6 @@ static const struct hm_ksyms *kload(struct hm_symbols *s, kload_fn *load)
 	saved = o->maps;
 	o->maps = s->maps;
 	k = load(o);
-	/* its name index is built at the first lookup by name: now, before others read it */
-	if (k)
-		hm_ksyms__by_name(k, "_text");
 	o->maps = saved;
 	pthread_mutex_unlock(&o->klock);
 	return k;
