@@ -128,12 +128,34 @@ static int fixup(struct hm_ksyms *k)
 	return 0;
 }
 
-static int hexval(char c)
+/* A hex digit's value + 1; 0: not a hex digit. */
+static const u8 hex_plus1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* What ends a name: a separator, the line's end, or the NUL after the text. */
+static const u8 name_end[256] = { [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\0'] = 1 };
+
+/*
+ * @q's first 16 characters as hex digits followed by a blank (a kernel's
+ * address as kallsyms prints it), to *@v; false when they are not, and
+ * the caller parses them digit by digit.  No branch a digit.
+ */
+static bool hex16(const char *q, u64 *v)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	u64 a = 0;
+	unsigned int ok = q[16] == ' ' || q[16] == '\t';
+
+	for (int i = 0; i < 16; i++) {
+		unsigned int t = hex_plus1[(unsigned char)q[i]];
+
+		ok &= t != 0;
+		a = a << 4 | ((t - 1) & 15);
+	}
+	*v = a;
+	return ok;
 }
 
 /* Lines in @len bytes of @text: at most that many symbols. */
@@ -164,6 +186,7 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 		hm_big__free(owned, size);
 		return NULL;
 	}
+	owned[len] = '\0';	/* the spare byte: where the scans below stop */
 	k->text = owned;
 	k->text_size = size;
 	k->pool = hm_strpool__new();
@@ -196,14 +219,17 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 		n = 0;
 		addr = 0;
 		ovf = false;
-		while (q + n < eol && n < 31) {
-			int d = hexval(q[n]);
+		if (eol - q > 16 && hex16(q, &addr)) {
+			n = 16;		/* what the kernel prints */
+		} else {
+			unsigned int t;
 
-			if (d < 0)
-				break;
-			ovf |= addr >> 60 != 0;
-			addr = addr << 4 | (u64)d;
-			n++;
+			addr = 0;	/* *eol is a '\n' or the NUL after the text: not a digit */
+			while (n < 31 && (t = hex_plus1[(unsigned char)q[n]])) {
+				ovf |= addr >> 60 != 0;
+				addr = addr << 4 | (t - 1);
+				n++;
+			}
 		}
 		if (ovf)
 			addr = ~0ULL;
@@ -220,8 +246,10 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 		while (q < eol && (*q == ' ' || *q == '\t'))
 			q++;
 		name = q;
-		while (q < eol && *q != ' ' && *q != '\t' && *q != '\r')
+		while (!name_end[(unsigned char)*q])	/* stops at eol at the latest */
 			q++;
+		while (q < eol && *q != ' ' && *q != '\t' && *q != '\r')
+			q++;	/* past a NUL inside the name, as before */
 		nend = q;
 		if (nend == name)
 			goto bad;
