@@ -248,6 +248,7 @@ static int tab_grow(struct hm_futex_infer *inf)
 	t = hm_big__alloc(bytes);
 	if (!t)
 		return -ENOMEM;
+	hm_big__populate(t, bytes);	/* at most half full, at random */
 	inf->tab = t;
 	inf->cap = cap;
 	for (i = 0; i < old; i++) {

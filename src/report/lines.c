@@ -47,6 +47,7 @@ static inline u32 hash32(u64 addr)
  */
 #define SEG0_SHIFT	8
 #define SEG0		(1u << SEG0_SHIFT)
+#define POP_STRETCH	(128u << 10)	/* bytes of lines faulted in at once */
 #define MAX_SEGS	32
 
 struct hm_lines {
@@ -58,6 +59,7 @@ struct hm_lines {
 	u16		first_at;	/* a line's hm_line_first at this offset in it; 0: in fseg */
 	void		*seg[MAX_SEGS];
 	struct hm_line_first *fseg[MAX_SEGS];	/* beside seg[], where first_at is 0 */
+	char		*pop_end, *pop_lim;	/* the last segment's lines: populated up to, its end */
 	struct slot	*slot;		/* open addressing */
 	size_t		nr_slots;	/* power of two, at most 1 << 32 */
 	size_t		bytes;
@@ -118,6 +120,8 @@ static void seg_free(struct hm_lines *l, int k)
 /* Room for line l->nr (a new segment when full); NULL: ENOMEM. */
 static struct hm_line *ln_next(struct hm_lines *l)
 {
+	struct hm_line *ln;
+
 	if (l->nr == l->alloc) {
 		int k = 63 - __builtin_clzll(l->nr + SEG0) - SEG0_SHIFT;
 
@@ -130,8 +134,19 @@ static struct hm_line *ln_next(struct hm_lines *l)
 		if (!l->first_at)
 			l->fseg[k] = (struct hm_line_first *)((char *)l->seg[k] + seg_lines(k) * l->stride);
 		l->alloc += seg_lines(k);
+		l->pop_end = l->seg[k];
+		l->pop_lim = (char *)l->seg[k] + seg_lines(k) * l->stride;
 	}
-	return ln_at(l, l->nr);
+	ln = ln_at(l, l->nr);
+	if ((char *)ln + l->stride > l->pop_end) {
+		/* the next stretch of lines faults in at once (bigalloc.h) */
+		size_t n = (size_t)(l->pop_lim - l->pop_end);
+
+		n = n < POP_STRETCH ? n : POP_STRETCH;
+		hm_big__populate(l->pop_end, n);
+		l->pop_end += n;
+	}
+	return ln;
 }
 
 const struct hm_line_first *hm_lines__first(const struct hm_lines *l, const struct hm_line *ln)
@@ -232,6 +247,7 @@ static int rehash(struct hm_lines *l)
 
 	if (!s)
 		return -ENOMEM;
+	hm_big__populate(s, n * sizeof(*s));	/* half of it is written at random below */
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		size_t h;
 

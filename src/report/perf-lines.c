@@ -66,6 +66,7 @@ static int perf_lines__grow(struct hm_perf_lines *p)
 
 	if (!s)
 		return -ENOMEM;
+	hm_big__populate(s, ns * sizeof(u32));	/* half of it is written at random below */
 	for (size_t i = 0; i < p->nr; i++) {
 		size_t h = hash_of(p->e[i].line, p->e[i].who, p->e[i].dso_id) & mask;
 

@@ -59,6 +59,24 @@ static inline void *hm_big__alloc(size_t bytes)
 	return p;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23	/* Linux 5.14 */
+#endif
+
+/*
+ * Fault in the pages of [@p, @p + @bytes) (@p page-aligned) in one call,
+ * where the caller is about to write them all: a hash table's slots, the
+ * next stretch of lines.  In this 2-CPU VM a first touch page by page cost
+ * 11 us a page (4 MB in 320-byte steps: 11.4 ms), populated first 6.4 us
+ * (6.5 ms with the writes).  Best effort: a kernel before 5.14 answers
+ * EINVAL and the pages fault in as they are touched.
+ */
+static inline void hm_big__populate(void *p, size_t bytes)
+{
+	if (p && bytes)
+		(void)madvise(p, bytes, MADV_POPULATE_WRITE);
+}
+
 /* ThreadSanitizer's build (hm_big__realloc copies there) */
 #if defined(__SANITIZE_THREAD__)
 #define HM_BIG_TSAN	1
