@@ -134,6 +134,23 @@ int main(void)
 	CHECK("kallsyms: 17 significant digits saturate", k && hm_ksyms__by_name(k, "big") &&
 	      hm_ksyms__by_name(k, "big")->start == ~0ULL);
 	hm_ksyms__delete(k);
+	/*
+	 * The 16-digit step's edges: a tab after the digits, upper case, a
+	 * name ended by CR; 16 characters with a non-digit among them, or 16
+	 * digits not followed by a blank, take the digit-by-digit parse and
+	 * its verdict.
+	 */
+	k = hm_ksyms__parse("FFFFFFFF81000000\tT up\r\nffffffff81000100 T x\n", 45);
+	CHECK("kallsyms: 16 upper-case digits and a tab",
+	      k && hm_ksyms__by_name(k, "up") && hm_ksyms__by_name(k, "up")->start == A(0x81000000) &&
+	      hm_ksyms__by_name(k, "x") && hm_ksyms__by_name(k, "x")->start == A(0x81000100));
+	hm_ksyms__delete(k);
+	k = hm_ksyms__parse("ffffffff8100000g T bad\n", 23);
+	CHECK("kallsyms: a non-digit in 16 characters rejected", !k && errno == EINVAL);
+	k = hm_ksyms__parse("ffffffff81000000T bad\n", 22);
+	CHECK("kallsyms: 16 digits without a blank rejected", !k && errno == EINVAL);
+	k = hm_ksyms__parse("ffffffff81000000", 16);
+	CHECK("kallsyms: 16 digits and nothing else rejected", !k && errno == EINVAL);
 
 	/* bad and degenerate input */
 	k = hm_ksyms__parse("ffffffff81000000 T ok\nzzzz T foo\n", 33);
