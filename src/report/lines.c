@@ -957,6 +957,7 @@ int hm_lines__merge_new(struct hm_lines *dst, struct hm_lines *src, u64 seq_base
 	memset(src->free_offs, 0, sizeof(src->free_offs));
 	memset(src->free_ips, 0, sizeof(src->free_ips));
 	src->nr = src->alloc = 0;
+	src->pop_end = src->pop_lim = NULL;	/* its segments are unmapped */
 	src->nr_added = 0;
 	src->nr_slots = 1024;
 	src->slot = hm_big__alloc(src->nr_slots * sizeof(*src->slot));
