@@ -26,7 +26,7 @@ struct hm_ksyms {
 	size_t nr, alloc;	/* v: hm_big__alloc'ed, room for every line of the text */
 	bool unsorted, aliases;	/* an address below, or equal to, the one before it */
 	u32 *uniq;		/* index of the first symbol of each address */
-	size_t nr_uniq;
+	size_t nr_uniq, uniq_alloc;	/* uniq: hm_big__alloc'ed for uniq_alloc */
 	bool all_zero;
 	char *text;		/* our copy of the input: names point into it */
 	size_t text_size;	/* its mapping's size (hm_big__alloc) */
@@ -98,9 +98,11 @@ static int fixup(struct hm_ksyms *k)
 		qsort(k->v, k->nr, sizeof(*k->v), cmp_addr);
 	else if (k->aliases)
 		reverse_runs(k->v, k->nr);
-	k->uniq = malloc((k->nr ? k->nr : 1) * sizeof(*k->uniq));
+	k->uniq_alloc = k->nr ? k->nr : 1;
+	k->uniq = hm_big__alloc(k->uniq_alloc * sizeof(*k->uniq));
 	if (!k->uniq)
 		return -ENOMEM;
+	hm_big__populate(k->uniq, k->uniq_alloc * sizeof(*k->uniq));
 	for (size_t i = 0; i < k->nr; i++)
 		if (!n || k->v[k->uniq[n - 1]].start != k->v[i].start)
 			k->uniq[n++] = i;
@@ -197,6 +199,7 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 	k->v = hm_big__alloc(k->alloc * sizeof(*k->v));
 	if (!k->v)
 		goto nomem;
+	hm_big__populate(k->v, k->alloc * sizeof(*k->v));	/* written in order: all at once */
 	k->all_zero = true;
 	while (p < end) {
 		char *eol = memchr(p, '\n', end - p);
@@ -306,6 +309,7 @@ struct hm_ksyms *hm_ksyms__load(const char *path)
 	struct stat st;
 	char *buf;
 	struct hm_ksyms *k;
+	bool sized;
 	int err;
 
 	if (fd < 0) {
@@ -314,12 +318,15 @@ struct hm_ksyms *hm_ksyms__load(const char *path)
 		errno = err;
 		return NULL;
 	}
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (u64)st.st_size < HM_KSYMS_MAX_BYTES)
+	sized = !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		(u64)st.st_size < HM_KSYMS_MAX_BYTES;
+	if (sized)
 		alloc = (size_t)st.st_size + 2;	/* the spare byte, and one to see the end */
 	buf = hm_big__alloc(alloc);
 	if (!buf)
 		goto nomem;
+	if (sized)
+		hm_big__populate(buf, alloc);	/* its size is known: all of it is read into */
 	for (;;) {
 		ssize_t n;
 
@@ -376,7 +383,7 @@ void hm_ksyms__delete(struct hm_ksyms *k)
 		return;
 	hm_big__free(k->v, k->alloc * sizeof(*k->v));
 	hm_big__free(k->text, k->text_size);
-	free(k->uniq);
+	hm_big__free(k->uniq, k->uniq_alloc * sizeof(*k->uniq));
 	hm_strpool__delete(k->pool);
 	free(k);
 }
@@ -441,6 +448,7 @@ struct hm_ksyms *hm_ksyms__parse(const char *text, size_t len)
 		errno = ENOMEM;
 		return NULL;
 	}
+	hm_big__populate(buf, len + 1);
 	memcpy(buf, text, len);
 	return parse_owned(buf, len, len + 1);
 }
