@@ -245,10 +245,9 @@ static int tab_grow(struct hm_futex_infer *inf)
 
 	if (cap < old)
 		return -ENOMEM;
-	t = hm_big__alloc(bytes);
+	t = hm_big__alloc_now(bytes);	/* at most half full, at random */
 	if (!t)
 		return -ENOMEM;
-	hm_big__populate(t, bytes);	/* at most half full, at random */
 	inf->tab = t;
 	inf->cap = cap;
 	for (i = 0; i < old; i++) {

@@ -243,11 +243,11 @@ void hm_lines__delete(struct hm_lines *l)
 static int rehash(struct hm_lines *l)
 {
 	size_t n = l->nr_slots * 2, mask = n - 1;
-	struct slot *s = n <= (1ULL << 32) ? hm_big__alloc(n * sizeof(*s)) : NULL;
+	/* half of it is written at random below */
+	struct slot *s = n <= (1ULL << 32) ? hm_big__alloc_now(n * sizeof(*s)) : NULL;
 
 	if (!s)
 		return -ENOMEM;
-	hm_big__populate(s, n * sizeof(*s));	/* half of it is written at random below */
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		size_t h;
 

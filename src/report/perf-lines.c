@@ -62,11 +62,10 @@ void hm_perf_lines__delete(struct hm_perf_lines *p)
 static int perf_lines__grow(struct hm_perf_lines *p)
 {
 	size_t ns = p->nr_slots * 2, mask = ns - 1;
-	u32 *s = hm_big__alloc(ns * sizeof(u32));
+	u32 *s = hm_big__alloc_now(ns * sizeof(u32));	/* half of it is written at random below */
 
 	if (!s)
 		return -ENOMEM;
-	hm_big__populate(s, ns * sizeof(u32));	/* half of it is written at random below */
 	for (size_t i = 0; i < p->nr; i++) {
 		size_t h = hash_of(p->e[i].line, p->e[i].who, p->e[i].dso_id) & mask;
 

@@ -99,10 +99,9 @@ static int fixup(struct hm_ksyms *k)
 	else if (k->aliases)
 		reverse_runs(k->v, k->nr);
 	k->uniq_alloc = k->nr ? k->nr : 1;
-	k->uniq = hm_big__alloc(k->uniq_alloc * sizeof(*k->uniq));
+	k->uniq = hm_big__alloc_now(k->uniq_alloc * sizeof(*k->uniq));
 	if (!k->uniq)
 		return -ENOMEM;
-	hm_big__populate(k->uniq, k->uniq_alloc * sizeof(*k->uniq));
 	for (size_t i = 0; i < k->nr; i++)
 		if (!n || k->v[k->uniq[n - 1]].start != k->v[i].start)
 			k->uniq[n++] = i;
@@ -196,10 +195,9 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 		goto nomem;
 	/* one mapping for every line's symbol: no copies as it grows, huge pages */
 	k->alloc = count_lines(text, len);
-	k->v = hm_big__alloc(k->alloc * sizeof(*k->v));
+	k->v = hm_big__alloc_now(k->alloc * sizeof(*k->v));	/* written in order */
 	if (!k->v)
 		goto nomem;
-	hm_big__populate(k->v, k->alloc * sizeof(*k->v));	/* written in order: all at once */
 	k->all_zero = true;
 	while (p < end) {
 		char *eol = memchr(p, '\n', end - p);
@@ -442,13 +440,12 @@ const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *k, const char *na
 
 struct hm_ksyms *hm_ksyms__parse(const char *text, size_t len)
 {
-	char *buf = hm_big__alloc(len + 1);
+	char *buf = hm_big__alloc_now(len + 1);
 
 	if (!buf) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	hm_big__populate(buf, len + 1);
 	memcpy(buf, text, len);
 	return parse_owned(buf, len, len + 1);
 }

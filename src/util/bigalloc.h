@@ -77,6 +77,15 @@ static inline void hm_big__populate(void *p, size_t bytes)
 		(void)madvise(p, bytes, MADV_POPULATE_WRITE);
 }
 
+/* hm_big__alloc with its pages faulted in at once: memory written all over soon. */
+static inline void *hm_big__alloc_now(size_t bytes)
+{
+	void *p = hm_big__alloc(bytes);
+
+	hm_big__populate(p, bytes);
+	return p;
+}
+
 /* ThreadSanitizer's build (hm_big__realloc copies there) */
 #if defined(__SANITIZE_THREAD__)
 #define HM_BIG_TSAN	1
