@@ -17,7 +17,9 @@
 #   big       20M samples over 200k lines (hm-gen, ~1.8 GB; made here, deleted after)
 #
 # Each line: wall time, CPU time and peak RSS (tests/tools/hm-time, to the
-# microsecond; printed in milliseconds); with at most 8 CPUs also one-thread
+# microsecond; printed in milliseconds).  The one-thread runs that a ratio
+# compares (cat, hitmap stat, perf, hitmap --threads 1, the floor) all run
+# on the first CPU allowed (taskset); with at most 8 CPUs also one-thread
 # rows pinned to each CPU (taskset), whose times summed as speeds bound what
 # any split can give on this machine, and one copy on each CPU at once,
 # whose slowest against one alone bounds it again with what the CPUs share
@@ -79,6 +81,17 @@ PROBE=1
 command -v taskset >/dev/null 2>&1 || { PROBE=0; echo "per-CPU rows: skipped: taskset missing (util-linux)"; }
 [ "$(echo $CPUS | wc -w)" -gt "${BENCH_PROBE_CPUS:-8}" ] && { PROBE=0
 	echo "per-CPU rows: skipped: more than ${BENCH_PROBE_CPUS:-8} CPUs (BENCH_PROBE_CPUS)"; }
+# Every one-thread run a ratio compares (cat, hitmap stat, perf, hitmap
+# --threads 1, the floor, --stats) runs on the same CPU: a VM's vCPUs ran
+# one thread up to 1.6x apart, so unpinned, a ratio could set one tool's run
+# on the slow vCPU against the other's on the fast one.  The default (all
+# CPUs) is not pinned; the per-CPU rows say what each CPU gives.
+ONE=()
+ONE_AT="not pinned (taskset missing)"
+if command -v taskset >/dev/null 2>&1; then
+	ONE=(taskset -c "${CPUS%% *}")
+	ONE_AT="pinned to CPU ${CPUS%% *}"
+fi
 
 # measure CAP CMD...: "wall_s maxrss_kb cpu_s status" (status: ok, oom, timeout, failed)
 # CAP: an address-space limit in GB for the command, 0 for none.
@@ -194,25 +207,25 @@ make_shape() {	# SHAPE -> sets F and DESC, or returns 1
 	esac || { echo "  SKIP: making the file failed: $(tail -n 1 "$T/err.txt")"; rm -f "$F"; return 1; }
 }
 
-echo "machine: $NCPU CPUs online, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo); hitmap runs best of $RUNS, perf once (cap $PERF_MEM_GB GB, $PERF_TIMEOUT s)"
+echo "machine: $NCPU CPUs online, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo); hitmap runs best of $RUNS, perf once (cap $PERF_MEM_GB GB, $PERF_TIMEOUT s); one-thread runs $ONE_AT"
 for shape in $SHAPES; do
 	make_shape "$shape" || continue
 	echo "shape $shape: $DESC"
 	echo "  $(du -m "$F" | cut -f1) MB, $("$HITMAP" stat -i "$F" 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }') samples; load $(load) before"
 	cat "$F" >/dev/null
-	read -r ct cm cc cs < <(best "$RUNS" 0 cat "$F")
+	read -r ct cm cc cs < <(best "$RUNS" 0 "${ONE[@]}" cat "$F")
 	row "cat FILE >/dev/null" "$ct" "$cm" "$cc" "$cs"
-	read -r st sm sc ss < <(best "$RUNS" 0 "$HITMAP" stat -i "$F")
+	read -r st sm sc ss < <(best "$RUNS" 0 "${ONE[@]}" "$HITMAP" stat -i "$F")
 	row "hitmap stat" "$st" "$sm" "$sc" "$ss"
 	declare -A PT=() PM=() PS=() PC=()
 	for p in $PERFS; do
 		v=${p%%:*}; c=${p#*:}
-		read -r pt pm pc ps < <(measure "$PERF_MEM_GB" "$c" c2c report --stdio -i "$F")
+		read -r pt pm pc ps < <(measure "$PERF_MEM_GB" "${ONE[@]}" "$c" c2c report --stdio -i "$F")
 		PT[$v]=$pt; PM[$v]=$pm; PS[$v]=$ps; PC[$v]=$pc
 		row "perf $v c2c report --stdio" "$pt" "$pm" "$pc" "$ps"
 	done
 	# one thread, and the default (all CPUs, the file cut where its first range finds it pays)
-	CA=("$HITMAP" report --threads 1 -i "$F"); CB=("$HITMAP" report -i "$F")
+	CA=("${ONE[@]}" "$HITMAP" report --threads 1 -i "$F"); CB=("$HITMAP" report -i "$F")
 	{ read -r h1t h1m h1c h1s; read -r hnt hnm hnc hns; } < <(best_pair "$RUNS" CA CB)
 	row "hitmap report --threads 1" "$h1t" "$h1m" "$h1c" "$h1s"
 	row "hitmap report (default: $NCPU CPUs)" "$hnt" "$hnm" "$hnc" "$hns"
@@ -228,7 +241,7 @@ for shape in $SHAPES; do
 		row "hitmap --threads 1 on each CPU at once" "$ot" "$om" "$oc" "$os"
 	fi
 	# the futex views cut in ranges too (not contention mode: a wait may span two)
-	CA=("$HITMAP" report --threads 1 --by bucket -i "$F"); CB=("$HITMAP" report --by bucket -i "$F")
+	CA=("${ONE[@]}" "$HITMAP" report --threads 1 --by bucket -i "$F"); CB=("$HITMAP" report --by bucket -i "$F")
 	{ read -r hbt hbm hbc hbs; read -r hdt hdm hdc hds; } < <(best_pair "$RUNS" CA CB)
 	row "hitmap report --threads 1 --by bucket" "$hbt" "$hbm" "$hbc" "$hbs"
 	row "hitmap report --by bucket (default)" "$hdt" "$hdm" "$hdc" "$hds"
@@ -256,7 +269,7 @@ for shape in $SHAPES; do
 		# read in perf's order, and one update a sample of a 320-byte line
 		# record (5 cache lines: the table's on this file's 192 CPUs and 2
 		# nodes, src/report/lines.h), prefetched as the report does
-		if [ -x "$TOOLS/hm-floor" ] && read -r _ fr _ fl _ fn _ _ < <("$TOOLS/hm-floor" -i "$F" --runs "$RUNS" 2>/dev/null); then
+		if [ -x "$TOOLS/hm-floor" ] && read -r _ fr _ fl _ fn _ _ < <("${ONE[@]}" "$TOOLS/hm-floor" -i "$F" --runs "$RUNS" 2>/dev/null); then
 			printf '  %-40s %8.3f s wall\n' "floor: read, ordered (hm-floor)" "$fr"
 			printf '  %-40s %8.3f s wall\n' "floor: $fn lines, 5 cache lines a sample" "$fl"
 			awk -v a="$fr" -v b="$fl" -v s="$st" 'BEGIN { if (s <= 0) s = 0.01;
@@ -267,7 +280,7 @@ for shape in $SHAPES; do
 		# ordered read (the floor's), the pass without the line table (--stats: the
 		# read, perf's order, classification, maps, places and perf's entries, and
 		# the report's fixed costs), then the whole report (the line table added)
-		read -r xt xm xc xs < <(best "$RUNS" 0 "$HITMAP" report --stats --threads 1 -i "$F")
+		read -r xt xm xc xs < <(best "$RUNS" 0 "${ONE[@]}" "$HITMAP" report --stats --threads 1 -i "$F")
 		row "hitmap report --stats --threads 1" "$xt" "$xm" "$xc" "$xs"
 		awk -v r="${fr:-0}" -v x="$xt" -v h="$h1t" -v s="$st" 'BEGIN { if (s <= 0) s = 0.01;
 			if (r > 0) printf "  step:  %-52s %7.2f  (x hitmap stat)\n", "ordered read (hm-floor)", r / s;
