@@ -420,39 +420,3 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 		return 1;
 	}
 }
-
-int hm_reader__zstd_prefeed(struct hm_reader *r)
-{
-	bool sw = r->h.needs_swap;
-	size_t at = r->head;
-
-	/* what the window holds now: no read, nothing it hands out moves */
-	while (r->len - at >= 8) {
-		const u8 *p = r->buf + at;
-		u32 t = hm_sw32(hm_ld32(p), sw);
-		u16 sz = hm_sw16(hm_ld16(p + 6), sw);
-		u64 roff = r->buf_off + at;
-		const u8 *d = p + 8;
-		u64 n = sz - 8u;
-		int ret;
-
-		/* a payload follows these two: the next record is not at +sz */
-		if (sz < 8 || r->len - at < sz || t == HM_RECORD_AUXTRACE ||
-		    t == HM_RECORD_HEADER_TRACING_DATA)
-			break;
-		at += sz;
-		if ((t != HM_RECORD_COMPRESSED && t != HM_RECORD_COMPRESSED2) || roff <= r->zpre_off)
-			continue;
-		if (t == HM_RECORD_COMPRESSED2) {
-			/* checked and reported when the reader reaches it */
-			if (sz < 16 || (n = hm_sw64(hm_ld64(p + 8), sw)) > sz - 16u)
-				break;
-			d = p + 16;
-		}
-		ret = hm_zstream__prefeed(r->z, d, n);
-		if (ret <= 0)
-			return ret;
-		r->zpre_off = roff;
-	}
-	return 0;
-}

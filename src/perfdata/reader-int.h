@@ -251,7 +251,7 @@ struct hm_reader {
 	u64			feat_end;	/* end of the last feature body (file mode) */
 	u64			nr_bad_type;	/* records of no perf type, skipped */
 	u64			zlast_off;	/* the last COMPRESSED record */
-	u64			zpre_off;	/* the last one fed ahead (hm_reader__zstd_prefeed) */
+	u64			zpre_off;	/* the last one fed ahead (reader-record.c zstd_prefeed) */
 	u64			nr_bad_cpu;	/* SAMPLEs on a CPU the file does not have */
 	char			trunc_what[64];
 	/* ordering */
@@ -320,11 +320,6 @@ int hm_reader__win_ensure(struct hm_reader *r, size_t n);
  */
 int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off,
 			bool *compressed);
-/*
- * Decompressing ahead: the COMPRESSED records after the one just read that
- * the window holds already, fed to the zstd stream before their turn.
- */
-int hm_reader__zstd_prefeed(struct hm_reader *r);
 
 /* ---- reader-header.c */
 /* The file header @hb of @hsize bytes: attrs, features, metadata. */

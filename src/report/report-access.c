@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What views and hooks may know of a report (include/hitmap/report.h).
- * Apart from report.c so that the views that read these (buckets.c,
- * buckets-render.c, metrics-scan.c) and report.c, which feeds them, do not
- * call each other in a loop.
+ * What views and hooks may know of a report (include/hitmap/report.h),
+ * and the CPUs a report may use (the pass, its ranges and the details'
+ * second read ask).  Apart from report.c so that the views that read these
+ * (buckets.c, buckets-render.c, metrics-scan.c) and report-details.c, and
+ * report.c, which feeds or calls them, do not call each other in a loop.
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
+#include <unistd.h>
 #include "report.h"
 #include "lines.h"
 #include "names.h"
@@ -153,4 +156,21 @@ void hm_report__offset_name(const struct hm_report *r, u64 addr, u32 pid, char *
 
 	hm_report__namer(r, &n);
 	hm_name__offset(&n, addr, pid, buf, size);
+}
+
+int hm_report__cpus_available(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+/* zstd records decompressed on a CPU of their own (compress.c), unless told one thread. */
+bool hm_report__zstd_ahead(const struct hm_report *r)
+{
+	return r->opts.threads > 1 || (r->opts.threads <= 0 && hm_report__cpus_available() > 1);
 }

@@ -12,11 +12,8 @@
  * (lines.c) has one row per virtual line.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
 #include "report.h"
@@ -123,17 +120,6 @@ static int map_ids__note(struct hm_map_ids *t, const struct hm_maps *maps, const
 }
 
 /* ---------------------------------------------------------------- report */
-
-int hm_report__cpus_available(void)
-{
-	cpu_set_t set;
-	long n;
-
-	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
-}
 
 struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 {
@@ -730,12 +716,6 @@ static int batch__keep(struct hm_report *r, struct batch *b)
 	}
 	b->n++;
 	return 0;
-}
-
-/* zstd records decompressed on a CPU of their own (compress.c), unless told one thread. */
-bool hm_report__zstd_ahead(const struct hm_report *r)
-{
-	return r->opts.threads > 1 || (r->opts.threads <= 0 && hm_report__cpus_available() > 1);
 }
 
 /*
