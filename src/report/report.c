@@ -669,11 +669,17 @@ static int batch__flush(struct hm_report *r, struct batch *b)
 static int batch__keep(struct hm_report *r, struct batch *b)
 {
 	struct hm_sample *c = &b->p[b->n].s;
-	size_t need = (c->raw && c->raw_size) ? ((size_t)c->raw_size + 7) & ~(size_t)7 : 0;
-	/* the futex views read contention_begin's call chain (waits.c): kept beside the payload */
-	size_t cc = r->buckets && c->callchain ? c->callchain_nr * sizeof(u64) : 0;
+	size_t need, cc;
 	int err;
 
+	/* a memory sample points to nothing (hm_sample__init cleared the pointers) */
+	if (b->n < BATCH && !c->raw && !c->callchain && !c->read && !c->branch) {
+		b->n++;
+		return 0;
+	}
+	need = (c->raw && c->raw_size) ? ((size_t)c->raw_size + 7) & ~(size_t)7 : 0;
+	/* the futex views read contention_begin's call chain (waits.c): kept beside the payload */
+	cc = r->buckets && c->callchain ? c->callchain_nr * sizeof(u64) : 0;
 	if (b->n == BATCH || b->used + need + cc > b->cap) {
 		int n = b->n;
 
