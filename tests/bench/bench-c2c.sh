@@ -20,7 +20,8 @@
 # microsecond; printed in milliseconds).  The one-thread runs that a ratio
 # compares (cat, hitmap stat, perf, hitmap --threads 1, the floor) all run
 # on the first CPU allowed (taskset); the default's speed-up is taken
-# against one thread run in turn with it, neither pinned; with at most 8 CPUs also one-thread
+# against one thread run in turn with it, neither pinned.  With at most 8
+# CPUs also one-thread
 # rows pinned to each CPU (taskset), whose times summed as speeds bound what
 # any split can give on this machine, and one copy on each CPU at once,
 # whose slowest against one alone bounds it again with what the CPUs share
@@ -78,21 +79,23 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 CPUS=$(awk '/^Cpus_allowed_list/ { n = split($2, r, ","); for (i = 1; i <= n; i++) {
 	if (split(r[i], ab, "-") == 2) { for (c = ab[1]; c <= ab[2]; c++) printf "%d ", c }
 	else printf "%d ", r[i] } }' /proc/self/status)
-PROBE=1
-command -v taskset >/dev/null 2>&1 || { PROBE=0; echo "per-CPU rows: skipped: taskset missing (util-linux)"; }
-[ "$(echo $CPUS | wc -w)" -gt "${BENCH_PROBE_CPUS:-8}" ] && { PROBE=0
-	echo "per-CPU rows: skipped: more than ${BENCH_PROBE_CPUS:-8} CPUs (BENCH_PROBE_CPUS)"; }
 # Every one-thread run a ratio compares (cat, hitmap stat, perf, hitmap
-# --threads 1, the floor, --stats) runs on the same CPU: a VM's vCPUs ran
-# one thread up to 1.6x apart, so unpinned, a ratio could set one tool's run
-# on the slow vCPU against the other's on the fast one.  The default (all
-# CPUs) is not pinned; the per-CPU rows say what each CPU gives.
+# --threads 1, the floor, --stats) runs on the same CPU, FIRST: a VM's vCPUs
+# ran one thread up to 1.6x apart, so unpinned, a ratio could set one tool's
+# run on the slow vCPU against the other's on the fast one.  The default
+# (all CPUs) is not pinned; the per-CPU rows say what each CPU gives.
+PROBE=1
+FIRST=${CPUS%% *}
 ONE=()
 ONE_AT="not pinned (taskset missing)"
-if command -v taskset >/dev/null 2>&1; then
-	ONE=(taskset -c "${CPUS%% *}")
-	ONE_AT="pinned to CPU ${CPUS%% *}"
+if ! command -v taskset >/dev/null 2>&1; then
+	PROBE=0; echo "per-CPU rows: skipped: taskset missing (util-linux)"
+elif [ -n "$FIRST" ]; then
+	ONE=(taskset -c "$FIRST")
+	ONE_AT="pinned to CPU $FIRST"
 fi
+[ "$(echo $CPUS | wc -w)" -gt "${BENCH_PROBE_CPUS:-8}" ] && { PROBE=0
+	echo "per-CPU rows: skipped: more than ${BENCH_PROBE_CPUS:-8} CPUs (BENCH_PROBE_CPUS)"; }
 
 # measure CAP CMD...: "wall_s maxrss_kb cpu_s status" (status: ok, oom, timeout, failed)
 # CAP: an address-space limit in GB for the command, 0 for none.
@@ -238,7 +241,11 @@ for shape in $SHAPES; do
 	rate=0
 	if [ "$PROBE" = 1 ]; then
 		for c in $CPUS; do
-			read -r pt_ pm_ pc_ ps_ < <(best "$RUNS" 0 taskset -c "$c" "$HITMAP" report --threads 1 -i "$F")
+			if [ "${#ONE[@]}" -gt 0 ] && [ "$c" = "$FIRST" ]; then
+				pt_=$h1t pm_=$h1m pc_=$h1c ps_=$h1s	# the pinned run above
+			else
+				read -r pt_ pm_ pc_ ps_ < <(best "$RUNS" 0 taskset -c "$c" "$HITMAP" report --threads 1 -i "$F")
+			fi
 			row "hitmap report --threads 1 on CPU $c" "$pt_" "$pm_" "$pc_" "$ps_"
 			[ "$ps_" = ok ] && rate=$(awk -v r="$rate" -v t="$pt_" 'BEGIN { print (t > 0 ? r + 1 / t : r) }')
 		done
