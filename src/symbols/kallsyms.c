@@ -320,11 +320,10 @@ struct hm_ksyms *hm_ksyms__load(const char *path)
 		(u64)st.st_size < HM_KSYMS_MAX_BYTES;
 	if (sized)
 		alloc = (size_t)st.st_size + 2;	/* the spare byte, and one to see the end */
-	buf = hm_big__alloc(alloc);
+	/* its size known, all of it is read into: faulted in at once */
+	buf = sized ? hm_big__alloc_now(alloc) : hm_big__alloc(alloc);
 	if (!buf)
 		goto nomem;
-	if (sized)
-		hm_big__populate(buf, alloc);	/* its size is known: all of it is read into */
 	for (;;) {
 		ssize_t n;
 
