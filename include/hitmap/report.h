@@ -91,11 +91,13 @@ void hm_report__delete(struct hm_report *r);
 
 /*
  * What views and hooks need of a report (NULL before its header is read):
- * the input's name, its cache-line size, futex model, symbol resolver,
- * maps, topology and hitmap metadata.
+ * the input's name, its cache-line size, the recording machine's
+ * architecture (uname -m, NULL: not in the file), futex model, symbol
+ * resolver, maps, topology and hitmap metadata.
  */
 const char *hm_report__input(const struct hm_report *r);
 u32 hm_report__cacheline(const struct hm_report *r);
+const char *hm_report__arch(const struct hm_report *r);
 const struct hm_futex_model *hm_report__futex(const struct hm_report *r);
 struct hm_symbols *hm_report__symbols(const struct hm_report *r);
 struct hm_maps *hm_report__maps(const struct hm_report *r);

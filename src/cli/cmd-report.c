@@ -132,7 +132,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_report *r = NULL;
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
-	const char *html = NULL, *fmt_opt = NULL;
+	const char *html = NULL, *fmt_opt = NULL, *arch;
 	char *html_extra = NULL;
 	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
@@ -405,8 +405,8 @@ static int cmd_report(int argc, char **argv)
 			}
 		}
 	}
-	if (perf_layout && !display_given && r->header && r->header->arch &&
-	    (!strncmp(r->header->arch, "aarch64", 7) || !strncmp(r->header->arch, "arm64", 5))) {
+	arch = hm_report__arch(r);
+	if (perf_layout && !display_given && arch && (!strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm64", 5))) {
 		/* perf's default on arm64, which has no HITM: peer */
 		rd.sort = HM_SORT_PEER;
 		prd.sort = HM_SORT_PEER;
@@ -429,7 +429,7 @@ static int cmd_report(int argc, char **argv)
 	} else {
 		err = hm_render__stats(r, &rd, stdout);
 		if (!err && !stats && perf_layout)
-			err = hm_pareto__render(r->pareto, r, &prd, stdout);
+			err = hm_pareto__render(hm_report__pareto(r), r, &prd, stdout);
 		else if (!err && !stats)
 			err = hm_render__lines_text(r, &rd, stdout);
 	}

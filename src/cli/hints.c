@@ -21,8 +21,8 @@ void hm_cli__report_hints(const struct hm_report *r, const char *input, int view
 	const char *in = input ? input : "perf.data";
 	char html[512];
 	const char *dot;
-	size_t lines = r->lines ? hm_lines__count(r->lines) : 0;
-	bool mem = r->c2c.nr_entries > 0;	/* memory samples; else contention mode or empty */
+	size_t lines = hm_report__lines(r) ? hm_lines__count(hm_report__lines(r)) : 0;
+	bool mem = hm_report__c2c(r)->nr_entries > 0;	/* memory samples; else contention mode or empty */
 
 	if (!hints_on())
 		return;

@@ -41,6 +41,7 @@ int hm_rec__summarize(const char *path, struct hm_record_result *res)
 {
 	const struct hm_futex_model *fm;
 	const struct hm_buckets *b;
+	struct hm_buckets_totals tot = { 0 };
 	struct hm_record_bucket *rows = NULL;
 	struct hm_report_opts o;
 	struct hm_report *r;
@@ -61,26 +62,29 @@ int hm_rec__summarize(const char *path, struct hm_record_result *res)
 		goto out;
 	b = hm_report__buckets(r);
 	fm = hm_report__futex(r);
-	rows = calloc(b && b->nr ? b->nr : 1, sizeof(*rows));
+	if (b)
+		hm_buckets__totals(b, &tot);
+	rows = calloc(tot.nr ? tot.nr : 1, sizeof(*rows));
 	if (!rows) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; b && i < b->nr; i++) {
-		const struct bk *e = &b->b[i];
+	for (i = 0; i < tot.nr; i++) {
+		struct hm_bucket_info e;
 		struct hm_record_bucket *row;
 
-		if (!e->contended || e->table < 0 || (u32)e->table >= fm->nr_tables)
+		hm_buckets__bucket(b, i, &e);
+		if (!e.contended || e.table < 0 || (u32)e.table >= fm->nr_tables)
 			continue;
 		row = &rows[n++];
-		row->index = e->index;
-		row->addr = fm->tables[e->table].base + e->index * fm->layout.bucket_size;
-		row->events = e->contended;
-		row->wait_ns = e->wait_ns;
-		row->predicted = checked(res, e->index);
+		row->index = e.index;
+		row->addr = fm->tables[e.table].base + e.index * fm->layout.bucket_size;
+		row->events = e.contended;
+		row->wait_ns = e.wait_ns;
+		row->predicted = checked(res, e.index);
 		for (s = 0; s < HM_REC_MAX_SOCK; s++)
 			row->sock[s] = hm_buckets__contended_socket(b, i, s);
-		events += e->contended;
+		events += e.contended;
 	}
 	qsort(rows, n, sizeof(*rows), row_cmp);
 	free(res->buckets);

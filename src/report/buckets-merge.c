@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "buckets.h"
+#include "buckets-int.h"
 
 struct bk_maps {
 	u32	*cls;		/* the source's class -> the destination's */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
-#include "buckets.h"
+#include "buckets-int.h"
 #include "names.h"
 #include "rowfmt.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The futex views' buckets (buckets.h: struct bk): found by table and
+ * The futex views' buckets (buckets-int.h: struct bk): found by table and
  * index, their compact entries, and the queue that applies a sample's
  * update a few samples late so that its cache misses overlap other work.
  * buckets.c decides what a sample adds; this file only stores it.
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "buckets.h"
+#include "buckets-int.h"
 
 /* blocks of 4 << k entries, k <= ENT_CHUNK_K from the arena, larger ones malloc'ed */
 #define ENT_CHUNK_K	10

@@ -12,7 +12,7 @@
  * distinct classification of the file, found by data_src), its function
  * comes from a cache by IP, and rows count samples by class, summed into
  * struct hm_counts only for the views: a bucket keeps a short list of
- * entries (buckets.h: struct bk_ent), field rows and socket cells a count
+ * entries (buckets-int.h: struct bk_ent), field rows and socket cells a count
  * per class (hm_buckets__finish sums them).
  *
  *  bucket rows  one per (table, index): loads, local/remote HITM and DRAM,
@@ -35,7 +35,7 @@
 #include <hitmap/futex_names.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
-#include "buckets.h"
+#include "buckets-int.h"
 #include "util/htab.h"
 
 const char *const hm_bk_acc_names[ACC__MAX] = { "load", "store", "atomic" };
@@ -157,6 +157,73 @@ void hm_buckets__delete(struct hm_buckets *b)
 	free(b->xh);
 	hm_waits__delete(b->callers);
 	free(b);
+}
+
+/* ------------------------------------------------------------ for readers */
+
+void hm_buckets__totals(const struct hm_buckets *b, struct hm_buckets_totals *t)
+{
+	*t = (struct hm_buckets_totals){
+		.nr = b->nr, .nr_objs = b->nr_objs,
+		.nr_sockets = b->nr_sockets, .nr_nodes = b->nr_nodes,
+		.futex_samples = b->futex_samples, .resolved = b->resolved,
+		.unknown_index = b->unknown_index, .objects = b->objects,
+		.contentions = b->contentions, .contentions_resolved = b->contentions_resolved,
+	};
+}
+
+void hm_buckets__bucket(const struct hm_buckets *b, u32 i, struct hm_bucket_info *info)
+{
+	const struct bk *e = &b->b[i];
+
+	*info = (struct hm_bucket_info){ .index = e->index, .table = e->table,
+					 .contended = e->contended, .wait_ns = e->wait_ns,
+					 .wait_max_ns = e->wait_max_ns, .waits = e->waits,
+					 .cost = e->cost };
+}
+
+void hm_buckets__object(const struct hm_buckets *b, u32 i, struct hm_bucket_object *o)
+{
+	const struct obj *x = &b->objs[i];
+
+	*o = (struct hm_bucket_object){ .name = x->name, .pid = x->pid, .addr = x->addr,
+					.st = x->st, .cost = x->cost };
+}
+
+void hm_buckets__field_row(const struct hm_buckets *b, u32 i, struct hm_bucket_field_row *f)
+{
+	const struct frow *x = &b->frows[i];
+
+	*f = (struct hm_bucket_field_row){ .kind = x->kind, .field = x->field,
+					   .access = hm_bk_acc_names[x->acc < ACC__MAX ? x->acc : 0],
+					   .func = x->func, .st = x->st, .cost = x->cost };
+}
+
+void hm_buckets__cell(const struct hm_buckets *b, u32 s, u32 node1, struct hm_bucket_cell *c)
+{
+	size_t k = (size_t)s * (b->nr_nodes + 1) + node1;
+
+	memset(c, 0, sizeof(*c));
+	if (s >= b->nr_sockets || node1 > b->nr_nodes)
+		return;
+	if (b->xfer)
+		c->st = b->xfer[k];
+	if (b->cont) {
+		c->contentions = b->cont[k];
+		c->wait_ns = b->cont_wait[k];
+	}
+}
+
+const struct hm_waits *hm_buckets__callers(const struct hm_buckets *b)
+{
+	return b->callers;
+}
+
+u64 hm_buckets__contended_socket(const struct hm_buckets *b, u32 i, u32 s)
+{
+	size_t k = (size_t)i * b->nr_sockets + s;
+
+	return s < b->nr_sockets && k < b->nr_cont_sock ? b->cont_sock[k] : 0;
 }
 
 /* ------------------------------------------------------------ rows by class */

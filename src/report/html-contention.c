@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "buckets.h"
+#include "waits.h"
 #include "html-contention.h"
 #include "html-esc.h"
 
@@ -36,8 +37,12 @@ static void bucket_rows(FILE *f, const struct hm_buckets *b, const struct hm_rep
 	o = hm_buckets__order(b, HM_BY_BUCKET, &n);
 	if (!o)
 		return;
-	for (i = 0; i < n; i++)
-		with += b->b[o[i]].contended > 0;
+	for (i = 0; i < n; i++) {
+		struct hm_bucket_info e;
+
+		hm_buckets__bucket(b, o[i], &e);
+		with += e.contended > 0;
+	}
 	fprintf(f, "<h3>Waits per bucket</h3>\n<p class=\"muted\">%u bucket%s contended; waits from "
 		"contention_begin to contention_end (microseconds); CALLERS: the waiting code, from the "
 		"call chain%s</p>\n", with, with == 1 ? "" : "s",
@@ -45,10 +50,12 @@ static void bucket_rows(FILE *f, const struct hm_buckets *b, const struct hm_rep
 	fputs("<div style=\"max-height:480px;overflow:auto\"><table id=\"contention-buckets\">", f);
 	head(f, cols, 9, 1u << 0 | 1u << 7 | 1u << 8);
 	for (i = 0; i < n && shown < max; i++) {
-		const struct bk *e = &b->b[o[i]];
-		const struct hm_futex_table *t = e->table >= 0 ? &fm->tables[e->table] : NULL;
+		struct hm_bucket_info e;
+		const struct hm_futex_table *t;
 
-		if (!e->contended)
+		hm_buckets__bucket(b, o[i], &e);
+		t = e.table >= 0 ? &fm->tables[e.table] : NULL;
+		if (!e.contended)
 			continue;
 		shown++;
 		hf = hm_buckets__hottest(b, o[i], funcs, sizeof(funcs));
@@ -66,12 +73,12 @@ static void bucket_rows(FILE *f, const struct hm_buckets *b, const struct hm_rep
 			fputc('-', f);
 		fputs("</td><td>", f);
 		if (t)
-			fprintf(f, "%" PRIu64, e->index);
+			fprintf(f, "%" PRIu64, e.index);
 		else
 			fputs("unknown", f);
 		fprintf(f, "</td><td>%" PRIu64 "</td><td>%.1f</td><td>%.2f</td><td>%.1f</td><td class=\"l\">%s"
-			"</td><td class=\"l\">", e->contended, e->wait_ns / 1e3,
-			e->waits ? e->wait_ns / 1e3 / e->waits : 0.0, e->wait_max_ns / 1e3,
+			"</td><td class=\"l\">", e.contended, e.wait_ns / 1e3,
+			e.waits ? e.wait_ns / 1e3 / e.waits : 0.0, e.wait_max_ns / 1e3,
 			hf >= 0 ? hm_futex_field__name(hf) : "-");
 		hm_html__escape(f, funcs);
 		fputs("</td></tr>\n", f);
@@ -83,23 +90,27 @@ static void bucket_rows(FILE *f, const struct hm_buckets *b, const struct hm_rep
 static void socket_rows(FILE *f, const struct hm_buckets *b)
 {
 	static const char *const cols[] = { "SOCKET", "NODE", "CONTENDED", "WAIT_US", "AVG_US" };
+	struct hm_buckets_totals tot;
+
+	hm_buckets__totals(b, &tot);
 
 	fputs("<h3>Waits per socket</h3>\n<p class=\"muted\">requesting CPU socket x the table's node "
 	      "(private hashes have no node of their own: \"private\")</p>\n<table id=\"contention-sockets\">", f);
 	head(f, cols, 5, 0);
-	for (u32 s = 0; s < b->nr_sockets; s++)
-		for (u32 n = 0; n <= b->nr_nodes; n++) {
-			u32 c = s * (b->nr_nodes + 1) + n;
+	for (u32 s = 0; s < tot.nr_sockets; s++)
+		for (u32 n = 0; n <= tot.nr_nodes; n++) {
+			struct hm_bucket_cell c;
 
-			if (!b->cont[c])
+			hm_buckets__cell(b, s, n, &c);
+			if (!c.contentions)
 				continue;
 			fprintf(f, "<tr><td>%u</td><td>", s);
 			if (n)
 				fprintf(f, "%u", n - 1);
 			else
 				fputs("private", f);
-			fprintf(f, "</td><td>%" PRIu64 "</td><td>%.1f</td><td>%.2f</td></tr>\n", b->cont[c],
-				b->cont_wait[c] / 1e3, b->cont_wait[c] / 1e3 / b->cont[c]);
+			fprintf(f, "</td><td>%" PRIu64 "</td><td>%.1f</td><td>%.2f</td></tr>\n", c.contentions,
+				c.wait_ns / 1e3, c.wait_ns / 1e3 / c.contentions);
 		}
 	fputs("</tbody></table>\n", f);
 }
@@ -110,7 +121,7 @@ static int caller_rows(FILE *f, const struct hm_buckets *b)
 	struct hm_waits_row *v;
 	unsigned n;
 
-	v = hm_waits__rows(b->callers, &n);
+	v = hm_waits__rows(hm_buckets__callers(b), &n);
 	if (!v)
 		return -ENOMEM;
 	fputs("<h3>Callers</h3>\n<p class=\"muted\">who waits on bucket locks: the first two call-chain "
@@ -132,23 +143,26 @@ static int caller_rows(FILE *f, const struct hm_buckets *b)
 char *hm_html_contention__section(const struct hm_report *r, unsigned max_rows)
 {
 	const struct hm_buckets *b = r ? hm_report__buckets(r) : NULL;
+	struct hm_buckets_totals tot = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 	int err = 0;
 
-	if (!b || (hm_buckets__memory_mode(b, r) && !b->contentions))
+	if (b)
+		hm_buckets__totals(b, &tot);
+	if (!b || (hm_buckets__memory_mode(b, r) && !tot.contentions))
 		return strdup("");
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
 	fputs("<section id=\"contention-section\"><h2>Futex bucket lock contention (contention mode)</h2>\n", f);
-	if (!b->contentions) {
+	if (!tot.contentions) {
 		fputs("<p>Nothing contended while recording: more threads, fewer buckets, a longer run.</p>\n", f);
 	} else {
 		fprintf(f, "<p class=\"muted\" id=\"contention-summary\">%" PRIu64 " lock contentions, %" PRIu64
 			" on bucket locks of known tables (lock:contention_begin; what 'hitmap report --by bucket' "
-			"and '--by socket' print)</p>\n", b->contentions, b->contentions_resolved);
+			"and '--by socket' print)</p>\n", tot.contentions, tot.contentions_resolved);
 		bucket_rows(f, b, r, max_rows ? max_rows : 500);
 		socket_rows(f, b);
 		err = caller_rows(f, b);

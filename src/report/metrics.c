@@ -103,36 +103,41 @@ static int finish_buckets(const struct hm_metrics_ctx *ctx, const struct hm_buck
 	bool has_field[2][HM_FUTEX_FIELD__MAX];
 	struct hm_mv_bucket **hot;
 	struct bk_row *row;
-	u32 nsock = bk ? bk->nr_sockets : 0;
+	struct hm_buckets_totals tot = { 0 };
+	u32 nsock;
 	char key[256];
 	u32 i;
 	u32 k, n = 0;
 	int f, kind;
 
+	if (bk)
+		hm_buckets__totals(bk, &tot);
+	nsock = tot.nr_sockets;
 	memset(fields, 0, sizeof(fields));
 	memset(has_field, 0, sizeof(has_field));
-	m->buckets = calloc(bk && bk->nr ? bk->nr : 1, sizeof(*m->buckets));
+	m->buckets = calloc(tot.nr ? tot.nr : 1, sizeof(*m->buckets));
 	if (!m->buckets)
 		return -ENOMEM;
 	row = bk ? calloc(1, sizeof(*row)) : NULL;
 	if (bk && !row)
 		return -ENOMEM;
-	for (i = 0; bk && fm && i < bk->nr; i++) {
-		const struct bk *b = &bk->b[i];
+	for (i = 0; fm && i < tot.nr; i++) {
+		struct hm_bucket_info b;
 		const struct hm_futex_table *t;
 		struct hm_mv_bucket *o;
 
-		if (b->table < 0 || (u32)b->table >= fm->nr_tables)
+		hm_buckets__bucket(bk, i, &b);
+		if (b.table < 0 || (u32)b.table >= fm->nr_tables)
 			continue;
 		hm_buckets__row(bk, i, true, row, NULL, 0);
 		if (!row->st.samples)
 			continue;
-		t = &fm->tables[b->table];
+		t = &fm->tables[b.table];
 		o = &m->buckets[m->nr_buckets++];
 		hm_name__futex_table(fm, t, o->table, sizeof(o->table));
 		o->kind = t->kind;
 		o->node = t->node;
-		o->index = b->index;
+		o->index = b.index;
 		o->tot = row->st;
 		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
 			o->field[f] = row->field[f].st;

@@ -49,6 +49,11 @@ u32 hm_report__cacheline(const struct hm_report *r)
 	return r ? r->opts.cacheline_size : 64;
 }
 
+const char *hm_report__arch(const struct hm_report *r)
+{
+	return r && r->header ? r->header->arch : NULL;
+}
+
 struct hm_buckets *hm_report__buckets(const struct hm_report *r)
 {
 	return r ? r->buckets : NULL;
@@ -75,6 +80,11 @@ bool hm_report__has_contention_events(const struct hm_report *r)
 struct hm_lines *hm_report__lines(const struct hm_report *r)
 {
 	return r ? r->lines : NULL;
+}
+
+struct hm_pareto *hm_report__pareto(const struct hm_report *r)
+{
+	return r ? r->pareto : NULL;
 }
 
 const struct hm_report_opts *hm_report__opts(const struct hm_report *r)

@@ -156,6 +156,8 @@ int hm_report__infer_finish(struct hm_report *r);
 struct hm_buckets *hm_report__buckets(const struct hm_report *r);
 /* Its per-line aggregation (opts.want_lines), NULL without. */
 struct hm_lines *hm_report__lines(const struct hm_report *r);
+/* perf's cache-line view (--perf-layout), NULL without. */
+struct hm_pareto *hm_report__pareto(const struct hm_report *r);
 
 /*
  * What the renderers read of a report (report-access.c): its options, the

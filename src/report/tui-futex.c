@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "buckets.h"
+#include "waits.h"
 #include "tui-futex.h"
 
 static void upper(char *d, const char *s, size_t size)
@@ -81,6 +82,7 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 	u32 bsz = fm->layout.bucket_size ? fm->layout.bucket_size : 64;
 	struct hm_tui_table *t;
 	char title[256], name[32], funcs[256];
+	struct hm_buckets_totals tot;
 	struct bk_row *br;
 	bool mem, cont;
 	int nc, c, err = 0;
@@ -88,16 +90,17 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 
 	if (!b)
 		return NULL;
+	hm_buckets__totals(b, &tot);
 	mem = hm_buckets__memory_mode(b, r);
-	cont = b->contentions || !mem;
+	cont = tot.contentions || !mem;
 	if (mem)
 		snprintf(title, sizeof(title), "Futex buckets (--by bucket): %u buckets, %" PRIu64 " samples in futex memory, %"
-			 PRIu64 " resolved, %" PRIu64 " other futex objects", b->nr, b->futex_samples, b->resolved, b->objects);
+			 PRIu64 " resolved, %" PRIu64 " other futex objects", tot.nr, tot.futex_samples, tot.resolved, tot.objects);
 	else
 		snprintf(title, sizeof(title), "Futex buckets (--by bucket), contention mode: %u buckets contended, %" PRIu64
-			 " lock contentions, %" PRIu64 " on bucket locks", b->nr, b->contentions, b->contentions_resolved);
+			 " lock contentions, %" PRIu64 " on bucket locks", tot.nr, tot.contentions, tot.contentions_resolved);
 	/* TABLE NODE INDEX [HITM LOADS .. STORES COST] [CONTENDED WAIT_US AVG_US MAX_US] [Sn ..] FIELD FUNCTIONS */
-	nc = 3 + (mem ? 1 + HM_COUNTS_NR_COLS - 1 + 1 : 0) + (cont ? 4 : 0) + (mem ? 3 * b->nr_sockets : 0) + 2;
+	nc = 3 + (mem ? 1 + HM_COUNTS_NR_COLS - 1 + 1 : 0) + (cont ? 4 : 0) + (mem ? 3 * tot.nr_sockets : 0) + 2;
 	t = hm_tui_table__new(title, nc);
 	if (!t)
 		return NULL;
@@ -117,7 +120,7 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 		hm_tui_table__col(t, c++, "AVG_US", HM_TUI_COL_FIX2, 0);
 		hm_tui_table__col(t, c++, "MAX_US", HM_TUI_COL_FIX1, 0);
 	}
-	for (s = 0; mem && s < b->nr_sockets; s++) {
+	for (s = 0; mem && s < tot.nr_sockets; s++) {
 		snprintf(name, sizeof(name), "S%u_LOADS", s);
 		hm_tui_table__col(t, c++, name, HM_TUI_COL_INT, 0);
 		snprintf(name, sizeof(name), "S%u_HITM", s);
@@ -130,18 +133,21 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 
 	o = hm_buckets__order(b, HM_BY_BUCKET, &n);
 	br = calloc(1, sizeof(*br));
-	if (!o || !br || hm_tui_table__reserve(t, (size_t)n + b->nr_objs)) {
+	if (!o || !br || hm_tui_table__reserve(t, (size_t)n + tot.nr_objs)) {
 		free(o);
 		free(br);
 		goto nomem;
 	}
 	for (i = 0; i < n && !err; i++) {
-		const struct bk *e = &b->b[o[i]];
-		const struct hm_futex_table *ft = e->table >= 0 ? &fm->tables[e->table] : NULL;
-		u64 addr = ft ? ft->base + e->index * bsz : e->index;
-		long row = hm_tui_table__row_add(t, addr, ft ? bsz : 64);
-		int hf = hm_buckets__row(b, o[i], false, br, funcs, sizeof(funcs));
+		const struct hm_futex_table *ft;
+		struct hm_bucket_info e;
+		long row;
+		int hf;
 
+		hm_buckets__bucket(b, o[i], &e);
+		ft = e.table >= 0 ? &fm->tables[e.table] : NULL;
+		row = hm_tui_table__row_add(t, ft ? ft->base + e.index * bsz : e.index, ft ? bsz : 64);
+		hf = hm_buckets__row(b, o[i], false, br, funcs, sizeof(funcs));
 		if (row < 0)
 			break;
 		if (!ft)
@@ -152,20 +158,20 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 			snprintf(name, sizeof(name), "global");
 		err = hm_tui_table__str(t, row, 0, name);
 		hm_tui_table__num(t, row, 1, ft && !ft->kind ? ft->node : NAN);
-		hm_tui_table__num(t, row, 2, ft ? (double)e->index : NAN);
+		hm_tui_table__num(t, row, 2, ft ? (double)e.index : NAN);
 		c = 3;
 		if (mem) {
 			hm_tui_table__num(t, row, c++, hm_counts__hitm(&br->st));
 			c = counts_row(t, row, c, 1, &br->st);
-			hm_tui_table__num(t, row, c++, e->cost);
+			hm_tui_table__num(t, row, c++, e.cost);
 		}
 		if (cont) {
-			hm_tui_table__num(t, row, c++, e->contended);
-			hm_tui_table__num(t, row, c++, e->wait_ns / 1e3);
-			hm_tui_table__num(t, row, c++, e->waits ? e->wait_ns / 1e3 / e->waits : 0.0);
-			hm_tui_table__num(t, row, c++, e->wait_max_ns / 1e3);
+			hm_tui_table__num(t, row, c++, e.contended);
+			hm_tui_table__num(t, row, c++, e.wait_ns / 1e3);
+			hm_tui_table__num(t, row, c++, e.waits ? e.wait_ns / 1e3 / e.waits : 0.0);
+			hm_tui_table__num(t, row, c++, e.wait_max_ns / 1e3);
 		}
-		for (s = 0; mem && s < b->nr_sockets; s++) {
+		for (s = 0; mem && s < tot.nr_sockets; s++) {
 			hm_tui_table__num(t, row, c++, br->sock[s].loads);
 			hm_tui_table__num(t, row, c++, hm_counts__hitm(&br->sock[s]));
 			hm_tui_table__num(t, row, c++, br->sock[s].stores);
@@ -180,25 +186,27 @@ struct hm_tui_table *hm_tui_futex__buckets(const struct hm_report *r)
 	if (i < n || err)
 		goto nomem;
 	/* the other futex memory (fph header, mm fields), beside the buckets */
-	for (i = 0; i < b->nr_objs && !err; i++) {
-		const struct obj *x = &b->objs[i];
-		long row = hm_tui_table__row_add(t, x->addr, 64);
+	for (i = 0; i < tot.nr_objs && !err; i++) {
+		struct hm_bucket_object x;
+		long row;
 
+		hm_buckets__object(b, i, &x);
+		row = hm_tui_table__row_add(t, x.addr, 64);
 		if (row < 0)
 			goto nomem;
-		err = hm_tui_table__str(t, row, 0, x->name);
+		err = hm_tui_table__str(t, row, 0, x.name);
 		for (c = 1; c < nc - 2; c++)	/* what a bucket has and an object not: "-" */
 			hm_tui_table__num(t, row, c, NAN);
 		if (mem) {
-			hm_tui_table__num(t, row, 3, hm_counts__hitm(&x->st));
-			c = counts_row(t, row, 4, 1, &x->st);
-			hm_tui_table__num(t, row, c++, x->cost);
+			hm_tui_table__num(t, row, 3, hm_counts__hitm(&x.st));
+			c = counts_row(t, row, 4, 1, &x.st);
+			hm_tui_table__num(t, row, c++, x.cost);
 		}
 		if (!err)
 			err = hm_tui_table__str(t, row, nc - 2, "-");
 	}
-	if (!err && b->contentions)
-		err = foot_text(t, b->callers);
+	if (!err && tot.contentions)
+		err = foot_text(t, hm_buckets__callers(b));
 	if (err)
 		goto nomem;
 	return t;
@@ -212,6 +220,7 @@ struct hm_tui_table *hm_tui_futex__fields(const struct hm_report *r)
 {
 	static const char *const kind[] = { "global", "private", "unknown" };
 	const struct hm_buckets *b = buckets_of(r);
+	struct hm_buckets_totals tot;
 	struct hm_tui_table *t;
 	char title[160];
 	u32 *o, n, i;
@@ -219,8 +228,9 @@ struct hm_tui_table *hm_tui_futex__fields(const struct hm_report *r)
 
 	if (!b)
 		return NULL;
+	hm_buckets__totals(b, &tot);
 	snprintf(title, sizeof(title), "Bucket fields x access x function (--by field): %" PRIu64 " bucket samples",
-		 b->resolved + b->unknown_index);
+		 tot.resolved + tot.unknown_index);
 	t = hm_tui_table__new(title, 3 + 1 + HM_COUNTS_NR_COLS + 2);
 	if (!t)
 		return NULL;
@@ -236,21 +246,22 @@ struct hm_tui_table *hm_tui_futex__fields(const struct hm_report *r)
 	if (!o)
 		goto nomem;
 	for (i = 0; i < n && !err; i++) {
-		const struct frow *x = &b->frows[o[i]];
+		struct hm_bucket_field_row x;
 		long row = hm_tui_table__row_add(t, 0, 0);
 
 		if (row < 0)
 			break;
-		err = hm_tui_table__str(t, row, 0, kind[x->kind < 3 ? x->kind : 2]);
+		hm_buckets__field_row(b, o[i], &x);
+		err = hm_tui_table__str(t, row, 0, kind[x.kind < 3 ? x.kind : 2]);
 		if (!err)
-			err = hm_tui_table__str(t, row, 1, hm_futex_field__name(x->field));
+			err = hm_tui_table__str(t, row, 1, hm_futex_field__name(x.field));
 		if (!err)
-			err = hm_tui_table__str(t, row, 2, hm_bk_acc_names[x->acc]);
-		hm_tui_table__num(t, row, 3, hm_counts__hitm(&x->st));
-		c = counts_row(t, row, 4, 0, &x->st);
-		hm_tui_table__num(t, row, c++, x->cost);
+			err = hm_tui_table__str(t, row, 2, x.access);
+		hm_tui_table__num(t, row, 3, hm_counts__hitm(&x.st));
+		c = counts_row(t, row, 4, 0, &x.st);
+		hm_tui_table__num(t, row, c++, x.cost);
 		if (!err)
-			err = hm_tui_table__str(t, row, c, x->func);
+			err = hm_tui_table__str(t, row, c, x.func);
 	}
 	free(o);
 	if (i < n || err)
@@ -271,14 +282,16 @@ static int foot_line(void *t, const char *line)
 struct hm_tui_table *hm_tui_futex__sockets(const struct hm_report *r)
 {
 	const struct hm_buckets *b = buckets_of(r);
+	struct hm_buckets_totals tot;
 	struct hm_tui_table *t;
 	bool mem, cont;
 	int c, err = 0;
 
 	if (!b)
 		return NULL;
+	hm_buckets__totals(b, &tot);
 	mem = hm_buckets__memory_mode(b, r);
-	cont = b->contentions != 0;
+	cont = tot.contentions != 0;
 	t = hm_tui_table__new(mem ? "Sockets (--by socket): requesting CPU socket x data home node" :
 			      "Sockets (--by socket), contention mode: requesting CPU socket x table node",
 			      2 + (mem ? HM_COUNTS_NR_COLS : 0) + (cont ? 3 : 0));
@@ -293,15 +306,16 @@ struct hm_tui_table *hm_tui_futex__sockets(const struct hm_report *r)
 		hm_tui_table__col(t, c++, "WAIT_US", HM_TUI_COL_FIX1, 0);
 		hm_tui_table__col(t, c++, "AVG_US", HM_TUI_COL_FIX2, 0);
 	}
-	for (u32 s = 0; s < b->nr_sockets && !err; s++)
-		for (u32 n = 0; n <= b->nr_nodes && !err; n++) {
-			u32 k = s * (b->nr_nodes + 1) + n;
-			const struct hm_counts *x = &b->xfer[k];
-			u64 nc = cont ? b->cont[k] : 0;
+	for (u32 s = 0; s < tot.nr_sockets && !err; s++)
+		for (u32 n = 0; n <= tot.nr_nodes && !err; n++) {
+			struct hm_bucket_cell x;
+			u64 nc;
 			char nb[16];
 			long row;
 
-			if (!(mem && x->samples) && !nc)
+			hm_buckets__cell(b, s, n, &x);
+			nc = cont ? x.contentions : 0;
+			if (!(mem && x.st.samples) && !nc)
 				continue;
 			row = hm_tui_table__row_add(t, s, n);
 			if (row < 0) {
@@ -314,11 +328,11 @@ struct hm_tui_table *hm_tui_futex__sockets(const struct hm_report *r)
 				snprintf(nb, sizeof(nb), "%s", mem ? "unknown" : "private");
 			hm_tui_table__num(t, row, 0, s);
 			err = hm_tui_table__str(t, row, 1, nb);
-			c = mem ? counts_row(t, row, 2, 0, x) : 2;
+			c = mem ? counts_row(t, row, 2, 0, &x.st) : 2;
 			if (cont) {
 				hm_tui_table__num(t, row, c++, nc);
-				hm_tui_table__num(t, row, c++, b->cont_wait[k] / 1e3);
-				hm_tui_table__num(t, row, c++, nc ? b->cont_wait[k] / 1e3 / nc : 0.0);
+				hm_tui_table__num(t, row, c++, x.wait_ns / 1e3);
+				hm_tui_table__num(t, row, c++, nc ? x.wait_ns / 1e3 / nc : 0.0);
 			}
 		}
 	if (!err && mem)
