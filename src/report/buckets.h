@@ -8,8 +8,9 @@
  * opaque outside buckets*.c (its insides: buckets-int.h), and these calls
  * copy out what a reader shows.  buckets.c fills it, buckets-render.c
  * renders it.  Every row holds struct hm_counts: hitmap's precise
- * categories and perf's counters of the same samples.  Pointers handed out
- * (names, functions) live as long as the aggregation.
+ * categories and perf's counters of the same samples.  They read the
+ * aggregation after the pass (hm_buckets__finish has summed the rows);
+ * pointers handed out (names, functions) live as long as it does.
  */
 #include "report.h"
 #include "counts.h"

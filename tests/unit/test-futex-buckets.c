@@ -13,6 +13,7 @@
 #include <hitmap/mem.h>
 #include <hitmap/topo.h>
 #include "report/report.h"
+#include "report/buckets.h"
 #include "tap.h"
 
 #define G0	0xffff888100998000ull
@@ -189,6 +190,56 @@ int main(void)
 	HAS("text matrix", out, "HITM: socket holding the modified line");
 	free(out);
 	CHECK("render rejects html", render(b, &r, HM_BY_BUCKET, HM_FMT_HTML) == NULL);
+
+	/* what the readers outside buckets*.c copy out: the same numbers as the views */
+	{
+		struct hm_buckets_totals tot;
+		struct hm_bucket_info bi;
+		struct hm_bucket_object ob;
+		struct hm_bucket_field_row fr;
+		struct hm_bucket_cell c;
+		u32 *o, n, i;
+		int found = 0;
+
+		hm_buckets__totals(b, &tot);
+		CHECK("totals: 4 buckets, 1 object, 2 sockets, 2 nodes",
+		      tot.nr == 4 && tot.nr_objs == 1 && tot.nr_sockets == 2 && tot.nr_nodes == 2);
+		CHECK("totals: 26 futex samples, 17 resolved, 3 of an unknown index, 6 on objects",
+		      tot.futex_samples == 26 && tot.resolved == 17 && tot.unknown_index == 3 && tot.objects == 6);
+		CHECK("totals: no contention", tot.contentions == 0 && tot.contentions_resolved == 0);
+		o = hm_buckets__order(b, HM_BY_BUCKET, &n);
+		CHECK("order: 4 buckets", o && n == 4);
+		if (o) {
+			hm_buckets__bucket(b, o[0], &bi);
+			CHECK("hottest bucket: global node 0 index 3, cost 1100",
+			      bi.table == 0 && bi.index == 3 && bi.cost == 1100 && !bi.contended && !bi.waits);
+		}
+		free(o);
+		hm_buckets__object(b, 0, &ob);
+		CHECK("object: fph.state of pid 100, 6 local HITM, cost 300",
+		      ob.name && !strcmp(ob.name, "fph.state") && ob.pid == 100 && ob.addr == P - 64 &&
+		      ob.st.samples == 6 && ob.st.cat[HM_CAT_HITM_LOCAL] == 6 && ob.cost == 300);
+		o = hm_buckets__order(b, HM_BY_FIELD, &n);
+		for (i = 0; o && i < n; i++) {
+			hm_buckets__field_row(b, o[i], &fr);
+			if (fr.kind == 0 && fr.field == HM_FUTEX_FIELD_LOCK && !strcmp(fr.access, "atomic"))
+				found = fr.st.samples == 4 && fr.st.locked == 4 && fr.func &&
+					!strcmp(fr.func, "futex_q_lock");
+		}
+		free(o);
+		CHECK("field row: global lock atomic, 4 locked samples in futex_q_lock", found);
+		hm_buckets__cell(b, 0, 1, &c);
+		CHECK("cell socket 0 x node 0: 9 samples, 5 local HITM", c.st.samples == 9 &&
+		      c.st.cat[HM_CAT_HITM_LOCAL] == 5 && c.contentions == 0);
+		hm_buckets__cell(b, 1, 0, &c);
+		CHECK("cell socket 1 x node unknown: 5 samples", c.st.samples == 5);
+		hm_buckets__cell(b, 2, 0, &c);
+		CHECK("cell past the sockets: zero", c.st.samples == 0 && c.contentions == 0);
+		hm_buckets__cell(b, 0, 3, &c);
+		CHECK("cell past the nodes: zero", c.st.samples == 0);
+		CHECK("contended socket past the sockets: 0", hm_buckets__contended_socket(b, 0, 2) == 0);
+		CHECK("callers: a table in contention mode's reader", hm_buckets__callers(b) != NULL);
+	}
 
 	hm_buckets__delete(b);
 	hm_buckets__delete(NULL);
