@@ -90,14 +90,48 @@ static u64 roundup_page(u64 a)
 	return r < a ? ~0ULL : r;
 }
 
+/*
+ * @v's first @p symbols are in address order (aliases in input order),
+ * the rest in any order: all of them in cmp_addr's order, the short tail
+ * sorted alone and merged from the back.  A running kernel's kallsyms is
+ * such a file: the BPF programs' symbols ("[bpf]") come last, below the
+ * modules.  -ENOMEM (then @v is as it was).
+ */
+static int sort_tail(struct hm_ksym *v, size_t p, size_t n)
+{
+	size_t t = n - p, o = n;
+	struct hm_ksym *tail = malloc(t * sizeof(*tail));
+
+	if (!tail)
+		return -ENOMEM;
+	reverse_runs(v, p);
+	memcpy(tail, v + p, t * sizeof(*tail));
+	qsort(tail, t, sizeof(*tail), cmp_addr);
+	while (t) {
+		if (p && cmp_addr(&v[p - 1], &tail[t - 1]) > 0)
+			v[--o] = v[--p];
+		else
+			v[--o] = tail[--t];
+	}
+	free(tail);
+	return 0;
+}
+
 static int fixup(struct hm_ksyms *k)
 {
 	size_t n = 0;
 
-	if (k->unsorted)
-		qsort(k->v, k->nr, sizeof(*k->v), cmp_addr);
-	else if (k->aliases)
+	if (k->unsorted) {
+		size_t p = 1;
+
+		while (p < k->nr && k->v[p].start >= k->v[p - 1].start)
+			p++;
+		/* a sorted prefix and a short tail: no n log n compares over the whole table */
+		if (k->nr - p > k->nr / 16 || sort_tail(k->v, p, k->nr) < 0)
+			qsort(k->v, k->nr, sizeof(*k->v), cmp_addr);
+	} else if (k->aliases) {
 		reverse_runs(k->v, k->nr);
+	}
 	k->uniq_alloc = k->nr ? k->nr : 1;
 	k->uniq = hm_big__alloc_now(k->uniq_alloc * sizeof(*k->uniq));
 	if (!k->uniq)
@@ -139,6 +173,67 @@ static const u8 hex_plus1[256] = {
 /* What ends a name: a separator, the line's end, or the NUL after the text. */
 static const u8 name_end[256] = { [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\0'] = 1 };
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ONES	0x0101010101010101ULL
+/*
+ * 8 characters at @q as hex digits (q[0] the most significant) to *@v, 8
+ * at once: each byte's value is its low nibble, plus 9 for a letter (bit
+ * 6); the check writes those values back as lower-case hex and wants the
+ * input to be that, or its upper case where a letter is: so exactly the 22
+ * hex digits pass.  false: one is not a hex digit.
+ */
+static bool hex8(const char *q, u32 *v)
+{
+	u64 x, nib, ten, enc;
+
+	memcpy(&x, q, 8);				/* q[0] in the low byte */
+	nib = (x & 0x0f * ONES) + ((x >> 6) & ONES) * 9;	/* 0..24 a byte */
+	ten = ((nib + 0x76 * ONES) >> 7) & ONES;	/* 1 where the value is 10 or more */
+	enc = nib + 0x30 * ONES + ten * 0x27;		/* '0'-'9', 'a'-'f' (for values < 16) */
+	if (((nib + 0x70 * ONES) & 0x80 * ONES) || ((x ^ enc) & ~(ten * 0x20)))
+		return false;
+	/* the bytes' nibbles in order: pairs, then quads, then all 8 */
+	nib = (nib & 0x00ff00ff00ff00ffULL) << 4 | ((nib >> 8) & 0x00ff00ff00ff00ffULL);
+	nib = (nib & 0x0000ffff0000ffffULL) << 8 | ((nib >> 16) & 0x0000ffff0000ffffULL);
+	*v = (u32)((nib & 0xffff) << 16 | ((nib >> 32) & 0xffff));
+	return true;
+}
+
+/*
+ * @q's first 16 characters as hex digits followed by a blank (a kernel's
+ * address as kallsyms prints it), to *@v; false when they are not, and
+ * the caller parses them digit by digit.
+ */
+static bool hex16(const char *q, u64 *v)
+{
+	u32 hi, lo;
+
+	if ((q[16] != ' ' && q[16] != '\t') || !hex8(q, &hi) || !hex8(q + 8, &lo))
+		return false;
+	*v = (u64)hi << 32 | lo;
+	return true;
+}
+
+/* The first byte of @q .. @eol (a '\n' or the NUL after the text) that can end a name, 8 at once. */
+static char *name_scan(char *q, const char *eol)
+{
+	for (; q + 8 <= eol; q += 8) {
+		u64 x, m;
+
+		memcpy(&x, q, 8);
+		m = (x - 0x21 * ONES) & ~x & 0x80 * ONES;	/* bytes below '!': exact for the first */
+		if (m) {
+			q += __builtin_ctzll(m) / 8;
+			if (name_end[(unsigned char)*q])
+				return q;
+			break;	/* another control character: byte by byte from it */
+		}
+	}
+	while (!name_end[(unsigned char)*q])	/* stops at eol at the latest */
+		q++;
+	return q;
+}
+#else
 /*
  * @q's first 16 characters as hex digits followed by a blank (a kernel's
  * address as kallsyms prints it), to *@v; false when they are not, and
@@ -158,6 +253,15 @@ static bool hex16(const char *q, u64 *v)
 	*v = a;
 	return ok;
 }
+
+static char *name_scan(char *q, const char *eol)
+{
+	(void)eol;
+	while (!name_end[(unsigned char)*q])	/* stops at eol at the latest */
+		q++;
+	return q;
+}
+#endif
 
 /* Lines in @len bytes of @text: at most that many symbols. */
 static size_t count_lines(const char *text, size_t len)
@@ -247,8 +351,7 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 		while (q < eol && (*q == ' ' || *q == '\t'))
 			q++;
 		name = q;
-		while (!name_end[(unsigned char)*q])	/* stops at eol at the latest */
-			q++;
+		q = name_scan(q, eol);
 		while (q < eol && *q != ' ' && *q != '\t' && *q != '\r')
 			q++;	/* past a NUL inside the name, as before */
 		nend = q;

@@ -5,6 +5,7 @@
  * running system's /proc/kallsyms (skipped when all addresses are 0), and
  * hm_symbols resolving kernel addresses from a file and from HM_META_KSYMS text.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -126,6 +127,119 @@ int main(void)
 		      hm_ksyms__by_name(b, "bar") && hm_ksyms__by_name(b, "_stext") && !hm_ksyms__by_name(b, "du"));
 		hm_ksyms__delete(a);
 		hm_ksyms__delete(b);
+	}
+	/*
+	 * In order but for a short tail (a running kernel's kallsyms: its BPF
+	 * programs last, below the modules): the tail sorted alone and merged,
+	 * lookups as from the same table in order; an alias in the tail of a
+	 * symbol in order is the last in the text, so it wins there as here.
+	 */
+	{
+		char tailed[8192], ordered[8192];
+		size_t lt = 0, lo = 0;
+		struct hm_ksyms *a, *b;
+		bool same;
+
+		for (int i = 0; i < 60; i++) {
+			if (i == 0)
+				lo += snprintf(ordered + lo, sizeof(ordered) - lo, "ffffffff80fff000 T low\n");
+			lt += snprintf(tailed + lt, sizeof(tailed) - lt, "%016llx T f%d\n",
+				       (unsigned long long)A(0x81000000 + i * 0x100), i);
+			lo += snprintf(ordered + lo, sizeof(ordered) - lo, "%016llx T f%d\n",
+				       (unsigned long long)A(0x81000000 + i * 0x100), i);
+			if (i == 5)
+				lo += snprintf(ordered + lo, sizeof(ordered) - lo, "ffffffff81000500 T alias5\n");
+			if (i == 8)
+				lo += snprintf(ordered + lo, sizeof(ordered) - lo, "ffffffff81000880 t mid\n");
+		}
+		lt += snprintf(tailed + lt, sizeof(tailed) - lt,
+			       "ffffffff81000880 t mid\nffffffff80fff000 T low\nffffffff81000500 T alias5\n");
+		a = hm_ksyms__parse(tailed, lt);
+		b = hm_ksyms__parse(ordered, lo);
+		same = a && b && hm_ksyms__nr(a) == 63 && hm_ksyms__nr(b) == 63;
+		for (u64 at = A(0x80ffef00); same && at < A(0x81005100); at += 0x40) {
+			const struct hm_ksym *x = hm_ksyms__find(a, at), *y = hm_ksyms__find(b, at);
+
+			same = (!x && !y) || (x && y && !strcmp(x->name, y->name) && x->start == y->start &&
+					      x->end == y->end);
+		}
+		CHECK("kallsyms with a short unsorted tail: every lookup as in order", same);
+		CHECK_STR("kallsyms tail: the alias last in the text wins", nm(hm_ksyms__find(a, A(0x81000500))), "alias5");
+		CHECK_STR("kallsyms tail: below the first in order", nm(hm_ksyms__find(a, A(0x80fff010))), "low");
+		CHECK_STR("kallsyms tail: between two in order", nm(hm_ksyms__find(a, A(0x81000890))), "mid");
+		CHECK_STR("kallsyms tail: the one before it ends there", nm(hm_ksyms__find(a, A(0x8100087f))), "f8");
+		hm_ksyms__delete(a);
+		hm_ksyms__delete(b);
+	}
+	/*
+	 * The 16-digit step, every byte at every place: a line parses as it
+	 * does with a leading zero, which always takes the digit-by-digit
+	 * parse (17 characters before the blank); the symbol is there for
+	 * the 22 hex digits alone.
+	 */
+	{
+		char line[40], zline[41];
+		int bad = 0, fast = 0;
+
+		hm_log__quiet(1);
+		for (int i = 0; i < 16 && bad < 5; i++)
+			for (int c = 0; c < 256 && bad < 5; c++) {
+				struct hm_ksyms *x, *y;
+				const struct hm_ksym *sx, *sy;
+				bool ok;
+
+				if (!i && (!c || c == ' ' || c == '\t' || c == '\n'))
+					continue;	/* a blank first: the line's start moves */
+				memcpy(line, "ffffffff81234567 T s\n", 21);
+				line[i] = (char)c;
+				zline[0] = '0';
+				memcpy(zline + 1, line, 21);
+				x = hm_ksyms__parse(line, 21);
+				y = hm_ksyms__parse(zline, 22);
+				sx = x ? hm_ksyms__by_name(x, "s") : NULL;
+				sy = y ? hm_ksyms__by_name(y, "s") : NULL;
+				ok = !x == !y && (!x || hm_ksyms__nr(x) == hm_ksyms__nr(y)) && !sx == !sy &&
+				     (!sx || sx->start == sy->start);
+				fast += sx && c < 128 && isxdigit(c);
+				if (!ok && ++bad)
+					FAILF("kallsyms 16-digit step", "byte 0x%02x at %d: %s / %s", c, i,
+					      sx ? "parsed" : "not parsed", sy ? "parsed" : "not parsed");
+				hm_ksyms__delete(x);
+				hm_ksyms__delete(y);
+			}
+		hm_log__quiet(0);
+		CHECK("kallsyms 16-digit step: every byte at every place as digit by digit", !bad);
+		CHECK_EQ("kallsyms 16-digit step: the 22 hex digits at each of 16 places", fast, 16 * 22);
+	}
+	/* names of every length to 40, a control character anywhere in them, each separator after them */
+	{
+		static const char *const seps[] = { "\n", "\t[m]\n", " \n", "\r\n", "" };
+		char line[128], name[48];
+		int bad = 0;
+
+		for (int len = 1; len <= 40 && bad < 3; len++)
+			for (int ctl = -1; ctl < len && bad < 3; ctl++)
+				for (int j = 0; j < 5 && bad < 3; j++) {
+					struct hm_ksyms *x;
+					const struct hm_ksym *sx;
+					int n;
+
+					memset(name, 'a' + len % 26, len);
+					name[len] = '\0';
+					if (ctl >= 0)
+						name[ctl] = '\x01';
+					n = snprintf(line, sizeof(line), "ffffffff81000000 T %s%s", name, seps[j]);
+					x = hm_ksyms__parse(line, n);
+					sx = x ? hm_ksyms__by_name(x, name) : NULL;
+					if (!sx || sx->start != A(0x81000000) || (j == 1) != (sx->module != NULL) ||
+					    (sx->module && strcmp(sx->module, "m"))) {
+						bad++;
+						FAILF("kallsyms names", "length %d, control at %d, separator %d: %s", len, ctl,
+						      j, sx ? "wrong" : "not found");
+					}
+					hm_ksyms__delete(x);
+				}
+		CHECK("kallsyms names: every length, a control character anywhere, every separator", !bad);
 	}
 	/* more than 16 hex digits saturate (as strtoull did); leading zeros do not */
 	k = hm_ksyms__parse("00000ffffffff81000000 T z\n1ffffffff81000000 T big\n", 50);
