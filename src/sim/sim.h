@@ -520,6 +520,16 @@ void hm_sim__rates(const struct hm_sim *s, struct hm_sim_rates *r);
 void hm_sim__compare(FILE *f, const struct hm_sim *a, const struct hm_sim *b, const char *sa,
 		     const char *sb, const struct hm_sim_rates *ra, u32 na,
 		     const struct hm_sim_rates *rb, u32 nb);
+/*
+ * summary.c: what `hitmap simulate` prints after a run, to @f: text, or
+ * one JSON object with @json; for --accesses (a run made, not run) the
+ * kernel path of one wait and one wake and the lines of mm_struct and
+ * futex_private_hash it reads; the kallsyms text of the modelled kernel
+ * (HM_META_KSYMS, for --kallsyms), *@len bytes.
+ */
+void hm_sim__print_summary(const struct hm_sim *s, bool json, FILE *f);
+void hm_sim__print_accesses(const struct hm_sim *s, FILE *f);
+const char *hm_sim__ksyms(const struct hm_sim *s, size_t *len);
 /* The accesses of one operation @op of this run's kernel, layout and futexes. */
 void hm_sim__template(const struct hm_sim *s, enum hm_sim_op op, struct hm_sim_tmpl *t);
 #define HM_SIM_PAGE_OFFSET	0xffff888000000000ULL
