@@ -178,7 +178,7 @@ void hm_sim__print_accesses(const struct hm_sim *s, FILE *f)
 	for (op = HM_SIM_OP_WAIT; op <= HM_SIM_OP_WAKE; op++) {
 		hm_sim__template(s, (enum hm_sim_op)op, &t);
 		fprintf(f, "%s:\n", op == HM_SIM_OP_WAIT ? "futex_wait (value mismatch: -EAGAIN)"
-						      : "futex_wake (no waiter)");
+							 : "futex_wake (no waiter)");
 		fprintf(f, "  %-2s  %-24s %-44s %-5s %s\n", "#", "function", "access", "kind", "offset");
 		for (i = 0; i < t.n; i++)
 			fprintf(f, "  %2u  %-24s %-44s %-5s %s+%u\n", i + 1, hm_sim_ksym__name(t.st[i].ksym),
