@@ -170,9 +170,6 @@ static const u8 hex_plus1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-/* What ends a name: a separator, the line's end, or the NUL after the text. */
-static const u8 name_end[256] = { [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\0'] = 1 };
-
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ONES	0x0101010101010101ULL
 /*
@@ -214,7 +211,11 @@ static bool hex16(const char *q, u64 *v)
 	return true;
 }
 
-/* The first byte of @q .. @eol (a '\n' or the NUL after the text) that can end a name, 8 at once. */
+/*
+ * The first byte of @q .. @eol (a '\n' or the NUL after the text) below
+ * '!', 8 at once: every byte that can end a name is one, and the caller's
+ * scan to the next blank or CR goes on from there past any other.
+ */
 static char *name_scan(char *q, const char *eol)
 {
 	for (; q + 8 <= eol; q += 8) {
@@ -222,14 +223,10 @@ static char *name_scan(char *q, const char *eol)
 
 		memcpy(&x, q, 8);
 		m = (x - 0x21 * ONES) & ~x & 0x80 * ONES;	/* bytes below '!': exact for the first */
-		if (m) {
-			q += __builtin_ctzll(m) / 8;
-			if (name_end[(unsigned char)*q])
-				return q;
-			break;	/* another control character: byte by byte from it */
-		}
+		if (m)
+			return q + __builtin_ctzll(m) / 8;
 	}
-	while (!name_end[(unsigned char)*q])	/* stops at eol at the latest */
+	while (q < eol && (unsigned char)*q > ' ')
 		q++;
 	return q;
 }
@@ -256,8 +253,7 @@ static bool hex16(const char *q, u64 *v)
 
 static char *name_scan(char *q, const char *eol)
 {
-	(void)eol;
-	while (!name_end[(unsigned char)*q])	/* stops at eol at the latest */
+	while (q < eol && (unsigned char)*q > ' ')
 		q++;
 	return q;
 }
@@ -353,7 +349,7 @@ static struct hm_ksyms *parse_owned(char *owned, size_t len, size_t size)
 		name = q;
 		q = name_scan(q, eol);
 		while (q < eol && *q != ' ' && *q != '\t' && *q != '\r')
-			q++;	/* past a NUL inside the name, as before */
+			q++;	/* past a NUL or another control character inside the name */
 		nend = q;
 		if (nend == name)
 			goto bad;
