@@ -195,7 +195,7 @@ void hm_buckets__field_row(const struct hm_buckets *b, u32 i, struct hm_bucket_f
 	const struct frow *x = &b->frows[i];
 
 	*f = (struct hm_bucket_field_row){ .kind = x->kind, .field = x->field,
-					   .access = hm_bk_acc_names[x->acc < ACC__MAX ? x->acc : 0],
+					   .access = hm_bk_acc_names[x->acc],
 					   .func = x->func, .st = x->st, .cost = x->cost };
 }
 
@@ -206,12 +206,9 @@ void hm_buckets__cell(const struct hm_buckets *b, u32 s, u32 node1, struct hm_bu
 	memset(c, 0, sizeof(*c));
 	if (s >= b->nr_sockets || node1 > b->nr_nodes)
 		return;
-	if (b->xfer)
-		c->st = b->xfer[k];
-	if (b->cont) {
-		c->contentions = b->cont[k];
-		c->wait_ns = b->cont_wait[k];
-	}
+	c->st = b->xfer[k];	/* xfer, cont and cont_wait: made with the buckets */
+	c->contentions = b->cont[k];
+	c->wait_ns = b->cont_wait[k];
 }
 
 const struct hm_waits *hm_buckets__callers(const struct hm_buckets *b)

@@ -14,6 +14,7 @@
 #include <hitmap/topo.h>
 #include "report/report.h"
 #include "report/buckets.h"
+#include "report/waits.h"
 #include "tap.h"
 
 #define G0	0xffff888100998000ull
@@ -238,7 +239,13 @@ int main(void)
 		hm_buckets__cell(b, 0, 3, &c);
 		CHECK("cell past the nodes: zero", c.st.samples == 0);
 		CHECK("contended socket past the sockets: 0", hm_buckets__contended_socket(b, 0, 2) == 0);
-		CHECK("callers: a table in contention mode's reader", hm_buckets__callers(b) != NULL);
+		{
+			unsigned nw = 1;
+			struct hm_waits_row *w = hm_waits__rows(hm_buckets__callers(b), &nw);
+
+			CHECK("callers: no waits from memory samples", w && nw == 0);
+			free(w);
+		}
 	}
 
 	hm_buckets__delete(b);
