@@ -76,16 +76,13 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 # per-CPU rows: a VM's vCPUs, a hybrid CPU's cores or a busy SMT sibling can
 # run one thread at very different speeds, and a split of the file can go no
 # faster than its CPUs together.  Probed with up to BENCH_PROBE_CPUS (8) CPUs.
-CPUS=$(awk '/^Cpus_allowed_list/ { n = split($2, r, ","); for (i = 1; i <= n; i++) {
-	if (split(r[i], ab, "-") == 2) { for (c = ab[1]; c <= ab[2]; c++) printf "%d ", c }
-	else printf "%d ", r[i] } }' /proc/self/status)
+. "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"	# CPUS, FIRST
 # Every one-thread run a ratio compares (cat, hitmap stat, perf, hitmap
 # --threads 1, the floor, --stats) runs on the same CPU, FIRST: a VM's vCPUs
 # ran one thread up to 1.6x apart, so unpinned, a ratio could set one tool's
 # run on the slow vCPU against the other's on the fast one.  The default
 # (all CPUs) is not pinned; the per-CPU rows say what each CPU gives.
 PROBE=1
-FIRST=${CPUS%% *}
 ONE=()
 ONE_AT="not pinned (taskset missing)"
 if ! command -v taskset >/dev/null 2>&1; then

@@ -52,7 +52,7 @@ BIG=${BENCH_DIFF_LINES:-1000000}
 # unpinned runs put the 4x ratio anywhere from 2.7x to 5.4x.
 RUNS=${BENCH_RUNS:-2}
 PIN=()
-FIRST=$(awk '/^Cpus_allowed_list/ { split($2, r, "[,-]"); print r[1] }' /proc/self/status)
+. "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"	# CPUS, FIRST
 if command -v taskset >/dev/null 2>&1 && [ -n "$FIRST" ]; then
 	PIN=(taskset -c "$FIRST")
 	echo "bench-diff: line scaling pinned to CPU $FIRST, the fastest of $RUNS runs a size"
