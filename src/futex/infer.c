@@ -17,6 +17,7 @@
 #include <hitmap/log.h>
 #include "util/bigalloc.h"
 #include "util/htab.h"
+#include "util/prefetch.h"
 
 #define LINE		64ull
 #define MAX_VOTE_NODES	8
@@ -326,7 +327,7 @@ void hm_futex_infer__prefetch(const struct hm_futex_infer *inf, u64 addr, int st
 {
 	if (!inf || !inf->cap || stage)
 		return;
-	__builtin_prefetch(slot_at(inf, slot_of(inf, (addr & ~(LINE - 1)) | 1)), 1);
+	hm_prefetch_w(slot_at(inf, slot_of(inf, (addr & ~(LINE - 1)) | 1)));
 }
 
 int hm_futex_infer__add(struct hm_futex_infer *inf, enum hm_futex_code code, u64 addr,

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "buckets-int.h"
+#include "util/prefetch.h"
 
 struct bk_maps {
 	u32	*cls;		/* the source's class -> the destination's */
@@ -181,7 +182,7 @@ static int buckets_merge(struct hm_buckets *dst, const struct hm_buckets *src, c
 			hm_buckets__prefetch(dst, src->b[i + 2 * D].table, src->b[i + 2 * D].index, 1);
 		if (i + D < src->nr) {
 			hm_buckets__prefetch(dst, src->b[i + D].table, src->b[i + D].index, 2);
-			__builtin_prefetch(src->b[i + D].ent);
+			hm_prefetch(src->b[i + D].ent);
 		}
 		if (!d)
 			return -ENOMEM;

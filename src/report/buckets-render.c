@@ -14,6 +14,7 @@
 #include "buckets-int.h"
 #include "names.h"
 #include "rowfmt.h"
+#include "util/prefetch.h"
 
 #define acc_names hm_bk_acc_names
 
@@ -319,9 +320,9 @@ static int render_bucket(const struct hm_buckets *b, const struct hm_report *r, 
 
 		/* rows in the view's order are at random: fetch the next ones' buckets, then entries */
 		if (i + 8 < b->nr)
-			__builtin_prefetch(&b->b[o[i + 8]]);
+			hm_prefetch(&b->b[o[i + 8]]);
 		if (i + 4 < b->nr)
-			__builtin_prefetch(b->b[o[i + 4]].ent);
+			hm_prefetch(b->b[o[i + 4]].ent);
 		hf = hm_buckets__row(b, o[i], perf, br, funcs, sizeof(funcs));
 		u64 addr = 0;
 
@@ -841,7 +842,7 @@ u32 *hm_buckets__order(const struct hm_buckets *b, enum hm_bucket_view view, u32
 		u32 hitm = 0, samples = 0;
 
 		if (i + 4 < b->nr)
-			__builtin_prefetch(b->b[i + 4].ent);
+			hm_prefetch(b->b[i + 4].ent);
 
 		for (u32 x = 0; x < e->nr; x++) {
 			const struct bk_ent *t = &e->ent[x];

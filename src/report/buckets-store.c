@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "buckets-int.h"
+#include "util/prefetch.h"
 
 /* blocks of 4 << k entries, k <= ENT_CHUNK_K from the arena, larger ones malloc'ed */
 #define ENT_CHUNK_K	10
@@ -184,7 +185,7 @@ void hm_buckets__prefetch(const struct hm_buckets *b, s32 table, u64 index, int 
 
 	if (t && t->idx) {
 		if (stage == 0) {
-			__builtin_prefetch(&t->idx[index]);
+			hm_prefetch(&t->idx[index]);
 			return;
 		}
 		idx = t->idx[index];
@@ -192,7 +193,7 @@ void hm_buckets__prefetch(const struct hm_buckets *b, s32 table, u64 index, int 
 		u32 h = bslot_hash(table, index) & (b->nr_bslots - 1);
 
 		if (stage == 0) {
-			__builtin_prefetch(&b->bslot[h]);
+			hm_prefetch(&b->bslot[h]);
 			return;
 		}
 		if (b->bslot[h].table == table && b->bslot[h].index == index)
@@ -201,9 +202,9 @@ void hm_buckets__prefetch(const struct hm_buckets *b, s32 table, u64 index, int 
 	if (!idx)
 		return;
 	if (stage == 1)
-		__builtin_prefetch(&b->b[idx - 1]);
+		hm_prefetch(&b->b[idx - 1]);
 	else
-		__builtin_prefetch(b->b[idx - 1].ent);
+		hm_prefetch(b->b[idx - 1].ent);
 }
 
 /* The idx of bucket (@table, @index) of hash @h in bslot, 0: none yet. */
@@ -458,26 +459,26 @@ int hm_buckets__queue(struct hm_buckets *b, const struct bk_op *op)
 	x->idx = 0;
 	x->h = 0;
 	if (x->ds) {
-		__builtin_prefetch(x->ds);
+		hm_prefetch(x->ds);
 	} else {
 		x->h = bslot_hash(op->table, op->index);
 		if (b->nr_bslots)
-			__builtin_prefetch(&b->bslot[x->h & (b->nr_bslots - 1)]);
+			hm_prefetch(&b->bslot[x->h & (b->nr_bslots - 1)]);
 	}
 	if (b->q_n > BK_Q_D) {
 		x = q_at(b, BK_Q_D);
 		x->idx = x->ds ? *x->ds : bucket_find(b, x->table, x->index, x->h);
 		if (x->idx)
-			__builtin_prefetch(&b->b[x->idx - 1]);
+			hm_prefetch(&b->b[x->idx - 1]);
 	}
 	if (b->q_n > 2 * BK_Q_D) {
 		x = q_at(b, 2 * BK_Q_D);
 		if (x->idx) {
 			const struct bk *e = &b->b[x->idx - 1];
 
-			__builtin_prefetch(e->ent);
+			hm_prefetch(e->ent);
 			if (e->nr > 8)
-				__builtin_prefetch(e->ent + 8);
+				hm_prefetch(e->ent + 8);
 		}
 	}
 	return err;

@@ -9,6 +9,7 @@
 #include "names.h"
 #include "util/bigalloc.h"
 #include "util/htab.h"
+#include "util/prefetch.h"
 
 /* a line's fixed part and its two strides (lines.h) */
 _Static_assert(offsetof(struct hm_line, ext) == HM_LINE_FIXED && sizeof(struct hm_line) == 256 &&
@@ -394,13 +395,13 @@ void hm_lines__prefetch_at(const struct hm_lines *l, u32 hint, int stage)
 	if (stage == 0) {
 		/* every cache line of it (lines are 64-byte aligned) */
 		for (size_t o = 0; o < l->stride; o += 64)
-			__builtin_prefetch((const char *)ln + o);
+			hm_prefetch((const char *)ln + o);
 	} else {
 		/* what the line points to: reading the line here waits for it, so only where there is some */
 		if (!l->fill && ln->offs)
-			__builtin_prefetch(ln->offs);
+			hm_prefetch(ln->offs);
 		if (!l->ext_at)
-			__builtin_prefetch((const void *)(uintptr_t)ln->ext[0]);
+			hm_prefetch((const void *)(uintptr_t)ln->ext[0]);
 	}
 }
 
@@ -423,7 +424,7 @@ void hm_lines__prefetch_ips_at(const struct hm_lines *l, u32 hint, u64 addr)
 			hi = mid;
 	}
 	if (lo < ln->nr_offs && ln->offs[lo].off == off && ln->offs[lo].ip)
-		__builtin_prefetch(ln->offs[lo].ip);
+		hm_prefetch(ln->offs[lo].ip);
 }
 
 int hm_lines__add_at(struct hm_lines *l, const struct hm_mem_sample *ms,
@@ -693,7 +694,7 @@ int hm_lines__fill(struct hm_lines *l, struct hm_line *const *v, size_t n)
 
 void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line)
 {
-	__builtin_prefetch(&l->slot[hash32(line) & (l->nr_slots - 1)]);
+	hm_prefetch(&l->slot[hash32(line) & (l->nr_slots - 1)]);
 }
 
 size_t hm_lines__count(const struct hm_lines *l)
@@ -899,7 +900,7 @@ int hm_lines__merge_found(struct hm_lines *dst, const struct hm_lines *src, u64 
 
 		/* the lookups ahead: @src's line 4 * MERGE_D on, a slot 2 * MERGE_D, its line MERGE_D */
 		if (k + 4 * MERGE_D < n)
-			__builtin_prefetch(ln_at(src, k + 4 * MERGE_D));
+			hm_prefetch(ln_at(src, k + 4 * MERGE_D));
 		if (k + 2 * MERGE_D < n)
 			hm_lines__prefetch_slot(dst, ln_at(src, k + 2 * MERGE_D)->addr);
 		if (k + MERGE_D < n)

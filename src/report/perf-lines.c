@@ -10,6 +10,7 @@
 #include <string.h>
 #include "perf-lines.h"
 #include "util/bigalloc.h"
+#include "util/prefetch.h"
 
 static inline u32 who_of(u32 pid, u8 cpumode, u8 mapped)
 {
@@ -423,8 +424,8 @@ static void prefetch_line(struct hm_lines *l, u64 line, int stage)
 	}
 	ln = hm_lines__at(l, hm_lines__hint(l, line));
 	if (ln) {
-		__builtin_prefetch(ln);			/* the address the lookup compares */
-		__builtin_prefetch(&ln->pkey, 1);	/* the key the merge reads and sets */
+		hm_prefetch(ln);			/* the address the lookup compares */
+		hm_prefetch_w(&ln->pkey);	/* the key the merge reads and sets */
 	}
 }
 
@@ -682,8 +683,8 @@ int hm_perf_lines__merge_after(struct hm_perf_lines *dst, struct hm_lines *dl,
 			/* @src's line read ahead: its address, then its key */
 			const struct hm_line *la = hm_lines__get(sl, i + 4 * MERGE_D);
 
-			__builtin_prefetch(la);
-			__builtin_prefetch(&la->pkey);
+			hm_prefetch(la);
+			hm_prefetch(&la->pkey);
 		}
 		for (int stage = 2; stage >= 1; stage--) {
 			size_t a = i + stage * MERGE_D;

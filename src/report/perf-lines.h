@@ -5,6 +5,7 @@
 
 #include "report.h"
 #include "lines.h"
+#include "util/prefetch.h"
 
 struct perf_key {
 	u64	line;		/* cl_address(al_addr) */
@@ -66,12 +67,12 @@ static inline void hm_perf_lines__prefetch(const struct hm_perf_lines *p, u64 kh
 	if (!p)
 		return;
 	if (stage == 2) {
-		__builtin_prefetch(&p->slot[kh & (p->nr_slots - 1)]);
+		hm_prefetch(&p->slot[kh & (p->nr_slots - 1)]);
 		return;
 	}
 	idx = p->slot[kh & (p->nr_slots - 1)];
 	if (idx)
-		__builtin_prefetch(&p->e[idx - 1]);
+		hm_prefetch(&p->e[idx - 1]);
 }
 /* Add one sample's counters @one to @k's entry (@kh: its hash); 0 or -ENOMEM. */
 int  hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,

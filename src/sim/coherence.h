@@ -9,6 +9,7 @@
  */
 #include "util/htab.h"
 #include "sim/sim.h"
+#include "util/prefetch.h"
 
 enum hm_line_state { HM_LS_I, HM_LS_S, HM_LS_E, HM_LS_M, HM_LS_O, HM_LS_F };
 
@@ -107,8 +108,8 @@ static inline u32 hm_coh__key(const struct hm_coh *c, u32 id, u32 epoch)
 /* Bring what an access of @id by @cpu will read into the host's caches. */
 static inline void hm_coh__prefetch(const struct hm_coh *c, u32 cpu, u32 id)
 {
-	__builtin_prefetch(&c->lines[id], 1);
-	__builtin_prefetch(hm_coh__slot(c, c->m->cpu_core[cpu], id), 1);
+	hm_prefetch_w(&c->lines[id]);
+	hm_prefetch_w(hm_coh__slot(c, c->m->cpu_core[cpu], id));
 }
 
 /*
@@ -135,7 +136,7 @@ static inline void hm_coh__prefetch_owner(const struct hm_coh *c, u32 id)
 	u32 o = c->lines[id].owner;
 
 	if (o < c->m->nr_cores)
-		__builtin_prefetch(hm_coh__slot(c, o, id), 0);
+		hm_prefetch(hm_coh__slot(c, o, id));
 }
 
 struct hm_coh *hm_coh__new(const struct hm_machine *m, u32 expected_lines);

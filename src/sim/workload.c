@@ -16,6 +16,7 @@
 #include <hitmap/log.h>
 #include "sim/coherence.h"
 #include "sim/sched.h"
+#include "util/prefetch.h"
 
 #define KTEXT_BASE	HM_SIM_KTEXT
 #define KMAP_LEN	HM_SIM_KMAP_LEN
@@ -270,7 +271,7 @@ static __attribute__((noinline)) u64 cal_run(struct hm_sim *s, struct cal *c, u6
 			const struct hm_sim_fut *uf = &s->fut[(u64)c->tid[i][j] * s->o.futexes + tu->j];
 
 			hm_coh__touch_line(s->coh, tu->core, uf->bucket_line);
-			__builtin_prefetch(&s->coh->lines[uf->uword_line], 0);
+			hm_prefetch(&s->coh->lines[uf->uword_line]);
 		}
 		c->n[i] = 0;
 	}
@@ -718,9 +719,9 @@ int hm_sim__run(struct hm_sim *s)
 				hm_coh__prefetch(s->coh, t->cpu, nf->bucket_line);
 				hm_coh__prefetch(s->coh, t->cpu, nf->uword_line);
 				/* the futexes of later ops */
-				__builtin_prefetch(&s->fut[(u64)ti * s->o.futexes + ahead], 0);
+				hm_prefetch(&s->fut[(u64)ti * s->o.futexes + ahead]);
 				if (s->o.shared)
-					__builtin_prefetch(&s->page_line[(u64)ti * s->o.futexes + ahead], 0);
+					hm_prefetch(&s->page_line[(u64)ti * s->o.futexes + ahead]);
 			}
 		}
 		t->time += cost;
