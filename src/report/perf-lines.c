@@ -424,7 +424,7 @@ static void prefetch_line(struct hm_lines *l, u64 line, int stage)
 	}
 	ln = hm_lines__at(l, hm_lines__hint(l, line));
 	if (ln) {
-		hm_prefetch(ln);			/* the address the lookup compares */
+		hm_prefetch(ln);		/* the address the lookup compares */
 		hm_prefetch_w(&ln->pkey);	/* the key the merge reads and sets */
 	}
 }
