@@ -5,11 +5,12 @@
 /*
  * A prefetch the compiler keeps.  GCC 12 at -O3 deletes some
  * __builtin_prefetch calls together with the loads that compute their
- * address (tree DCE): the report's prefetch of perf's entry, one sample
- * ahead of its lookup, was missing from the binary depending on the code
- * around it (and on the profile of a profile-guided build).  A volatile asm
- * is never deleted; it reads nothing the compiler tracks, so it orders no
- * other access.  Elsewhere, the builtin.
+ * address (tree DCE): the report's prefetches of perf's entries, a few
+ * samples ahead of their lookup, were missing from the binary depending on
+ * the code around them (and on the profile of a profile-guided build).  A
+ * volatile asm is never deleted; it reads nothing the compiler tracks, so
+ * it orders no other access.  On x86-64 and arm64 it is that asm;
+ * elsewhere, the builtin.
  */
 #if defined(__x86_64__) || defined(__i386__)
 static inline void hm_prefetch(const void *p)
