@@ -12,7 +12,7 @@
  * it orders no other access.  On x86-64 and arm64 it is that asm;
  * elsewhere, the builtin.
  */
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
 static inline void hm_prefetch(const void *p)
 {
 	__asm__ volatile("prefetcht0 (%0)" : : "r"(p));
