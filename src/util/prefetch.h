@@ -18,10 +18,10 @@ static inline void hm_prefetch(const void *p)
 	__asm__ volatile("prefetcht0 (%0)" : : "r"(p));
 }
 
-/* for a write: what GCC emits for one without -mprfchw */
+/* for a write: the same, as GCC emits for one without -mprfchw */
 static inline void hm_prefetch_w(const void *p)
 {
-	__asm__ volatile("prefetcht0 (%0)" : : "r"(p));
+	hm_prefetch(p);
 }
 #elif defined(__aarch64__)
 static inline void hm_prefetch(const void *p)
