@@ -3,7 +3,8 @@
 # Rules of the source tree that no compiler checks: prefetches through
 # util/prefetch.h (GCC deletes some __builtin_prefetch calls), files of
 # about 1000 lines at most, private headers (*-int.h) included only beside
-# their sources, public headers that include only system and public ones.
+# their sources, public headers that include only with <...> (system
+# headers and <hitmap/...>: a quoted include there names a private one).
 # Each rule runs on the tree (no breach) and on a tree with one planted
 # breach of each (seen).
 set -u
