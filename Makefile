@@ -180,9 +180,10 @@ bench: $(BIN) $(TOOL_BINS)
 # seed folder, $(B)/fuzz/seeds/<target>, made by tests/fuzz/make-seeds.sh
 # from the recordings the tests make (the simulator in every form, the test
 # generators; cut into SPE packets, map records and metadata for the targets
-# that read those) and, for the reader, the committed tests/fuzz/seeds and
-# the corrupt fixtures when ../shared/fixtures/corrupt is there (read in
-# place, never copied).
+# that read those) and, for the reader and the report (which reads whole
+# files too, so starts from the reader's seeds), the committed
+# tests/fuzz/seeds and the corrupt fixtures when ../shared/fixtures/corrupt
+# is there (read in place, never copied).
 FUZZ_SECONDS ?= 120
 FUZZ ?=
 FUZZ_FIXTURES := $(wildcard ../shared/fixtures/corrupt)
@@ -203,6 +204,7 @@ fuzz: $(BIN) $(TOOL_BINS) $(FUZZ_OBJS)
 	$(Q)bad=; for f in $(FUZZ_SRCS); do \
 	  n=$$(basename $$f .c); t=$${n#fuzz-}; \
 	  case $$n in *"$(FUZZ)"*) ;; *) continue;; esac; \
+	  [ $$t = report ] && t=reader; \
 	  extra=; [ $$t = reader ] && extra="tests/fuzz/seeds $(FUZZ_FIXTURES)"; \
 	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $(B)/fuzz/$$n $$f $(FUZZ_OBJS) $(LDLIBS) || exit 1; \
 	  mkdir -p $(B)/fuzz/$$n.corpus; \

@@ -490,7 +490,7 @@ int hm_pareto__add(struct hm_pareto *pa, const struct hm_pareto_key *k,
 	hm_c2c_stats__sum(&rw->st, one);
 	rw->cost += (double)s->weight;
 	/* a sample without a CPU counts on CPU 0's node, like perf */
-	if (pa->nr_nodes && (int)cpu < pa->nr_cpus) {
+	if (pa->nr_nodes && cpu < (u32)pa->nr_cpus) {
 		node = pa->cpu_node_idx[cpu];
 		if (node >= 0 && node < pa->nr_nodes) {
 			struct hm_pareto_node *nd = &rw->node[node];
@@ -512,7 +512,7 @@ int hm_pareto__add(struct hm_pareto *pa, const struct hm_pareto_key *k,
 		mean_add(&rw->mean[HM_PM_LCL_PEER], s->weight);
 	else if (one->load)
 		mean_add(&rw->mean[HM_PM_LOAD], s->weight);
-	if (has_cpu && (int)s->cpu < pa->nr_cpus)
+	if (has_cpu && s->cpu < (u32)pa->nr_cpus)
 		rw->cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
 	set_node(&rw->nodes, &rw->paddr, &rw->paddr_cnt, s->phys_addr, ms->data_node);
 	return 0;

@@ -127,6 +127,30 @@ int main(void)
 	CHECK("-c pid: two rows", !err && hm_pareto__nr_rows(pa) == 2);
 	hm_pareto__delete(pa);
 
+	/*
+	 * A CPU the file's CPUs do not have (the reader warns and hands the
+	 * sample on): counted in the row, no CPU bit, no node.  CPUs from 2^31
+	 * on were negative in a signed compare: the bitmap was written and the
+	 * CPU-to-node table read 256 MB and 8 GB past their ends (found by
+	 * tests/fuzz/fuzz-report.c).
+	 */
+	hm_pareto_opts__parse(&o, "iaddr", bad, sizeof(bad));
+	pa = hm_pareto__new(&o, 64, 4, 2, cpu_node);
+	{
+		static const u32 bad_cpus[] = { 4, 0x7fffffffu, 0x80000000u, 0xffffffffu };
+
+		for (int i = 0; i < 4; i++) {
+			s = smp(10, 11, bad_cpus[i], 0x1000, 0x7000, 1, 0);
+			err |= add(pa, &s, true, false, -1);
+		}
+	}
+	w = pa ? hm_pareto__row(pa, 0) : NULL;
+	CHECK("CPUs past the file's: one row, four samples", !err && w && hm_pareto__nr_rows(pa) == 1 &&
+	      w->st.rmt_hitm == 4);
+	CHECK("CPUs past the file's: no CPU bit, no node counted", w && w->cpus[0] == 0 &&
+	      w->node[0].rmt_hitm == 0 && w->node[1].rmt_hitm == 0);
+	hm_pareto__delete(pa);
+
 	/* -c dso: perf's short names of code objects */
 	{
 		static const struct { const char *file; u8 type; const char *name; } dsos[] = {

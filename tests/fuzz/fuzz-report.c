@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target for the report past the reader: any bytes as a perf.data
+ * file, through hm_report__run (classify, maps and symbols, the futex model
+ * and its inference, the line table, perf's entries, the Pareto rows, the
+ * futex views) and every renderer that reads the aggregation: perf's stats
+ * block, the line table as text, JSON, CSV and LKP lines, the Pareto
+ * sections, the three futex views.  Twice an input: one thread with the
+ * offsets built in the pass, then two threads (the file in ranges, or the
+ * line table's workers) with the offsets read again for the lines shown.
+ * The reader's own target (fuzz-reader.c) covers the records and the header;
+ * this one what the report does with what the reader let through.
+ *
+ * The input is a memfd named by /proc/self/fd/N (the report opens a path
+ * and may read it twice).  No kernel symbols of the running machine
+ * (/proc/kallsyms: 5 MB a run) and no ELF files from the machine (symfs is a
+ * folder that does not exist): an input names whatever maps it likes.
+ * Built and run by 'make fuzz' (FUZZ=report), seeded with the reader's seeds.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include <hitmap/report.h>
+#include "report/pareto.h"
+#include "report/render-c2c.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void quiet(enum hm_log_level level, const char *msg, void *ctx)
+{
+	(void)level;
+	(void)msg;
+	(void)ctx;
+}
+
+static int input_fd = -1, ksyms_fd = -1;
+static char input_path[64], ksyms_path[64];
+static FILE *sink;
+
+static int setup(void)
+{
+	static const char ksyms[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 T do_futex\n"
+		"ffffffff81000200 t futex_wait\n"
+		"ffffffff81001000 D futex_queues\n"
+		"ffffffff82000000 T _etext\n";
+
+	hm_log__set_sink(quiet, NULL, HM_LOG_ERROR);
+	input_fd = memfd_create("fuzz-report-input", 0);
+	ksyms_fd = memfd_create("fuzz-report-kallsyms", 0);
+	sink = fopen("/dev/null", "w");
+	if (input_fd < 0 || ksyms_fd < 0 || !sink)
+		return -1;
+	if (write(ksyms_fd, ksyms, sizeof(ksyms) - 1) != (ssize_t)(sizeof(ksyms) - 1))
+		return -1;
+	snprintf(input_path, sizeof(input_path), "/proc/self/fd/%d", input_fd);
+	snprintf(ksyms_path, sizeof(ksyms_path), "/proc/self/fd/%d", ksyms_fd);
+	return 0;
+}
+
+/* One pass over the input and the renderers of what it built. */
+static void one_report(int threads, bool defer)
+{
+	struct hm_pareto_opts popts;
+	struct hm_pareto_render prd = { .sort = HM_SORT_TOT, .node_info = 2, .show_all = true,
+					.no_source = true };
+	struct hm_render_opts rd = { .sort = HM_SORT_TOT, .node_info = 2, .show_all = true,
+				     .max_lines = 50 };
+	struct hm_report_opts ro;
+	struct hm_report *r;
+	char bad[64];
+
+	memset(&ro, 0, sizeof(ro));
+	memset(&popts, 0, sizeof(popts));
+	if (hm_pareto_opts__parse(&popts, "tid,iaddr,dso", bad, sizeof(bad)) < 0)
+		return;
+	ro.input = input_path;
+	ro.kallsyms = ksyms_path;
+	ro.symfs = "/nonexistent-fuzz-symfs";
+	ro.no_source = true;
+	ro.cacheline_size = 64;
+	ro.want_lines = true;
+	ro.want_buckets = true;
+	ro.pareto = &popts;
+	ro.threads = threads;
+	ro.defer_details = defer;
+	r = hm_report__new(&ro);
+	if (!r)
+		return;
+	if (hm_report__run(r) == 0) {
+		hm_render__stats(r, &rd, sink);
+		hm_render__lines_text(r, &rd, sink);
+		hm_render__json(r, &rd, sink);
+		hm_render__csv(r, &rd, sink);
+		hm_render__lkp(r, sink);
+		hm_pareto__render(hm_report__pareto(r), r, &prd, sink);
+		for (int v = HM_BY_BUCKET; v <= HM_BY_SOCKET; v++) {
+			hm_report__render_futex(r, v, HM_FMT_TEXT, false, sink);
+			hm_report__render_futex(r, v, HM_FMT_JSON, true, sink);
+		}
+	}
+	hm_report__delete(r);
+	fflush(sink);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int ready;
+
+	if (!ready)
+		ready = setup() == 0 ? 1 : -1;
+	if (ready < 0)
+		return 0;
+	if (ftruncate(input_fd, 0) < 0 || pwrite(input_fd, data, size, 0) != (ssize_t)size)
+		return 0;
+	one_report(1, false);
+	one_report(2, true);
+	return 0;
+}
