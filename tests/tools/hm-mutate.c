@@ -11,7 +11,8 @@
  * header and the first records.  Each case runs in its own process, limited
  * to 20 s and 1 GB of address space, and reads every record through the
  * library.  Every EVERYth case also runs one hitmap command (report, diff,
- * script, stat, header, convert, report --html) on the mutated file.
+ * script, stat, header, convert, report --html, report --stdio) on the
+ * mutated file.
  *
  * Counted, and all must be 0: crashes (a signal), hangs (over 20 s), runs
  * over 500 MB of RSS, and silent losses: a run that succeeds without a
@@ -195,7 +196,8 @@ static int lib_case(const struct input *in, const u8 *buf, size_t size)
 }
 
 static const char *const cmds[] = { "report", "diff", "script", "stat", "header", "convert",
-				    "html" };
+				    "html", "stdio" };
+#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
 static int cli_case(const char *hitmap, int which, const char *file, const char *tmp)
 {
@@ -214,6 +216,8 @@ static int cli_case(const char *hitmap, int which, const char *file, const char 
 		execl(hitmap, "hitmap", "convert", "-i", file, "-o", out, (char *)NULL);
 	else if (!strcmp(cmd, "html"))
 		execl(hitmap, "hitmap", "report", "-i", file, "--html", page, (char *)NULL);
+	else if (!strcmp(cmd, "stdio"))	/* perf's layout: the Pareto rows */
+		execl(hitmap, "hitmap", "report", "--stdio", "-i", file, (char *)NULL);
 	else
 		execl(hitmap, "hitmap", cmd, "-i", file, (char *)NULL);
 	_exit(126);
@@ -284,7 +288,7 @@ int main(int argc, char **argv)
 			return 2;
 		if (!pid) {
 			if (cli)
-				cli_case(hitmap, (int)((k / every) % 7), tmp, tmp);
+				cli_case(hitmap, (int)((k / every) % NR_CMDS), tmp, tmp);
 			_exit(lib_case(src, buf, size));
 		}
 		if (wait4(pid, &status, 0, &ru) < 0)
@@ -295,7 +299,7 @@ int main(int argc, char **argv)
 
 			hang ? hangs++ : crashes++;
 			printf("# case %ld (%s%s%s): %s: %s\n", k, src->path, cli ? ", hitmap " : "",
-			       cli ? cmds[(k / every) % 7] : "", what,
+			       cli ? cmds[(k / every) % NR_CMDS] : "", what,
 			       hang ? "over 20 s" : strsignal(WTERMSIG(status)));
 			continue;
 		}
@@ -318,7 +322,7 @@ int main(int argc, char **argv)
 			if (WEXITSTATUS(status) >= 124) {
 				crashes++;
 				printf("# case %ld (%s, hitmap %s): %s: exit %d\n", k, src->path,
-				       cmds[(k / every) % 7], what, WEXITSTATUS(status));
+				       cmds[(k / every) % NR_CMDS], what, WEXITSTATUS(status));
 			}
 			break;
 		}
