@@ -512,8 +512,8 @@ int hm_pareto__add(struct hm_pareto *pa, const struct hm_pareto_key *k,
 		mean_add(&rw->mean[HM_PM_LCL_PEER], s->weight);
 	else if (one->load)
 		mean_add(&rw->mean[HM_PM_LOAD], s->weight);
-	if (has_cpu && s->cpu < (u32)pa->nr_cpus)
-		rw->cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+	if (has_cpu && cpu < (u32)pa->nr_cpus)
+		rw->cpus[cpu / 64] |= 1ULL << (cpu % 64);
 	set_node(&rw->nodes, &rw->paddr, &rw->paddr_cnt, s->phys_addr, ms->data_node);
 	return 0;
 }
