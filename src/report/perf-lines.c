@@ -40,7 +40,7 @@ struct hm_perf_lines *hm_perf_lines__new(void)
 	if (!p)
 		return NULL;
 	p->nr_slots = 1024;
-	p->slot = hm_big__alloc(p->nr_slots * sizeof(u32));
+	p->slot = hm_big__alloc(p->nr_slots * sizeof(*p->slot));
 	if (!p->slot) {
 		free(p);
 		return NULL;
@@ -53,7 +53,7 @@ void hm_perf_lines__delete(struct hm_perf_lines *p)
 	if (!p)
 		return;
 	hm_big__free(p->e, p->alloc * sizeof(*p->e));
-	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
+	hm_big__free(p->slot, p->nr_slots * sizeof(*p->slot));
 	hm_perf_lines__delete(p->other);
 	free(p->kid);
 	free(p->kid_slot);
@@ -63,18 +63,21 @@ void hm_perf_lines__delete(struct hm_perf_lines *p)
 static int perf_lines__grow(struct hm_perf_lines *p)
 {
 	size_t ns = p->nr_slots * 2, mask = ns - 1;
-	u32 *s = hm_big__alloc_now(ns * sizeof(u32));	/* half of it is written at random below */
+	struct perf_slot *s = hm_big__alloc_now(ns * sizeof(*s));	/* half of it is written at random below */
 
 	if (!s)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->nr; i++) {
-		size_t h = hash_of(p->e[i].line, p->e[i].who, p->e[i].dso_id) & mask;
+	/* the old slots in order: each placed by its hash's bits, no entry read */
+	for (size_t j = 0; j < p->nr_slots; j++) {
+		size_t h;
 
-		while (s[h])
-			h = (h + 1) & mask;
-		s[h] = (u32)i + 1;
+		if (!p->slot[j].idx)
+			continue;
+		for (h = p->slot[j].hash & mask; s[h].idx; h = (h + 1) & mask)
+			;
+		s[h] = p->slot[j];
 	}
-	hm_big__free(p->slot, p->nr_slots * sizeof(u32));
+	hm_big__free(p->slot, p->nr_slots * sizeof(*p->slot));
 	p->slot = s;
 	p->nr_slots = ns;
 	return 0;
@@ -85,9 +88,12 @@ static size_t entry_slot(const struct hm_perf_lines *p, u64 line, u32 who, u32 d
 {
 	size_t mask = p->nr_slots - 1, h = kh & mask;
 
-	for (; p->slot[h]; h = (h + 1) & mask) {
-		const struct perf_entry *e = &p->e[p->slot[h] - 1];
+	for (; p->slot[h].idx; h = (h + 1) & mask) {
+		const struct perf_entry *e;
 
+		if (p->slot[h].hash != (u32)kh)
+			continue;
+		e = &p->e[p->slot[h].idx - 1];
 		if (e->line == line && e->who == who && e->dso_id == dso_id)
 			break;
 	}
@@ -98,7 +104,7 @@ static size_t entry_slot(const struct hm_perf_lines *p, u64 line, u32 who, u32 d
 static struct perf_entry *entry_find(const struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id,
 				     u64 kh)
 {
-	u32 i = p->slot[entry_slot(p, line, who, dso_id, kh)];
+	u32 i = p->slot[entry_slot(p, line, who, dso_id, kh)].idx;
 
 	return i ? &p->e[i - 1] : NULL;
 }
@@ -109,8 +115,8 @@ static struct perf_entry *entry_get(struct hm_perf_lines *p, u64 line, u32 who, 
 	size_t h = entry_slot(p, line, who, dso_id, kh);
 	struct perf_entry *e;
 
-	if (p->slot[h])
-		return &p->e[p->slot[h] - 1];
+	if (p->slot[h].idx)
+		return &p->e[p->slot[h].idx - 1];
 	if (p->nr == p->alloc) {
 		size_t na = p->alloc ? p->alloc * 2 : 1024;
 		struct perf_entry *ne = hm_big__realloc(p->e, p->alloc * sizeof(*ne), na * sizeof(*ne));
@@ -125,7 +131,7 @@ static struct perf_entry *entry_get(struct hm_perf_lines *p, u64 line, u32 who, 
 	e->line = line;
 	e->who = who;
 	e->dso_id = dso_id;
-	p->slot[h] = (u32)++p->nr;
+	p->slot[h] = (struct perf_slot){ (u32)kh, (u32)++p->nr };
 	if (p->nr * 2 > p->nr_slots && perf_lines__grow(p) < 0)
 		return NULL;
 	return e;

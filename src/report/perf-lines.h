@@ -28,6 +28,16 @@ struct perf_entry {
 };
 
 /* A perf key less its line: the key of (virtual line, id) is line + delta, who, dso_id. */
+/*
+ * 8 bytes: the low 32 bits of the entry's hash (they place it, so the
+ * table grows without reading the entries, and a lookup reads only the
+ * entries whose bits match) and its index + 1 (0 empty).
+ */
+struct perf_slot {
+	u32	hash;
+	u32	idx;
+};
+
 struct perf_kid {
 	u64	delta;		/* perf's line - the virtual line */
 	u32	who, dso_id;
@@ -36,7 +46,7 @@ struct perf_kid {
 struct hm_perf_lines {
 	struct perf_entry	*e;		/* dense */
 	size_t			nr, alloc;
-	u32			*slot;		/* index + 1; 0 empty */
+	struct perf_slot	*slot;		/* open addressing */
 	size_t			nr_slots;	/* power of two */
 	/* samples counted through hitmap's line table (hm_perf_lines__key_id) */
 	struct perf_kid		*kid;
@@ -62,17 +72,23 @@ u64  hm_perf_key__hash(const struct perf_key *k);
  */
 static inline void hm_perf_lines__prefetch(const struct hm_perf_lines *p, u64 kh, int stage)
 {
-	u32 idx;
+	size_t mask, h;
 
 	if (!p)
 		return;
+	mask = p->nr_slots - 1;
+	h = kh & mask;
 	if (stage == 2) {
-		hm_prefetch(&p->slot[kh & (p->nr_slots - 1)]);
+		hm_prefetch(&p->slot[h]);
 		return;
 	}
-	idx = p->slot[kh & (p->nr_slots - 1)];
-	if (idx)
-		hm_prefetch(&p->e[idx - 1]);
+	/* the entry whose hash matches, among the first slots of its run */
+	for (int n = 0; n < 4 && p->slot[h].idx; n++, h = (h + 1) & mask) {
+		if (p->slot[h].hash == (u32)kh) {
+			hm_prefetch(&p->e[p->slot[h].idx - 1]);
+			return;
+		}
+	}
 }
 /* Add one sample's counters @one to @k's entry (@kh: its hash); 0 or -ENOMEM. */
 int  hm_perf_lines__add(struct hm_perf_lines *p, const struct perf_key *k, u64 kh,
