@@ -42,6 +42,13 @@ struct hm_report_opts {
 	 * global shared-line block) and the socket/node places are not built.
 	 */
 	bool		futex_views_only;
+	/*
+	 * Only the pass's counts are rendered (the Trace Event block, LKP's
+	 * perf-c2c.* lines): as with futex_views_only, perf's level-1 line
+	 * table and the places are not built; with want_lines, want_buckets
+	 * and pareto off, nothing past the counts is.
+	 */
+	bool		counts_only;
 	/* --futex-table specs, "global:NODE:ADDR:SLOTS" / "private:PID:ADDR:SLOTS" */
 	int		nr_futex_tables;
 	const char	**futex_tables;

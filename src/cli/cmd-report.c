@@ -353,6 +353,8 @@ static int cmd_report(int argc, char **argv)
 	}
 	/* --by alone renders only the futex views: the pass builds only what they read */
 	ro.futex_views_only = by && !html && !tui && !ro.want_lines && !ro.pareto;
+	/* --lkp alone prints the Trace Event counts: the pass builds nothing else */
+	ro.counts_only = fmt == HM_FMT_LKP && !html && !tui && !by;
 	/* text, JSON and CSV print offsets for the lines they show only */
 	ro.defer_details = !tui && !html;
 	/*

@@ -137,6 +137,8 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (r->opts.want_lines || r->opts.want_buckets || r->opts.pareto)
+		r->opts.counts_only = false;	/* a view that reads more than the counts */
 	return r;
 }
 
@@ -280,6 +282,12 @@ struct pending {
 _Static_assert(offsetof(struct pending, s) == offsetof(struct pending, ev.sample),
 	       "pending.s is its event's sample");
 
+/* perf's level-1 entries and the places are built (futex_views_only, counts_only: not read). */
+static inline bool perf_keys(const struct hm_report *r)
+{
+	return !r->opts.futex_views_only && !r->opts.counts_only;
+}
+
 static void resolve(struct hm_report *r, struct pending *p)
 {
 	const struct hm_sample *s = &p->s;
@@ -293,7 +301,7 @@ static void resolve(struct hm_report *r, struct pending *p)
 		p->imap = hm_maps__find_ip_thread(r->maps, s->pid, s->tid, s->ip);
 		p->dmap = hm_maps__find_thread(r->maps, s->pid, s->tid, cpumode, s->addr);
 	}
-	if (r->opts.futex_views_only)
+	if (!perf_keys(r))
 		return;		/* the key is what perf's line table and the Pareto read */
 	/* perf's level-1 entry (sort__dcacheline_cmp) */
 	memset(&p->k, 0, sizeof(p->k));
@@ -389,7 +397,7 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 	}
 	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
-	if (!r->opts.futex_views_only) {	/* what only the other views read */
+	if (perf_keys(r)) {	/* what only the other views read */
 		hm_places__add(r->places, &ms);
 		if (!p->pkey) {
 			if (r->lines && s->addr)
@@ -463,13 +471,13 @@ static int flush(struct hm_report *r, struct pending *b, int n)
 			t = b[j].pkey ? pl->other : pl;
 			if (b[j].pkey && t)
 				b[j].kh = hm_perf_lines__other_hash(b[j].s.addr & cl, b[j].pkey);
-			if (!r->opts.futex_views_only)
+			if (perf_keys(r))
 				hm_perf_lines__prefetch(t, b[j].kh, 2);
 			if (r->lines && b[j].s.addr)
 				hm_lines__prefetch_slot(r->lines, b[j].s.addr & cl);
 		}
 		if (k >= 0 && k < n) {
-			if (!r->opts.futex_views_only)
+			if (perf_keys(r))
 				hm_perf_lines__prefetch(b[k].pkey ? pl->other : pl, b[k].kh, 1);
 			b[k].lhint = 0;
 			if (r->lines && b[k].s.addr) {

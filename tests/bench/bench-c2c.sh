@@ -32,7 +32,9 @@
 # report <= 2x hitmap stat on the futex file (beside it the floor of a
 # one-thread report with this line table, tests/tools/hm-floor.c), the default (all CPUs) >= 1.7x
 # one thread on the 20M file (2 CPUs) and not slower on the others, 20M
-# samples in < 200 MB.
+# samples in < 200 MB.  Beside them, untargeted: report --lkp (LKP's
+# perf-c2c.* lines, the pass's counts alone) against hitmap stat and the
+# whole report.
 #
 # perf runs under an address-space cap (BENCH_PERF_MEM_GB, default three
 # quarters of the memory available at the start, at least 10 GB) and a time
@@ -261,6 +263,9 @@ for shape in $SHAPES; do
 	{ read -r ubt ubm ubc ubs; read -r hdt hdm hdc hds; } < <(best_pair "$RUNS" CA CB)
 	row "hitmap report --threads 1 --by bucket (not pinned)" "$ubt" "$ubm" "$ubc" "$ubs"
 	row "hitmap report --by bucket (default)" "$hdt" "$hdm" "$hdc" "$hds"
+	# LKP's metrics alone: the pass's counts, nothing else built (counts_only)
+	read -r hlt hlm hlc hls < <(best "$RUNS" 0 "${ONE[@]}" "$HITMAP" report --threads 1 --lkp -i "$F")
+	row "hitmap report --threads 1 --lkp" "$hlt" "$hlm" "$hlc" "$hls"
 	for p in $PERFS; do
 		v=${p%%:*}
 		lb=; [ "${PS[$v]}" != ok ] && lb=1
@@ -277,6 +282,9 @@ for shape in $SHAPES; do
 		*)	echo "  ratio: perf $v CPU time and peak RSS unknown: perf was killed at the time limit";;
 		esac
 	done
+	awk -v a="$hlt" -v b="$st" -v c="$h1t" 'BEGIN { if (b <= 0) b = 0.01; if (a <= 0) a = 0.01
+		printf "  ratio: %-52s %7.2f  (no target: LKP'"'"'s counts alone)\n", "hitmap --lkp (1 thread) / hitmap stat, time", a / b
+		printf "  ratio: %-52s %7.2f  (no target: what the views past the counts cost)\n", "hitmap (1 thread) / hitmap --lkp (1 thread), time", c / a }'
 	# the issue's target (2x the read) is for the futex file; elsewhere it is printed only
 	if [ "$shape" = futex ]; then
 		ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2

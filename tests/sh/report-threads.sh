@@ -5,7 +5,8 @@
 # kernels), generated files (every vendor encoding, contention mode), the
 # same files as pipes and zstd-compressed, and the real fixtures read in
 # place; for the text report, the futex views, JSON, CSV, HTML and
-# perf's Pareto layout; and 2, 3 and 16 threads on two generated files;
+# perf's Pareto layout; --lkp, which builds the counts alone, against
+# the full pass's counts; and 2, 3 and 16 threads on two generated files;
 # the file cut in ranges (one a thread) on a generated file and a futex
 # simulation, the futex views too (fields naming their first functions of
 # the whole file), also on files perf's inject rewrote.
@@ -104,6 +105,31 @@ if [ $n -gt 0 ] && [ $bad = 0 ]; then
 	pass "report-threads: --threads 1 = --threads 4, byte for byte ($n outputs of ${#files[@]} files; $skipped failed the same way both times)"
 elif [ $n = 0 ]; then
 	fail "report-threads" "no file could be reported"
+fi
+
+# --lkp alone builds only the counts (counts_only): its lines must be the
+# full pass's, which --lkp --html FILE runs (the page reads every view), with
+# one thread and with four (the file in ranges where it is large enough)
+n=0 bad=0
+for f in "${files[@]}"; do
+	"$HITMAP" report --threads 1 -i "$f" --lkp --html "$TMP/full.html" >"$TMP/a.out" 2>"$TMP/a.err"; ra=$?
+	for t in 1 4; do
+		HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$f" --lkp >"$TMP/b.out" 2>"$TMP/b.err"; rb=$?
+		if [ $ra != 0 ] && [ $rb != 0 ]; then
+			continue	# a file neither pass can read gives no counts
+		fi
+		n=$((n + 1))
+		if [ $ra != $rb ] || ! cmp -s "$TMP/a.out" "$TMP/b.out"; then
+			fail "report-threads: ${f##*/} --lkp --threads $t = the full pass's counts" \
+				"exit $ra/$rb; $(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
+			bad=$((bad + 1))
+		fi
+	done
+done
+if [ $n -gt 0 ] && [ $bad = 0 ]; then
+	pass "report-threads: --lkp (the counts alone) = the full pass's --lkp, 1 and 4 threads ($n outputs of ${#files[@]} files)"
+elif [ $n = 0 ]; then
+	fail "report-threads: --lkp" "no file could be reported"
 fi
 
 # other thread counts (shards = 4 per thread; the reading thread takes shards

@@ -6,9 +6,11 @@
  * relative address, no pid split); private anonymous memory is split by pid;
  * another inode is another entry; unmapped and kernel-mode addresses group by
  * address.  Checked against perf c2c report --stats when perf is installed.
+ * The counts alone (counts_only, report --lkp) are the full pass's.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include "tap.h"
@@ -77,6 +79,7 @@ int main(void)
 	struct hm_writer *w;
 	int fd, err = 0, perf_lines = -1, perf_load = -1, perf_store = -1, perf_nomap = -1;
 	int hm_load = -2, hm_store = -2, hm_nomap = -2;
+	struct hm_c2c_stats full = { 0 };
 	FILE *p;
 	char cmd[256], line[256];
 
@@ -158,8 +161,32 @@ int main(void)
 		hm_load = (int)r->shared.load;
 		hm_store = (int)r->shared.store;
 		hm_nomap = (int)r->c2c.nomap;
+		full = r->c2c;
 	}
 	hm_report__delete(r);
+
+	/* the counts alone (report --lkp): the same counts, nothing else built */
+	ro.want_lines = false;
+	ro.counts_only = true;
+	r = hm_report__new(&ro);
+	err = r ? hm_report__run(r) : -1;
+	CHECK_EQ("counts only: run", err, 0);
+	if (r) {
+		CHECK("counts only: every Trace Event counter as the full pass's (no page map rejects too)",
+		      !memcmp(&r->c2c, &full, sizeof(full)));
+		CHECK_EQ("counts only: the nomap count", (int)r->c2c.nomap, hm_nomap);
+		CHECK_EQ("counts only: perf's shared entries not built", r->nr_shared, 0);
+	}
+	hm_report__delete(r);
+	/* a view that reads more turns it off */
+	ro.want_lines = true;
+	r = hm_report__new(&ro);
+	err = r ? hm_report__run(r) : -1;
+	CHECK_EQ("counts only with the line table: run", err, 0);
+	if (r)
+		CHECK_EQ("counts only with the line table: perf's shared entries built", r->nr_shared, 6);
+	hm_report__delete(r);
+	ro.counts_only = false;
 
 	if (system("perf version >/dev/null 2>&1") != 0) {
 		SKIP("perf agrees on shared entries", "perf is not installed");
