@@ -8,6 +8,8 @@
  * sections, the three futex views.  Twice an input: one thread with the
  * offsets built in the pass, then two threads (the file in ranges, or the
  * line table's workers) with the offsets read again for the lines shown.
+ * Between them the counts alone (report --lkp), which must equal the first
+ * pass's counts wherever both succeed: a difference aborts.
  * The reader's own target (fuzz-reader.c) covers the records and the header;
  * this one what the report does with what the reader let through.
  *
@@ -29,6 +31,7 @@
 #include "report/metrics.h"
 #include "report/pareto.h"
 #include "report/render-c2c.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,6 +59,42 @@ static int setup(void)
 	snprintf(input_path, sizeof(input_path), "/proc/self/fd/%d", input_fd);
 	snprintf(ksyms_path, sizeof(ksyms_path), "/proc/self/fd/%d", ksyms_fd);
 	return 0;
+}
+
+/* The first pass's counts (hm_report__c2c), when it succeeded. */
+static struct hm_c2c_stats full_c2c;
+static bool full_ok;
+
+/*
+ * The counts alone (counts_only, report --lkp): where both passes succeed
+ * their counts must be the same, every counter; a difference aborts (the
+ * fuzzer keeps the input).
+ */
+static void counts_report(void)
+{
+	struct hm_report_opts ro;
+	struct hm_report *r;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.input = input_path;
+	ro.kallsyms = ksyms_path;
+	ro.symfs = "/nonexistent-fuzz-symfs";
+	ro.no_source = true;
+	ro.perf_compat = HM_PERF_7_3;
+	ro.threads = 1;
+	ro.counts_only = true;
+	r = hm_report__new(&ro);
+	if (!r)
+		return;
+	if (hm_report__run(r) == 0) {
+		hm_render__lkp(r, sink);
+		if (full_ok && memcmp(hm_report__c2c(r), &full_c2c, sizeof(full_c2c))) {
+			fprintf(stderr, "fuzz-report: the counts alone differ from the full pass's\n");
+			abort();
+		}
+	}
+	hm_report__delete(r);
+	fflush(sink);
 }
 
 /* One pass over the input and the renderers of what it built. */
@@ -88,7 +127,13 @@ static void one_report(int threads, bool defer, enum hm_perf_compat compat, u32 
 	r = hm_report__new(&ro);
 	if (!r)
 		return;
+	if (threads == 1)
+		full_ok = false;
 	if (hm_report__run(r) == 0) {
+		if (threads == 1) {
+			full_c2c = *hm_report__c2c(r);
+			full_ok = true;
+		}
 		hm_render__stats(r, &rd, sink);
 		hm_render__lines_text(r, &rd, sink);
 		hm_render__json(r, &rd, sink);
@@ -128,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size; i += 61)
 		h = (h ^ data[i]) * 16777619u;
 	one_report(1, false, HM_PERF_7_3, 64);
+	counts_report();
 	one_report(2, true, h & 1 ? HM_PERF_6_1 : HM_PERF_6_12, h & 2 ? 128 : 64);
 	return 0;
 }
