@@ -33,8 +33,9 @@
 # one-thread report with this line table, tests/tools/hm-floor.c), the default (all CPUs) >= 1.7x
 # one thread on the 20M file (2 CPUs) and not slower on the others, 20M
 # samples in < 200 MB.  Beside them, untargeted: report --lkp (LKP's
-# perf-c2c.* lines, the pass's counts alone) against hitmap stat and the
-# whole report.
+# perf-c2c.* lines, the pass's counts alone) against what LKP runs for
+# them (perf c2c report -NN --stats, not on the 20M file), hitmap stat and
+# the whole report.
 #
 # perf runs under an address-space cap (BENCH_PERF_MEM_GB, default three
 # quarters of the memory available at the start, at least 10 GB) and a time
@@ -266,6 +267,16 @@ for shape in $SHAPES; do
 	# LKP's metrics alone: the pass's counts, nothing else built (counts_only)
 	read -r hlt hlm hlc hls < <(best "$RUNS" 0 "${ONE[@]}" "$HITMAP" report --threads 1 --lkp -i "$F")
 	row "hitmap report --threads 1 --lkp" "$hlt" "$hlm" "$hlc" "$hls"
+	# against what LKP runs for them (perf c2c report -NN --stats; not on the
+	# 20M file, where perf runs out of memory as with --stdio)
+	declare -A LT=() LS=()
+	for p in $PERFS; do
+		[ "$shape" = big ] && break
+		v=${p%%:*}; c=${p#*:}
+		read -r pt pm pc ps < <(measure "$PERF_MEM_GB" "${ONE[@]}" "$c" c2c report -NN --stats -i "$F")
+		LT[$v]=$pt; LS[$v]=$ps
+		row "perf $v c2c report -NN --stats" "$pt" "$pm" "$pc" "$ps"
+	done
 	for p in $PERFS; do
 		v=${p%%:*}
 		lb=; [ "${PS[$v]}" != ok ] && lb=1
@@ -281,6 +292,12 @@ for shape in $SHAPES; do
 			ratio "perf $v / hitmap --by bucket (1 thread), peak RSS (perf: its cap)" $((PERF_MEM_GB * 1048576)) "$hbm" ">=" 10 1;;
 		*)	echo "  ratio: perf $v CPU time and peak RSS unknown: perf was killed at the time limit";;
 		esac
+	done
+	for p in $PERFS; do
+		v=${p%%:*}
+		[ "${LS[$v]:-}" = ok ] || continue
+		awk -v a="${LT[$v]}" -v b="$hlt" -v v="$v" 'BEGIN { if (b <= 0) b = 0.01
+			printf "  ratio: %-52s %7.2f  (no target: what LKP runs, against --lkp)\n", "perf " v " --stats / hitmap --lkp (1 thread), time", a / b }'
 	done
 	awk -v a="$hlt" -v b="$st" -v c="$h1t" 'BEGIN { if (b <= 0) b = 0.01; if (a <= 0) a = 0.01
 		printf "  ratio: %-52s %7.2f  (no target: LKP'"'"'s counts alone)\n", "hitmap --lkp (1 thread) / hitmap stat, time", a / b
