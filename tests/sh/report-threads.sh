@@ -78,6 +78,16 @@ differs() {
 	return 1
 }
 
+# tally NAME TEXT: after a loop that counted $n outputs and $bad failures
+# (each failed on its own), pass TEXT when all agreed; none read fails NAME
+tally() {
+	if [ $n -gt 0 ] && [ $bad = 0 ]; then
+		pass "$2"
+	elif [ $n = 0 ]; then
+		fail "$1" "no file could be reported"
+	fi
+}
+
 # views: text, futex views, JSON, CSV, HTML, Pareto
 views=("" "--by bucket" "--by field" "--by socket" "--json" "--csv" "--html -" "--pareto" "-N --show-all")
 short=("" "--json" "--by bucket")
@@ -101,11 +111,8 @@ for f in "${files[@]}"; do
 		differs "report-threads: ${f##*/} ${v:-text}" $ra $rb && bad=$((bad + 1))
 	done
 done
-if [ $n -gt 0 ] && [ $bad = 0 ]; then
-	pass "report-threads: --threads 1 = --threads 4, byte for byte ($n outputs of ${#files[@]} files; $skipped failed the same way both times)"
-elif [ $n = 0 ]; then
-	fail "report-threads" "no file could be reported"
-fi
+tally "report-threads" \
+	"report-threads: --threads 1 = --threads 4, byte for byte ($n outputs of ${#files[@]} files; $skipped failed the same way both times)"
 
 # --lkp alone builds only the counts (counts_only): its lines must be the
 # full pass's, which --lkp --html FILE runs (the page reads every view), with
@@ -126,11 +133,8 @@ for f in "${files[@]}"; do
 		fi
 	done
 done
-if [ $n -gt 0 ] && [ $bad = 0 ]; then
-	pass "report-threads: --lkp (the counts alone) = the full pass's --lkp, 1 and 4 threads ($n outputs of ${#files[@]} files)"
-elif [ $n = 0 ]; then
-	fail "report-threads: --lkp" "no file could be reported"
-fi
+tally "report-threads: --lkp" \
+	"report-threads: --lkp (the counts alone) = the full pass's --lkp, 1 and 4 threads ($n outputs of ${#files[@]} files)"
 
 # other thread counts (shards = 4 per thread; the reading thread takes shards
 # when the workers fall behind, most likely on the larger file's many lines)
