@@ -86,7 +86,7 @@ static int perf_lines__grow(struct hm_perf_lines *p)
 /* The slot of (@line, @who, @dso_id) (@kh: its hash): its entry's, or the empty one it would take. */
 static size_t entry_slot(const struct hm_perf_lines *p, u64 line, u32 who, u32 dso_id, u64 kh)
 {
-	size_t mask = p->nr_slots - 1, h = kh & mask;
+	size_t mask = p->nr_slots - 1, h = (u32)kh & mask;
 
 	for (; p->slot[h].idx; h = (h + 1) & mask) {
 		const struct perf_entry *e;

@@ -27,9 +27,8 @@ struct perf_entry {
 	u32	load, fbhit, l1hit, l2hit, llc, hitm, peer, locks, blk, store, st_l1hit, st_na;
 };
 
-/* A perf key less its line: the key of (virtual line, id) is line + delta, who, dso_id. */
 /*
- * 8 bytes: the low 32 bits of the entry's hash (they place it, so the
+ * 8 bytes: the low 32 bits of the entry's hash (they alone place it, so the
  * table grows without reading the entries, and a lookup reads only the
  * entries whose bits match) and its index + 1 (0 empty).
  */
@@ -38,6 +37,7 @@ struct perf_slot {
 	u32	idx;
 };
 
+/* A perf key less its line: the key of (virtual line, id) is line + delta, who, dso_id. */
 struct perf_kid {
 	u64	delta;		/* perf's line - the virtual line */
 	u32	who, dso_id;
@@ -77,7 +77,7 @@ static inline void hm_perf_lines__prefetch(const struct hm_perf_lines *p, u64 kh
 	if (!p)
 		return;
 	mask = p->nr_slots - 1;
-	h = kh & mask;
+	h = (u32)kh & mask;
 	if (stage == 2) {
 		hm_prefetch(&p->slot[h]);
 		return;
