@@ -61,34 +61,37 @@ static int setup(void)
 	return 0;
 }
 
-/* The first pass's counts (hm_report__c2c), when it succeeded. */
-static struct hm_c2c_stats full_c2c;
-static bool full_ok;
+/* The options every pass shares: the input, the 5-line kallsyms, no ELF files, no source. */
+static void base_opts(struct hm_report_opts *ro, int threads, enum hm_perf_compat compat)
+{
+	memset(ro, 0, sizeof(*ro));
+	ro->input = input_path;
+	ro->kallsyms = ksyms_path;
+	ro->symfs = "/nonexistent-fuzz-symfs";
+	ro->no_source = true;
+	ro->perf_compat = compat;
+	ro->threads = threads;
+}
 
 /*
- * The counts alone (counts_only, report --lkp): where both passes succeed
- * their counts must be the same, every counter; a difference aborts (the
- * fuzzer keeps the input).
+ * The counts alone (counts_only, report --lkp): where the full pass
+ * succeeded (@full, NULL where it did not) and this one does, their counts
+ * must be the same, every counter; a difference aborts (the fuzzer keeps
+ * the input).
  */
-static void counts_report(void)
+static void counts_report(const struct hm_c2c_stats *full)
 {
 	struct hm_report_opts ro;
 	struct hm_report *r;
 
-	memset(&ro, 0, sizeof(ro));
-	ro.input = input_path;
-	ro.kallsyms = ksyms_path;
-	ro.symfs = "/nonexistent-fuzz-symfs";
-	ro.no_source = true;
-	ro.perf_compat = HM_PERF_7_3;
-	ro.threads = 1;
+	base_opts(&ro, 1, HM_PERF_7_3);
 	ro.counts_only = true;
 	r = hm_report__new(&ro);
 	if (!r)
 		return;
 	if (hm_report__run(r) == 0) {
 		hm_render__lkp(r, sink);
-		if (full_ok && memcmp(hm_report__c2c(r), &full_c2c, sizeof(full_c2c))) {
+		if (full && memcmp(hm_report__c2c(r), full, sizeof(*full))) {
 			fprintf(stderr, "fuzz-report: the counts alone differ from the full pass's\n");
 			abort();
 		}
@@ -97,8 +100,12 @@ static void counts_report(void)
 	fflush(sink);
 }
 
-/* One pass over the input and the renderers of what it built. */
-static void one_report(int threads, bool defer, enum hm_perf_compat compat, u32 cls)
+/*
+ * One pass over the input and the renderers of what it built; true when
+ * the pass succeeded, its counts then in *@c2c (NULL: not wanted).
+ */
+static bool one_report(int threads, bool defer, enum hm_perf_compat compat, u32 cls,
+		       struct hm_c2c_stats *c2c)
 {
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd = { .sort = HM_SORT_TOT, .node_info = 2, .show_all = true,
@@ -108,32 +115,24 @@ static void one_report(int threads, bool defer, enum hm_perf_compat compat, u32 
 	struct hm_report_opts ro;
 	struct hm_report *r;
 	char bad[64];
+	bool ok;
 
-	memset(&ro, 0, sizeof(ro));
 	memset(&popts, 0, sizeof(popts));
 	if (hm_pareto_opts__parse(&popts, "tid,iaddr,dso", bad, sizeof(bad)) < 0)
-		return;
-	ro.input = input_path;
-	ro.kallsyms = ksyms_path;
-	ro.symfs = "/nonexistent-fuzz-symfs";
-	ro.no_source = true;
+		return false;
+	base_opts(&ro, threads, compat);
 	ro.cacheline_size = cls;
-	ro.perf_compat = compat;
 	ro.want_lines = true;
 	ro.want_buckets = true;
 	ro.pareto = &popts;
-	ro.threads = threads;
 	ro.defer_details = defer;
 	r = hm_report__new(&ro);
 	if (!r)
-		return;
-	if (threads == 1)
-		full_ok = false;
-	if (hm_report__run(r) == 0) {
-		if (threads == 1) {
-			full_c2c = *hm_report__c2c(r);
-			full_ok = true;
-		}
+		return false;
+	ok = hm_report__run(r) == 0;
+	if (ok) {
+		if (c2c)
+			*c2c = *hm_report__c2c(r);
 		hm_render__stats(r, &rd, sink);
 		hm_render__lines_text(r, &rd, sink);
 		hm_render__json(r, &rd, sink);
@@ -157,12 +156,15 @@ static void one_report(int threads, bool defer, enum hm_perf_compat compat, u32 
 	}
 	hm_report__delete(r);
 	fflush(sink);
+	return ok;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int ready;
 	u32 h = 2166136261u;
+	struct hm_c2c_stats full;
+	bool full_ok;
 
 	if (!ready)
 		ready = setup() == 0 ? 1 : -1;
@@ -172,8 +174,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (size_t i = 0; i < size; i += 61)
 		h = (h ^ data[i]) * 16777619u;
-	one_report(1, false, HM_PERF_7_3, 64);
-	counts_report();
-	one_report(2, true, h & 1 ? HM_PERF_6_1 : HM_PERF_6_12, h & 2 ? 128 : 64);
+	full_ok = one_report(1, false, HM_PERF_7_3, 64, &full);
+	counts_report(full_ok ? &full : NULL);
+	one_report(2, true, h & 1 ? HM_PERF_6_1 : HM_PERF_6_12, h & 2 ? 128 : 64, NULL);
 	return 0;
 }
