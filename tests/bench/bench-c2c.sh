@@ -179,6 +179,12 @@ ratio() {
 	}'
 }
 
+# note_ratio NAME A B WHY: A / B, printed with why it has no target
+note_ratio() {
+	awk -v t="$1" -v a="$2" -v b="$3" -v w="$4" 'BEGIN { if (b <= 0) b = 0.01
+		printf "  ratio: %-52s %7.2f  (no target: %s)\n", t, a / b, w }'
+}
+
 make_shape() {	# SHAPE -> sets F and DESC, or returns 1
 	F=$T/$1.data
 	case $1 in
@@ -295,13 +301,11 @@ for shape in $SHAPES; do
 	done
 	for p in $PERFS; do
 		v=${p%%:*}
-		[ "${LS[$v]:-}" = ok ] || continue
-		awk -v a="${LT[$v]}" -v b="$hlt" -v v="$v" 'BEGIN { if (b <= 0) b = 0.01
-			printf "  ratio: %-52s %7.2f  (no target: what LKP runs, against --lkp)\n", "perf " v " --stats / hitmap --lkp (1 thread), time", a / b }'
+		[ "${LS[$v]:-}" = ok ] &&
+			note_ratio "perf $v --stats / hitmap --lkp (1 thread), time" "${LT[$v]}" "$hlt" "what LKP runs, against --lkp"
 	done
-	awk -v a="$hlt" -v b="$st" -v c="$h1t" 'BEGIN { if (b <= 0) b = 0.01; if (a <= 0) a = 0.01
-		printf "  ratio: %-52s %7.2f  (no target: LKP'"'"'s counts alone)\n", "hitmap --lkp (1 thread) / hitmap stat, time", a / b
-		printf "  ratio: %-52s %7.2f  (no target: what the views past the counts cost)\n", "hitmap (1 thread) / hitmap --lkp (1 thread), time", c / a }'
+	note_ratio "hitmap --lkp (1 thread) / hitmap stat, time" "$hlt" "$st" "LKP's counts alone"
+	note_ratio "hitmap (1 thread) / hitmap --lkp (1 thread), time" "$h1t" "$hlt" "what the views past the counts cost"
 	# the issue's target (2x the read) is for the futex file; elsewhere it is printed only
 	if [ "$shape" = futex ]; then
 		ratio "hitmap (1 thread) / hitmap stat, time" "$h1t" "$st" "<=" 2

@@ -122,10 +122,9 @@ for f in "${files[@]}"; do
 	"$HITMAP" report --threads 1 -i "$f" --lkp --html "$TMP/full.html" >"$TMP/a.out" 2>"$TMP/a.err"; ra=$?
 	for t in 1 4; do
 		HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$f" --lkp >"$TMP/b.out" 2>"$TMP/b.err"; rb=$?
-		if [ $ra != 0 ] && [ $rb != 0 ]; then
-			continue	# a file neither pass can read gives no counts
-		fi
 		n=$((n + 1))
+		# exit and output only: the full pass's futex-table inference reads
+		# the file once more first and repeats the reader's warnings
 		if [ $ra != $rb ] || ! cmp -s "$TMP/a.out" "$TMP/b.out"; then
 			fail "report-threads: ${f##*/} --lkp --threads $t = the full pass's counts" \
 				"exit $ra/$rb; $(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
