@@ -169,6 +169,15 @@ struct hm_symbols_opts {
 	 */
 	bool	   running_kallsyms_range;
 	/*
+	 * additive: perf 6.3 and later (6.12, 7.3) name the PLT their way:
+	 * ".plt" for the header, the symbol before .plt cut at its start,
+	 * .plt.got and .plt.sec entries named, entries in GOT-slot order,
+	 * nameless IRELATIVE entries after their resolver ("offset_OFF@plt"
+	 * when none); perf 6.1 (false) names only .plt's entries, and where a
+	 * zero-size symbol before .plt reaches over them, that symbol.
+	 */
+	bool	   modern_plt;
+	/*
 	 * additive: a vmlinux ELF (perf's -k/--vmlinux): kernel image
 	 * addresses take its symbols (and source lines, with DWARF) before
 	 * kallsyms; modules keep kallsyms.  KASLR: the slide is the kernel

@@ -169,6 +169,7 @@ int hm_report__chunk_setup(struct hm_report *r)
 	so.no_source = r->opts.no_source;
 	so.running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
 				    r->opts.perf_compat > HM_PERF_6_12;
+	so.modern_plt = r->opts.perf_compat != HM_PERF_6_1;
 	r->syms = hm_symbols__new(&so);
 	if (!r->syms)
 		return -ENOMEM;

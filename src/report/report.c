@@ -547,6 +547,7 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
 	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
 				     r->opts.perf_compat > HM_PERF_6_12;
+	so->modern_plt = r->opts.perf_compat != HM_PERF_6_1;
 }
 
 /* The line table, or its workers (threads > 1 with the file not in ranges). */

@@ -297,146 +297,111 @@ static int build_uniq(struct hm_elf *e)
 	return 0;
 }
 
+/* @s (the first at its start) or one of its aliases is an IFUNC: perf's ifunc_alias. */
+static bool ifunc_at(const struct hm_elf *e, const struct hm_elf_sym *s)
+{
+	for (size_t i = (size_t)(s - e->syms); i < e->nr_syms && e->syms[i].start == s->start; i++)
+		if (e->syms[i].type == STT_GNU_IFUNC)
+			return true;
+	return false;
+}
+
+static bool in_load(const struct hm_elf *e, u64 vaddr)
+{
+	for (size_t i = 0; i < e->nr_loads; i++) {
+		const struct load *l = &e->loads[i];
+		u64 sz = l->memsz > l->filesz ? l->memsz : l->filesz;
+
+		if (sz && vaddr >= l->vaddr && vaddr < l->vaddr + sz)
+			return true;
+	}
+	return false;
+}
+
 /*
- * perf 6.1's dso__synthesize_plt_symbols(): after the symbol table is read
- * and its ends fixed up, one "NAME@plt" symbol per .rela.plt (or .rel.plt)
- * entry, in order, in .plt after a header of sh_entsize bytes, each
- * sh_entsize long (x86: 16); NAME is the entry's .dynsym name, "" for
- * entries without a symbol (IRELATIVE), hence "@plt".  6.1 knows no .plt.sec
- * nor .plt.got; ARM/AArch64/SPARC use fixed header/entry sizes.  Read from
- * the binary itself (debug files have .plt as NOBITS).
+ * perf 6.3+'s get_ifunc_name(): a nameless IRELATIVE entry takes the name
+ * of the symbol starting at its resolver when that is an IFUNC or an alias
+ * of one.  Looked up before any PLT symbol joins the table, as perf's come
+ * after its resolvers in its tree walk.  NULL: keep perf's offset name.
  */
-static int plt_sizes(Elf *elf, const GElf_Shdr *plt, u64 *hdr, u64 *ent)
+static const char *ifunc_name(struct hm_elf *e, u64 vaddr, char *buf, size_t len)
 {
-	GElf_Ehdr eh;
+	const struct hm_elf_sym *s;
 
-	if (!gelf_getehdr(elf, &eh))
-		return -EINVAL;
-	switch (eh.e_machine) {
-	case EM_ARM:		*hdr = 20;  *ent = 12; break;
-	case EM_AARCH64:	*hdr = 32;  *ent = 16; break;
-	case EM_SPARC:		*hdr = 48;  *ent = 12; break;
-	case EM_SPARCV9:	*hdr = 128; *ent = 32; break;
-	default:		*hdr = plt->sh_entsize; *ent = plt->sh_entsize; break;
-	}
-	return 0;
+	if (!in_load(e, vaddr))
+		return NULL;
+	s = hm_elf__find(e, vaddr);
+	if (!s || s->start != vaddr || !ifunc_at(e, s))
+		return NULL;
+	snprintf(buf, len, "%s@plt", s->name);
+	return hm_strpool__intern(e->pool, buf);
 }
 
-static Elf_Scn *scn_by_name(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *sh)
+static int add_sym(struct hm_elf *e, const struct hm_plt_ent *p, const char *name)
 {
-	Elf_Scn *scn = NULL;
+	struct hm_elf_sym *s = &e->syms[e->nr_syms];
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		n = elf_strptr(elf, shstrndx, sh->sh_name);
-		if (n && !strcmp(n, want))
-			return scn;
-	}
-	return NULL;
-}
-
-static int plt_syms(struct hm_elf *e, Elf *elf)
-{
-	GElf_Shdr rsh, psh, dsh, ssh;
-	Elf_Scn *rscn, *dscn = NULL, *sscn;
-	Elf_Data *rd, *dd, *sd;
-	size_t shstrndx = 0, nrel;
-	u64 hdr, ent, addr;
-	char name[1024];
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	/* perf: the first section named .dynsym, of type SHT_DYNSYM */
-	if (!(dscn = scn_by_name(elf, shstrndx, ".dynsym", &dsh)) || dsh.sh_type != SHT_DYNSYM)
-		return 0;
-	rscn = scn_by_name(elf, shstrndx, ".rela.plt", &rsh);
-	if (!rscn)
-		rscn = scn_by_name(elf, shstrndx, ".rel.plt", &rsh);
-	if (!rscn || rsh.sh_link != elf_ndxscn(dscn) || !rsh.sh_entsize)
-		return 0;
-	if (!scn_by_name(elf, shstrndx, ".plt", &psh) || psh.sh_type == SHT_NOBITS)
-		return 0;
-	if (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL)
-		return 0;
-	rd = elf_getdata(rscn, NULL);
-	dd = elf_getdata(dscn, NULL);
-	sscn = elf_getscn(elf, dsh.sh_link);
-	if (!rd || !dd || !sscn || !gelf_getshdr(sscn, &ssh))
-		return 0;
-	sd = elf_getdata(sscn, NULL);
-	if (!sd || !sd->d_size || plt_sizes(elf, &psh, &hdr, &ent))
-		return 0;
-	nrel = rsh.sh_size / rsh.sh_entsize;
-	struct hm_elf_sym *nv = realloc(e->syms, (e->nr_syms + nrel + 1) * sizeof(*nv));
-
-	if (!nv)
+	s->start = p->start;
+	s->size = p->size;
+	s->type = STT_FUNC;
+	s->bind = STB_GLOBAL;
+	s->idx = (u32)e->nr_syms;
+	s->file = NULL;
+	s->name = name;
+	if (!s->name)
 		return -ENOMEM;
-	e->syms = nv;
-	addr = psh.sh_addr + hdr;
-	for (size_t i = 0; i < nrel; i++, addr += ent) {
-		const char *sname = "";
-		GElf_Sym sym;
-		u64 info = 0;
-		struct hm_elf_sym *s;
-
-		if (rsh.sh_type == SHT_RELA) {
-			GElf_Rela r;
-
-			if (gelf_getrela(rd, (int)i, &r))
-				info = r.r_info;
-		} else {
-			GElf_Rel r;
-
-			if (gelf_getrel(rd, (int)i, &r))
-				info = r.r_info;
-		}
-		/*
-		 * perf inserts these into its rbtree after symbols__fixup_end(): a
-		 * zero-size symbol before .plt (_init in .init) then reaches over
-		 * it, and perf's descent meets that older, enclosing node first,
-		 * so it names the sample _init: keep the enclosing symbol.
-		 */
-		if (hm_elf__find(e, addr))
-			continue;
-		if (gelf_getsym(dd, (int)GELF_R_SYM(info), &sym) && sym.st_name < sd->d_size)
-			sname = (const char *)sd->d_buf + sym.st_name;
-		snprintf(name, sizeof(name), "%s@plt", sname);
-		s = &e->syms[e->nr_syms];
-		s->start = addr;
-		s->size = ent;
-		s->type = STT_FUNC;
-		s->bind = STB_GLOBAL;
-		s->idx = (u32)e->nr_syms;
-		s->file = NULL;
-		s->name = hm_strpool__intern(e->pool, name);
-		if (!s->name)
-			return -ENOMEM;
-		e->nr_syms++;
-	}
+	e->nr_syms++;
 	return 0;
 }
 
-static int read_plt(struct hm_elf *e, const char *path)
+/*
+ * Add the PLT symbols perf synthesizes after its table is read and its ends
+ * fixed up (plt.c reads the entries).  perf 6.1 inserts them under the
+ * zero-size symbol before .plt (_init in .init), which reaches over .plt,
+ * and its tree walk meets that older, enclosing node first: an entry inside
+ * an existing symbol is left out.  perf 6.3+ first cuts that symbol at .plt.
+ */
+static int add_plt(struct hm_elf *e, const char *path, bool modern)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
-	Elf *elf;
+	struct hm_plt p;
+	char buf[1100];
+	int ret;
 
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF)
-		ret = plt_syms(e, elf);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	ret = hm_plt__read(path, modern, e->pool, &p);
+	if (ret < 0 || (!p.nr && !p.has_clip))
+		goto out;
+	if (p.has_clip) {
+		const struct hm_elf_sym *c = hm_elf__find(e, p.clip);
+
+		if (c && c->start < p.clip && c->start + c->size > p.clip)
+			e->syms[c - e->syms].size = p.clip - c->start;
+	}
+	struct hm_elf_sym *nv = realloc(e->syms, (e->nr_syms + p.nr + 1) * sizeof(*nv));
+
+	ret = -ENOMEM;
+	if (!nv)
+		goto out;
+	e->syms = nv;
+	for (size_t i = 0; i < p.nr; i++)	/* names first: the lookups see no PLT symbol */
+		if (p.ents[i].ifunc) {
+			const char *n = ifunc_name(e, p.ents[i].ifunc, buf, sizeof(buf));
+
+			if (n)
+				p.ents[i].name = n;
+		}
+	ret = 0;
+	for (size_t i = 0; i < p.nr && !ret; i++) {
+		if (p.ents[i].dropped || (!modern && hm_elf__find(e, p.ents[i].start)))
+			continue;
+		ret = add_sym(e, &p.ents[i], p.ents[i].name);
+	}
+out:
+	hm_plt__release(&p);
 	return ret;
 }
 
 /* Sort, fix up zero sizes (perf's symbols__fixup_end), then add the PLT symbols. */
-static void finish(struct hm_elf *e, const char *plt_path)
+static void finish(struct hm_elf *e, const char *plt_path, bool modern)
 {
 	size_t n;
 
@@ -456,16 +421,18 @@ static void finish(struct hm_elf *e, const char *plt_path)
 	if (!plt_path)
 		return;
 	n = e->nr_syms;
-	if (read_plt(e, plt_path) < 0)
+	if (add_plt(e, plt_path, modern) < 0)
 		e->nr_syms = n;	/* out of memory: keep the table without PLT names */
 	if (e->nr_syms != n && build_uniq(e))
 		e->nr_syms = e->nr_uniq = 0;
 }
 
-struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, const char *symfs)
+struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, const char *symfs,
+			    bool modern_plt)
 {
 	struct hm_elf *e;
 	char path[4096], dbg[4096], hex[41];
+	u8 own[20];
 	const char *home = getenv("HOME");
 	bool have = false, have_dbg = false;
 	int err;
@@ -476,11 +443,29 @@ struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, co
 	}
 	if (bid_size > 20)
 		bid_size = 20;
+	/* perf's dso__load(): no build-id recorded, the file's own finds its debug file */
+	if ((!bid || !bid_size) && filename[0] == '/') {
+		int n;
+
+		snprintf(path, sizeof(path), "%s%s", symfs ? symfs : "", filename);
+		n = is_file(path) ? hm_elf__read_build_id(path, own, sizeof(own)) : -ENOENT;
+		if (n > 0) {
+			bid = own;
+			bid_size = (u8)n;
+		}
+	}
 	if (bid && bid_size) {
 		bid_hex(bid, bid_size, hex);
-		snprintf(dbg, sizeof(dbg), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
-			 symfs ? symfs : "", hex, hex + 2);
-		have_dbg = is_file(dbg);
+		/* perf's order: the build-id cache's debug file, then the system's */
+		if (home && *home) {
+			snprintf(dbg, sizeof(dbg), "%s/.debug/.build-id/%.2s/%s/debug", home, hex, hex + 2);
+			have_dbg = is_file(dbg);
+		}
+		if (!have_dbg) {
+			snprintf(dbg, sizeof(dbg), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				 symfs ? symfs : "", hex, hex + 2);
+			have_dbg = is_file(dbg);
+		}
 		if (home && *home) {
 			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
 			have = is_file(path);
@@ -522,7 +507,7 @@ struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, co
 	}
 	if (!e->nr_loads && have_dbg)
 		scan(e, dbg, 0, true);
-	finish(e, have ? e->path : NULL);
+	finish(e, have ? e->path : NULL, modern_plt);
 	return e;
 nomem:
 	hm_elf__delete(e);

@@ -29,10 +29,12 @@ struct hm_elf;
 /*
  * Open the ELF for a map: by build-id under ~/.debug/.build-id and
  * /usr/lib/debug/.build-id, else @symfs + @filename (a file whose build-id
- * differs from a known @build_id is refused).  NULL with errno.
+ * differs from a known @build_id is refused).  The PLT gets perf's synthesized
+ * symbols, by perf 6.3+'s rules with @modern_plt, else perf 6.1's (plt.c).
+ * NULL with errno.
  */
 struct hm_elf *hm_elf__open(const char *filename, const u8 *build_id, u8 build_id_size,
-			    const char *symfs);
+			    const char *symfs, bool modern_plt);
 void hm_elf__delete(struct hm_elf *e);
 /* Path of the file opened for symbols (may be a .debug file). */
 const char *hm_elf__path(const struct hm_elf *e);
@@ -47,6 +49,29 @@ size_t hm_elf__nr_syms(const struct hm_elf *e);
 const struct hm_elf_sym *hm_elf__by_name(const struct hm_elf *e, const char *name);
 /* Read the GNU build-id note of an open file path into @id (20 bytes); returns its size or <0. */
 int hm_elf__read_build_id(const char *path, u8 *id, size_t size);
+
+/* ---------------------------------------------------------------- plt.c */
+/* A PLT entry perf gives a symbol of its own (plt.c says which perf does what). */
+struct hm_plt_ent {
+	u64	start, size;	/* ELF virtual address */
+	u64	ifunc;		/* a nameless IRELATIVE entry's resolver (vaddr), else 0 */
+	const char *name;	/* "NAME@plt", ".plt", or perf's "offset_OFF@plt" (pooled) */
+	bool	header;		/* the ".plt" symbol */
+	bool	dropped;	/* header of a .plt without one: not a symbol */
+};
+struct hm_plt {
+	struct hm_plt_ent *ents;
+	size_t	nr;
+	u64	clip;		/* has_clip: a symbol reaching over .plt from before ends here */
+	bool	has_clip;
+};
+/*
+ * The entries of the binary @path by perf 6.1's rules, or by perf 6.3+'s
+ * (@modern); names interned in @pool.  0 (perhaps no entries), or a
+ * negative errno; hm_plt__release frees the entries (NULL-safe).
+ */
+int hm_plt__read(const char *path, bool modern, struct hm_strpool *pool, struct hm_plt *out);
+void hm_plt__release(struct hm_plt *p);
 
 /* -------------------------------------------------------------- dwarf.c */
 struct hm_srcline {

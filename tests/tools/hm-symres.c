@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hm-symres FILE [--kallsyms F] [--lines] [--bench]: read a perf.data with
+ * hm-symres FILE [--kallsyms F] [--perf-compat V] [--lines] [--bench]: read a perf.data with
  * hitmap's reader, track maps, and print one line per sample:
  *     IP SYMBOL          (like perf script -F ip,sym; [unknown] when none)
  * --dso adds " (DSO)" like perf script -F ip,sym,dso; --lines adds "DSO FILE:LINE".  --bench prints resolve timings instead.
  * --nomap prints only the number of samples perf c2c would count as "No Page
  * Map Rejects" (hm_maps__mapped false), reading in file order.
+ * --perf-compat V names symbols as perf V does (the PLT: 6.1 differs from
+ * 6.12 and 7.3); without it, as perf 6.1.
  * A test helper for tests/sh/symbols-*.sh.
  */
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
 #include <hitmap/symbols.h>
 
@@ -29,6 +32,7 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL, *kallsyms = NULL;
 	bool lines = false, bench = false, dso = false, count_nomap = false;
+	enum hm_perf_compat compat = HM_PERF_6_1;
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
 	struct hm_reader *r;
 	struct hm_maps *maps;
@@ -41,7 +45,12 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--kallsyms") && i + 1 < argc)
 			kallsyms = argv[++i];
-		else if (!strcmp(argv[i], "--lines"))
+		else if (!strcmp(argv[i], "--perf-compat") && i + 1 < argc) {
+			if (hm_perf_compat__parse(argv[++i], &compat) < 0) {
+				fprintf(stderr, "hm-symres: --perf-compat %s: use one of " HM_PERF_COMPAT_LIST "\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--lines"))
 			lines = true;
 		else if (!strcmp(argv[i], "--nomap"))
 			count_nomap = true;
@@ -53,7 +62,7 @@ int main(int argc, char **argv)
 			path = argv[i];
 	}
 	if (!path) {
-		fprintf(stderr, "usage: hm-symres FILE [--kallsyms F] [--dso] [--lines] [--bench]\n");
+		fprintf(stderr, "usage: hm-symres FILE [--kallsyms F] [--perf-compat V] [--dso] [--lines] [--bench]\n");
 		return 2;
 	}
 	if (count_nomap)
@@ -64,7 +73,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	maps = hm_maps__new();
-	syms = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = kallsyms, .no_source = !lines && !bench });
+	syms = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = kallsyms, .no_source = !lines && !bench,
+							   .modern_plt = compat != HM_PERF_6_1 });
 	hm_symbols__attach_maps(syms, maps);
 	hm_maps__set_build_ids(maps, hm_reader__header(r));
 	while ((rc = hm_reader__next(r, &ev)) > 0) {

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hm-pltgen -o FILE ELF...: a perf.data (via hitmap's writer) with one
+ * cpu-clock sample on every byte of each ELF's PLT neighbourhood, from the
+ * first of .init, .plt, .plt.got and .plt.sec to 32 bytes past the last of
+ * them (gaps included), for comparing symbol names with perf script where
+ * a live recording lands on them only by chance.  Each ELF gets a process
+ * of its own whose MMAP2 maps its executable PT_LOAD as the loader would
+ * (page-aligned, pgoff the segment's offset), so perf and hitmap resolve
+ * the same file by path.  sample_id_all is 0: records are taken in file order.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hitmap/log.h>
+#include <hitmap/perf_data.h>
+
+#define BASE	0x555500000000ULL
+#define STRIDE	0x10000000ULL
+
+static struct hm_writer *w;
+static unsigned char rec[8192];
+static int err;
+
+static void put(u32 type, u16 misc, const void *body, size_t blen, const char *str)
+{
+	struct perf_event_header *h = (void *)rec;
+	size_t n = sizeof(*h) + blen, sl = str ? strlen(str) + 1 : 0;
+
+	if (n + sl + 8 > sizeof(rec)) {
+		err = -ENAMETOOLONG;
+		return;
+	}
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + sizeof(*h), body, blen);
+	if (str) {
+		memcpy(rec + n, str, sl);
+		n += (sl + 7) & ~7UL;
+	}
+	h->type = type;
+	h->misc = misc;
+	h->size = (u16)n;
+	if (!err)
+		err = hm_writer__write(w, rec, n);
+}
+
+/* The span to sample and the executable segment's mapping; 0, or -1 with a message. */
+static int elf_span(const char *path, u64 *lo, u64 *hi, u64 *mstart, u64 *mlen, u64 *pgoff,
+		    bool *exec)
+{
+	static const char *const want[] = { ".init", ".plt", ".plt.got", ".plt.sec" };
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	Elf *e = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, nph;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+	GElf_Ehdr eh;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	*mlen = 0;
+	if (fd < 0) {
+		fprintf(stderr, "hm-pltgen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) || elf_getphdrnum(e, &nph)) {
+		fprintf(stderr, "hm-pltgen: %s: not an ELF file\n", path);
+		goto out;
+	}
+	*exec = gelf_getehdr(e, &eh) && eh.e_type == ET_EXEC;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(e, shstrndx, sh.sh_name)))
+			continue;
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			if (!strcmp(n, want[i]) && sh.sh_size) {
+				if (sh.sh_addr < *lo)
+					*lo = sh.sh_addr;
+				if (sh.sh_addr + sh.sh_size > *hi)
+					*hi = sh.sh_addr + sh.sh_size;
+			}
+	}
+	for (size_t i = 0; i < nph; i++)
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+			*mstart = ph.p_vaddr & ~0xfffULL;
+			*mlen = ((ph.p_vaddr + ph.p_memsz + 0xfff) & ~0xfffULL) - *mstart;
+			*pgoff = ph.p_offset & ~0xfffULL;
+			break;
+		}
+	if (*lo >= *hi || !*mlen) {
+		fprintf(stderr, "hm-pltgen: %s: no .init/.plt section or no executable segment\n", path);
+		goto out;
+	}
+	*hi += 32;
+	ret = 0;
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL;
+	struct perf_event_attr a;
+	struct hm_header h;
+	struct hm_numa_node numa = { 0, 1 << 20, 1 << 19, "0-1" };
+	u64 bits = 0x3, t = 1000;
+	struct hm_mem_node mem = { 0, 8, &bits };
+	int first = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else {
+			first = i;
+			break;
+		}
+	}
+	if (!out || !first) {
+		fprintf(stderr, "usage: hm-pltgen -o FILE ELF...\n");
+		return 2;
+	}
+	elf_version(EV_CURRENT);
+	w = hm_writer__new(out);
+	if (!w) {
+		fprintf(stderr, "hm-pltgen: %s: %s\n", out, hm_log__last_error());
+		return 1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_period = 1000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a.mmap = a.comm = a.mmap2 = a.task = 1;
+	err = hm_writer__add_evsel(w, &a, "cpu-clock", NULL, 0) < 0;
+	memset(&h, 0, sizeof(h));
+	h.hostname = "hm-pltgen";
+	h.osrelease = "6.1.0";
+	h.arch = "x86_64";
+	h.cpuid = "GenuineIntel,6,85,4";
+	h.nr_cpus_avail = h.nr_cpus_online = 2;
+	h.nr_numa_nodes = 1;
+	h.numa = &numa;
+	h.mem_block_size = 128 << 20;
+	h.nr_mem_nodes = 1;
+	h.mem = &mem;
+	if (!err)
+		err = hm_writer__set_header(w, &h);
+	for (int i = first; i < argc && !err; i++) {
+		u64 lo, hi, ms, ml, pg, base = BASE + (u64)(i - first) * STRIDE;
+		bool exec;
+		u32 pid = 1000 + (u32)(i - first);
+		struct { u32 pid, tid; } c = { pid, pid };
+		struct { u32 pid, tid; u64 start, len, pgoff; u32 maj, min; u64 ino, gen; u32 prot, flags; } m;
+
+		if (elf_span(argv[i], &lo, &hi, &ms, &ml, &pg, &exec) < 0) {
+			err = 1;
+			break;
+		}
+		if (exec)	/* ET_EXEC: loaded where it was linked */
+			base = 0;
+		put(PERF_RECORD_COMM, 0, &c, sizeof(c), "pltgen");
+		m = (typeof(m)){ pid, pid, base + ms, ml, pg, 8, 1, 1000 + (u64)i, 0, 5, 2 };
+		put(PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, sizeof(m), argv[i]);
+		for (u64 v = lo; v < hi && !err; v++) {
+			struct hm_sample s;
+
+			memset(&s, 0, sizeof(s));
+			s.misc = PERF_RECORD_MISC_USER;
+			s.ip = base + v;
+			s.pid = s.tid = pid;
+			s.time = t++;
+			s.period = 1;
+			err = hm_writer__write_sample(w, 0, &s);
+		}
+	}
+	if (!err)
+		err = hm_writer__close(w);
+	hm_writer__delete(w);
+	if (err) {
+		fprintf(stderr, "hm-pltgen: %s: %s\n", out, err == 1 ? "see above" : hm_log__last_error());
+		return 1;
+	}
+	return 0;
+}
