@@ -317,7 +317,8 @@ void hm_futex_model__note_geometry(struct hm_futex_model *m, const char *how);
  * nodes from @topo (hitmap/futex_infer.h); @maps (NULL: none) takes the
  * file's map records first, so that @syms, attached to them, picks the
  * recorded kernel's symbols as the report's pass will.  Sets m->geometry either way;
- * returns the tables added or a negative errno.
+ * returns the tables added or a negative errno.  The file's reader logs
+ * nothing here: the pass that follows reads it again and says what is wrong.
  */
 struct hm_symbols;
 struct hm_topo;

@@ -291,6 +291,12 @@ struct hm_reader_opts {
 	 * (the same records; one more CPU busy).  false: on the caller's thread.
 	 */
 	bool	zstd_ahead;
+	/*
+	 * additive: nothing is logged while the reader opens or reads (its
+	 * warnings and errors alike; a failing call still returns its errno):
+	 * a second read of a file whose first read says what is wrong with it.
+	 */
+	bool	quiet;
 };
 
 /*

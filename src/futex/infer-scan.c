@@ -256,7 +256,8 @@ int hm_futex_infer__scan_file(const char *path, const char *release, struct hm_s
 			      struct hm_maps *maps, const struct hm_topo *topo, struct hm_futex_model *m,
 			      struct hm_futex_infer_result *res)
 {
-	struct hm_reader_opts ro = { .ordered = false, .all_records = maps != NULL };
+	/* the pass that follows reads the file again and says what is wrong with it */
+	struct hm_reader_opts ro = { .ordered = false, .all_records = maps != NULL, .quiet = true };
 	struct hm_futex_observer *o = NULL;
 	const struct hm_header *h;
 	struct hm_reader *rd;

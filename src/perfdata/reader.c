@@ -138,6 +138,19 @@ static struct hm_reader *reader_alloc(const char *path, const struct hm_reader_o
 	return r;
 }
 
+/* open_common(), saying nothing with opts.quiet */
+static int quiet_open(struct hm_reader *r)
+{
+	int err;
+
+	if (!r->opts.quiet)
+		return open_common(r);
+	hm_log__quiet(1);
+	err = open_common(r);
+	hm_log__quiet(0);
+	return err;
+}
+
 struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *opts)
 {
 	struct hm_reader *r;
@@ -202,7 +215,7 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 			hm_debug("reader: %s: mapped (%" PRIu64 " bytes)", r->path, r->file_size);
 		}
 	}
-	err = open_common(r);
+	err = quiet_open(r);
 	if (err)
 		goto fail;
 	return r;
@@ -224,7 +237,7 @@ struct hm_reader *hm_reader__new_mem(const void *buf, size_t size, const struct 
 	r->mem = buf ? buf : (const u8 *)"";
 	r->file_size = size;
 	r->seekable = true;
-	err = open_common(r);
+	err = quiet_open(r);
 	if (err) {
 		hm_reader__delete(r);
 		errno = -err;
@@ -262,7 +275,21 @@ void hm_reader__delete(struct hm_reader *r)
 
 /* ------------------------------------------------------------------ next */
 
+static int next_event(struct hm_reader *r, struct hm_event *ev);
+
 int hm_reader__next(struct hm_reader *r, struct hm_event *ev)
+{
+	int ret;
+
+	if (!r->opts.quiet)
+		return next_event(r, ev);
+	hm_log__quiet(1);
+	ret = next_event(r, ev);
+	hm_log__quiet(0);
+	return ret;
+}
+
+static int next_event(struct hm_reader *r, struct hm_event *ev)
 {
 	for (;;) {
 		const u8 *raw = NULL, *nat;

@@ -110,6 +110,12 @@ if [ -f "$L/sleep.compressed2.data" ]; then
 	# text appended to a pipe stream (perf's stderr) is reported, not fatal
 	"$HITMAP" stat -i "$L/sleep.compressed2.pipe.data" >/dev/null 2>"$TMP/t.err"
 	check reader-fixtures.trailing_text grep -q 'offset 31808: the stream ends with .* bytes of text' "$TMP/t.err"
+	# said once by the views that read the file twice (futex-table inference first, details after)
+	for v in "--by bucket" "--html $TMP/t.html" "--stdio"; do
+		# shellcheck disable=SC2086
+		"$HITMAP" report -i "$L/sleep.compressed2.pipe.data" $v >/dev/null 2>"$TMP/t.err"
+		check "reader-fixtures.trailing_text once: report ${v%% *}" test "$(grep -c 'the stream ends with' "$TMP/t.err")" = 1
+	done
 fi
 # header lines hitmap prints in perf's words agree with perf report --header-only -I
 declare -A hdr_differ=(
