@@ -174,7 +174,8 @@ struct hm_symbols_opts {
 	 * .plt.got and .plt.sec entries named, entries in GOT-slot order,
 	 * nameless IRELATIVE entries after their resolver ("offset_OFF@plt"
 	 * when none); perf 6.1 (false) names only .plt's entries, and where a
-	 * zero-size symbol before .plt reaches over them, that symbol.
+	 * zero-size symbol before .plt reaches over them, its tree walk meets
+	 * that symbol, an entry or nothing (hitmap replays the tree there).
 	 */
 	bool	   modern_plt;
 	/*

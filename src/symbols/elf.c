@@ -23,6 +23,13 @@ struct load {
 	u64 vaddr, offset, filesz, memsz;
 };
 
+/* [start, end): perf's lookup meets syms[sym], or nothing (NO_SYM) */
+struct over {
+	u64 start, end;
+	u32 sym;
+};
+#define NO_SYM UINT32_MAX
+
 struct hm_elf {
 	char *path;		/* file of the symbols */
 	char *debug_path;	/* file with DWARF, or NULL */
@@ -33,6 +40,8 @@ struct hm_elf {
 	struct load *loads;
 	size_t nr_loads;
 	struct hm_strpool *pool;
+	struct over *over;	/* where symbols overlap: what perf's tree walk meets */
+	size_t nr_over;
 };
 
 static bool elf_ready(void)
@@ -337,7 +346,7 @@ static const char *ifunc_name(struct hm_elf *e, u64 vaddr, char *buf, size_t len
 	return hm_strpool__intern(e->pool, buf);
 }
 
-static int add_sym(struct hm_elf *e, const struct hm_plt_ent *p, const char *name)
+static int add_sym(struct hm_elf *e, const struct hm_plt_ent *p)
 {
 	struct hm_elf_sym *s = &e->syms[e->nr_syms];
 
@@ -347,62 +356,241 @@ static int add_sym(struct hm_elf *e, const struct hm_plt_ent *p, const char *nam
 	s->bind = STB_GLOBAL;
 	s->idx = (u32)e->nr_syms;
 	s->file = NULL;
-	s->name = name;
-	if (!s->name)
-		return -ENOMEM;
+	s->name = p->name;
 	e->nr_syms++;
 	return 0;
 }
 
 /*
  * Add the PLT symbols perf synthesizes after its table is read and its ends
- * fixed up (plt.c reads the entries).  perf 6.1 inserts them under the
- * zero-size symbol before .plt (_init in .init), which reaches over .plt,
- * and its tree walk meets that older, enclosing node first: an entry inside
- * an existing symbol is left out.  perf 6.3+ first cuts that symbol at .plt.
+ * fixed up (plt.c reads the entries); perf 6.3+ first cuts the symbol that
+ * reaches over .plt from before (_init in .init) at its start.  perf 6.1
+ * does not, and which of that symbol and an entry inside it a lookup meets
+ * is the tree's to say (replay() below).
  */
-static int add_plt(struct hm_elf *e, const char *path, bool modern)
+static int add_plt(struct hm_elf *e, const char *path, bool modern, struct hm_plt *p)
 {
-	struct hm_plt p;
 	char buf[1100];
 	int ret;
 
-	ret = hm_plt__read(path, modern, e->pool, &p);
-	if (ret < 0 || (!p.nr && !p.has_clip))
-		goto out;
-	if (p.has_clip) {
-		const struct hm_elf_sym *c = hm_elf__find(e, p.clip);
+	ret = hm_plt__read(path, modern, e->pool, p);
+	if (ret < 0 || (!p->nr && !p->has_clip))
+		return ret;
+	if (p->has_clip) {
+		const struct hm_elf_sym *c = hm_elf__find(e, p->clip);
 
-		if (c && c->start < p.clip && c->start + c->size > p.clip)
-			e->syms[c - e->syms].size = p.clip - c->start;
+		if (c && c->start < p->clip && c->start + c->size > p->clip)
+			e->syms[c - e->syms].size = p->clip - c->start;
 	}
-	struct hm_elf_sym *nv = realloc(e->syms, (e->nr_syms + p.nr + 1) * sizeof(*nv));
+	struct hm_elf_sym *nv = realloc(e->syms, (e->nr_syms + p->nr + 1) * sizeof(*nv));
 
-	ret = -ENOMEM;
 	if (!nv)
-		goto out;
+		return -ENOMEM;
 	e->syms = nv;
-	for (size_t i = 0; i < p.nr; i++)	/* names first: the lookups see no PLT symbol */
-		if (p.ents[i].ifunc) {
-			const char *n = ifunc_name(e, p.ents[i].ifunc, buf, sizeof(buf));
+	for (size_t i = 0; i < p->nr; i++)	/* names first: the lookups see no PLT symbol */
+		if (p->ents[i].ifunc) {
+			const char *n = ifunc_name(e, p->ents[i].ifunc, buf, sizeof(buf));
 
 			if (n)
-				p.ents[i].name = n;
+				p->ents[i].name = n;
 		}
-	ret = 0;
-	for (size_t i = 0; i < p.nr && !ret; i++) {
-		if (p.ents[i].dropped || (!modern && hm_elf__find(e, p.ents[i].start)))
-			continue;
-		ret = add_sym(e, &p.ents[i], p.ents[i].name);
+	for (size_t i = 0; i < p->nr; i++)
+		if (!p->ents[i].dropped)
+			add_sym(e, &p->ents[i]);
+	return 0;
+}
+
+struct live {
+	u64 start, end;
+	u32 idx;
+};
+
+static int cmp_live(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * perf's tree, replayed: the table's symbols inserted in file order, the
+ * losers among equal starts erased in perf's order (symbols__fixup_duplicate
+ * keeps the current one unless the next is better, as cmp_sym ranks them),
+ * then the PLT symbols in perf's order, a .plt header that is not one
+ * (dropped) erased after the .plt.got ones.  Ids are idx; @pos maps idx to
+ * the table's slot.
+ */
+static struct hm_symtree *replay(const struct hm_elf *e, size_t n_read, const struct hm_plt *p,
+				 const u32 *pos)
+{
+	struct hm_symtree *t = hm_symtree__new();
+	int *node = malloc((n_read + 1) * sizeof(*node)), hdr = -1;
+	u32 *g = malloc((n_read + 1) * sizeof(*g)), id = (u32)n_read;
+	bool hdr_dropped = false;
+
+	if (!t || !node || !g)
+		goto fail;
+	for (size_t i = 0; i < n_read; i++) {	/* idx order: the file's */
+		const struct hm_elf_sym *s = &e->syms[pos[i]];
+
+		node[i] = hm_symtree__insert(t, s->start, s->start + s->size, (u32)i);
+		if (node[i] < 0)
+			goto fail;
 	}
+	for (size_t i = 0, j; i < e->nr_syms; i = j) {	/* groups of equal starts */
+		size_t ng = 0;
+		u32 cur;
+
+		for (j = i; j < e->nr_syms && e->syms[j].start == e->syms[i].start; j++)
+			if (e->syms[j].idx < n_read)
+				g[ng++] = e->syms[j].idx;
+		if (ng < 2)
+			continue;
+		qsort(g, ng, sizeof(*g), cmp_u32);
+		cur = g[0];
+		for (size_t k = 1; k < ng; k++) {
+			if (cmp_sym(&e->syms[pos[cur]], &e->syms[pos[g[k]]]) < 0) {
+				hm_symtree__erase(t, node[g[k]]);
+			} else {
+				hm_symtree__erase(t, node[cur]);
+				cur = g[k];
+			}
+		}
+	}
+	for (size_t i = 0; p && i < p->nr; i++) {
+		const struct hm_plt_ent *pe = &p->ents[i];
+		int nd;
+
+		if (hdr_dropped && hdr >= 0 && !pe->got && !pe->header) {
+			hm_symtree__erase(t, hdr);
+			hdr = -1;
+		}
+		nd = hm_symtree__insert(t, pe->start, pe->start + pe->size, pe->dropped ? UINT32_MAX : id);
+		if (nd < 0)
+			goto fail;
+		if (pe->header) {
+			hdr = nd;
+			hdr_dropped = pe->dropped;
+		}
+		if (!pe->dropped)
+			id++;
+	}
+	if (hdr_dropped && hdr >= 0)
+		hm_symtree__erase(t, hdr);
+	free(node);
+	free(g);
+	return t;
+fail:
+	free(node);
+	free(g);
+	hm_symtree__delete(t);
+	return NULL;
+}
+
+/*
+ * Where symbols overlap (one starts inside another, or two start together),
+ * the answer is whichever node perf's walk meets first, or none: record
+ * it for every piece between their edges.  Elsewhere the table's own
+ * search says the same.  0, or -ENOMEM (no records: the table's answers).
+ */
+static int overlaps(struct hm_elf *e, size_t n_read, const struct hm_plt *p)
+{
+	struct live *l = malloc((e->nr_syms + 1) * sizeof(*l));
+	u32 *pos = malloc((e->nr_syms + 1) * sizeof(*pos));
+	u64 *edge = NULL;
+	struct hm_symtree *t = NULL;
+	size_t nl = 0, cap = 0;
+	int ret = -ENOMEM;
+
+	if (!l || !pos)
+		goto out;
+	for (size_t i = 0; i < e->nr_syms; i++)
+		pos[e->syms[i].idx] = (u32)i;
+	/* what perf's tree holds: the best of each start among the file's, every PLT symbol */
+	for (size_t i = 0; i < e->nr_syms; i++) {
+		const struct hm_elf_sym *s = &e->syms[i];
+		bool keep = s->idx >= n_read;
+
+		if (!keep) {	/* the first of the file's at this start (PLT ones may sort before) */
+			size_t k = i;
+
+			while (k > 0 && e->syms[k - 1].start == s->start && e->syms[k - 1].idx >= n_read)
+				k--;
+			keep = !k || e->syms[k - 1].start != s->start;
+		}
+		if (keep)
+			l[nl++] = (struct live){ s->start, s->start + s->size, s->idx };
+	}
+	qsort(l, nl, sizeof(*l), cmp_live);
+	for (size_t i = 0, j; i < nl; i = j) {
+		u64 end = l[i].end;
+		size_t ne = 0;
+
+		for (j = i + 1; j < nl && (l[j].start < end || l[j].start == l[j - 1].start); j++)
+			if (l[j].end > end)
+				end = l[j].end;
+		if (j - i < 2)
+			continue;
+		if (!t && !(t = replay(e, n_read, p, pos)))
+			goto out;
+		if (cap < 2 * (j - i)) {
+			cap = 2 * (j - i);
+			free(edge);
+			if (!(edge = malloc(cap * sizeof(*edge))))
+				goto out;
+		}
+		for (size_t k = i; k < j; k++) {	/* a zero-size symbol holds its start alone */
+			edge[ne++] = l[k].start;
+			edge[ne++] = l[k].end > l[k].start ? l[k].end : l[k].start + 1;
+		}
+		qsort(edge, ne, sizeof(*edge), cmp_u64);
+		for (size_t k = 0; k + 1 < ne; k++) {
+			int64_t id;
+			struct over *nv;
+
+			if (edge[k] == edge[k + 1])
+				continue;
+			id = hm_symtree__find(t, edge[k]);
+			nv = realloc(e->over, (e->nr_over + 1) * sizeof(*nv));
+			if (!nv)
+				goto out;
+			e->over = nv;
+			e->over[e->nr_over++] = (struct over){ edge[k], edge[k + 1],
+				id < 0 || (u64)id >= e->nr_syms ? NO_SYM : pos[id] };
+		}
+	}
+	ret = 0;
 out:
-	hm_plt__release(&p);
+	if (ret < 0) {
+		free(e->over);
+		e->over = NULL;
+		e->nr_over = 0;
+	}
+	hm_symtree__delete(t);
+	free(edge);
+	free(pos);
+	free(l);
 	return ret;
 }
 
-/* Sort, fix up zero sizes (perf's symbols__fixup_end), then add the PLT symbols. */
+/* Sort, fix up zero sizes (perf's symbols__fixup_end), add the PLT symbols, replay perf's tree where they overlap. */
 static void finish(struct hm_elf *e, const char *plt_path, bool modern)
 {
+	struct hm_plt p = { 0 };
 	size_t n;
 
 	if (!e->nr_syms)
@@ -418,13 +606,16 @@ static void finish(struct hm_elf *e, const char *plt_path, bool modern)
 		if (!s->size && u + 1 < n)
 			s->size = e->syms[e->uniq[u + 1]].start - s->start;
 	}
-	if (!plt_path)
-		return;
 	n = e->nr_syms;
-	if (add_plt(e, plt_path, modern) < 0)
+	if (plt_path && add_plt(e, plt_path, modern, &p) < 0)
 		e->nr_syms = n;	/* out of memory: keep the table without PLT names */
-	if (e->nr_syms != n && build_uniq(e))
+	if (e->nr_syms != n && build_uniq(e)) {
 		e->nr_syms = e->nr_uniq = 0;
+		goto out;
+	}
+	overlaps(e, n, e->nr_syms != n ? &p : NULL);
+out:
+	hm_plt__release(&p);
 }
 
 struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, const char *symfs,
@@ -524,6 +715,7 @@ void hm_elf__delete(struct hm_elf *e)
 	free(e->syms);
 	free(e->uniq);
 	free(e->loads);
+	free(e->over);
 	hm_strpool__delete(e->pool);
 	free(e);
 }
@@ -566,7 +758,20 @@ int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr)
 
 const struct hm_elf_sym *hm_elf__find(const struct hm_elf *e, u64 vaddr)
 {
-	size_t lo = 0, hi = e->nr_uniq;
+	size_t lo = 0, hi = e->nr_over;
+
+	while (lo < hi) {	/* where symbols overlap: perf's tree walk's answer */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->over[mid].start > vaddr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo && vaddr < e->over[lo - 1].end)
+		return e->over[lo - 1].sym == NO_SYM ? NULL : &e->syms[e->over[lo - 1].sym];
+	lo = 0;
+	hi = e->nr_uniq;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

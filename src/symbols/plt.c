@@ -113,7 +113,7 @@ static int sizes(const struct ctx *c, const GElf_Shdr *sh, bool modern, u64 *hdr
 	return *ent ? 0 : -ENOENT;
 }
 
-static int add(struct ctx *c, u64 start, u64 size, const char *name, u64 ifunc, bool header)
+static int add(struct ctx *c, u64 start, u64 size, const char *name, u64 ifunc, bool header, bool got)
 {
 	struct hm_plt *p = c->out;
 	struct hm_plt_ent *e;
@@ -132,6 +132,7 @@ static int add(struct ctx *c, u64 start, u64 size, const char *name, u64 ifunc, 
 	e->size = size;
 	e->ifunc = ifunc;
 	e->header = header;
+	e->got = got;
 	e->dropped = false;
 	e->name = hm_strpool__intern(c->pool, name);
 	if (!e->name)
@@ -256,7 +257,7 @@ static int plt_got(struct ctx *c, char *buf, size_t len)
 	for (u64 i = 0; i < s.sh.sh_size && (!code || i < code->d_size) && !ret; i += s.sh.sh_entsize) {
 		if (!code || !plt_got_name(&rd, &s.sh, code, i, buf, len))
 			snprintf(buf, len, "offset_%#" PRIx64 "@plt", s.sh.sh_offset + i);
-		ret = add(c, s.sh.sh_addr + i, s.sh.sh_entsize, buf, 0, false);
+		ret = add(c, s.sh.sh_addr + i, s.sh.sh_entsize, buf, 0, false, true);
 	}
 	free(rd.slots);
 	return ret;
@@ -321,7 +322,7 @@ static int modern(struct ctx *c, char *buf, size_t len)
 	if (sizes(c, &plt.sh, true, &hdr, &ent))
 		return 0;
 	hdr_i = c->out->nr;
-	ret = add(c, plt.sh.sh_addr, hdr, ".plt", 0, true);
+	ret = add(c, plt.sh.sh_addr, hdr, ".plt", 0, true, false);
 	if (!ret && is_x86(c))
 		ret = plt_got(c, buf, len);
 	if (ret)
@@ -389,7 +390,7 @@ static int modern(struct ctx *c, char *buf, size_t len)
 				ifunc = (u64)ra.r_addend;
 			snprintf(buf, len, "offset_%#" PRIx64 "@plt", off);
 		}
-		ret = add(c, at, ent, buf, ifunc, false);
+		ret = add(c, at, ent, buf, ifunc, false, false);
 	}
 	free(order);
 	return ret;
@@ -437,7 +438,7 @@ static int old(struct ctx *c, char *buf, size_t len)
 		if (gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &sym))
 			name = str_at(sd, sym.st_name);
 		snprintf(buf, len, "%s@plt", name);
-		ret = add(c, at, ent, buf, 0, false);
+		ret = add(c, at, ent, buf, 0, false, false);
 	}
 	return ret;
 }

@@ -42,7 +42,10 @@ const char *hm_elf__path(const struct hm_elf *e);
 const char *hm_elf__debug_path(const struct hm_elf *e);
 /* File offset -> ELF virtual address through the PT_LOAD headers. */
 int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr);
-/* The function or object symbol containing @vaddr, or NULL. */
+/*
+ * The function or object symbol containing @vaddr, or NULL; where symbols
+ * overlap, the one perf's tree walk meets (or NULL where it meets none).
+ */
 const struct hm_elf_sym *hm_elf__find(const struct hm_elf *e, u64 vaddr);
 size_t hm_elf__nr_syms(const struct hm_elf *e);
 /* The first symbol named @name (a linear search: for a few look-ups), or NULL. */
@@ -57,6 +60,7 @@ struct hm_plt_ent {
 	u64	ifunc;		/* a nameless IRELATIVE entry's resolver (vaddr), else 0 */
 	const char *name;	/* "NAME@plt", ".plt", or perf's "offset_OFF@plt" (pooled) */
 	bool	header;		/* the ".plt" symbol */
+	bool	got;		/* a .plt.got entry (perf adds them before a dropped header goes) */
 	bool	dropped;	/* header of a .plt without one: not a symbol */
 };
 struct hm_plt {
@@ -72,6 +76,19 @@ struct hm_plt {
  */
 int hm_plt__read(const char *path, bool modern, struct hm_strpool *pool, struct hm_plt *out);
 void hm_plt__release(struct hm_plt *p);
+
+/* ------------------------------------------------------------- symtree.c */
+/*
+ * perf's symbol rbtree, replayed for its shape (symtree.c): insert returns
+ * a node handle (or -ENOMEM), erase takes it, find walks down as perf's
+ * symbols__find() and returns the id of the node it meets, or -1.
+ */
+struct hm_symtree;
+struct hm_symtree *hm_symtree__new(void);
+void hm_symtree__delete(struct hm_symtree *t);
+int hm_symtree__insert(struct hm_symtree *t, u64 start, u64 end, u32 id);
+void hm_symtree__erase(struct hm_symtree *t, int node);
+int64_t hm_symtree__find(const struct hm_symtree *t, u64 ip);
 
 /* -------------------------------------------------------------- dwarf.c */
 struct hm_srcline {
