@@ -14,7 +14,7 @@ CFLAGS  ?= -O3 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
            -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
            -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS  += $(PKG_LIBS) -lm -lpthread
+LDLIBS  += $(PKG_LIBS) -liberty -lstdc++ -lm -lpthread
 
 ifeq ($(WERROR),1)
 CFLAGS  += -Werror

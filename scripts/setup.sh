@@ -6,7 +6,7 @@ set -u
 # build: compiler, libraries; tests: perf (the oracle), clang (BPF objects,
 # libFuzzer), chromium + node (HTML report), jq, bc, zstd, binutils, time.
 PKGS="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev
-      libzstd-dev libbpf-dev linux-perf clang libclang-rt-14-dev bpftool chromium jq
+      libzstd-dev libbpf-dev libiberty-dev linux-perf clang libclang-rt-14-dev bpftool chromium jq
       bc time zstd binutils python3 bsdutils debootstrap tmux libncurses-dev man-db"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 missing=""

@@ -156,6 +156,13 @@ int hm_ksyms__kernel_range(const struct hm_ksyms *k, u64 *start, u64 *end);
 
 struct hm_symbols;
 
+/* How names read from user ELF files are shown (hm_symbols_opts.demangle). */
+enum hm_demangle {
+	HM_DEMANGLE_NONE = 0,	/* as the file has them */
+	HM_DEMANGLE_NAMES,	/* perf 6.1 (libiberty, no parameters): "ns::f" */
+	HM_DEMANGLE_FULL,	/* perf 6.12, 7.3 (__cxa_demangle): "ns::f(int) const" */
+};
+
 struct hm_symbols_opts {
 	const char *kallsyms;	/* file; NULL: the running system's, when the file was recorded here */
 	const char *symfs;	/* prefix for user ELF paths, like perf --symfs */
@@ -178,6 +185,7 @@ struct hm_symbols_opts {
 	 * that symbol, an entry or nothing (hitmap replays the tree there).
 	 */
 	bool	   modern_plt;
+	u8	   demangle;	/* additive: enum hm_demangle; kernel names never are */
 	/*
 	 * additive: a vmlinux ELF (perf's -k/--vmlinux): kernel image
 	 * addresses take its symbols (and source lines, with DWARF) before

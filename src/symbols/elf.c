@@ -42,6 +42,7 @@ struct hm_elf {
 	struct hm_strpool *pool;
 	struct over *over;	/* where symbols overlap: what perf's tree walk meets */
 	size_t nr_over;
+	enum hm_demangle demangle;
 };
 
 static bool elf_ready(void)
@@ -229,6 +230,7 @@ static int read_syms(struct hm_elf *e, Elf *elf, Elf64_Word want)
 			if (!name || !*name)
 				continue;
 			struct hm_elf_sym *s = &e->syms[e->nr_syms];
+			char *dm = hm_demangle(name, e->demangle);	/* perf ranks and shows the demangled name */
 
 			s->start = sym.st_value;
 			s->size = sym.st_size;
@@ -236,7 +238,8 @@ static int read_syms(struct hm_elf *e, Elf *elf, Elf64_Word want)
 			s->bind = GELF_ST_BIND(sym.st_info);
 			s->idx = (u32)e->nr_syms;
 			s->file = s->bind == STB_LOCAL || state != 2 ? file : NULL;
-			s->name = hm_strpool__intern(e->pool, name);
+			s->name = hm_strpool__intern(e->pool, dm ? dm : name);
+			free(dm);
 			if (!s->name)
 				return -ENOMEM;
 			e->nr_syms++;
@@ -373,7 +376,7 @@ static int add_plt(struct hm_elf *e, const char *path, bool modern, struct hm_pl
 	char buf[1100];
 	int ret;
 
-	ret = hm_plt__read(path, modern, e->pool, p);
+	ret = hm_plt__read(path, modern, e->demangle, e->pool, p);
 	if (ret < 0 || (!p->nr && !p->has_clip))
 		return ret;
 	if (p->has_clip) {
@@ -619,7 +622,7 @@ out:
 }
 
 struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, const char *symfs,
-			    bool modern_plt)
+			    bool modern_plt, enum hm_demangle demangle)
 {
 	struct hm_elf *e;
 	char path[4096], dbg[4096], hex[41];
@@ -677,6 +680,7 @@ struct hm_elf *hm_elf__open(const char *filename, const u8 *bid, u8 bid_size, co
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		goto nomem;
+	e->demangle = demangle;
 	e->pool = hm_strpool__new();
 	e->path = strdup(have ? path : dbg);
 	if (have_dbg)

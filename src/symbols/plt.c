@@ -47,6 +47,7 @@ struct sec {
 };
 
 struct ctx {
+	enum hm_demangle demangle;
 	Elf *elf;
 	GElf_Ehdr eh;
 	size_t shstrndx;
@@ -141,6 +142,16 @@ static int add(struct ctx *c, u64 start, u64 size, const char *name, u64 ifunc, 
 	return 0;
 }
 
+/* "NAME@plt" into @buf, NAME demangled as perf does before it adds "@plt"; whether NAME is not "". */
+static bool plt_name(const struct ctx *c, const char *name, char *buf, size_t len)
+{
+	char *dm = hm_demangle(name, c->demangle);
+
+	snprintf(buf, len, "%s@plt", dm ? dm : name);
+	free(dm);
+	return *name;
+}
+
 /* A string of @d at @off, "" when out of range (perf reads without a check). */
 static const char *str_at(const Elf_Data *d, u64 off)
 {
@@ -207,8 +218,8 @@ static void rela_dyn_read(struct ctx *c, struct rela_dyn *rd)
 }
 
 /* perf's get_plt_got_name(): the symbol of the GOT slot the entry's jmp reads. */
-static bool plt_got_name(const struct rela_dyn *rd, const GElf_Shdr *sh, const Elf_Data *code,
-			 u64 i, char *buf, size_t len)
+static bool plt_got_name(const struct ctx *c, const struct rela_dyn *rd, const GElf_Shdr *sh,
+			 const Elf_Data *code, u64 i, char *buf, size_t len)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	const u8 *p;
@@ -238,8 +249,7 @@ static bool plt_got_name(const struct rela_dyn *rd, const GElf_Shdr *sh, const E
 	if (!hit || !gelf_getsym(rd->syms, (int)hit->sym, &sym))
 		return false;
 	name = str_at(rd->strs, sym.st_name);
-	snprintf(buf, len, "%s@plt", name);
-	return *name;
+	return plt_name(c, name, buf, len);
 }
 
 static int plt_got(struct ctx *c, char *buf, size_t len)
@@ -255,7 +265,7 @@ static int plt_got(struct ctx *c, char *buf, size_t len)
 	if (c->eh.e_machine == EM_X86_64 && code)
 		rela_dyn_read(c, &rd);
 	for (u64 i = 0; i < s.sh.sh_size && (!code || i < code->d_size) && !ret; i += s.sh.sh_entsize) {
-		if (!code || !plt_got_name(&rd, &s.sh, code, i, buf, len))
+		if (!code || !plt_got_name(c, &rd, &s.sh, code, i, buf, len))
 			snprintf(buf, len, "offset_%#" PRIx64 "@plt", s.sh.sh_offset + i);
 		ret = add(c, s.sh.sh_addr + i, s.sh.sh_entsize, buf, 0, false, true);
 	}
@@ -382,9 +392,7 @@ static int modern(struct ctx *c, char *buf, size_t len)
 		rel_get(&r, order ? order[i].sym : i, &ra);
 		gelf_getsym(syms, (int)GELF_R_SYM(ra.r_info), &sym);	/* perf keeps the last on failure */
 		name = str_at(strs, sym.st_name);
-		if (*name) {
-			snprintf(buf, len, "%s@plt", name);
-		} else {
+		if (!plt_name(c, name, buf, len)) {
 			if (c->eh.e_machine == EM_X86_64 && r.rela &&
 			    GELF_R_TYPE(ra.r_info) == R_X86_64_IRELATIVE && ra.r_addend)
 				ifunc = (u64)ra.r_addend;
@@ -437,15 +445,16 @@ static int old(struct ctx *c, char *buf, size_t len)
 		rel_get(&r, i, &ra);
 		if (gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &sym))
 			name = str_at(sd, sym.st_name);
-		snprintf(buf, len, "%s@plt", name);
+		plt_name(c, name, buf, len);
 		ret = add(c, at, ent, buf, 0, false, false);
 	}
 	return ret;
 }
 
-int hm_plt__read(const char *path, bool modern_rules, struct hm_strpool *pool, struct hm_plt *out)
+int hm_plt__read(const char *path, bool modern_rules, enum hm_demangle demangle,
+		 struct hm_strpool *pool, struct hm_plt *out)
 {
-	struct ctx c = { .pool = pool, .out = out };
+	struct ctx c = { .demangle = demangle, .pool = pool, .out = out };
 	char buf[1024];
 	int fd, ret = 0;
 

@@ -16,6 +16,10 @@ void hm_strpool__delete(struct hm_strpool *p);
 const char *hm_strpool__intern_len(struct hm_strpool *p, const char *s, size_t len);
 const char *hm_strpool__intern(struct hm_strpool *p, const char *s);
 
+/* ----------------------------------------------------------- demangle.c */
+/* @name demangled in @style (malloc'd), or NULL when it is not a name that style reads. */
+char *hm_demangle(const char *name, enum hm_demangle style);
+
 /* ---------------------------------------------------------------- elf.c */
 struct hm_elf_sym {
 	u64	start, size;	/* ELF virtual address */
@@ -30,11 +34,12 @@ struct hm_elf;
  * Open the ELF for a map: by build-id under ~/.debug/.build-id and
  * /usr/lib/debug/.build-id, else @symfs + @filename (a file whose build-id
  * differs from a known @build_id is refused).  The PLT gets perf's synthesized
- * symbols, by perf 6.3+'s rules with @modern_plt, else perf 6.1's (plt.c).
+ * symbols, by perf 6.3+'s rules with @modern_plt, else perf 6.1's (plt.c);
+ * names are demangled as @demangle says (demangle.c).
  * NULL with errno.
  */
 struct hm_elf *hm_elf__open(const char *filename, const u8 *build_id, u8 build_id_size,
-			    const char *symfs, bool modern_plt);
+			    const char *symfs, bool modern_plt, enum hm_demangle demangle);
 void hm_elf__delete(struct hm_elf *e);
 /* Path of the file opened for symbols (may be a .debug file). */
 const char *hm_elf__path(const struct hm_elf *e);
@@ -74,7 +79,8 @@ struct hm_plt {
  * (@modern); names interned in @pool.  0 (perhaps no entries), or a
  * negative errno; hm_plt__release frees the entries (NULL-safe).
  */
-int hm_plt__read(const char *path, bool modern, struct hm_strpool *pool, struct hm_plt *out);
+int hm_plt__read(const char *path, bool modern, enum hm_demangle demangle, struct hm_strpool *pool,
+		 struct hm_plt *out);
 void hm_plt__release(struct hm_plt *p);
 
 /* ------------------------------------------------------------- symtree.c */

@@ -424,7 +424,7 @@ static struct dso *vmlinux_own(struct hm_symbols *s)
 		return NULL;
 	d->elf_tried = true;
 	if (realpath(s->opts.vmlinux, path))
-		d->elf = hm_elf__open(path, NULL, 0, NULL, false);
+		d->elf = hm_elf__open(path, NULL, 0, NULL, false, HM_DEMANGLE_NONE);	/* perf: no kernel demangling */
 	if (d->elf && !hm_elf__nr_syms(d->elf))
 		errno = ENOEXEC;
 	d->filename = hm_elf__nr_syms(d->elf) ? hm_strpool__intern(s->pool, path) : NULL;
@@ -603,7 +603,7 @@ static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_sy
 	if (!d->elf_tried) {
 		d->elf_tried = true;
 		d->elf = hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs,
-				      s->opts.modern_plt);
+				      s->opts.modern_plt, (enum hm_demangle)s->opts.demangle);
 		if (!d->elf)
 			hm_debug("%s: no ELF found (build-id cache, path, --symfs): symbols [unknown]",
 				 d->filename);

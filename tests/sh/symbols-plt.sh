@@ -7,7 +7,8 @@
 # from .init to past the last PLT section of each (tests/tools/hm-pltgen),
 # and compare hm-symres --perf-compat V with perf script of every installed
 # perf V.  perf 6.3+ (6.12, 7.3) synthesizes .plt, .plt.got and .plt.sec
-# symbols its own way (src/symbols/plt.c).  perf 6.1 leaves a zero-size
+# symbols its own way (src/symbols/plt.c).  A C++ program's names are
+# demangled as each perf does (src/symbols/demangle.c).  perf 6.1 leaves a zero-size
 # symbol before .plt (_init) reaching over it, and whether a lookup there
 # meets it, an entry inside it, or neither (the walk passes an entry's end
 # first: [unknown]) is the shape of perf's red-black tree, which hitmap
@@ -35,6 +36,29 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
+cat >"$TMP/cxxsrc.cc" <<'C'
+#include <map>
+#include <string>
+#include <vector>
+namespace ns {
+template <typename T> struct box { T v; T get() const { return v; } };
+__attribute__((noinline)) long sum(const std::vector<long> &v, const std::string &s)
+{
+	long r = (long)s.size();
+	for (long x : v)
+		r += [x](long k) { return x * k; }(2);
+	return r;
+}
+}
+int main(int argc, char **argv)
+{
+	std::map<std::string, long> m;
+	std::vector<long> v(argc, 3);
+	ns::box<int> b{argc};
+	m[argv[0]] = ns::sum(v, std::string(argv[0])) + b.get();
+	return (int)m.size() - 1;
+}
+C
 cat >"$TMP/lib.c" <<'C'
 static long add_a(long x) { return x + 1; }
 static long (*pick(void))(long) { return add_a; }
@@ -57,6 +81,7 @@ build prog-noplt $B -fno-plt "$TMP/prog.c"
 build prog-nopie $B -fplt -no-pie "$TMP/prog.c"
 build prog-static $B -static "$TMP/prog.c"
 build libplt.so cc -g -O1 -fPIC -fplt -shared "$TMP/lib.c"
+command -v c++ >/dev/null && build cxx c++ -g -O1 -fplt "$TMP/cxxsrc.cc"	# C++ names, demangled as each perf does
 mkdir -p "$TMP/host"
 for f in $(ldd "$TMP/prog" 2>/dev/null | awk '$1 ~ /^libc\.so/ { print $3 }') /lib64/ld-linux-x86-64.so.2 \
 	 /usr/lib/x86_64-linux-gnu/libm.so.6 /usr/lib/x86_64-linux-gnu/libz.so.1 /usr/bin/bash /usr/bin/ls; do
@@ -77,7 +102,7 @@ for v in $(oracle_perfs); do
 	O=$TMP/v$v
 	mkdir -p "$O"
 	perf_sh "$v" 'perf script -i "$1/plt.data" -F ip,sym,dso 2>"$2/ps.err" >"$2/ps.txt"' "$TMP" "$O"
-	awk '{ print $1, $2, $3 }' "$O/ps.txt" >"$O/perf.txt"
+	sed -E 's/^ +//' "$O/ps.txt" >"$O/perf.txt"	# whole lines: C++ names hold spaces
 	"$SYMRES" "$TMP/plt.data" --perf-compat "$v" --dso >"$O/hm.txt" 2>"$O/hm.err" || { fail "symbols plt: $P: hm-symres" "$(tail -n1 "$O/hm.err")"; continue; }
 	n=$(wc -l <"$O/perf.txt")
 	if ! check "symbols plt: $P: same number of samples ($n)" test "$n" -eq "$(wc -l <"$O/hm.txt")" -a "$n" -gt 100; then continue; fi
@@ -90,6 +115,11 @@ for v in $(oracle_perfs); do
 	bad=$(awk -F'|' '$1 != $2' "$O/pairs")
 	if [ -z "$bad" ]; then pass "symbols plt: $P: symbol and dso of $what = perf script"
 	else fail "symbols plt: $P: symbol/dso" "$(grep -c . <<<"$bad") of $(wc -l <"$O/pairs") differ, first: $(head -n1 <<<"$bad")"; fi
+	if [ -x "$TMP/cxx" ]; then	# C++: perf 6.1 names a function, 6.12 and 7.3 add its parameters
+		w='ns::sum ('
+		[ "$v" != 6.1 ] && w='ns::sum(std::vector<long'
+		check "symbols plt: $P demangles ${w% (} as perf does" grep -qF "$w" "$O/hm.txt"
+	fi
 	if [ "$v" != 6.1 ]; then	# the names only perf 6.3+ gives: seen, so the comparison covered them
 		for want in '^\.plt$' '^offset_0x[0-9a-f]+@plt$|^pick@plt$' '^__cxa_finalize@plt$'; do
 			check "symbols plt: $P names ${want//\\/} somewhere" awk -F'|' -v w="$want" '{ split($2, b, " "); if (b[2] ~ w) f = 1 } END { exit !f }' "$O/pairs"

@@ -3,7 +3,8 @@
  * hm-pltgen -o FILE ELF...: a perf.data (via hitmap's writer) with one
  * cpu-clock sample on every byte of each ELF's PLT neighbourhood, from the
  * first of .init, .plt, .plt.got and .plt.sec to 32 bytes past the last of
- * them (gaps included), for comparing symbol names with perf script where
+ * them (gaps included), and of its .text when that is at most 64 KiB (a
+ * test program's functions), for comparing symbol names with perf script where
  * a live recording lands on them only by chance.  Each ELF gets a process
  * of its own whose MMAP2 maps its executable PT_LOAD as the loader would
  * (page-aligned, pgoff the segment's offset), so perf and hitmap resolve
@@ -50,7 +51,7 @@ static void put(u32 type, u16 misc, const void *body, size_t blen, const char *s
 
 /* The span to sample and the executable segment's mapping; 0, or -1 with a message. */
 static int elf_span(const char *path, u64 *lo, u64 *hi, u64 *mstart, u64 *mlen, u64 *pgoff,
-		    bool *exec)
+		    bool *exec, u64 *tlo, u64 *thi)
 {
 	static const char *const want[] = { ".init", ".plt", ".plt.got", ".plt.sec" };
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
@@ -63,6 +64,7 @@ static int elf_span(const char *path, u64 *lo, u64 *hi, u64 *mstart, u64 *mlen, 
 
 	*lo = UINT64_MAX;
 	*hi = 0;
+	*tlo = *thi = 0;
 	*mlen = 0;
 	if (fd < 0) {
 		fprintf(stderr, "hm-pltgen: %s: %s\n", path, strerror(errno));
@@ -79,6 +81,10 @@ static int elf_span(const char *path, u64 *lo, u64 *hi, u64 *mstart, u64 *mlen, 
 
 		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(e, shstrndx, sh.sh_name)))
 			continue;
+		if (!strcmp(n, ".text") && sh.sh_size <= 65536) {
+			*tlo = sh.sh_addr;
+			*thi = sh.sh_addr + sh.sh_size;
+		}
 		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 			if (!strcmp(n, want[i]) && sh.sh_size) {
 				if (sh.sh_addr < *lo)
@@ -157,13 +163,13 @@ int main(int argc, char **argv)
 	if (!err)
 		err = hm_writer__set_header(w, &h);
 	for (int i = first; i < argc && !err; i++) {
-		u64 lo, hi, ms, ml, pg, base = BASE + (u64)(i - first) * STRIDE;
+		u64 lo, hi, ms, ml, pg, tlo, thi, base = BASE + (u64)(i - first) * STRIDE;
 		bool exec;
 		u32 pid = 1000 + (u32)(i - first);
 		struct { u32 pid, tid; } c = { pid, pid };
 		struct { u32 pid, tid; u64 start, len, pgoff; u32 maj, min; u64 ino, gen; u32 prot, flags; } m;
 
-		if (elf_span(argv[i], &lo, &hi, &ms, &ml, &pg, &exec) < 0) {
+		if (elf_span(argv[i], &lo, &hi, &ms, &ml, &pg, &exec, &tlo, &thi) < 0) {
 			err = 1;
 			break;
 		}
@@ -172,17 +178,25 @@ int main(int argc, char **argv)
 		put(PERF_RECORD_COMM, 0, &c, sizeof(c), "pltgen");
 		m = (typeof(m)){ pid, pid, base + ms, ml, pg, 8, 1, 1000 + (u64)i, 0, 5, 2 };
 		put(PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, sizeof(m), argv[i]);
-		for (u64 v = lo; v < hi && !err; v++) {
-			struct hm_sample s;
+		u64 span[2][2] = { { lo, hi }, { tlo, thi } };
 
-			memset(&s, 0, sizeof(s));
-			s.misc = PERF_RECORD_MISC_USER;
-			s.ip = base + v;
-			s.pid = s.tid = pid;
-			s.time = t++;
-			s.period = 1;
-			err = hm_writer__write_sample(w, 0, &s);
+		if (tlo < hi && thi > lo) {	/* overlapping: one span */
+			span[0][0] = lo < tlo ? lo : tlo;
+			span[0][1] = hi > thi ? hi : thi;
+			span[1][0] = span[1][1] = 0;
 		}
+		for (int k = 0; k < 2; k++)
+			for (u64 v = span[k][0]; v < span[k][1] && !err; v++) {
+				struct hm_sample s;
+
+				memset(&s, 0, sizeof(s));
+				s.misc = PERF_RECORD_MISC_USER;
+				s.ip = base + v;
+				s.pid = s.tid = pid;
+				s.time = t++;
+				s.period = 1;
+				err = hm_writer__write_sample(w, 0, &s);
+			}
 	}
 	if (!err)
 		err = hm_writer__close(w);

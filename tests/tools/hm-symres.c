@@ -74,7 +74,8 @@ int main(int argc, char **argv)
 	}
 	maps = hm_maps__new();
 	syms = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = kallsyms, .no_source = !lines && !bench,
-							   .modern_plt = compat != HM_PERF_6_1 });
+							   .modern_plt = compat != HM_PERF_6_1,
+							   .demangle = compat == HM_PERF_6_1 ? HM_DEMANGLE_NAMES : HM_DEMANGLE_FULL });
 	hm_symbols__attach_maps(syms, maps);
 	hm_maps__set_build_ids(maps, hm_reader__header(r));
 	while ((rc = hm_reader__next(r, &ev)) > 0) {
