@@ -27,11 +27,15 @@ if ! command -v cc >/dev/null; then skip "symbols plt" "no C compiler"; done_tes
 cat >"$TMP/prog.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
+/* OCaml's mangling, which perf demangles: Foo.bar, Foo.bar_baz, A.b (a "." as $2e) */
+__attribute__((noinline)) long camlFoo__bar_123(long x) { return x * 3; }
+__attribute__((noinline)) long camlFoo__bar_baz_7(long x) { return x + 3; }
+__attribute__((noinline)) long camlA$2eb(long x) { return x - 3; }
 int main(int argc, char **argv)
 {
 	long s = 0;
 	for (int i = 0; i < argc * 1000; i++)
-		s += labs(i - 500);
+		s += labs(i - 500) + camlFoo__bar_123(i) + camlFoo__bar_baz_7(i) + camlA$2eb(i);
 	printf("%ld\n", s);
 	return 0;
 }
@@ -115,6 +119,7 @@ for v in $(oracle_perfs); do
 	bad=$(awk -F'|' '$1 != $2' "$O/pairs")
 	if [ -z "$bad" ]; then pass "symbols plt: $P: symbol and dso of $what = perf script"
 	else fail "symbols plt: $P: symbol/dso" "$(grep -c . <<<"$bad") of $(wc -l <"$O/pairs") differ, first: $(head -n1 <<<"$bad")"; fi
+	check "symbols plt: $P demangles OCaml's camlA\$2eb as A.b, as perf does" grep -q ' A\.b (' "$O/hm.txt"
 	if [ -x "$TMP/cxx" ]; then	# C++: perf 6.1 names a function, 6.12 and 7.3 add its parameters
 		w='ns::sum ('
 		[ "$v" != 6.1 ] && w='ns::sum(std::vector<long'
