@@ -160,7 +160,8 @@ struct hm_symbols;
 enum hm_demangle {
 	HM_DEMANGLE_NONE = 0,	/* as the file has them */
 	HM_DEMANGLE_NAMES,	/* perf 6.1 (libiberty, no parameters): "ns::f" */
-	HM_DEMANGLE_FULL,	/* perf 6.12, 7.3 (__cxa_demangle): "ns::f(int) const" */
+	HM_DEMANGLE_FULL,	/* perf 6.12 (__cxa_demangle): "ns::f(int) const" */
+	HM_DEMANGLE_FULL_RUST,	/* perf 7.3: Rust's names first ("core::fmt::write"), then as 6.12 */
 };
 
 struct hm_symbols_opts {
@@ -197,6 +198,8 @@ struct hm_symbols_opts {
 };
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts);
+/* The names perf @perf_compat shows (enum hm_perf_compat: 601, 612, 703; 0 the newest). */
+enum hm_demangle hm_symbols__demangle_of(unsigned perf_compat);
 void hm_symbols__delete(struct hm_symbols *s);
 
 struct hm_symbol_info {

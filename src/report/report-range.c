@@ -170,7 +170,7 @@ int hm_report__chunk_setup(struct hm_report *r)
 	so.running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
 				    r->opts.perf_compat > HM_PERF_6_12;
 	so.modern_plt = r->opts.perf_compat != HM_PERF_6_1;
-	so.demangle = r->opts.perf_compat == HM_PERF_6_1 ? HM_DEMANGLE_NAMES : HM_DEMANGLE_FULL;
+	so.demangle = hm_symbols__demangle_of(r->opts.perf_compat);
 	r->syms = hm_symbols__new(&so);
 	if (!r->syms)
 		return -ENOMEM;

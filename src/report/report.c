@@ -548,7 +548,7 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
 				     r->opts.perf_compat > HM_PERF_6_12;
 	so->modern_plt = r->opts.perf_compat != HM_PERF_6_1;
-	so->demangle = r->opts.perf_compat == HM_PERF_6_1 ? HM_DEMANGLE_NAMES : HM_DEMANGLE_FULL;
+	so->demangle = hm_symbols__demangle_of(r->opts.perf_compat);
 }
 
 /* The line table, or its workers (threads > 1 with the file not in ranges). */

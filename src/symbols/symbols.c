@@ -63,6 +63,15 @@ struct hm_symbols {
 	pthread_mutex_t klock;
 };
 
+enum hm_demangle hm_symbols__demangle_of(unsigned perf_compat)
+{
+	if (perf_compat && perf_compat < 612)
+		return HM_DEMANGLE_NAMES;
+	if (perf_compat && perf_compat < 703)
+		return HM_DEMANGLE_FULL;
+	return HM_DEMANGLE_FULL_RUST;
+}
+
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
 {
 	struct hm_symbols *s = calloc(1, sizeof(*s));

@@ -31,11 +31,28 @@ cat >"$TMP/prog.c" <<'C'
 __attribute__((noinline)) long camlFoo__bar_123(long x) { return x * 3; }
 __attribute__((noinline)) long camlFoo__bar_baz_7(long x) { return x + 3; }
 __attribute__((noinline)) long camlA$2eb(long x) { return x - 3; }
+/* Java's (perf's Java demangler), and Go's, which it leaves */
+long jv1(long) __asm__("\"Ljava/lang/String;equals(Ljava/lang/Object;)Z\"");
+__attribute__((noinline)) long jv1(long x) { return x ^ 3; }
+long jv2(long) __asm__("\"Lcom/a/B$C;m([[I[Ljava/lang/String;JZ)V\"");
+__attribute__((noinline)) long jv2(long x) { return x | 3; }
+long go1(long) __asm__("\"main.(*T).Method\"");
+__attribute__((noinline)) long go1(long x) { return x & 3; }
+/* Rust's: legacy with escapes and a hash of few digits, v0, an LLVM suffix */
+long rs1(long) __asm__("_ZN71_$LT$Test$u20$$u2b$$u20$$u27$static$u20$as$u20$foo..Bar$LT$Test$GT$$GT$3bar17h930b740aa94f1d3aE");
+__attribute__((noinline)) long rs1(long x) { return x + 5; }
+long rs2(long) __asm__("_ZN4core3fmt5write17h0000000000000000E");
+__attribute__((noinline)) long rs2(long x) { return x + 7; }
+long rs3(long) __asm__("_RNvCs1234_7mycrate3foo");
+__attribute__((noinline)) long rs3(long x) { return x + 9; }
+long rs4(long) __asm__("_ZN3foo3bar17habcdefabcdef0123E.llvm.123");
+__attribute__((noinline)) long rs4(long x) { return x + 11; }
 int main(int argc, char **argv)
 {
 	long s = 0;
 	for (int i = 0; i < argc * 1000; i++)
-		s += labs(i - 500) + camlFoo__bar_123(i) + camlFoo__bar_baz_7(i) + camlA$2eb(i);
+		s += labs(i - 500) + camlFoo__bar_123(i) + camlFoo__bar_baz_7(i) + camlA$2eb(i) + jv1(i) + jv2(i) + go1(i) +
+		     rs1(i) + rs2(i) + rs3(i) + rs4(i);
 	printf("%ld\n", s);
 	return 0;
 }
@@ -120,6 +137,10 @@ for v in $(oracle_perfs); do
 	if [ -z "$bad" ]; then pass "symbols plt: $P: symbol and dso of $what = perf script"
 	else fail "symbols plt: $P: symbol/dso" "$(grep -c . <<<"$bad") of $(wc -l <"$O/pairs") differ, first: $(head -n1 <<<"$bad")"; fi
 	check "symbols plt: $P demangles OCaml's camlA\$2eb as A.b, as perf does" grep -q ' A\.b (' "$O/hm.txt"
+	check "symbols plt: $P demangles a Java method, as perf does" grep -qF ' java.lang.String.equals(java.lang.Object) (' "$O/hm.txt"
+	w=' mycrate::foo ('	# Rust's v0: libiberty (6.1) and 7.3 read it, 6.12 does not
+	[ "$v" = 6.12 ] && w=' _RNvCs1234_7mycrate3foo ('
+	check "symbols plt: $P shows Rust's v0 name as${w% (}, as perf does" grep -qF "$w" "$O/hm.txt"
 	if [ -x "$TMP/cxx" ]; then	# C++: perf 6.1 names a function, 6.12 and 7.3 add its parameters
 		w='ns::sum ('
 		[ "$v" != 6.1 ] && w='ns::sum(std::vector<long'

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	maps = hm_maps__new();
 	syms = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = kallsyms, .no_source = !lines && !bench,
 							   .modern_plt = compat != HM_PERF_6_1,
-							   .demangle = compat == HM_PERF_6_1 ? HM_DEMANGLE_NAMES : HM_DEMANGLE_FULL });
+							   .demangle = hm_symbols__demangle_of(compat) });
 	hm_symbols__attach_maps(syms, maps);
 	hm_maps__set_build_ids(maps, hm_reader__header(r));
 	while ((rc = hm_reader__next(r, &ev)) > 0) {
