@@ -333,8 +333,8 @@ static bool in_load(const struct hm_elf *e, u64 vaddr)
 /*
  * perf 6.3+'s get_ifunc_name(): a nameless IRELATIVE entry takes the name
  * of the symbol starting at its resolver when that is an IFUNC or an alias
- * of one.  Looked up before any PLT symbol joins the table, as perf's come
- * after its resolvers in its tree walk.  NULL: keep perf's offset name.
+ * of one.  Looked up before the PLT symbols join the table (a resolver
+ * lies in .text, where none of them is).  NULL: keep perf's offset name.
  */
 static const char *ifunc_name(struct hm_elf *e, u64 vaddr, char *buf, size_t len)
 {
@@ -349,7 +349,7 @@ static const char *ifunc_name(struct hm_elf *e, u64 vaddr, char *buf, size_t len
 	return hm_strpool__intern(e->pool, buf);
 }
 
-static int add_sym(struct hm_elf *e, const struct hm_plt_ent *p)
+static void add_sym(struct hm_elf *e, const struct hm_plt_ent *p)
 {
 	struct hm_elf_sym *s = &e->syms[e->nr_syms];
 
@@ -361,7 +361,6 @@ static int add_sym(struct hm_elf *e, const struct hm_plt_ent *p)
 	s->file = NULL;
 	s->name = p->name;
 	e->nr_syms++;
-	return 0;
 }
 
 /*
