@@ -81,7 +81,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TOOL_SRCS := $(filter-out tests/tools/gen-common.c,$(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 # the perf.data generators that share tests/tools/gen-common.c
-GEN_TOOLS := $(B)/tools/hm-cont-gen $(B)/tools/hm-futex-gen $(B)/tools/hm-diff-gen $(B)/tools/hm-kern-gen
+GEN_TOOLS := $(B)/tools/hm-cont-gen $(B)/tools/hm-futex-gen $(B)/tools/hm-diff-gen $(B)/tools/hm-kern-gen \
+	     $(B)/tools/hm-pltgen $(B)/tools/hm-symmaps-gen
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
 .PHONY: all check run bench fuzz install clean setup tests check-debian13

@@ -114,6 +114,26 @@ struct hm_writer *gen_writer__open(const char *tool, const char *out, const stru
 	return w;
 }
 
+int gen_record(struct hm_writer *w, u32 type, u16 misc, const void *body, size_t blen, const char *str)
+{
+	unsigned char rec[4096];
+	struct perf_event_header *h = (void *)rec;
+	size_t n = sizeof(*h) + blen, sl = str ? strlen(str) + 1 : 0;
+
+	if (n + sl + 8 > sizeof(rec))
+		return -ENAMETOOLONG;
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + sizeof(*h), body, blen);
+	if (str) {
+		memcpy(rec + n, str, sl);
+		n += (sl + 7) & ~7UL;
+	}
+	h->type = type;
+	h->misc = misc;
+	h->size = (u16)n;
+	return hm_writer__write(w, rec, n);
+}
+
 int gen_writer__finish(struct hm_writer *w, int err, bool round, const char *tool, const char *out)
 {
 	if (!err && round)

@@ -53,6 +53,11 @@ struct hm_writer *gen_writer__open(const char *tool, const char *out, const stru
 				   const struct perf_event_attr *a1, const char *n1, const u64 *ids1,
 				   u32 pid, const char *comm);
 /*
+ * One record of @type: @body, then (when @str) the string, NUL and zeros
+ * up to 8 bytes.  0, or a negative errno (-ENAMETOOLONG past 4 KiB).
+ */
+int gen_record(struct hm_writer *w, u32 type, u16 misc, const void *body, size_t blen, const char *str);
+/*
  * A last FINISHED_ROUND (with @round), close and delete the writer; @err a
  * write error already met.  0, or 1 after saying why.
  */

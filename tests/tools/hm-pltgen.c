@@ -19,34 +19,18 @@
 #include <unistd.h>
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
+#include "gen-common.h"
 
 #define BASE	0x555500000000ULL
 #define STRIDE	0x10000000ULL
 
 static struct hm_writer *w;
-static unsigned char rec[8192];
 static int err;
 
 static void put(u32 type, u16 misc, const void *body, size_t blen, const char *str)
 {
-	struct perf_event_header *h = (void *)rec;
-	size_t n = sizeof(*h) + blen, sl = str ? strlen(str) + 1 : 0;
-
-	if (n + sl + 8 > sizeof(rec)) {
-		err = -ENAMETOOLONG;
-		return;
-	}
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + sizeof(*h), body, blen);
-	if (str) {
-		memcpy(rec + n, str, sl);
-		n += (sl + 7) & ~7UL;
-	}
-	h->type = type;
-	h->misc = misc;
-	h->size = (u16)n;
 	if (!err)
-		err = hm_writer__write(w, rec, n);
+		err = gen_record(w, type, misc, body, blen, str);
 }
 
 /* The span to sample and the executable segment's mapping; 0, or -1 with a message. */
@@ -118,9 +102,8 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	struct perf_event_attr a;
 	struct hm_header h;
-	struct hm_numa_node numa = { 0, 1 << 20, 1 << 19, "0-1" };
-	u64 bits = 0x3, t = 1000;
-	struct hm_mem_node mem = { 0, 8, &bits };
+	struct gen_host host;
+	u64 t = 1000;
 	int first = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -149,17 +132,7 @@ int main(int argc, char **argv)
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	a.mmap = a.comm = a.mmap2 = a.task = 1;
 	err = hm_writer__add_evsel(w, &a, "cpu-clock", NULL, 0) < 0;
-	memset(&h, 0, sizeof(h));
-	h.hostname = "hm-pltgen";
-	h.osrelease = "6.1.0";
-	h.arch = "x86_64";
-	h.cpuid = "GenuineIntel,6,85,4";
-	h.nr_cpus_avail = h.nr_cpus_online = 2;
-	h.nr_numa_nodes = 1;
-	h.numa = &numa;
-	h.mem_block_size = 128 << 20;
-	h.nr_mem_nodes = 1;
-	h.mem = &mem;
+	gen_host__header(&host, &h, "hm-pltgen", "6.1.0", false);
 	if (!err)
 		err = hm_writer__set_header(w, &h);
 	for (int i = first; i < argc && !err; i++) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
+#include "gen-common.h"
 
 #define KTEXT	0xffffffff81000000ULL
 #define KMOD	0xffffffffc0000000ULL
@@ -29,7 +30,6 @@
 #define DATA	0x7f0000000000ULL
 
 static struct hm_writer *w;
-static unsigned char rec[4096];
 static u64 rng = 88172645463325252ULL;
 static int err;
 
@@ -43,20 +43,8 @@ static u64 rnd(u64 n)
 
 static void put(u32 type, u16 misc, const void *body, size_t blen, const char *str)
 {
-	struct perf_event_header *h = (void *)rec;
-	size_t n = sizeof(*h) + blen, sl = str ? strlen(str) + 1 : 0;
-
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec + sizeof(*h), body, blen);
-	if (str) {
-		memcpy(rec + n, str, sl);
-		n += (sl + 7) & ~7UL;
-	}
-	h->type = type;
-	h->misc = misc;
-	h->size = (u16)n;
 	if (!err)
-		err = hm_writer__write(w, rec, n);
+		err = gen_record(w, type, misc, body, blen, str);
 }
 
 static void mmap1(u16 misc, u32 pid, u64 start, u64 len, u64 pgoff, const char *f)
