@@ -110,7 +110,8 @@ for f in $(ldd "$TMP/prog" 2>/dev/null | awk '$1 ~ /^libc\.so/ { print $3 }') /l
 done
 check "symbols plt: the test ELFs are built (prog, libplt.so)" test -x "$TMP/prog" -a -f "$TMP/libplt.so"
 # shellcheck disable=SC2086
-"$GEN" -o "$TMP/plt.data" $elfs 2>"$TMP/gen.err" || { fail "symbols plt: hm-pltgen" "$(tail -n1 "$TMP/gen.err")"; done_tests; }
+"$GEN" -o "$TMP/plt.data" $elfs 2>"$TMP/gen.err" || { fail "symbols plt: hm-pltgen" "$(head -n1 "$TMP/gen.err")"; done_tests; }
+sed 's/^/# /' "$TMP/gen.err"	# ELF files without a PLT (Debian 13's ld.so), skipped
 # the PLT shapes the ELFs hold, so a missing one is seen
 for s in .plt.got .plt.sec; do
 	# shellcheck disable=SC2086

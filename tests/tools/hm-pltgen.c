@@ -33,7 +33,7 @@ static void put(u32 type, u16 misc, const void *body, size_t blen, const char *s
 		err = gen_record(w, type, misc, body, blen, str);
 }
 
-/* The span to sample and the executable segment's mapping; 0, or -1 with a message. */
+/* The span to sample and the executable segment's mapping; 0, 1 (nothing to sample), or -1; a message for both. */
 static int elf_span(const char *path, u64 *lo, u64 *hi, u64 *mstart, u64 *mlen, u64 *pgoff,
 		    bool *exec, u64 *tlo, u64 *thi)
 {
@@ -84,12 +84,13 @@ static int elf_span(const char *path, u64 *lo, u64 *hi, u64 *mstart, u64 *mlen, 
 			*pgoff = ph.p_offset & ~0xfffULL;
 			break;
 		}
-	if (*lo >= *hi || !*mlen) {
-		fprintf(stderr, "hm-pltgen: %s: no .init/.plt section or no executable segment\n", path);
+	ret = 0;
+	if (*lo >= *hi || !*mlen) {	/* some have none (Debian 13's ld.so): skipped, not an error */
+		fprintf(stderr, "hm-pltgen: %s: no .init/.plt section or no executable segment; skipped\n", path);
+		ret = 1;
 		goto out;
 	}
 	*hi += 32;
-	ret = 0;
 out:
 	if (e)
 		elf_end(e);
@@ -104,7 +105,7 @@ int main(int argc, char **argv)
 	struct hm_header h;
 	struct gen_host host;
 	u64 t = 1000;
-	int first = 0;
+	int first = 0, ret, nr = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
@@ -142,10 +143,14 @@ int main(int argc, char **argv)
 		struct { u32 pid, tid; } c = { pid, pid };
 		struct { u32 pid, tid; u64 start, len, pgoff; u32 maj, min; u64 ino, gen; u32 prot, flags; } m;
 
-		if (elf_span(argv[i], &lo, &hi, &ms, &ml, &pg, &exec, &tlo, &thi) < 0) {
+		ret = elf_span(argv[i], &lo, &hi, &ms, &ml, &pg, &exec, &tlo, &thi);
+		if (ret < 0) {
 			err = 1;
 			break;
 		}
+		if (ret)
+			continue;
+		nr++;
 		if (exec)	/* ET_EXEC: loaded where it was linked */
 			base = 0;
 		put(PERF_RECORD_COMM, 0, &c, sizeof(c), "pltgen");
@@ -170,6 +175,10 @@ int main(int argc, char **argv)
 				s.period = 1;
 				err = hm_writer__write_sample(w, 0, &s);
 			}
+	}
+	if (!err && !nr) {
+		fprintf(stderr, "hm-pltgen: none of the ELF files has a PLT to sample\n");
+		err = 1;
 	}
 	if (!err)
 		err = hm_writer__close(w);
