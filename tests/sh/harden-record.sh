@@ -97,21 +97,22 @@ while [ $n -lt $total ]; do
 	done
 	wait
 done
-bad_s=0 bad_k=0 early=0 setup=0
+bad_s=0 bad_k=0 early=0 setup=0 why_s= why_k=
 for ((n = 0; n < total; n++)); do
 	r=$(cat "$TMP/run.$n.res" 2>/dev/null || echo "FAIL no result")
 	case $r in
 	"OK killed before"*) early=$((early + 1)) ;;
 	"OK stopped while"*) setup=$((setup + 1)) ;;
 	OK*) ;;
-	*) if [ $n -lt $NSIG ]; then bad_s=$((bad_s + 1)); else bad_k=$((bad_k + 1)); fi
+	*) if [ $n -lt $NSIG ]; then bad_s=$((bad_s + 1)); why_s=${why_s:-"run $n: $r"}
+	   else bad_k=$((bad_k + 1)); why_k=${why_k:-"run $n: $r"}; fi
 	   echo "# run $n: $r" ;;
 	esac
 done
 [ $bad_s -eq 0 ] && pass "harden-record.signals ($NSIG SIGINT/SIGTERM at 0-3 s: exit 0, prompt, readable; $setup of them while setting up: no file)" ||
-	fail harden-record.signals "$bad_s of $NSIG runs"
+	fail harden-record.signals "$bad_s of $NSIG runs; the first: $why_s"
 [ $bad_k -eq 0 ] && pass "harden-record.sigkill ($NKILL SIGKILL, $((NKILL - early)) of them while recording: readable up to the last round, 'incomplete', command gone)" ||
-	fail harden-record.sigkill "$bad_k of $NKILL runs"
+	fail harden-record.sigkill "$bad_k of $NKILL runs; the first: $why_k"
 
 # the files of the runs that ended cleanly, read by the real perf (the
 # oldest installed: 6.1 on Debian 12, 7.3 in the Debian 13 chroot)
