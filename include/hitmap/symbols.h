@@ -198,8 +198,11 @@ struct hm_symbols_opts {
 };
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts);
-/* The names perf @perf_compat shows (enum hm_perf_compat: 601, 612, 703; 0 the newest). */
-enum hm_demangle hm_symbols__demangle_of(unsigned perf_compat);
+/*
+ * What depends on the perf version (enum hm_perf_compat: 601, 612, 703; 0
+ * the newest) in one place: running_kallsyms_range, modern_plt, demangle.
+ */
+void hm_symbols_opts__set_perf(struct hm_symbols_opts *o, unsigned perf_compat);
 void hm_symbols__delete(struct hm_symbols *s);
 
 struct hm_symbol_info {

@@ -161,16 +161,7 @@ int hm_report__chunk_setup(struct hm_report *r)
 	if (!r->places)
 		return -ENOMEM;
 	hm_maps__set_build_ids(r->maps, r->header);
-	/* symbols_opts() of report.c */
-	memset(&so, 0, sizeof(so));
-	so.kallsyms = r->opts.kallsyms;
-	so.symfs = r->opts.symfs;
-	so.vmlinux = r->opts.vmlinux;
-	so.no_source = r->opts.no_source;
-	so.running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
-				    r->opts.perf_compat > HM_PERF_6_12;
-	so.modern_plt = r->opts.perf_compat != HM_PERF_6_1;
-	so.demangle = hm_symbols__demangle_of(r->opts.perf_compat);
+	hm_report__symbols_opts(r, &so);	/* the kernel's part is the parent's, shared below */
 	r->syms = hm_symbols__new(&so);
 	if (!r->syms)
 		return -ENOMEM;

@@ -537,7 +537,7 @@ static bool defer_details(const struct hm_report *r)
 }
 
 /* Everything that needs the file's header: topology, vendor, metadata, futex model, tables. */
-static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
+void hm_report__symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 {
 	memset(so, 0, sizeof(*so));
 	so->kallsyms = r->opts.kallsyms;
@@ -545,10 +545,7 @@ static void symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
 	so->vmlinux = r->opts.vmlinux;
 	so->no_source = r->opts.no_source;
 	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
-	so->running_kallsyms_range = r->opts.perf_compat == HM_PERF_NEWEST ||
-				     r->opts.perf_compat > HM_PERF_6_12;
-	so->modern_plt = r->opts.perf_compat != HM_PERF_6_1;
-	so->demangle = hm_symbols__demangle_of(r->opts.perf_compat);
+	hm_symbols_opts__set_perf(so, r->opts.perf_compat);
 }
 
 /* The line table, or its workers (threads > 1 with the file not in ranges). */
@@ -605,7 +602,7 @@ static int setup_header(struct hm_report *r)
 	 * hit; without the same loader, kernel data past _etext would count
 	 * as unmapped where perf counts it mapped.
 	 */
-	symbols_opts(r, &so);
+	hm_report__symbols_opts(r, &so);
 	r->syms = hm_symbols__new(&so);
 	if (!r->syms)
 		return -ENOMEM;

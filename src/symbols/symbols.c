@@ -63,13 +63,13 @@ struct hm_symbols {
 	pthread_mutex_t klock;
 };
 
-enum hm_demangle hm_symbols__demangle_of(unsigned perf_compat)
+void hm_symbols_opts__set_perf(struct hm_symbols_opts *o, unsigned perf_compat)
 {
-	if (perf_compat && perf_compat < 612)
-		return HM_DEMANGLE_NAMES;
-	if (perf_compat && perf_compat < 703)
-		return HM_DEMANGLE_FULL;
-	return HM_DEMANGLE_FULL_RUST;
+	unsigned v = perf_compat ? perf_compat : 703;	/* 0: the newest */
+
+	o->running_kallsyms_range = v > 612;
+	o->modern_plt = v > 601;
+	o->demangle = v < 612 ? HM_DEMANGLE_NAMES : v < 703 ? HM_DEMANGLE_FULL : HM_DEMANGLE_FULL_RUST;
 }
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)

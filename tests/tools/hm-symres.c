@@ -73,9 +73,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	maps = hm_maps__new();
-	syms = hm_symbols__new(&(struct hm_symbols_opts){ .kallsyms = kallsyms, .no_source = !lines && !bench,
-							   .modern_plt = compat != HM_PERF_6_1,
-							   .demangle = hm_symbols__demangle_of(compat) });
+	struct hm_symbols_opts so = { .kallsyms = kallsyms, .no_source = !lines && !bench };
+
+	hm_symbols_opts__set_perf(&so, compat);
+	syms = hm_symbols__new(&so);
 	hm_symbols__attach_maps(syms, maps);
 	hm_maps__set_build_ids(maps, hm_reader__header(r));
 	while ((rc = hm_reader__next(r, &ev)) > 0) {
