@@ -22,6 +22,8 @@
  *
  * OFF in perf's names is a file offset, as perf keeps PLT symbols; here
  * every start is an ELF virtual address like the rest of hm_elf's table.
+ * A section whose bytes the file lacks or whose counts overrun its data
+ * (a corrupt file) gives what the data holds, where perf reads past it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -75,6 +77,18 @@ static bool sec_by_name(struct ctx *c, const char *name, struct sec *s)
 	}
 	memset(s, 0, sizeof(*s));
 	return false;
+}
+
+/* The bytes of a section, NULL for one without any in the file (NOBITS, unreadable). */
+static Elf_Data *data_of(Elf_Scn *scn)
+{
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		return NULL;
+	d = elf_getdata(scn, NULL);
+	return d && d->d_buf ? d : NULL;
 }
 
 static bool is_x86(const struct ctx *c)
@@ -192,14 +206,15 @@ static void rela_dyn_read(struct ctx *c, struct rela_dyn *rd)
 	memset(rd, 0, sizeof(*rd));
 	if (!sec_by_name(c, ".rela.dyn", &r) || !r.sh.sh_link || !r.sh.sh_entsize)
 		return;
-	n = r.sh.sh_size / r.sh.sh_entsize;
-	d = elf_getdata(r.scn, NULL);
+	d = data_of(r.scn);
 	scn = elf_getscn(c->elf, r.sh.sh_link);
 	if (!d || !scn || !gelf_getshdr(scn, &sh) || !sh.sh_link)
 		return;
-	rd->syms = elf_getdata(scn, NULL);
-	scn = elf_getscn(c->elf, sh.sh_link);
-	rd->strs = scn ? elf_getdata(scn, NULL) : NULL;
+	n = r.sh.sh_size / r.sh.sh_entsize;
+	if (n > d->d_size / r.sh.sh_entsize)	/* a corrupt size: what the data holds */
+		n = d->d_size / r.sh.sh_entsize;
+	rd->syms = data_of(scn);
+	rd->strs = data_of(elf_getscn(c->elf, sh.sh_link));
 	if (!rd->syms || !rd->strs || !n)
 		return;
 	rd->slots = calloc(n, sizeof(*rd->slots));
@@ -261,11 +276,13 @@ static int plt_got(struct ctx *c, char *buf, size_t len)
 
 	if (!sec_by_name(c, ".plt.got", &s) || !s.sh.sh_entsize)
 		return 0;
-	code = elf_getdata(s.scn, NULL);
-	if (c->eh.e_machine == EM_X86_64 && code)
+	code = data_of(s.scn);
+	if (!code)	/* no code in the file: nothing perf could read either */
+		return 0;
+	if (c->eh.e_machine == EM_X86_64)
 		rela_dyn_read(c, &rd);
-	for (u64 i = 0; i < s.sh.sh_size && (!code || i < code->d_size) && !ret; i += s.sh.sh_entsize) {
-		if (!code || !plt_got_name(c, &rd, &s.sh, code, i, buf, len))
+	for (u64 i = 0; i < s.sh.sh_size && i < code->d_size && !ret; i += s.sh.sh_entsize) {
+		if (!plt_got_name(c, &rd, &s.sh, code, i, buf, len))
 			snprintf(buf, len, "offset_%#" PRIx64 "@plt", s.sh.sh_offset + i);
 		ret = add(c, s.sh.sh_addr + i, s.sh.sh_entsize, buf, 0, false, true);
 	}
@@ -318,9 +335,7 @@ static int modern(struct ctx *c, char *buf, size_t len)
 	size_t hdr_i;
 	struct rel r = { 0 };
 	struct slot *order = NULL;
-	Elf_Scn *sscn;
 	Elf_Data *syms, *strs;
-	GElf_Shdr ssh;
 	GElf_Sym sym;
 	bool lazy;
 	int ret;
@@ -363,10 +378,9 @@ static int modern(struct ctx *c, char *buf, size_t len)
 		return 0;
 	if (!sy.scn || !rs.sh.sh_entsize)
 		return 0;
-	r.d = elf_getdata(rs.scn, NULL);
-	syms = elf_getdata(sy.scn, NULL);
-	sscn = elf_getscn(c->elf, sy.sh.sh_link);
-	strs = sscn && gelf_getshdr(sscn, &ssh) ? elf_getdata(sscn, NULL) : NULL;
+	r.d = data_of(rs.scn);
+	syms = data_of(sy.scn);
+	strs = data_of(elf_getscn(c->elf, sy.sh.sh_link));
 	if (!r.d || !syms || !strs || !strs->d_size)
 		return 0;
 	nrel = rs.sh.sh_size / rs.sh.sh_entsize;
@@ -408,9 +422,8 @@ static int modern(struct ctx *c, char *buf, size_t len)
 static int old(struct ctx *c, char *buf, size_t len)
 {
 	struct sec rs, dyn, plt;
-	Elf_Data *rd, *dd, *sd;
-	Elf_Scn *sscn;
-	GElf_Shdr ssh;
+	struct rel r;
+	Elf_Data *dd, *sd;
 	u64 hdr, ent, at, nrel;
 	int ret = 0;
 
@@ -424,20 +437,17 @@ static int old(struct ctx *c, char *buf, size_t len)
 		return 0;
 	if (rs.sh.sh_type != SHT_RELA && rs.sh.sh_type != SHT_REL)
 		return 0;
-	rd = elf_getdata(rs.scn, NULL);
-	dd = elf_getdata(dyn.scn, NULL);
-	sscn = elf_getscn(c->elf, dyn.sh.sh_link);
-	if (!rd || !dd || !sscn || !gelf_getshdr(sscn, &ssh))
-		return 0;
-	sd = elf_getdata(sscn, NULL);
-	if (!sd || !sd->d_size || sizes(c, &plt.sh, false, &hdr, &ent))
+	r.d = data_of(rs.scn);
+	r.rela = rs.sh.sh_type == SHT_RELA;
+	dd = data_of(dyn.scn);
+	sd = data_of(elf_getscn(c->elf, dyn.sh.sh_link));
+	if (!r.d || !dd || !sd || !sd->d_size || sizes(c, &plt.sh, false, &hdr, &ent))
 		return 0;
 	nrel = rs.sh.sh_size / rs.sh.sh_entsize;
-	if (nrel > rd->d_size / rs.sh.sh_entsize)
-		nrel = rd->d_size / rs.sh.sh_entsize;
+	if (nrel > r.d->d_size / rs.sh.sh_entsize)
+		nrel = r.d->d_size / rs.sh.sh_entsize;
 	at = plt.sh.sh_addr + hdr;
 	for (u64 i = 0; i < nrel && !ret; i++, at += ent) {
-		struct rel r = { rd, rs.sh.sh_type == SHT_RELA };
 		GElf_Rela ra;
 		GElf_Sym sym;
 		const char *name = "";
