@@ -17,7 +17,7 @@
 struct node {
 	u64	start, end;
 	u32	id;
-	u32	left, right, parent;
+	u32	child[2], parent;	/* child[0] left, child[1] right */
 	bool	red, gone;
 };
 
@@ -47,35 +47,22 @@ static void set_child(struct hm_symtree *t, u32 parent, u32 old, u32 new)
 {
 	if (parent == NIL)
 		t->root = new;
-	else if (t->n[parent].left == old)
-		t->n[parent].left = new;
 	else
-		t->n[parent].right = new;
+		t->n[parent].child[t->n[parent].child[1] == old] = new;
 	if (new != NIL)
 		t->n[new].parent = parent;
 }
 
-static void rotate_left(struct hm_symtree *t, u32 x)
+/* Rotate @x down to side @d (0: left rotation, its right child rises). */
+static void rotate(struct hm_symtree *t, u32 x, int d)
 {
-	u32 y = t->n[x].right, b = t->n[y].left;
+	u32 y = t->n[x].child[!d], b = t->n[y].child[d];
 
-	t->n[x].right = b;
+	t->n[x].child[!d] = b;
 	if (b != NIL)
 		t->n[b].parent = x;
 	set_child(t, t->n[x].parent, x, y);
-	t->n[y].left = x;
-	t->n[x].parent = y;
-}
-
-static void rotate_right(struct hm_symtree *t, u32 x)
-{
-	u32 y = t->n[x].left, b = t->n[y].right;
-
-	t->n[x].left = b;
-	if (b != NIL)
-		t->n[b].parent = x;
-	set_child(t, t->n[x].parent, x, y);
-	t->n[y].right = x;
+	t->n[y].child[d] = x;
 	t->n[x].parent = y;
 }
 
@@ -99,47 +86,30 @@ int hm_symtree__insert(struct hm_symtree *t, u64 start, u64 end, u32 id)
 	}
 	while (*link != NIL) {	/* perf's __symbols__insert: equal starts go right */
 		p = *link;
-		link = start < t->n[p].start ? &t->n[p].left : &t->n[p].right;
+		link = &t->n[p].child[start >= t->n[p].start];
 	}
 	added = x = t->nr++;
-	t->n[x] = (struct node){ start, end, id, NIL, NIL, p, true, false };
+	t->n[x] = (struct node){ start, end, id, { NIL, NIL }, p, true, false };
 	*link = x;
 	while (is_red(t, t->n[x].parent)) {
-		u32 par = t->n[x].parent, g = t->n[par].parent, u;
+		u32 par = t->n[x].parent, g = t->n[par].parent;
+		int d = t->n[g].child[1] == par;	/* the side of g that par is on */
+		u32 u = t->n[g].child[!d];
 
-		if (par == t->n[g].left) {
-			u = t->n[g].right;
-			if (is_red(t, u)) {
-				t->n[par].red = t->n[u].red = false;
-				t->n[g].red = true;
-				x = g;
-				continue;
-			}
-			if (x == t->n[par].right) {
-				rotate_left(t, par);
-				x = par;
-				par = t->n[x].parent;
-			}
-			t->n[par].red = false;
+		if (is_red(t, u)) {
+			t->n[par].red = t->n[u].red = false;
 			t->n[g].red = true;
-			rotate_right(t, g);
-		} else {
-			u = t->n[g].left;
-			if (is_red(t, u)) {
-				t->n[par].red = t->n[u].red = false;
-				t->n[g].red = true;
-				x = g;
-				continue;
-			}
-			if (x == t->n[par].left) {
-				rotate_right(t, par);
-				x = par;
-				par = t->n[x].parent;
-			}
-			t->n[par].red = false;
-			t->n[g].red = true;
-			rotate_left(t, g);
+			x = g;
+			continue;
 		}
+		if (x == t->n[par].child[!d]) {	/* inner grandchild: make it outer */
+			rotate(t, par, d);
+			x = par;
+			par = t->n[x].parent;
+		}
+		t->n[par].red = false;
+		t->n[g].red = true;
+		rotate(t, g, !d);
 	}
 	t->n[t->root].red = false;
 	return (int)added;
@@ -149,61 +119,33 @@ int hm_symtree__insert(struct hm_symtree *t, u64 start, u64 end, u32 id)
 static void erase_fixup(struct hm_symtree *t, u32 x, u32 p)
 {
 	while (x != t->root && !is_red(t, x)) {
-		if (x != t->n[p].right) {	/* x (maybe NIL) is the left child, as lib/rbtree.c tells */
-			u32 w = t->n[p].right;
+		int d = x == t->n[p].child[1];	/* x (maybe NIL) is the left child unless it is p's right, as lib/rbtree.c tells */
+		u32 w = t->n[p].child[!d];
 
-			if (is_red(t, w)) {
-				t->n[w].red = false;
-				t->n[p].red = true;
-				rotate_left(t, p);
-				w = t->n[p].right;
-			}
-			if (!is_red(t, t->n[w].left) && !is_red(t, t->n[w].right)) {
-				t->n[w].red = true;
-				x = p;
-				p = t->n[x].parent;
-				continue;
-			}
-			if (!is_red(t, t->n[w].right)) {
-				t->n[t->n[w].left].red = false;
-				t->n[w].red = true;
-				rotate_right(t, w);
-				w = t->n[p].right;
-			}
-			t->n[w].red = t->n[p].red;
-			t->n[p].red = false;
-			if (t->n[w].right != NIL)
-				t->n[t->n[w].right].red = false;
-			rotate_left(t, p);
-			x = t->root;
-		} else {
-			u32 w = t->n[p].left;
-
-			if (is_red(t, w)) {
-				t->n[w].red = false;
-				t->n[p].red = true;
-				rotate_right(t, p);
-				w = t->n[p].left;
-			}
-			if (!is_red(t, t->n[w].left) && !is_red(t, t->n[w].right)) {
-				t->n[w].red = true;
-				x = p;
-				p = t->n[x].parent;
-				continue;
-			}
-			if (!is_red(t, t->n[w].left)) {
-				t->n[t->n[w].right].red = false;
-				t->n[w].red = true;
-				rotate_left(t, w);
-				w = t->n[p].left;
-			}
-			t->n[w].red = t->n[p].red;
-			t->n[p].red = false;
-			if (t->n[w].left != NIL)
-				t->n[t->n[w].left].red = false;
-			rotate_right(t, p);
-			x = t->root;
+		if (is_red(t, w)) {
+			t->n[w].red = false;
+			t->n[p].red = true;
+			rotate(t, p, d);
+			w = t->n[p].child[!d];
 		}
+		if (!is_red(t, t->n[w].child[0]) && !is_red(t, t->n[w].child[1])) {
+			t->n[w].red = true;
+			x = p;
+			p = t->n[x].parent;
+			continue;
+		}
+		if (!is_red(t, t->n[w].child[!d])) {
+			t->n[t->n[w].child[d]].red = false;
+			t->n[w].red = true;
+			rotate(t, w, !d);
+			w = t->n[p].child[!d];
+		}
+		t->n[w].red = t->n[p].red;
+		t->n[p].red = false;
+		if (t->n[w].child[!d] != NIL)
+			t->n[t->n[w].child[!d]].red = false;
+		rotate(t, p, d);
+		x = t->root;
 	}
 	if (x != NIL)
 		t->n[x].red = false;
@@ -217,32 +159,32 @@ void hm_symtree__erase(struct hm_symtree *t, int node)
 	if (node < 0 || z >= t->nr || t->n[z].gone)
 		return;
 	t->n[z].gone = true;
-	if (t->n[z].left == NIL || t->n[z].right == NIL) {
-		x = t->n[z].left == NIL ? t->n[z].right : t->n[z].left;
+	if (t->n[z].child[0] == NIL || t->n[z].child[1] == NIL) {
+		x = t->n[z].child[t->n[z].child[0] == NIL];
 		xp = t->n[z].parent;
 		black = !t->n[z].red;
 		set_child(t, xp, z, x);
 	} else {	/* the in-order successor takes z's place and colour */
-		u32 y = t->n[z].right;
+		u32 y = t->n[z].child[1];
 
-		while (t->n[y].left != NIL)
-			y = t->n[y].left;
+		while (t->n[y].child[0] != NIL)
+			y = t->n[y].child[0];
 		black = !t->n[y].red;
-		x = t->n[y].right;
+		x = t->n[y].child[1];
 		if (t->n[y].parent == z) {
 			xp = y;
 		} else {
 			xp = t->n[y].parent;
 			set_child(t, xp, y, x);
-			t->n[y].right = t->n[z].right;
-			t->n[t->n[y].right].parent = y;
+			t->n[y].child[1] = t->n[z].child[1];
+			t->n[t->n[y].child[1]].parent = y;
 		}
 		set_child(t, t->n[z].parent, z, y);
-		t->n[y].left = t->n[z].left;
-		t->n[t->n[y].left].parent = y;
+		t->n[y].child[0] = t->n[z].child[0];
+		t->n[t->n[y].child[0]].parent = y;
 		t->n[y].red = t->n[z].red;
 	}
-	t->n[z].left = t->n[z].right = t->n[z].parent = NIL;
+	t->n[z].child[0] = t->n[z].child[1] = t->n[z].parent = NIL;
 	if (black)
 		erase_fixup(t, x, xp);
 }
@@ -255,9 +197,9 @@ int64_t hm_symtree__find(const struct hm_symtree *t, u64 ip)
 		const struct node *s = &t->n[x];
 
 		if (ip < s->start)
-			x = s->left;
+			x = s->child[0];
 		else if (ip > s->end || (ip == s->end && ip != s->start))
-			x = s->right;
+			x = s->child[1];
 		else
 			return s->id;
 	}

@@ -25,10 +25,10 @@ static int check_sub(const struct hm_symtree *t, u32 x, u32 parent, u64 lo, u64 
 	(*seen)++;
 	if (t->n[x].parent != parent || t->n[x].gone || t->n[x].start < lo || t->n[x].start > hi)
 		bad++;
-	if (t->n[x].red && (is_red(t, t->n[x].left) || is_red(t, t->n[x].right)))
+	if (t->n[x].red && (is_red(t, t->n[x].child[0]) || is_red(t, t->n[x].child[1])))
 		bad++;
-	l = check_sub(t, t->n[x].left, x, lo, t->n[x].start, seen);
-	r = check_sub(t, t->n[x].right, x, t->n[x].start, hi, seen);
+	l = check_sub(t, t->n[x].child[0], x, lo, t->n[x].start, seen);
+	r = check_sub(t, t->n[x].child[1], x, t->n[x].start, hi, seen);
 	if (l != r || l < 0)
 		return -1;
 	return l + !t->n[x].red;
@@ -51,13 +51,13 @@ static bool in_order(const struct hm_symtree *t, u32 x, u64 *last_start, u32 *la
 {
 	if (x == NIL)
 		return true;
-	if (!in_order(t, t->n[x].left, last_start, last_id))
+	if (!in_order(t, t->n[x].child[0], last_start, last_id))
 		return false;
 	if (t->n[x].start == *last_start && t->n[x].id < *last_id)
 		return false;
 	*last_start = t->n[x].start;
 	*last_id = t->n[x].id;
-	return in_order(t, t->n[x].right, last_start, last_id);
+	return in_order(t, t->n[x].child[1], last_start, last_id);
 }
 
 static u64 rng = 0x9e3779b97f4a7c15ULL;
