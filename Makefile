@@ -181,7 +181,8 @@ bench: $(BIN) $(TOOL_BINS)
 # seed folder, $(B)/fuzz/seeds/<target>, made by tests/fuzz/make-seeds.sh
 # from the recordings the tests make (the simulator in every form, the test
 # generators; cut into SPE packets, map records and metadata for the targets
-# that read those) and, for the reader and the report (which reads whole
+# that read those; small ELF files of every PLT shape, built with cc, for the
+# ELF symbol reader's) and, for the reader and the report (which reads whole
 # files too, so starts from the reader's seeds), the committed
 # tests/fuzz/seeds and the corrupt fixtures when ../shared/fixtures/corrupt
 # is there (read in place, never copied).

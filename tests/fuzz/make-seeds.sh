@@ -10,13 +10,16 @@
 #   OUT/symbols  map/thread records and samples in fuzz-symbols.c's framing,
 #                and kallsyms text
 #   OUT/meta     hitmap's metadata sections
+#   OUT/elf      small ELF files of the PLT shapes cc and ld make here (lazy,
+#                -z now, -fno-plt, IBT .plt.sec, non-PIE, a library with an
+#                IFUNC, C++ names), with and without .symtab; none without cc
 # Usage: tests/fuzz/make-seeds.sh BUILD_DIR OUT   (run from the repo root)
 set -eu
 B=$1 D=$2
 H=$B/hitmap T=$B/tools
 [ -s "$D/.done" ] && exit 0
 rm -rf "$D"
-mkdir -p "$D/reader" "$D/spe" "$D/symbols" "$D/meta"
+mkdir -p "$D/reader" "$D/spe" "$D/symbols" "$D/meta" "$D/elf"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 R=$D/reader
@@ -52,6 +55,7 @@ cp tests/fuzz/seeds/reader-* "$R/" 2>/dev/null || true
 	echo "ffffffff82000000 D jiffies"
 } >"$D/symbols/kallsyms-small"
 head -n 400 /proc/kallsyms >"$D/symbols/kallsyms-host" 2>/dev/null || true
+tests/fuzz/make-elf-seeds.sh "$W/elfsrc" "$D/elf"
 find "$D" -type f -size 0 -delete
 echo done >"$D/.done"
-for t in reader spe symbols meta; do echo "fuzz seeds: $t $(ls "$D/$t" | wc -l) files"; done
+for t in reader spe symbols meta elf; do echo "fuzz seeds: $t $(ls "$D/$t" | wc -l) files"; done

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target: the ELF symbol reader (src/symbols/elf.c, plt.c,
+ * symtree.c, demangle.c) on any bytes.  The input is written to a file of
+ * its own and opened as a map's binary would be, with perf 6.1's PLT rules
+ * and with perf 6.3+'s, each with a demangling style; then every symbol's
+ * edges, the bytes around each PT_LOAD and the PLT, a name and file offsets
+ * are looked up.  HOME is an empty folder and no build-id is given, so no
+ * file of this machine is read in place of the input (a build-id that names
+ * a debug file here is the one way to reach one; the seeds' ids name none).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "symbols/symbols-priv.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64], home[64];
+static int fd = -1;
+static unsigned long nr_opened;	/* opens that gave symbols (hm-elf-mutate counts them) */
+
+static void cleanup(void)
+{
+	unlink(path);
+	rmdir(home);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	snprintf(home, sizeof(home), "/tmp/hm-fuzz-elf-home.XXXXXX");
+	if (!mkdtemp(home))
+		abort();
+	setenv("HOME", home, 1);
+	snprintf(path, sizeof(path), "/tmp/hm-fuzz-elf.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		abort();
+	atexit(cleanup);
+	return 0;
+}
+
+static void probe(const struct hm_elf *e, u64 a)
+{
+	const struct hm_elf_sym *s = hm_elf__find(e, a);
+
+	/* a symbol found starts at or before the address (perf's symbols__find) */
+	if (s && a < s->start)
+		abort();
+	if (s && s->name && strlen(s->name) > (1u << 20))
+		abort();	/* reads the name to its end */
+}
+
+static void walk(const struct hm_elf *e)
+{
+	size_t n = hm_elf__nr_syms(e);
+	u64 v;
+
+	/* hm_elf__find over the symbols' edges: the tree replay and the binary search */
+	for (size_t i = 0; i < n && i < 4096; i++) {
+		const struct hm_elf_sym *s = hm_elf__find(e, (u64)i << 4);
+
+		if (s) {
+			probe(e, s->start);
+			probe(e, s->start - 1);
+			probe(e, s->start + s->size);
+			probe(e, s->start + (s->size ? s->size - 1 : 0));
+		}
+	}
+	for (u64 off = 0; off < 0x8000; off += 0x40)
+		if (hm_elf__off_to_vaddr(e, off, &v) == 0)
+			probe(e, v);
+	probe(e, 0);
+	probe(e, ~0ULL);
+	hm_elf__by_name(e, "main");
+	hm_elf__by_name(e, ".plt");
+	(void)hm_elf__path(e);
+	(void)hm_elf__debug_path(e);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* the first byte picks the demangling style; the file is the rest too (ELF magic kept) */
+	static const enum hm_demangle styles[] = {
+		HM_DEMANGLE_NONE, HM_DEMANGLE_NAMES, HM_DEMANGLE_FULL, HM_DEMANGLE_FULL_RUST,
+	};
+	enum hm_demangle style = styles[size ? data[size - 1] % 4 : 0];
+
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+		return 0;
+	for (int modern = 0; modern < 2; modern++) {
+		struct hm_elf *e = hm_elf__open(path, NULL, 0, NULL, modern, style);
+
+		if (!e)
+			continue;
+		nr_opened += hm_elf__nr_syms(e) > 0;
+		walk(e);
+		hm_elf__delete(e);
+	}
+	return 0;
+}
