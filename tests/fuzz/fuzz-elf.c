@@ -5,9 +5,10 @@
  * its own and opened as a map's binary would be, with perf 6.1's PLT rules
  * and with perf 6.3+'s, each with a demangling style; then every symbol's
  * edges, the bytes around each PT_LOAD and the PLT, a name and file offsets
- * are looked up.  HOME is an empty folder and no build-id is given, so no
- * file of this machine is read in place of the input (a build-id that names
- * a debug file here is the one way to reach one; the seeds' ids name none).
+ * are looked up, and the source lines of the first symbols (libdw).  HOME
+ * is an empty folder and no build-id is given, so no file of this machine
+ * is read in place of the input (a build-id that names a debug file here is
+ * the one way to reach one; the seeds' ids name none).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -57,6 +58,34 @@ static void probe(const struct hm_elf *e, u64 a)
 		abort();	/* reads the name to its end */
 }
 
+/* Source lines (dwarf.c, libdw) at the first symbols' starts and ends, read to their ends. */
+static void lines(const struct hm_elf *e)
+{
+	const char *p = hm_elf__debug_path(e);
+	struct hm_dwarf *dw = p ? hm_dwarf__open(p) : NULL;
+	size_t n = hm_elf__nr_syms(e);
+	struct hm_srcline sl;
+	size_t len = 0;
+
+	if (!dw)
+		return;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const struct hm_elf_sym *s = hm_elf__find(e, (u64)i << 4);
+
+		for (int k = 0; s && k < 2; k++) {
+			if (hm_dwarf__srcline(dw, s->start + (k ? s->size / 2 : 0), &sl) < 0)
+				continue;
+			len += sl.file ? strlen(sl.file) : 0;
+			len += sl.inline_func ? strlen(sl.inline_func) : 0;
+			len += sl.caller ? strlen(sl.caller) : 0;
+			len += sl.call_file ? strlen(sl.call_file) : 0;
+		}
+	}
+	if (len > (1ULL << 40))
+		abort();	/* keeps the reads */
+	hm_dwarf__delete(dw);
+}
+
 static void walk(const struct hm_elf *e)
 {
 	size_t n = hm_elf__nr_syms(e);
@@ -81,7 +110,7 @@ static void walk(const struct hm_elf *e)
 	hm_elf__by_name(e, "main");
 	hm_elf__by_name(e, ".plt");
 	(void)hm_elf__path(e);
-	(void)hm_elf__debug_path(e);
+	lines(e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

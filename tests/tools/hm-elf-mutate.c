@@ -67,7 +67,7 @@ static size_t hot_shdrs(const u8 *d, size_t n, u64 *at, size_t max)
 		if (!strncmp(nm, ".plt", 4) || !strncmp(nm, ".rela", 5) || !strcmp(nm, ".dynsym") ||
 		    !strcmp(nm, ".symtab") || !strcmp(nm, ".dynstr") || !strcmp(nm, ".strtab") ||
 		    !strcmp(nm, ".init") || !strcmp(nm, ".got") || !strcmp(nm, ".dynamic") ||
-		    !strcmp(nm, ".note.gnu.build-id"))
+		    !strcmp(nm, ".note.gnu.build-id") || !strncmp(nm, ".debug_", 7))
 			at[k++] = eh.e_shoff + i * sizeof(sh);
 	}
 	return k;
