@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <gelf.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <hitmap/log.h>
+#include "child-limits.h"
 #include "../fuzz/fuzz-elf.c"
 
 /* a child's exit status when neither open succeeded */
@@ -139,15 +139,6 @@ static size_t mutate(u8 *d, size_t n)
 	return n;
 }
 
-/* ASan maps terabytes of shadow memory: no RLIMIT_AS under it (as hm-mutate) */
-#if defined(__SANITIZE_ADDRESS__)
-#define HM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HM_ASAN 1
-#endif
-#endif
-
 int main(int argc, char **argv)
 {
 	long cases = 500, seed = 1, crashes = 0, hangs = 0, opened = 0;
@@ -203,15 +194,7 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			return 2;
 		if (pid == 0) {
-			struct rlimit as = { 1UL << 30, 1UL << 30 }, core = { 0, 0 };
-
-#ifndef HM_ASAN
-			setrlimit(RLIMIT_AS, &as);
-#else
-			(void)as;
-#endif
-			setrlimit(RLIMIT_CORE, &core);
-			alarm(20);
+			hm_child_limits(20);
 			hm_log__set_sink(NULL, NULL, HM_LOG_ERROR);
 			LLVMFuzzerTestOneInput(d, n);
 			_exit(nr_opened ? 0 : NOT_OPENED);

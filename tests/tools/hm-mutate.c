@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
+#include "child-limits.h"
 
 #define TIME_LIMIT	20
 #define RSS_LIMIT_KB	(500 * 1024)
@@ -156,34 +157,12 @@ static int load(struct input *in)
 	return 0;
 }
 
-/* ASan maps terabytes of shadow memory: no RLIMIT_AS under it (the tests bound its allocator instead) */
-#if defined(__SANITIZE_ADDRESS__)
-#define HM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HM_ASAN 1
-#endif
-#endif
-
-static void limits(void)
-{
-	struct rlimit as = { 1UL << 30, 1UL << 30 }, core = { 0, 0 };
-
-#ifndef HM_ASAN
-	setrlimit(RLIMIT_AS, &as);
-#else
-	(void)as;
-#endif
-	setrlimit(RLIMIT_CORE, &core);
-	alarm(TIME_LIMIT);
-}
-
 /* The child of one library case: 0 ok, 1 error, 3 lost (warned), 4 silent loss. */
 static int lib_case(const struct input *in, const u8 *buf, size_t size)
 {
 	long long n;
 
-	limits();
+	hm_child_limits(TIME_LIMIT);
 	n = read_all(buf, size);
 	if (n < 0)
 		return 1;
@@ -207,7 +186,7 @@ static int cli_case(const char *hitmap, int which, const char *file, const char 
 
 	snprintf(out, sizeof(out), "%s.conv", tmp);
 	snprintf(page, sizeof(page), "%s.html", tmp);
-	limits();
+	hm_child_limits(TIME_LIMIT);
 	dup2(fd, 1);
 	dup2(fd, 2);
 	if (!strcmp(cmd, "diff"))
