@@ -115,7 +115,7 @@ static void walk(const struct hm_elf *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* the first byte picks the demangling style; the file is the rest too (ELF magic kept) */
+	/* the last byte picks the demangling style (the first ones hold the ELF magic); all of it is the file */
 	static const enum hm_demangle styles[] = {
 		HM_DEMANGLE_NONE, HM_DEMANGLE_NAMES, HM_DEMANGLE_FULL, HM_DEMANGLE_FULL_RUST,
 	};
