@@ -2,9 +2,10 @@
 /*
  * What views and hooks may know of a report (include/hitmap/report.h),
  * and the CPUs a report may use (the pass, its ranges and the details'
- * second read ask).  Apart from report.c so that the views that read these
- * (buckets.c, buckets-render.c, metrics-scan.c) and report-details.c, and
- * report.c, which feeds or calls them, do not call each other in a loop.
+ * second read ask), and the symbol options its pass and its ranges' parts
+ * take.  Apart from report.c so that the views that read these (buckets.c,
+ * buckets-render.c, metrics-scan.c), report-details.c and report-range.c,
+ * and report.c, which feeds or calls them, do not call each other in a loop.
  */
 #include <errno.h>
 #include <sched.h>
@@ -13,6 +14,18 @@
 #include "report.h"
 #include "lines.h"
 #include "names.h"
+
+/* The symbol options of the report's opts (a part's own hm_symbols take them too). */
+void hm_report__symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->kallsyms = r->opts.kallsyms;
+	so->symfs = r->opts.symfs;
+	so->vmlinux = r->opts.vmlinux;
+	so->no_source = r->opts.no_source;
+	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
+	hm_symbols_opts__set_perf(so, r->opts.perf_compat);
+}
 
 const struct hm_futex_model *hm_report__futex(const struct hm_report *r)
 {

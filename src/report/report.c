@@ -536,18 +536,6 @@ static bool defer_details(const struct hm_report *r)
 	return r->opts.defer_details && !r->header->pipe && strcmp(r->opts.input, "-");
 }
 
-/* Everything that needs the file's header: topology, vendor, metadata, futex model, tables. */
-void hm_report__symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->kallsyms = r->opts.kallsyms;
-	so->symfs = r->opts.symfs;
-	so->vmlinux = r->opts.vmlinux;
-	so->no_source = r->opts.no_source;
-	so->ksyms_text = hm_meta__find(r->meta, HM_META_KSYMS, &so->ksyms_len);
-	hm_symbols_opts__set_perf(so, r->opts.perf_compat);
-}
-
 /* The line table, or its workers (threads > 1 with the file not in ranges). */
 static int setup_lines(struct hm_report *r)
 {
@@ -570,6 +558,7 @@ static int setup_lines(struct hm_report *r)
 	return 0;
 }
 
+/* Everything that needs the file's header: topology, vendor, metadata, futex model, tables. */
 static int setup_header(struct hm_report *r)
 {
 	struct hm_symbols_opts so;

@@ -138,7 +138,7 @@ int  hm_report__chunks_plan(struct hm_report *r);
 bool hm_report__zstd_ahead(const struct hm_report *r);
 void hm_report__chunks_delete(struct hm_chunks *c);
 int  hm_report__chunk_setup(struct hm_report *r);
-/* The symbol options of the report's opts (report.c): a part's own hm_symbols take them too. */
+/* The symbol options of the report's opts (report-access.c): a part's own hm_symbols take them too. */
 struct hm_symbols_opts;
 void hm_report__symbols_opts(const struct hm_report *r, struct hm_symbols_opts *so);
 int  hm_report__chunk_next(struct hm_report *r, struct hm_event *ev);
