@@ -3,9 +3,10 @@
  * libFuzzer target: the ELF symbol reader (src/symbols/elf.c, plt.c,
  * symtree.c, demangle.c) on any bytes.  The input is written to a file of
  * its own and opened as a map's binary would be, with perf 6.1's PLT rules
- * and with perf 6.3+'s, each with a demangling style; then every symbol's
- * edges, the bytes around each PT_LOAD and the PLT, a name and file offsets
- * are looked up, and the source lines of the first symbols (libdw).  HOME
+ * and with perf 6.3+'s, each with a demangling style; then every 16th byte
+ * of the file's first 32 KiB (through the PT_LOADs: the PLT and the text of
+ * small binaries) is looked up, with the edges of each symbol met, a name,
+ * and the source lines of the symbols met first (64 look-ups, libdw).  HOME
  * is an empty folder and no build-id is given, so no file of this machine
  * is read in place of the input (a build-id that names a debug file here is
  * the one way to reach one; the seeds' ids name none).
@@ -58,59 +59,52 @@ static void probe(const struct hm_elf *e, u64 a)
 		abort();	/* reads the name to its end */
 }
 
-/* Source lines (dwarf.c, libdw) at the first symbols' starts and ends, read to their ends. */
-static void lines(const struct hm_elf *e)
+/*
+ * The symbol at @a and the addresses around its edges (the tree replay and
+ * the binary search); its source lines (dwarf.c, libdw) while @dw and
+ * *@nl < 64, every string read to its end.
+ */
+static void around(const struct hm_elf *e, u64 a, struct hm_dwarf *dw, int *nl)
 {
-	const char *p = hm_elf__debug_path(e);
-	struct hm_dwarf *dw = p ? hm_dwarf__open(p) : NULL;
-	size_t n = hm_elf__nr_syms(e);
+	const struct hm_elf_sym *s = hm_elf__find(e, a);
 	struct hm_srcline sl;
 	size_t len = 0;
 
-	if (!dw)
+	if (!s)
 		return;
-	for (size_t i = 0; i < n && i < 64; i++) {
-		const struct hm_elf_sym *s = hm_elf__find(e, (u64)i << 4);
-
-		for (int k = 0; s && k < 2; k++) {
-			if (hm_dwarf__srcline(dw, s->start + (k ? s->size / 2 : 0), &sl) < 0)
-				continue;
-			len += sl.file ? strlen(sl.file) : 0;
-			len += sl.inline_func ? strlen(sl.inline_func) : 0;
-			len += sl.caller ? strlen(sl.caller) : 0;
-			len += sl.call_file ? strlen(sl.call_file) : 0;
-		}
+	probe(e, s->start);
+	probe(e, s->start - 1);
+	probe(e, s->start + s->size);
+	probe(e, s->start + (s->size ? s->size - 1 : 0));
+	for (int k = 0; dw && *nl < 64 && k < 2; k++, ++*nl) {
+		if (hm_dwarf__srcline(dw, s->start + (k ? s->size / 2 : 0), &sl) < 0)
+			continue;
+		len += sl.file ? strlen(sl.file) : 0;
+		len += sl.inline_func ? strlen(sl.inline_func) : 0;
+		len += sl.caller ? strlen(sl.caller) : 0;
+		len += sl.call_file ? strlen(sl.call_file) : 0;
 	}
 	if (len > (1ULL << 40))
 		abort();	/* keeps the reads */
-	hm_dwarf__delete(dw);
 }
 
 static void walk(const struct hm_elf *e)
 {
-	size_t n = hm_elf__nr_syms(e);
+	const char *p = hm_elf__debug_path(e);
+	struct hm_dwarf *dw = p ? hm_dwarf__open(p) : NULL;
+	int nl = 0;
 	u64 v;
 
-	/* hm_elf__find over the symbols' edges: the tree replay and the binary search */
-	for (size_t i = 0; i < n && i < 4096; i++) {
-		const struct hm_elf_sym *s = hm_elf__find(e, (u64)i << 4);
-
-		if (s) {
-			probe(e, s->start);
-			probe(e, s->start - 1);
-			probe(e, s->start + s->size);
-			probe(e, s->start + (s->size ? s->size - 1 : 0));
-		}
-	}
-	for (u64 off = 0; off < 0x8000; off += 0x40)
+	/* every 16th byte of the file's first 32 KiB, through the PT_LOADs */
+	for (u64 off = 0; off < 0x8000; off += 0x10)
 		if (hm_elf__off_to_vaddr(e, off, &v) == 0)
-			probe(e, v);
+			around(e, v, dw, &nl);
 	probe(e, 0);
 	probe(e, ~0ULL);
 	hm_elf__by_name(e, "main");
 	hm_elf__by_name(e, ".plt");
 	(void)hm_elf__path(e);
-	lines(e);
+	hm_dwarf__delete(dw);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

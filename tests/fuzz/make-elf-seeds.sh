@@ -4,7 +4,9 @@
 # target and hm-elf-mutate (tests/sh/symbols-elf-corrupt.sh): lazy .plt,
 # -z now, -fno-plt, IBT .plt.sec, non-PIE, a library calling its own IFUNC
 # through the PLT, a C++ program; each also stripped (no .symtab).  Each is
-# at most 256 KiB (the fuzzer's inputs).  Nothing without a C compiler.
+# at most 256 KiB (the fuzzer's inputs), and the same bytes from any folder
+# (-ffile-prefix-map), so a seed's cases are the same every run.  Nothing
+# without a C compiler.
 # Usage: tests/fuzz/make-elf-seeds.sh WORKDIR OUTDIR
 set -eu
 W=$1 E=$2
@@ -24,18 +26,18 @@ int pick(void) __attribute__((ifunc("resolve_pick")));
 extern int ext(int);
 int use(int x) { return pick() + ext(x); }
 C
-cc -g -O1 -fplt -o "$E/lazy" "$W/p.c" 2>/dev/null || true
-cc -g -O1 -fplt -Wl,-z,now -o "$E/now" "$W/p.c" 2>/dev/null || true
-cc -g -O1 -fno-plt -o "$E/noplt" "$W/p.c" 2>/dev/null || true
-cc -g -O1 -fplt -fcf-protection=full -Wl,-z,ibtplt -o "$E/ibt" "$W/p.c" 2>/dev/null ||
-	cc -g -O1 -fplt -fcf-protection=full -o "$E/ibt" "$W/p.c" 2>/dev/null || true
-cc -O1 -fplt -no-pie -o "$E/nopie" "$W/p.c" 2>/dev/null || true
-cc -g -O1 -fPIC -fplt -shared -o "$E/lib.so" "$W/l.c" 2>/dev/null || true
+cc -ffile-prefix-map="$W"=. -g -O1 -fplt -o "$E/lazy" "$W/p.c" 2>/dev/null || true
+cc -ffile-prefix-map="$W"=. -g -O1 -fplt -Wl,-z,now -o "$E/now" "$W/p.c" 2>/dev/null || true
+cc -ffile-prefix-map="$W"=. -g -O1 -fno-plt -o "$E/noplt" "$W/p.c" 2>/dev/null || true
+cc -ffile-prefix-map="$W"=. -g -O1 -fplt -fcf-protection=full -Wl,-z,ibtplt -o "$E/ibt" "$W/p.c" 2>/dev/null ||
+	cc -ffile-prefix-map="$W"=. -g -O1 -fplt -fcf-protection=full -o "$E/ibt" "$W/p.c" 2>/dev/null || true
+cc -ffile-prefix-map="$W"=. -O1 -fplt -no-pie -o "$E/nopie" "$W/p.c" 2>/dev/null || true
+cc -ffile-prefix-map="$W"=. -g -O1 -fPIC -fplt -shared -o "$E/lib.so" "$W/l.c" 2>/dev/null || true
 if command -v c++ >/dev/null; then
 	printf '%s\n' '#include <vector>' \
 		'namespace ns { long sum(const std::vector<long> &v) { long s = 0; for (long x : v) s += x; return s; } }' \
 		'int main(int c, char **) { std::vector<long> v(c, 2); return (int)ns::sum(v); }' >"$W/x.cc"
-	c++ -O1 -fplt -o "$E/cxx" "$W/x.cc" 2>/dev/null || true
+	c++ -ffile-prefix-map="$W"=. -O1 -fplt -o "$E/cxx" "$W/x.cc" 2>/dev/null || true
 fi
 for f in "$E"/*; do
 	case $f in *.stripped) continue;; esac
