@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <hitmap/log.h>
+#include <hitmap/mem.h>
 #include "symbols-priv.h"
 
 #define KERNEL_DSO "[kernel.kallsyms]"
@@ -65,11 +66,12 @@ struct hm_symbols {
 
 void hm_symbols_opts__set_perf(struct hm_symbols_opts *o, unsigned perf_compat)
 {
-	unsigned v = perf_compat ? perf_compat : 703;	/* 0: the newest */
+	unsigned v = perf_compat ? perf_compat : HM_PERF_7_3;	/* HM_PERF_NEWEST */
 
-	o->running_kallsyms_range = v > 612;
-	o->modern_plt = v > 601;
-	o->demangle = v < 612 ? HM_DEMANGLE_NAMES : v < 703 ? HM_DEMANGLE_FULL : HM_DEMANGLE_FULL_RUST;
+	o->running_kallsyms_range = v > HM_PERF_6_12;
+	o->modern_plt = v > HM_PERF_6_1;
+	o->demangle = v < HM_PERF_6_12 ? HM_DEMANGLE_NAMES :
+		      v < HM_PERF_7_3 ? HM_DEMANGLE_FULL : HM_DEMANGLE_FULL_RUST;
 }
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts)
