@@ -4,10 +4,12 @@
 # what is missing otherwise.  Safe to run again.
 set -u
 # build: compiler, libraries; tests: perf (the oracle), clang (BPF objects,
-# libFuzzer), chromium + node (HTML report), jq, bc, zstd, binutils, time.
+# libFuzzer), chromium + node (HTML report), jq, bc, zstd, binutils, time,
+# libc6-dbg (debug files: the symbol tests compare perf on them too).
 PKGS="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev
       libzstd-dev libbpf-dev libiberty-dev linux-perf clang libclang-rt-14-dev bpftool chromium jq
-      bc time zstd binutils python3 bsdutils debootstrap tmux libncurses-dev man-db"
+      bc time zstd binutils python3 bsdutils debootstrap tmux libncurses-dev man-db
+      libc6-dbg"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 missing=""
 for p in $PKGS; do

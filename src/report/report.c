@@ -395,7 +395,9 @@ static int process_sample(struct hm_report *r, const struct pending *p)
 		ms.cpu_socket = ms.cpu_node = -1;
 		r->nr_nocpu++;
 	}
-	ms.data_node = s->phys_addr ? hm_topo__phys_node(r->topo, s->phys_addr) : -1;
+	/* the data's node: read by every view but the counts alone (a search a sample) */
+	ms.data_node = s->phys_addr && (!r->opts.counts_only || r->opts.on_sample) ?
+		       hm_topo__phys_node(r->topo, s->phys_addr) : -1;
 	ms.line = s->addr & ~(u64)(r->opts.cacheline_size - 1);
 	if (perf_keys(r)) {	/* what only the other views read */
 		hm_places__add(r->places, &ms);
