@@ -278,6 +278,17 @@ struct hm_reader_opts {
 	 * no sample_id_all, as in perf.
 	 */
 	bool	ordered;
+	/*
+	 * With ordered, for a caller that only counts samples (their order
+	 * among themselves does not matter, their order against the other
+	 * records does): the samples of a round that, with the rounds before
+	 * and after it, holds SAMPLEs alone, and whose queue stays under the
+	 * 4 MiB of a half flush, are handed out in arrival order without the
+	 * queue.  Every other record, and every sample of the other rounds,
+	 * comes where ordered puts it, so each sample sees the same MMAP,
+	 * COMM, FORK and EXIT records before it (reader-order.c).
+	 */
+	bool	counts_order;
 	/* Hand out every record; false: SAMPLE records only.  opts NULL: every record. */
 	bool	all_records;
 	/*
@@ -336,6 +347,7 @@ struct hm_reader_stats {
 	u64	bytes;			/* record bytes handed out */
 	u64	compressed_bytes;	/* payload of COMPRESSED records */
 	u64	nr_unknown_id;		/* SAMPLEs whose id names no event (has_sample false) */
+	u64	nr_unqueued;		/* SAMPLEs counts_order handed out without the queue */
 };
 const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r);
 

@@ -42,6 +42,9 @@ ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off)
 	return total;
 }
 
+/* Free room in the window for a read, while counts_order keeps records in it. */
+#define WIN_READ_MIN	(128u << 10)
+
 /* 1: @n bytes at head; 0: the stream ends first; <0: I/O error */
 int hm_reader__win_ensure(struct hm_reader *r, size_t n)
 {
@@ -52,20 +55,30 @@ int hm_reader__win_ensure(struct hm_reader *r, size_t n)
 	if (r->eof)
 		return 0;
 	if (r->head) {
-		memmove(r->buf, r->buf + r->head, r->len - r->head);
-		r->buf_off += r->head;
-		r->len -= r->head;
-		r->head = 0;
-	}
-	if (n > r->cap) {
-		u8 *p = realloc(r->buf, n);
+		/* the records counts_order holds in the window stay (reader-order.c) */
+		size_t from = r->head;
 
+		if (r->hold_keep < r->buf_off + from)
+			from = r->hold_keep > r->buf_off ? (size_t)(r->hold_keep - r->buf_off) : 0;
+		memmove(r->buf, r->buf + from, r->len - from);
+		r->buf_off += from;
+		r->len -= from;
+		r->head -= from;
+	}
+	if (r->head + n > r->cap || (r->head && r->cap - r->len < WIN_READ_MIN)) {
+		/* with records kept: room for a read of WIN_READ_MIN at least */
+		size_t c = r->head + n > r->len + WIN_READ_MIN ? r->head + n : r->len + WIN_READ_MIN;
+		u8 *p;
+
+		if (c < r->cap * 2 && r->head)
+			c = r->cap * 2;
+		p = realloc(r->buf, c);
 		if (!p)
 			return -ENOMEM;
 		r->buf = p;
-		r->cap = n;
+		r->cap = c;
 	}
-	while (r->len < n) {
+	while (r->len - r->head < n) {
 		u64 at = r->buf_off + r->len;
 		size_t want = r->cap - r->len;
 		ssize_t got;
@@ -103,6 +116,10 @@ static u64 win_off(const struct hm_reader *r)
 static int win_skip(struct hm_reader *r, u64 n)
 {
 	size_t have = r->len - r->head;
+	int err = hm_order__unhold(r);	/* the window moves on */
+
+	if (err < 0)
+		return err;
 
 	if (n <= have) {
 		r->head += n;
@@ -138,7 +155,10 @@ static int win_skip(struct hm_reader *r, u64 n)
 static int win_read_payload(struct hm_reader *r, u64 n)
 {
 	u64 done = 0;
+	int err = hm_order__unhold(r);	/* the window moves on */
 
+	if (err < 0)
+		return err;
 	free(r->tmp);
 	r->tmp = malloc(n ? n : 1);
 	if (!r->tmp)

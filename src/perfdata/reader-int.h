@@ -204,6 +204,19 @@ struct hm_oq {
 	struct hm_qent	tail;
 };
 
+/*
+ * One round held by counts_order's delay line (reader-order.c): its
+ * records, each after a struct hm_hrec, in arrival order.
+ */
+struct hm_hold {
+	u8		*p;
+	size_t		len, cap;
+	size_t		qbytes;		/* its SAMPLEs' bytes as the queue counts them */
+	u64		max_ts;
+	u64		first_in_window;	/* its first record left in the read window */
+	size_t		pos, end;	/* handing out its SAMPLEs [pos, end) */
+};
+
 /* Record bytes of the ordering queue: two arenas, used by turns. */
 struct hm_oarena {
 	u8		*p;
@@ -269,6 +282,16 @@ struct hm_reader {
 	size_t			*qruns;		/* the merge sort's run ends */
 	size_t			qruns_cap;
 	u64			next_flush, max_ts;
+	/*
+	 * counts_order: round a (read to its FINISHED_ROUND) and round b (being
+	 * read) are held while hold_on; out is a round handed out unqueued
+	 * (indexes into hold, -1: none).  prev_pure: the round before a held
+	 * SAMPLEs alone.
+	 */
+	struct hm_hold		hold[3];
+	int			h_a, h_b, h_out;
+	bool			hold_on, prev_pure;
+	u64			hold_keep;	/* the window keeps the file from here (UINT64_MAX: no) */
 	struct hm_spe		*spe;		/* Arm SPE AUX data: decoded into samples */
 	int			spe_idx;	/* its synthesized evsel */
 	u8			time_conv[64];	/* the last TIME_CONV, for SPE set up later */
@@ -351,6 +374,10 @@ int hm_order__pop(struct hm_reader *r, struct hm_event *ev);
 int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed);
 /* End of the stream: 1 when queued records were made ready, 0 none, <0 error. */
 int hm_order__drain(struct hm_reader *r, u64 off);
+/* counts_order: hand the held rounds to the queue (before a record that is no SAMPLE). */
+int hm_order__unhold(struct hm_reader *r);
+/* Set up counts_order's delay line, when asked (hm_reader__new). */
+void hm_order__init(struct hm_reader *r);
 void hm_order__exit(struct hm_reader *r);
 /*
  * A mapped file: drop the pages below both the read position and every

@@ -15,6 +15,27 @@
 /* hm_qent.arena of a record left where it is in the input (a file mapped, memory) */
 #define QENT_IN_PLACE	2
 
+/*
+ * A record held by counts_order's delay line (struct hm_hold): its bytes
+ * follow it, or, in_window, stay in the read window at file offset off.
+ */
+struct hm_hrec {
+	u64		off, ts;
+	struct hm_evsel	*ev;	/* NULL: the round's FINISHED_ROUND */
+	u32		len;
+	bool		compressed, in_window;
+};
+
+static const u8 *hrec_bytes(const struct hm_reader *r, const struct hm_hrec *x)
+{
+	return x->in_window ? r->buf + (x->off - r->buf_off) : (const u8 *)(x + 1);
+}
+
+static size_t hrec_size(const struct hm_hrec *x)
+{
+	return sizeof(*x) + (x->in_window ? 0 : ((x->len + 7) & ~7u));
+}
+
 
 /*
  * Ties: perf's queue puts a record after the queued ones of the same time
@@ -221,7 +242,7 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 		}
 		r->qbytes += (e->len + 7) & ~7u;
 	}
-	q->rpos = q->rend;
+	/* ready records not yet handed out (counts_order's replay) stay first */
 	q->rend += lo;
 	if (tail) {
 		err = ent_set(r, &q->tail, tail, tail_len, 0, tail_off, tail_compressed, NULL);
@@ -249,10 +270,33 @@ static int pop_one(struct hm_reader *r, const struct hm_qent *e, struct hm_event
 	return 1;
 }
 
+/* The next SAMPLE of the round handed out without the queue (hold_through). */
+static int pop_unqueued(struct hm_reader *r, struct hm_hold *h, struct hm_event *ev)
+{
+	const struct hm_hrec *x = (const struct hm_hrec *)(h->p + h->pos);
+	int ret;
+
+	h->pos += hrec_size(x);
+	if (h->pos >= h->end)
+		r->h_out = -1;	/* read no further before: the window keeps its bytes */
+	/* its evsel, found when it was held: no record changed the events since */
+	r->dec_ev_set = true;
+	r->dec_ev = x->ev;
+	ret = hm_reader__decode(r, hrec_bytes(r, x), x->len, x->off, x->compressed, ev);
+	r->dec_ev_set = false;
+	if (ret)
+		return ret;
+	r->st.bytes += x->len;
+	r->st.nr_unqueued++;
+	return 1;
+}
+
 int hm_order__pop(struct hm_reader *r, struct hm_event *ev)
 {
 	struct hm_oq *q = &r->q;
 
+	if (r->h_out >= 0)
+		return pop_unqueued(r, &r->hold[r->h_out], ev);
 	if (q->rpos < q->rend)
 		return pop_one(r, &q->ents[q->rpos++], ev);
 	if (q->has_tail) {
@@ -262,15 +306,277 @@ int hm_order__pop(struct hm_reader *r, struct hm_event *ev)
 	return 0;
 }
 
-int hm_order__drain(struct hm_reader *r, u64 off)
+/* A FINISHED_ROUND: flush to the round before's last time. */
+static int queue_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed)
 {
-	int ret;
+	u64 limit = r->next_flush;
+	int ret = oq_flush(r, limit, r->opts.all_records ? nat : NULL, size, off, compressed);
 
-	if (r->q.n == r->q.rend)
-		return 0;
-	ret = oq_flush(r, UINT64_MAX, NULL, 0, 0, false);
 	if (ret)
 		return hm_reader__fail(r, ret, off, "out of memory");
+	r->next_flush = r->max_ts;
+	return 1;
+}
+
+/* A record of time @ts (its evsel @ev) into the queue. */
+static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed,
+		       u64 ts, struct hm_evsel *ev)
+{
+	struct hm_oq *q = &r->q;
+	struct hm_qent *e;
+	int ret;
+
+	if (ts > r->max_ts)
+		r->max_ts = ts;
+	/* the ready records all handed out (not so while held rounds are replayed) */
+	if (r->aswitch && q->rpos == q->rend && !q->has_tail) {
+		/* the other arena is free */
+		r->acur = !r->acur;
+		r->ar[r->acur].len = 0;
+		r->aswitch = false;
+	}
+	if (ents_room(q) < 0)
+		return hm_reader__fail(r, -ENOMEM, off, "out of memory");
+	if (q->n == q->rend)
+		q->sorted = true;
+	else if (ts < q->ents[q->n - 1].time)
+		q->sorted = false;
+	e = &q->ents[q->n];
+	ret = ent_set(r, e, nat, size, ts, off, compressed, ev);
+	if (ret)
+		return hm_reader__fail(r, ret, off, "out of memory");
+	q->n++;
+	r->qbytes += (size + 7) & ~7u;
+	if (r->qbytes > ORDER_MAX_BYTES) {
+		/* like perf's OE_FLUSH__HALF */
+		u64 lo = UINT64_MAX, hi = 0;
+
+		for (size_t i = q->rend; i < q->n; i++) {
+			if (q->ents[i].time < lo)
+				lo = q->ents[i].time;
+			if (q->ents[i].time > hi)
+				hi = q->ents[i].time;
+		}
+		ret = oq_flush(r, lo + (hi - lo) / 2, NULL, 0, 0, false);
+		if (ret)
+			return hm_reader__fail(r, ret, off, "out of memory");
+	}
+	return 1;
+}
+
+static int queue_now(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed)
+{
+	u32 t = hm_ld32(nat);
+
+	if (r->nr_ev && !r->ev[0]->attr.sample_id_all) {
+		r->ordered = false;	/* perf falls back to unordered too */
+		return 0;
+	}
+	if (t == HM_RECORD_FINISHED_ROUND)
+		return queue_round_end(r, nat, size, off, compressed);
+	if (hm_record__is_kernel(t) && (r->opts.all_records || t == PERF_RECORD_SAMPLE)) {
+		struct hm_evsel *ev;
+		u64 ts = hm_reader__rec_time(r, nat, size, t, &ev);
+
+		if (ts == (u64)-1)
+			return 0;	/* no time: handed out as it comes */
+		return queue_timed(r, nat, size, off, compressed, ts, ev);
+	}
+	return 0;
+}
+
+/*
+ * counts_order's delay line.  perf's queue flushes, at the end of round
+ * k, what is not later than round k-1's last time: every record of round
+ * k-2 is out before a record of round k is read, every record of round k
+ * before one of round k+2 is.  So when rounds k-1, k and k+1 hold SAMPLEs
+ * alone, round k's samples are handed out after every other record of
+ * rounds up to k-2 and before any of rounds from k+2 on, whatever their
+ * order among themselves: the same records before each of them as in
+ * perf's order.  The queue then holds at most rounds k-1 and k while k
+ * is read, k and k+1 while k+1 is.  A half flush of the first pair hands
+ * out samples only, before the end of round k hands out the rest of k-1,
+ * with no other record queued between.  A half flush of the second would
+ * hand out samples of k+1 before the records of round k+2, which the
+ * queue without round k might not do: so k skips the queue only while k
+ * and k+1 stay under ORDER_MAX_BYTES together (hold_put replays round a
+ * as soon as they do not).  Round k's last time still counts in the limit
+ * of the flush at the end of round k+1.
+ *
+ * Round b is held until its FINISHED_ROUND; then round a, read before it,
+ * is either handed out so (hold_through) or replayed into the queue with
+ * its FINISHED_ROUND (hold_replay), as if read only now: the queue sees
+ * the records in the order they came.  A record other than a SAMPLE with
+ * a time replays both rounds first and reads the rest of its round
+ * through the queue; the round after is held again, not handed out
+ * unqueued (its neighbour held more than samples).
+ */
+void hm_order__init(struct hm_reader *r)
+{
+	r->h_a = r->h_out = -1;
+	r->h_b = 0;
+	r->hold_on = r->opts.counts_order && r->opts.ordered;
+	r->prev_pure = true;	/* no round before the first */
+	r->hold_keep = UINT64_MAX;
+	for (int i = 0; i < 3; i++)
+		r->hold[i].first_in_window = UINT64_MAX;
+}
+
+/* The read window keeps what the held rounds point to (hm_reader__win_ensure). */
+static void hold_keep(struct hm_reader *r)
+{
+	u64 k = r->hold[r->h_b].first_in_window;
+
+	if (r->h_a >= 0 && r->hold[r->h_a].first_in_window < k)
+		k = r->hold[r->h_a].first_in_window;
+	r->hold_keep = k;
+}
+
+static void hold_reset(struct hm_hold *h)
+{
+	h->len = h->qbytes = h->pos = h->end = 0;
+	h->max_ts = 0;
+	h->first_in_window = UINT64_MAX;
+}
+
+/* Round @h into the queue, record by record, as they came. */
+static int hold_replay(struct hm_reader *r, struct hm_hold *h)
+{
+	size_t p = 0;
+	int ret = 0;
+
+	while (p < h->len) {
+		const struct hm_hrec *x = (const struct hm_hrec *)(h->p + p);
+		const u8 *rec = hrec_bytes(r, x);
+
+		ret = x->ev ? queue_timed(r, rec, x->len, x->off, x->compressed, x->ts, x->ev) :
+			      queue_round_end(r, rec, x->len, x->off, x->compressed);
+		if (ret < 0)
+			return ret;
+		p += hrec_size(x);
+	}
+	hold_reset(h);
+	return 0;
+}
+
+/* Round a goes to the queue now (it cannot be handed out unqueued): b's previous is a. */
+static int hold_replay_a(struct hm_reader *r)
+{
+	int ret = hold_replay(r, &r->hold[r->h_a]);
+
+	r->h_a = -1;
+	r->prev_pure = true;
+	hold_keep(r);
+	return ret;
+}
+
+int hm_order__unhold(struct hm_reader *r)
+{
+	int ret = 0;
+
+	if (!r->hold_on)
+		return 0;
+	r->hold_on = false;
+	if (r->h_a >= 0)
+		ret = hold_replay(r, &r->hold[r->h_a]);
+	if (ret >= 0)
+		ret = hold_replay(r, &r->hold[r->h_b]);
+	r->h_a = -1;
+	r->hold_keep = UINT64_MAX;
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Hold a record of round b: where it lies in the read window (a file read
+ * as it is), its place there; else a copy.  Round a goes to the queue as
+ * soon as a and b outgrow a half flush together, and b itself when it
+ * does alone: the window keeps at most that.
+ */
+static int hold_put(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed,
+		    u64 ts, struct hm_evsel *ev)
+{
+	struct hm_hold *h = &r->hold[r->h_b];
+	bool in_window = !r->mem && !compressed && r->buf && nat >= r->buf &&
+			 nat + size <= r->buf + r->len && r->buf_off + (u64)(nat - r->buf) == off;
+	size_t need = h->len + sizeof(struct hm_hrec) + (in_window ? 0 : ((size + 7) & ~7u));
+	struct hm_hrec *x;
+	int ret;
+
+	if (need > h->cap) {
+		size_t c = h->cap ? h->cap : 65536;
+		u8 *p;
+
+		while (c < need)
+			c *= 2;
+		p = realloc(h->p, c);
+		if (!p)
+			return hm_reader__fail(r, -ENOMEM, off, "out of memory");
+		h->p = p;
+		h->cap = c;
+	}
+	x = (struct hm_hrec *)(h->p + h->len);
+	*x = (struct hm_hrec){ .off = off, .ts = ts, .ev = ev, .len = size,
+			       .compressed = compressed, .in_window = in_window };
+	if (!in_window)
+		memcpy(x + 1, nat, size);
+	else if (h->first_in_window == UINT64_MAX) {
+		h->first_in_window = off;
+		hold_keep(r);
+	}
+	h->len = need;
+	if (!ev)
+		return 1;
+	h->qbytes += (size + 7) & ~7u;
+	if (ts > h->max_ts)
+		h->max_ts = ts;
+	if (r->h_a >= 0 && r->hold[r->h_a].qbytes + h->qbytes > ORDER_MAX_BYTES &&
+	    (ret = hold_replay_a(r)) < 0)
+		return ret;
+	if (h->qbytes > ORDER_MAX_BYTES && (ret = hm_order__unhold(r)) < 0)
+		return ret;
+	return 1;
+}
+
+/* Round @idx's SAMPLEs handed out unqueued, its FINISHED_ROUND (last) into the queue. */
+static int hold_through(struct hm_reader *r, int idx)
+{
+	struct hm_hold *h = &r->hold[idx];
+	const struct hm_hrec *x = NULL;
+	size_t p = 0, last = 0;
+
+	while (p < h->len) {
+		x = (const struct hm_hrec *)(h->p + p);
+		last = p;
+		p += hrec_size(x);
+	}
+	if (h->max_ts > r->max_ts)
+		r->max_ts = h->max_ts;
+	h->pos = 0;
+	h->end = last;
+	if (last)
+		r->h_out = idx;
+	return queue_round_end(r, hrec_bytes(r, x), x->len, x->off, x->compressed);
+}
+
+/* Round b read to its FINISHED_ROUND: round a goes on, b becomes a. */
+static int hold_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed)
+{
+	int ret = hold_put(r, nat, size, off, compressed, 0, NULL);
+	int next = 3 - r->h_b - (r->h_a >= 0 ? r->h_a : (r->h_b ? 0 : 1));
+
+	if (ret < 0)
+		return ret;
+	if (r->h_a >= 0) {
+		/* a and b under a half flush together: hold_put() */
+		ret = r->prev_pure ? hold_through(r, r->h_a) : hold_replay(r, &r->hold[r->h_a]);
+		if (ret < 0)
+			return ret;
+		r->prev_pure = true;
+	}
+	r->h_a = r->h_b;
+	r->h_b = next;
+	hold_reset(&r->hold[next]);
+	hold_keep(r);
 	return 1;
 }
 
@@ -279,64 +585,48 @@ int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 	u32 t = hm_ld32(nat);
 	int ret;
 
-	if (r->nr_ev && !r->ev[0]->attr.sample_id_all) {
-		r->ordered = false;	/* perf falls back to unordered too */
-		return 0;
+	if (!r->opts.counts_order || r->spe) {
+		if (r->hold_on && (ret = hm_order__unhold(r)) < 0)
+			return ret;
+		return queue_now(r, nat, size, off, compressed);
 	}
-	if (t == HM_RECORD_FINISHED_ROUND) {
-		u64 limit = r->next_flush;
-
-		ret = oq_flush(r, limit, r->opts.all_records ? nat : NULL, size, off, compressed);
-		if (ret)
-			return hm_reader__fail(r, ret, off, "out of memory");
-		r->next_flush = r->max_ts;
-		return 1;
+	if (!r->hold_on) {
+		ret = queue_now(r, nat, size, off, compressed);
+		if (ret > 0 && t == HM_RECORD_FINISHED_ROUND) {
+			/* the round read through the queue ends: hold the next */
+			r->hold_on = true;
+			r->prev_pure = false;
+			hold_reset(&r->hold[r->h_b]);
+			hold_keep(r);
+		}
+		return ret;
 	}
-	if (hm_record__is_kernel(t) && (r->opts.all_records || t == PERF_RECORD_SAMPLE)) {
+	if (t == HM_RECORD_FINISHED_ROUND)
+		return hold_round_end(r, nat, size, off, compressed);
+	if (t == PERF_RECORD_SAMPLE && r->nr_ev && r->ev[0]->attr.sample_id_all) {
 		struct hm_evsel *ev;
 		u64 ts = hm_reader__rec_time(r, nat, size, t, &ev);
-		struct hm_oq *q = &r->q;
-		struct hm_qent *e;
 
-		if (ts == (u64)-1)
-			return 0;	/* no time: handed out as it comes */
-		if (ts > r->max_ts)
-			r->max_ts = ts;
-		if (r->aswitch) {
-			/* the ready records are all handed out: the other arena is free */
-			r->acur = !r->acur;
-			r->ar[r->acur].len = 0;
-			r->aswitch = false;
-		}
-		if (ents_room(q) < 0)
-			return hm_reader__fail(r, -ENOMEM, off, "out of memory");
-		if (q->n == q->rend)
-			q->sorted = true;
-		else if (ts < q->ents[q->n - 1].time)
-			q->sorted = false;
-		e = &q->ents[q->n];
-		ret = ent_set(r, e, nat, size, ts, off, compressed, ev);
+		if (ts != (u64)-1 && ev)
+			return hold_put(r, nat, size, off, compressed, ts, ev);
+	}
+	ret = hm_order__unhold(r);
+	return ret < 0 ? ret : queue_now(r, nat, size, off, compressed);
+}
+
+int hm_order__drain(struct hm_reader *r, u64 off)
+{
+	const struct hm_oq *q = &r->q;
+	int ret = hm_order__unhold(r);
+
+	if (ret < 0)
+		return ret;
+	if (q->n != q->rend) {
+		ret = oq_flush(r, UINT64_MAX, NULL, 0, 0, false);
 		if (ret)
 			return hm_reader__fail(r, ret, off, "out of memory");
-		q->n++;
-		r->qbytes += (size + 7) & ~7u;
-		if (r->qbytes > ORDER_MAX_BYTES) {
-			/* like perf's OE_FLUSH__HALF */
-			u64 lo = UINT64_MAX, hi = 0;
-
-			for (size_t i = q->rend; i < q->n; i++) {
-				if (q->ents[i].time < lo)
-					lo = q->ents[i].time;
-				if (q->ents[i].time > hi)
-					hi = q->ents[i].time;
-			}
-			ret = oq_flush(r, lo + (hi - lo) / 2, NULL, 0, 0, false);
-			if (ret)
-				return hm_reader__fail(r, ret, off, "out of memory");
-		}
-		return 1;
 	}
-	return 0;
+	return q->rpos < q->rend || q->has_tail || r->h_out >= 0;
 }
 
 void hm_order__release(struct hm_reader *r)
@@ -364,4 +654,6 @@ void hm_order__exit(struct hm_reader *r)
 	free(r->q.ents);
 	free(r->qtmp);
 	free(r->qruns);
+	for (int i = 0; i < 3; i++)
+		free(r->hold[i].p);
 }

@@ -135,6 +135,7 @@ static struct hm_reader *reader_alloc(const char *path, const struct hm_reader_o
 		r->opts.all_records = true;
 	}
 	r->ordered = r->opts.ordered;
+	hm_order__init(r);
 	return r;
 }
 
@@ -325,6 +326,10 @@ static int next_event(struct hm_reader *r, struct hm_event *ev)
 		nat = !r->h.needs_swap && !((uintptr_t)raw & 7) ? raw :
 		      hm_reader__nativize(r, raw, size, off, &ret);
 		if (!nat)
+			return ret;
+		/* a record that may change what the held ones mean comes after them */
+		if (r->hold_on && hm_ld32(nat) != PERF_RECORD_SAMPLE &&
+		    hm_ld32(nat) != HM_RECORD_FINISHED_ROUND && (ret = hm_order__unhold(r)) < 0)
 			return ret;
 		ret = hm_reader__ingest(r, raw, nat, size, off, compressed);
 		if (ret)

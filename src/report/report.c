@@ -735,6 +735,8 @@ int hm_report__pass(struct hm_report *r)
 	int err;
 
 	ro.zstd_ahead = hm_report__zstd_ahead(r);
+	/* the counts alone: samples between rounds of samples need no order among themselves */
+	ro.counts_order = r->opts.counts_only && !r->opts.on_sample && !getenv("HITMAP_ALL_ORDERED");
 	r->reader = r->chunk ? hm_report__chunk_reader(r) : hm_reader__new(r->opts.input, &ro);
 	if (!r->reader)
 		return -errno;

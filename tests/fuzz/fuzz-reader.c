@@ -66,9 +66,13 @@ static void topo_and_meta(const struct hm_header *h)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* zstd decompressed lazily or ahead, on the stream's own thread (compress.c) */
+	/*
+	 * zstd decompressed lazily or ahead, on the stream's own thread
+	 * (compress.c); ordered, or ordered for counts (rounds of samples
+	 * unqueued, reader-order.c)
+	 */
 	struct hm_reader_opts o = { .ordered = size & 1, .all_records = true,
-				    .zstd_ahead = (size & 2) != 0 };
+				    .zstd_ahead = (size & 2) != 0, .counts_order = (size & 4) != 0 };
 	struct hm_reader *r;
 	struct hm_event ev;
 	long n = 0;
