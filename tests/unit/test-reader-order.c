@@ -98,6 +98,8 @@ static void round_end(struct bld *b)
 	rec_end(b, rec_begin(b, HM_RECORD_FINISHED_ROUND));
 }
 
+enum shape { RANDOM, CYCLE, HUGE };
+
 static u32 seed = 2024;
 #define RND() (seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffff)
 
@@ -151,20 +153,22 @@ static int cycle(struct bld *b, int c, u64 *base, u32 *tag, u32 *nc)
 
 /*
  * @rounds rounds; round i holds samples in runs, a COMM in one round of
- * @comm_every; where @big, the rounds of cycle() instead.
+ * @comm_every; CYCLE: the rounds of cycle() instead; HUGE: some rounds
+ * larger than the queue's 4 MiB.
  */
-static u32 build(struct bld *b, int rounds, int comm_every, bool big, u32 *nr_comm)
+static u32 build(struct bld *b, int rounds, int comm_every, enum shape shape, u32 *nr_comm)
 {
 	u64 base = 1000;
 	u32 tag = 0, nc = 0;
 
 	header(b);
 	for (int r = 0; r < rounds; r++) {
-		int n = 100 + (int)(RND() % 900);
+		/* HUGE: one round in four past the 4 MiB alone (read through the queue) */
+		int n = shape == HUGE && r % 4 == 2 ? 80000 : 100 + (int)(RND() % 900);
 		int nrun = 1 + RND() % 8, at_comm = comm_every && !(RND() % comm_every) ? (int)(RND() % n) : -1;
 		u64 t[8];
 
-		if (big) {
+		if (shape == CYCLE) {
 			if (cycle(b, r % 8, &base, &tag, &nc) < 0)
 				break;
 			continue;
@@ -232,12 +236,12 @@ static struct hm_reader *open_it(const struct bld *b, const char *path, bool cou
 	return path ? hm_reader__new(path, &o) : hm_reader__new_mem(b->p, b->len, &o);
 }
 
-static void compare(const char *name, int rounds, int comm_every, bool big)
+static void compare(const char *name, int rounds, int comm_every, enum shape shape)
 {
 	struct bld b = { 0 };
 	struct seen a = { 0 }, c = { 0 };
 	char path[] = "/tmp/hm-test-order-XXXXXX", t[128];
-	u32 nc, nr = build(&b, rounds, comm_every, big, &nc);
+	u32 nc, nr = build(&b, rounds, comm_every, shape, &nc);
 	int fd = mkstemp(path);
 	bool file = fd >= 0 && write(fd, b.p, b.len) == (ssize_t)b.len;
 
@@ -290,8 +294,9 @@ static void compare(const char *name, int rounds, int comm_every, bool big)
 
 int main(void)
 {
-	compare("comm_in_one_round_of_3", 400, 3, false);
-	compare("comm_in_one_round_of_12", 400, 12, false);
-	compare("half_flush_rounds", 60, 0, true);
+	compare("comm_in_one_round_of_3", 400, 3, RANDOM);
+	compare("comm_in_one_round_of_12", 400, 12, RANDOM);
+	compare("half_flush_rounds", 60, 0, CYCLE);
+	compare("rounds_past_4mib", 40, 4, HUGE);
 	TAP_DONE();
 }
