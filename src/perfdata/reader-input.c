@@ -48,6 +48,8 @@ ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off)
 /* 1: @n bytes at head; 0: the stream ends first; <0: I/O error */
 int hm_reader__win_ensure(struct hm_reader *r, size_t n)
 {
+	size_t c;
+
 	if (r->len - r->head >= n)
 		return 1;
 	if (r->mem)
@@ -65,12 +67,14 @@ int hm_reader__win_ensure(struct hm_reader *r, size_t n)
 		r->len -= from;
 		r->head -= from;
 	}
-	if (r->head + n > r->cap || (r->head && r->cap - r->len < WIN_READ_MIN)) {
-		/* with records kept: room for a read of WIN_READ_MIN at least */
-		size_t c = r->head + n > r->len + WIN_READ_MIN ? r->head + n : r->len + WIN_READ_MIN;
+	/* head > 0 only with records kept: then room for a read of WIN_READ_MIN, grown by doubling */
+	c = r->head + n;
+	if (r->head && c < r->len + WIN_READ_MIN)
+		c = r->len + WIN_READ_MIN;
+	if (c > r->cap) {
 		u8 *p;
 
-		if (c < r->cap * 2 && r->head)
+		if (r->head && c < r->cap * 2)
 			c = r->cap * 2;
 		p = realloc(r->buf, c);
 		if (!p)

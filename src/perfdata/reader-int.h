@@ -214,7 +214,7 @@ struct hm_hold {
 	size_t		qbytes;		/* its SAMPLEs' bytes as the queue counts them */
 	u64		max_ts;
 	u64		first_in_window;	/* its first record left in the read window */
-	size_t		pos, end;	/* handing out its SAMPLEs [pos, end) */
+	size_t		pos, end;	/* its SAMPLEs [pos, end), its FINISHED_ROUND at end */
 };
 
 /* Record bytes of the ordering queue: two arenas, used by turns. */
@@ -372,7 +372,7 @@ int hm_reader__decode(struct hm_reader *r, const u8 *rec, u32 size, u64 off, boo
 int hm_order__pop(struct hm_reader *r, struct hm_event *ev);
 /* Queue @nat by its time: 1 queued (or a round flushed), 0 hand it out now, <0 error. */
 int hm_order__queue(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed);
-/* End of the stream: 1 when queued records were made ready, 0 none, <0 error. */
+/* End of the stream: 1 when records wait to be handed out (hm_order__pop), 0 none, <0 error. */
 int hm_order__drain(struct hm_reader *r, u64 off);
 /* counts_order: hand the held rounds to the queue (before a record that is no SAMPLE). */
 int hm_order__unhold(struct hm_reader *r);

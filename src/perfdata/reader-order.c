@@ -26,9 +26,20 @@ struct hm_hrec {
 	bool		compressed, in_window;
 };
 
+/* Its bytes; NULL where the window no longer holds them (a broken hold_keep). */
 static const u8 *hrec_bytes(const struct hm_reader *r, const struct hm_hrec *x)
 {
-	return x->in_window ? r->buf + (x->off - r->buf_off) : (const u8 *)(x + 1);
+	if (!x->in_window)
+		return (const u8 *)(x + 1);
+	if (x->off < r->buf_off || x->off + x->len > r->buf_off + r->len)
+		return NULL;
+	return r->buf + (x->off - r->buf_off);
+}
+
+static int hrec_lost(struct hm_reader *r, const struct hm_hrec *x)
+{
+	return hm_reader__fail(r, -EIO, x->off, "a held record left the read window "
+			       "(internal error; HITMAP_ALL_ORDERED=1 reads without holding)");
 }
 
 static size_t hrec_size(const struct hm_hrec *x)
@@ -274,15 +285,18 @@ static int pop_one(struct hm_reader *r, const struct hm_qent *e, struct hm_event
 static int pop_unqueued(struct hm_reader *r, struct hm_hold *h, struct hm_event *ev)
 {
 	const struct hm_hrec *x = (const struct hm_hrec *)(h->p + h->pos);
+	const u8 *rec = hrec_bytes(r, x);
 	int ret;
 
+	if (!rec)
+		return hrec_lost(r, x);
 	h->pos += hrec_size(x);
 	if (h->pos >= h->end)
 		r->h_out = -1;	/* read no further before: the window keeps its bytes */
 	/* its evsel, found when it was held: no record changed the events since */
 	r->dec_ev_set = true;
 	r->dec_ev = x->ev;
-	ret = hm_reader__decode(r, hrec_bytes(r, x), x->len, x->off, x->compressed, ev);
+	ret = hm_reader__decode(r, rec, x->len, x->off, x->compressed, ev);
 	r->dec_ev_set = false;
 	if (ret)
 		return ret;
@@ -449,6 +463,8 @@ static int hold_replay(struct hm_reader *r, struct hm_hold *h)
 		const struct hm_hrec *x = (const struct hm_hrec *)(h->p + p);
 		const u8 *rec = hrec_bytes(r, x);
 
+		if (!rec)
+			return hrec_lost(r, x);
 		ret = x->ev ? queue_timed(r, rec, x->len, x->off, x->compressed, x->ts, x->ev) :
 			      queue_round_end(r, rec, x->len, x->off, x->compressed);
 		if (ret < 0)
@@ -523,9 +539,12 @@ static int hold_put(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 		h->first_in_window = off;
 		hold_keep(r);
 	}
-	h->len = need;
-	if (!ev)
+	if (!ev) {
+		h->end = h->len;	/* the FINISHED_ROUND, last: the SAMPLEs end there */
+		h->len = need;
 		return 1;
+	}
+	h->len = need;
 	h->qbytes += (size + 7) & ~7u;
 	if (ts > h->max_ts)
 		h->max_ts = ts;
@@ -541,29 +560,27 @@ static int hold_put(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 static int hold_through(struct hm_reader *r, int idx)
 {
 	struct hm_hold *h = &r->hold[idx];
-	const struct hm_hrec *x = NULL;
-	size_t p = 0, last = 0;
+	const struct hm_hrec *x = (const struct hm_hrec *)(h->p + h->end);
+	const u8 *rec = hrec_bytes(r, x);
 
-	while (p < h->len) {
-		x = (const struct hm_hrec *)(h->p + p);
-		last = p;
-		p += hrec_size(x);
-	}
+	if (!rec)
+		return hrec_lost(r, x);
 	if (h->max_ts > r->max_ts)
 		r->max_ts = h->max_ts;
 	h->pos = 0;
-	h->end = last;
-	if (last)
+	if (h->end)
 		r->h_out = idx;
-	return queue_round_end(r, hrec_bytes(r, x), x->len, x->off, x->compressed);
+	return queue_round_end(r, rec, x->len, x->off, x->compressed);
 }
 
 /* Round b read to its FINISHED_ROUND: round a goes on, b becomes a. */
 static int hold_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed)
 {
 	int ret = hold_put(r, nat, size, off, compressed, 0, NULL);
-	int next = 3 - r->h_b - (r->h_a >= 0 ? r->h_a : (r->h_b ? 0 : 1));
+	int next = 0;
 
+	while (next == r->h_a || next == r->h_b)
+		next++;	/* the third: out, if any, is handed out before a record is read */
 	if (ret < 0)
 		return ret;
 	if (r->h_a >= 0) {
