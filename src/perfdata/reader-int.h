@@ -217,6 +217,13 @@ struct hm_hold {
 	size_t		pos, end;	/* its SAMPLEs [pos, end), its FINISHED_ROUND at end */
 };
 
+/*
+ * The ordered reader flushes half its queue past this many record bytes, as
+ * perf does (reader-order.c); the range scan's cuts (reader-range.c) and
+ * counts_order's holds follow it.
+ */
+#define ORDER_MAX_BYTES	(4u << 20)
+
 /* Record bytes of the ordering queue: two arenas, used by turns. */
 struct hm_oarena {
 	u8		*p;

@@ -11,7 +11,6 @@
 #include <sys/mman.h>
 #include "reader-int.h"
 
-#define ORDER_MAX_BYTES	(4u << 20)
 /* hm_qent.arena of a record left where it is in the input (a file mapped, memory) */
 #define QENT_IN_PLACE	2
 

@@ -7,8 +7,6 @@
 #include "reader-int.h"
 #include "util/prefetch.h"
 
-/* The ordered reader flushes half its queue past this many bytes (reader-order.c). */
-#define ORDER_MAX_BYTES	(4u << 20)
 #define SB_BLOCK	(256u << 10)
 #define ID_SLOTS	256u
 
