@@ -348,6 +348,7 @@ struct hm_reader_stats {
 	u64	compressed_bytes;	/* payload of COMPRESSED records */
 	u64	nr_unknown_id;		/* SAMPLEs whose id names no event (has_sample false) */
 	u64	nr_unqueued;		/* SAMPLEs counts_order handed out without the queue */
+	u64	hold_peak;		/* counts_order: the most SAMPLE bytes held at once (queue's count) */
 };
 const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r);
 

@@ -552,6 +552,12 @@ static int hold_put(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool 
 		return ret;
 	if (h->qbytes > ORDER_MAX_BYTES && (ret = hm_order__unhold(r)) < 0)
 		return ret;
+	{
+		u64 held = (r->h_a >= 0 ? r->hold[r->h_a].qbytes : 0) + (r->h_b >= 0 ? r->hold[r->h_b].qbytes : 0);
+
+		if (held > r->st.hold_peak)
+			r->st.hold_peak = held;
+	}
 	return 1;
 }
 

@@ -155,12 +155,14 @@ static int cycle(struct bld *b, int c, u64 *base, u32 *tag, u32 *nc)
 /*
  * @rounds rounds; round i holds samples in runs, a COMM in one round of
  * @comm_every; CYCLE: the rounds of cycle() instead; HUGE: some rounds
- * larger than the queue's 4 MiB.
+ * larger than the queue's 4 MiB (their samples in *@nr_huge).
  */
-static u32 build(struct bld *b, int rounds, int comm_every, enum shape shape, u32 *nr_comm)
+static u32 build(struct bld *b, int rounds, int comm_every, enum shape shape, u32 *nr_comm, u32 *nr_huge)
 {
 	u64 base = 1000;
 	u32 tag = 0, nc = 0;
+
+	*nr_huge = 0;
 
 	header(b);
 	for (int r = 0; r < rounds; r++) {
@@ -169,6 +171,8 @@ static u32 build(struct bld *b, int rounds, int comm_every, enum shape shape, u3
 		int nrun = 1 + RND() % 8, at_comm = comm_every && !(RND() % comm_every) ? (int)(RND() % n) : -1;
 		u64 t[8];
 
+		if (n == 80000)
+			*nr_huge += n;
 		if (shape == CYCLE) {
 			if (cycle(b, r % 8, &base, &tag, &nc) < 0)
 				break;
@@ -199,7 +203,7 @@ struct seen {
 	u32	*comms_before;	/* per sample tag: COMMs handed out before it, +1 (0: not seen) */
 	u32	*comm_seq;	/* COMM tags in the order handed out */
 	u32	nr_comm, dup, bad;
-	u64	unqueued;
+	u64	unqueued, hold_peak;
 	int	end;
 };
 
@@ -228,6 +232,7 @@ static void drain(struct hm_reader *r, u32 nr, u32 max_comm, struct seen *s)
 	}
 	s->end = r ? ret : -1;
 	s->unqueued = r ? hm_reader__stats(r)->nr_unqueued : 0;
+	s->hold_peak = r ? hm_reader__stats(r)->hold_peak : 0;
 }
 
 static struct hm_reader *open_it(const struct bld *b, const char *path, bool counts)
@@ -242,7 +247,7 @@ static void compare(const char *name, int rounds, int comm_every, enum shape sha
 	struct bld b = { 0 };
 	struct seen a = { 0 }, c = { 0 };
 	char path[64], t[128];
-	u32 nc, nr = build(&b, rounds, comm_every, shape, &nc);
+	u32 nc, huge, nr = build(&b, rounds, comm_every, shape, &nc, &huge);
 	/* the file: in memory, opened by its /proc path (nothing left behind) */
 	int fd = memfd_create("hm-test-reader-order", 0);
 	bool file = fd >= 0 && write(fd, b.p, b.len) == (ssize_t)b.len;
@@ -280,6 +285,14 @@ static void compare(const char *name, int rounds, int comm_every, enum shape sha
 		CHECK_EQ(t, differ, 0);
 		snprintf(t, sizeof(t), "reader.counts_order.%s.%s.some_unqueued", name, how);
 		CHECK(t, c.unqueued > 0 && c.unqueued < nr && a.unqueued == 0);
+		/* what it holds stays within a half flush of the queue (4 MiB), also where a round alone is larger */
+		snprintf(t, sizeof(t), "reader.counts_order.%s.%s.hold_within_4mib", name, how);
+		CHECK(t, c.hold_peak > 0 && c.hold_peak <= (4u << 20) && a.hold_peak == 0);
+		if (shape == HUGE) {
+			/* a round past the queue's 4 MiB alone is half flushed as it is read: never unqueued */
+			snprintf(t, sizeof(t), "reader.counts_order.%s.%s.rounds_past_4mib_queued", name, how);
+			CHECK(t, huge > 0 && c.unqueued <= nr - huge);
+		}
 		printf("# %s, %s: %u samples, %u COMMs, %llu unqueued\n", name, how, nr, nc,
 		       (unsigned long long)c.unqueued);
 		free(a.comms_before);
