@@ -281,6 +281,22 @@ static int setup_rings(struct hm_rec_session *s)
 	return 0;
 }
 
+/*
+ * Tests only: HITMAP_RECORD_TEST_SLOW_SETUP=MS makes each set-up step last MS
+ * ms more, a sleep that signals do not cut short (as a BTF parse on a busy
+ * machine), so that a test sees a signal during set-up end the run promptly.
+ * HITMAP_RECORD_TEST_CHILD_PAUSE=MS holds the command's child that long
+ * after it is released and before it drops its handlers and runs the
+ * command, so that a test sends the recorder's SIGTERM into that window.
+ */
+static void slow_setup_step(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /* ------------------------------------------------------------ target */
 
 static int start_child(struct hm_rec_session *s)
@@ -290,6 +306,8 @@ static int start_child(struct hm_rec_session *s)
 
 	sigset_t block, old;
 	pid_t parent = getpid();
+	const char *pause = getenv("HITMAP_RECORD_TEST_CHILD_PAUSE");
+	int child_pause_ms = pause ? atoi(pause) : 0;	/* read before the fork */
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
@@ -372,8 +390,20 @@ static int start_child(struct hm_rec_session *s)
 			fflush(NULL);
 			_exit(0);
 		}
+		/*
+		 * The recorder's SIGTERM may have come between the go byte and
+		 * here: its handler only set the flag, and the command must not
+		 * start as if nothing had come. Reset the handlers with the
+		 * signals held, then end by that signal, as the command would have.
+		 */
+		if (child_pause_ms > 0)
+			slow_setup_step(child_pause_ms);
+		sigprocmask(SIG_BLOCK, &block, NULL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
+		if (child_stop)
+			raise(SIGTERM);		/* pending: delivered as the mask drops */
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		execvp(s->o->argv[0], s->o->argv);
 		fprintf(stderr, "hitmap: %s: cannot run: %s; fix: check the command and PATH\n",
 			s->o->argv[0], strerror(errno));
@@ -488,19 +518,6 @@ static int choose_mode(const struct hm_record_opts *o, struct hm_record_result *
 		 "no PMU memory sampling here (%.150s); falling back to contention mode (lock:contention_begin/end)",
 		 plan->why);
 	return 0;
-}
-
-/*
- * Tests only: HITMAP_RECORD_TEST_SLOW_SETUP=MS makes each set-up step last MS
- * ms more, a sleep that signals do not cut short (as a BTF parse on a busy
- * machine), so that a test sees a signal during set-up end the run promptly.
- */
-static void slow_setup_step(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 static double self_cpu(void)

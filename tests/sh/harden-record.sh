@@ -10,6 +10,8 @@
 #     died too;
 #   - the files of the SIGINT/SIGTERM runs read by perf 6.1 too (perf script);
 #   - record -- false exits 1, as perf record does;
+#   - SIGTERM while the command's child is released but has not yet dropped
+#     the recorder's handlers (a test hook holds it there): it never starts;
 #   - a second recorder on the same -o is refused and the first file survives.
 # HARDEN_SIGNALS / HARDEN_KILLS scale it (the issue's campaign: 100 and 20;
 # default 30 and 5), HARDEN_PAR the runs at a time (4); HARDEN_SEED picks
@@ -142,6 +144,25 @@ if [ "$NSIG" -gt 0 ] && need_perf "${PRV:-6.1}" harden-record.perf-reads; then
 	else
 		fail harden-record.perf-reads "$bad_p of ${#live[@]} files"
 	fi
+fi
+
+# SIGTERM just as the command is released: the child has the go byte but has
+# not yet dropped the recorder's handlers, so the recorder's SIGTERM to it only
+# set a flag (CI saw one such run of 30 wait the whole 20 s). The test hook
+# holds the child in that window for 1.5 s; the command must never start.
+rm -f "$TMP/rel.data"
+t0=$(date +%s%N)
+HITMAP_RECORD_TEST_CHILD_PAUSE=1500 "$HITMAP" record -o "$TMP/rel.data" -- sleep 20 >/dev/null 2>"$TMP/rel.err" &
+pid=$! w=0
+while [ ! -s "$TMP/rel.data" ] && [ $w -lt 600 ] && kill -0 $pid 2>/dev/null; do sleep 0.05; w=$((w + 1)); done
+sleep 0.3
+kill -TERM $pid
+wait $pid; rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ $rc -eq 0 ] && [ $ms -lt 12000 ] && "$HITMAP" stat -i "$TMP/rel.data" >/dev/null 2>&1; then
+	pass "harden-record.signal-at-release (SIGTERM while the command is released: exit 0 in $ms ms, file reads)"
+else
+	fail harden-record.signal-at-release "rc $rc after $ms ms: $(tail -c 200 "$TMP/rel.err")"
 fi
 
 # a second recorder on the same output
