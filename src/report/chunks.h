@@ -14,6 +14,7 @@
 #include <hitmap/reader_range.h>
 #include "report.h"
 #include "util/clock.h"
+#include "util/prefault.h"
 
 #define MAX_PARTS	256
 
@@ -71,6 +72,8 @@ struct hm_chunks {
 	u64			at;		/* the first range's file offset (atomic) */
 	int			verdict;	/* HM_CUT_*, under lock; read atomically as well */
 	double			cut_lines;	/* the verdict's threshold (HITMAP_CUT_LINES) */
+	/* not cut: the report's thread, idle, faults in the first range's lines ahead of it */
+	struct hm_prefault	pf;
 	double			t0;		/* the run's start (HITMAP_DEBUG's times) */
 };
 

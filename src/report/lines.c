@@ -9,6 +9,7 @@
 #include "names.h"
 #include "util/bigalloc.h"
 #include "util/htab.h"
+#include "util/prefault.h"
 #include "util/prefetch.h"
 
 /* a line's fixed part and its two strides (lines.h) */
@@ -49,6 +50,7 @@ static inline u32 hash32(u64 addr)
 #define SEG0_SHIFT	8
 #define SEG0		(1u << SEG0_SHIFT)
 #define POP_STRETCH	(128u << 10)	/* bytes of lines faulted in at once */
+#define POP_AHEAD	(8u << 20)	/* asked of a prefault server ahead of that */
 #define MAX_SEGS	32
 
 struct hm_lines {
@@ -61,6 +63,7 @@ struct hm_lines {
 	void		*seg[MAX_SEGS];
 	struct hm_line_first *fseg[MAX_SEGS];	/* beside seg[], where first_at is 0 */
 	char		*pop_end, *pop_lim;	/* the last segment's lines: populated up to, its end */
+	struct hm_prefault *pf;		/* an idle thread's, populating ahead (or NULL) */
 	struct slot	*slot;		/* open addressing */
 	size_t		nr_slots;	/* power of two, at most 1 << 32 */
 	size_t		bytes;
@@ -140,12 +143,17 @@ static struct hm_line *ln_next(struct hm_lines *l)
 	}
 	ln = ln_at(l, l->nr);
 	if ((char *)ln + l->stride > l->pop_end) {
-		/* the next stretch of lines faults in at once (bigalloc.h) */
+		/* the next stretch of lines faults in at once (bigalloc.h), unless a server did */
 		size_t n = (size_t)(l->pop_lim - l->pop_end);
+		void *base = l->seg[63 - __builtin_clzll(l->alloc) - SEG0_SHIFT];
 
 		n = n < POP_STRETCH ? n : POP_STRETCH;
-		hm_big__populate(l->pop_end, n);
+		if (!l->pf || hm_prefault__done(l->pf, base) < l->pop_end + n)
+			hm_big__populate(l->pop_end, n);
 		l->pop_end += n;
+		if (l->pf)
+			hm_prefault__ahead(l->pf, base, (size_t)(l->pop_lim - l->pop_end) > POP_AHEAD ?
+					   l->pop_end + POP_AHEAD : l->pop_lim);
 	}
 	return ln;
 }
@@ -653,6 +661,11 @@ out:
 	for (i = 0; i < n; i++)
 		hm_lines__delete(parts[i]);
 	return l;
+}
+
+void hm_lines__set_prefault(struct hm_lines *l, struct hm_prefault *pf)
+{
+	l->pf = pf;
 }
 
 void hm_lines__defer_details(struct hm_lines *l, hm_lines_fill_fn fill, void *priv)

@@ -189,6 +189,14 @@ void hm_lines__prefetch_slot(const struct hm_lines *l, u64 line);
  * (report.c reads the file a second time).  Readers of every line's
  * offsets (TUI, HTML metrics) do not defer.
  */
+/*
+ * An idle thread's server (util/prefault.h) faults in the line array's next
+ * stretches ahead of the adds; NULL: none.  The server must be done
+ * (hm_prefault__serve returned) before the table is merged or deleted.
+ */
+struct hm_prefault;
+void hm_lines__set_prefault(struct hm_lines *l, struct hm_prefault *pf);
+
 typedef int (*hm_lines_fill_fn)(void *priv, struct hm_lines *l);
 void hm_lines__defer_details(struct hm_lines *l, hm_lines_fill_fn fill, void *priv);
 bool hm_lines__deferred(const struct hm_lines *l);

@@ -184,6 +184,8 @@ int hm_report__chunk_setup(struct hm_report *r)
 		if (!r->lines)
 			return -ENOMEM;
 		hm_lines__defer_details(r->lines, no_fill, NULL);	/* totals only */
+		if (r->chunk->open)
+			hm_lines__set_prefault(r->lines, &r->chunk->open->pf);
 	}
 	if (p->buckets) {
 		r->buckets = hm_buckets__new(r);

@@ -418,6 +418,15 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 		if grep -q "$want" "$TMP/d.err" && grep -q 'lines a sample in a part' "$TMP/d.err"; then
 			if grep -q 'the first range read the whole file' "$TMP/d.err"; then
 				pass "report-threads: default on ${f##*/}: 1 range (the other ranges, started before the verdict, dropped)"
+				# the report's thread, idle then, faulted in the first range's lines ahead of it
+				mb=$(sed -n 's/.*this thread faulted in \([0-9.]*\) MB of the first range.*/\1/p' "$TMP/d.err")
+				if [ -z "$mb" ]; then
+					fail "report-threads: default on ${f##*/}: the idle thread faults in the first range's lines" "no such line: $(grep 'report:' "$TMP/d.err" | tail -n 3 | tr '\n' ' ')"
+				elif [ "$mb" = 0.0 ]; then
+					skip "report-threads: default on ${f##*/}: the idle thread faults in the first range's lines" "the first range was done before it ran"
+				else
+					pass "report-threads: default on ${f##*/}: the idle thread faulted in $mb MB of the first range's lines"
+				fi
 			else
 				pass "report-threads: default on ${f##*/}: $(sed -n 's/.*report: \([0-9]* ranges*\).*/\1/p' "$TMP/d.err")"
 			fi
