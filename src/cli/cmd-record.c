@@ -247,11 +247,15 @@ static int cmd_record(int argc, char **argv)
 	bool plan_only = false, quiet = false, wl_silent = false;
 	int c, bad = 0, err, rec_argc = argc, i;
 
-	/* from the first moment on, SIGINT/SIGTERM end the run cleanly */
+	/*
+	 * From the first moment on, SIGINT/SIGTERM end the run cleanly;
+	 * SIGTERM's handler first, so that one caught SIGINT (what a caller
+	 * can see in /proc/PID/status) means both are.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
 	o.ldlat = -1;
