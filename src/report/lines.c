@@ -145,7 +145,7 @@ static struct hm_line *ln_next(struct hm_lines *l)
 	if ((char *)ln + l->stride > l->pop_end) {
 		/* the next stretch of lines faults in at once (bigalloc.h), unless a server did */
 		size_t n = (size_t)(l->pop_lim - l->pop_end);
-		void *base = l->seg[63 - __builtin_clzll(l->alloc) - SEG0_SHIFT];
+		void *base = l->seg[63 - __builtin_clzll(l->alloc) - SEG0_SHIFT];	/* the last segment */
 
 		n = n < POP_STRETCH ? n : POP_STRETCH;
 		if (!l->pf || hm_prefault__done(l->pf, base) < l->pop_end + n)

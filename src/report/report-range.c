@@ -184,7 +184,8 @@ int hm_report__chunk_setup(struct hm_report *r)
 		if (!r->lines)
 			return -ENOMEM;
 		hm_lines__defer_details(r->lines, no_fill, NULL);	/* totals only */
-		if (r->chunk->open)
+		/* served only where the verdict may be not to cut (--threads not given) */
+		if (r->chunk->open && __atomic_load_n(&r->chunk->open->verdict, __ATOMIC_RELAXED) == HM_CUT_UNKNOWN)
 			hm_lines__set_prefault(r->lines, &r->chunk->open->pf);
 	}
 	if (p->buckets) {

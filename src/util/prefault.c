@@ -73,7 +73,6 @@ size_t hm_prefault__serve(struct hm_prefault *pf)
 		if (pf->base == b && pf->done < to)
 			__atomic_store_n(&pf->done, to, __ATOMIC_RELEASE);
 	}
-	pf->bytes += total;
 	pthread_mutex_unlock(&pf->lock);
 	return total;
 }

@@ -117,7 +117,7 @@ int main(void)
 	hm_prefault__quit(&pf);
 	pthread_join(th, NULL);
 	CHECK("quit: the server returns with what it populated",
-	      s.bytes >= 18 * MB && s.bytes <= 18 * MB + 2 * MB && pf.bytes == s.bytes);
+	      s.bytes >= 18 * MB && s.bytes <= 18 * MB + 2 * MB);
 	hm_prefault__destroy(&pf);
 	hm_big__free(a, n_a);
 	hm_big__free(b, n_b);
