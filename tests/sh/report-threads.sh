@@ -420,10 +420,15 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 				pass "report-threads: default on ${f##*/}: 1 range (the other ranges, started before the verdict, dropped)"
 				# the report's thread, idle then, faulted in the first range's lines ahead of it
 				mb=$(sed -n 's/.*this thread faulted in \([0-9.]*\) MB of the first range.*/\1/p' "$TMP/d.err")
-				if [ -z "$mb" ]; then
+				# when it started serving, and when the first range ended
+				from=$(sed -n 's/.*this thread faulted in .* s CPU, \([0-9.]*\)-[0-9.]* s$/\1/p' "$TMP/d.err")
+				end0=$(sed -n 's/.*report: range 0: .*, [0-9.]*-\([0-9.]*\) s$/\1/p' "$TMP/d.err")
+				if [ -z "$mb" ] || [ -z "$from" ] || [ -z "$end0" ]; then
 					fail "report-threads: default on ${f##*/}: the idle thread faults in the first range's lines" "no such line: $(grep 'report:' "$TMP/d.err" | tail -n 3 | tr '\n' ' ')"
+				elif [ "$mb" = 0.0 ] && awk -v a="$from" -v b="$end0" 'BEGIN { exit !(a >= b) }'; then
+					skip "report-threads: default on ${f##*/}: the idle thread faults in the first range's lines" "it began at $from s, after the first range ended at $end0 s"
 				elif [ "$mb" = 0.0 ]; then
-					skip "report-threads: default on ${f##*/}: the idle thread faults in the first range's lines" "the first range was done before it ran"
+					fail "report-threads: default on ${f##*/}: the idle thread faults in the first range's lines" "0 MB, though it served from $from s and the first range ran to $end0 s"
 				else
 					pass "report-threads: default on ${f##*/}: the idle thread faulted in $mb MB of the first range's lines"
 				fi
