@@ -7,7 +7,7 @@
  * else to do.  A table that grows into fresh anonymous memory (the line
  * table's segments) pays for each page's first touch: the kernel clears
  * it, 2 MiB at a time on huge pages.  In a 2-CPU VM that clearing took
- * 9-16 ms for the 140 MB of 1M lines' table in most runs, and 150-185 ms
+ * 9-16 ms for the 140 MB of 1M lines' table in most runs, and 146-185 ms
  * in some (memory the host had taken back).  Where a second CPU is idle,
  * its thread can take that off the writer's path.
  *
