@@ -80,24 +80,28 @@ static inline size_t seg_lines(int k)
 	return (size_t)SEG0 << k;
 }
 
+/* The segment of line @i (index, not index + 1): segment k holds SEG0 << k lines. */
+static inline int seg_of(size_t i)
+{
+	return 63 - __builtin_clzll(i + SEG0) - SEG0_SHIFT;
+}
+
 /* Line @i (index, not index + 1). */
 static inline struct hm_line *ln_at(const struct hm_lines *l, size_t i)
 {
-	size_t j = i + SEG0;
-	int k = 63 - __builtin_clzll(j) - SEG0_SHIFT;
+	int k = seg_of(i);
 
-	return (struct hm_line *)((char *)l->seg[k] + (j - seg_lines(k)) * l->stride);
+	return (struct hm_line *)((char *)l->seg[k] + (i + SEG0 - seg_lines(k)) * l->stride);
 }
 
 /* Line @i's first sample (@ln: line @i). */
 static inline struct hm_line_first *first_of(const struct hm_lines *l, const struct hm_line *ln, size_t i)
 {
-	size_t j = i + SEG0;
-	int k = 63 - __builtin_clzll(j) - SEG0_SHIFT;
+	int k = seg_of(i);
 
 	if (l->first_at)
 		return (struct hm_line_first *)((char *)ln + l->first_at);
-	return &l->fseg[k][j - seg_lines(k)];
+	return &l->fseg[k][i + SEG0 - seg_lines(k)];
 }
 
 /*
@@ -127,7 +131,7 @@ static struct hm_line *ln_next(struct hm_lines *l)
 	struct hm_line *ln;
 
 	if (l->nr == l->alloc) {
-		int k = 63 - __builtin_clzll(l->nr + SEG0) - SEG0_SHIFT;
+		int k = seg_of(l->nr);
 
 		if (k >= MAX_SEGS)
 			return NULL;
@@ -145,7 +149,7 @@ static struct hm_line *ln_next(struct hm_lines *l)
 	if ((char *)ln + l->stride > l->pop_end) {
 		/* the next stretch of lines faults in at once (bigalloc.h), unless a server did */
 		size_t n = (size_t)(l->pop_lim - l->pop_end);
-		void *base = l->seg[63 - __builtin_clzll(l->alloc) - SEG0_SHIFT];	/* the last segment */
+		void *base = l->seg[seg_of(l->nr)];	/* the last segment: the stream's base */
 
 		n = n < POP_STRETCH ? n : POP_STRETCH;
 		if (!l->pf || hm_prefault__done(l->pf, base) < l->pop_end + n)
@@ -633,7 +637,7 @@ struct hm_lines *hm_lines__merge(struct hm_lines **parts, int n)
 		/* a part's segment read to its end is unmapped: no two copies of every line */
 		j = pos[best] + SEG0;
 		if (!(j & (j - 1)))
-			seg_free(parts[best], 63 - __builtin_clzll(j) - SEG0_SHIFT - 1);
+			seg_free(parts[best], seg_of(pos[best]) - 1);	/* the one before pos's */
 	}
 	while (l->nr * 2 > l->nr_slots)
 		if (rehash(l) < 0)
