@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# hitmap build.  make [V=1] [SAN=1] [WERROR=1] [O=builddir] [all|check|bench|fuzz|install]
+# hitmap build.  make [V=1] [SAN=1|TSAN=1] [WERROR=1] [O=builddir] [all|check|bench|fuzz|install]
 PREFIX  ?= /usr/local
 DESTDIR ?=
 O       ?= build
@@ -26,6 +26,21 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 B := $(O)-san
 endif
+# TSAN=1: ThreadSanitizer, in $(O)-tsan (not with SAN=1: the two runtimes
+# exclude each other).  `make check` builds its hitmap too, for
+# tests/sh/threads-tsan.sh: every path of report --threads under the race
+# detector.
+ifeq ($(TSAN),1)
+ifeq ($(SAN),1)
+$(error SAN=1 and TSAN=1 cannot be combined: ASan and TSan are separate runtimes)
+endif
+# -Wno-tsan (gcc 11 on): the AUX ring's fences with the kernel, which
+# ThreadSanitizer does not model (nor does it see the kernel's writes)
+CFLAGS  := $(filter-out -O%,$(CFLAGS)) -O1 -fsanitize=thread -fno-omit-frame-pointer \
+	   $(shell $(CC) -Werror -Wtsan -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
+LDFLAGS += -fsanitize=thread
+B := $(O)-tsan
+endif
 
 # The binary is optimised across files at link time (LTO=0: not).  A
 # report's per-sample path crosses the reader, the classifier, the tables
@@ -34,7 +49,7 @@ endif
 # link their regular code, without an LTO link each.  Not with SAN=1 or a
 # compiler other than gcc.
 ifeq ($(origin LTO),undefined)
-LTO := $(if $(filter 1,$(SAN)),0,$(if $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo y),1,0))
+LTO := $(if $(filter 1,$(SAN) $(TSAN)),0,$(if $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo y),1,0))
 endif
 ifeq ($(LTO),1)
 OBJ_CFLAGS := -flto=auto -ffat-lto-objects
@@ -85,7 +100,7 @@ GEN_TOOLS := $(B)/tools/hm-cont-gen $(B)/tools/hm-futex-gen $(B)/tools/hm-diff-g
 	     $(B)/tools/hm-pltgen $(B)/tools/hm-symmaps-gen
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 
-.PHONY: all check run bench fuzz install clean setup tests check-debian13
+.PHONY: all check run bench fuzz install clean setup tests tsan check-debian13
 # BPF objects beside the binary (hitmap hash --verify/--probe, record
 # --futex-bpf look there), when clang is installed.
 BPF_CLANG := $(shell command -v clang 2>/dev/null)
@@ -148,14 +163,19 @@ tests: $(BIN) $(BPF_OBJS) $(UNIT_BINS) $(TOOL_BINS)
 
 # The one test command.  It first installs what it needs (as root), then
 # builds in a sub-make (so pkg-config sees freshly installed libraries) and
-# runs every test.  `make SAN=1 check`: the same built with ASan+UBSan in
+# runs every test (and builds $(O)-tsan/hitmap for the race detector's
+# test first).  `make SAN=1 check`: the same built with ASan+UBSan in
 # build-san/; a sanitizer report fails the test that caused it and is kept in
 # build-san/san-reports/TEST/, and each test may run 2700 s instead of 900
 # (tests/run.sh; HITMAP_TEST_TIMEOUT=SECONDS sets it).
 check:
 	$(Q)scripts/setup.sh
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) tests
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) SAN= TSAN=1 tsan
 	$(Q)HITMAP_BUILD=$(B) tests/run.sh
+
+# The ThreadSanitizer hitmap alone (with TSAN=1: $(O)-tsan/hitmap).
+tsan: $(BIN)
 
 # The main job: set up, build, record the futex workload with the best mode
 # this machine has, and print the per-bucket, per-socket report.
@@ -226,6 +246,6 @@ install: $(BIN)
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf build build-san $(O) $(B)
+	rm -rf build build-san build-tsan $(O) $(B) $(O)-san $(O)-tsan
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(wildcard $(B)/tools/*.d $(B)/fuzz/obj/src/*/*.d)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Builds hitmap warning-free (WERROR=1) with Debian 13's gcc 14, libbpf 1.5
+# Builds hitmap warning-free (WERROR=1, and its ThreadSanitizer build for
+# tests/sh/threads-tsan.sh) with Debian 13's gcc 14, libbpf 1.5
 # and libtraceevent 1.8 inside the Debian 13 chroot that setup-oracles.sh
 # makes (its perf, 7.3, is the oracle there), into build-debian13/, and
 # runs the tests there; the last line is "N passed, N failed, N skipped"
@@ -38,6 +39,7 @@ exec "$D/bin/perf-7.3" --sh '
 cd "$1" || exit 1
 echo "check-debian13: $(. /etc/os-release; echo "$PRETTY_NAME"); $(gcc --version | head -n 1); libbpf $(pkg-config --modversion libbpf); libtraceevent $(pkg-config --modversion libtraceevent); $(perf version)"
 make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 tests || { echo "check-debian13: the WERROR=1 build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 TSAN=1 tsan || { echo "check-debian13: the WERROR=1 TSAN=1 build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 b=$2; shift 2
 HITMAP_BUILD="$b" HITMAP_TEST_LOG="$b/test.log" tests/run.sh "$@"
 ' "$PWD" build-debian13 "$@"

@@ -17,11 +17,12 @@
 #include <hitmap/log.h>
 #include "prctl-hash.h"
 
+/* Sleeps until *@arg is set (an atomic flag: the setter is another thread). */
 static void *sleeper(void *arg)
 {
-	volatile int *stop = arg;
+	int *stop = arg;
 
-	while (!*stop)
+	while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	return NULL;
 }
@@ -46,7 +47,7 @@ static int prctl_child(enum hm_futex_era e, u32 online, u64 global_slots)
 	};
 	struct hm_futex_phash_state st = { 0 };
 	pthread_t th[16];
-	volatile int stop = 0;
+	int stop = 0;	/* the sleepers' flag, atomic */
 	int steps = 0, agreed = 0, nth = 0, i;
 
 #define STEP(got, want) do { long g_ = (got), w_ = (want); steps++; agreed += g_ == w_; \
@@ -77,7 +78,7 @@ static int prctl_child(enum hm_futex_era e, u32 online, u64 global_slots)
 	STEP(set_slots(16, 0), hm_futex_phash__set_slots(e, true, &st, 16, 0));			/* EBUSY */
 	STEP(set_slots(0, 0), hm_futex_phash__set_slots(e, true, &st, 0, 0));
 #undef STEP
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	while (nth-- > 0)
 		pthread_join(th[nth], NULL);
 	return agreed << 16 | steps;

@@ -60,8 +60,8 @@ struct verify {
 	/* worker protocol */
 	pthread_t		worker;
 	bool			worker_up;
-	u32 *volatile		cmd_addr;
-	volatile int		cmd;		/* 0 idle, 1 wait, 2 done, 3 quit */
+	u32			*cmd_addr;	/* set before cmd is, read after */
+	int			cmd;		/* atomic: 0 idle, 1 wait, 2 done, 3 quit */
 	int			cmd_op;
 };
 
@@ -322,21 +322,22 @@ static u32 *pick(u8 *arena, size_t size, u8 *used, u64 *seed)
 	}
 }
 
+/* Shared with the hammering threads: read and written atomically. */
 struct hammer2 {
-	u32 *volatile	target;
-	volatile int	op;
-	volatile int	quit;
+	u32		*target;
+	int		op;
+	int		quit;
 };
 
 static void *hammer2_main(void *arg)
 {
 	struct hammer2 *h = arg;
 
-	while (!h->quit) {
+	while (!__atomic_load_n(&h->quit, __ATOMIC_ACQUIRE)) {
 		u32 *a = __atomic_load_n(&h->target, __ATOMIC_ACQUIRE);
 
 		if (a)
-			sys_futex(a, h->op, 0xffffffffu);	/* value differs: lock, compare, EAGAIN */
+			sys_futex(a, __atomic_load_n(&h->op, __ATOMIC_RELAXED), 0xffffffffu);	/* value differs: lock, compare, EAGAIN */
 		else
 			sched_yield();
 	}
@@ -350,7 +351,7 @@ static u64 observe_contention(struct verify *v, struct hammer2 *h, u32 *a, int o
 	struct timespec ts = { 0, 100 * 1000 };
 	int tries;
 
-	h->op = op;
+	__atomic_store_n(&h->op, op, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->target, a, __ATOMIC_RELEASE);
 	for (tries = 0; tries < 5000; tries++) {	/* 0.5 s */
 		if (!bpf_map_lookup_elem(v->ulock_fd, &key, &lock))
@@ -406,7 +407,7 @@ static int contention_loop(struct verify *v, const struct hm_futex_verify_opts *
 				 base + idx * v->model.layout.bucket_size);
 	}
 out:
-	h.quit = 1;
+	__atomic_store_n(&h.quit, 1, __ATOMIC_RELEASE);
 	while (n-- > 0)
 		pthread_join(th[n], NULL);
 	return err;
@@ -483,13 +484,13 @@ out:
 	return err;
 }
 
-struct hammer { u32 *addr; volatile int *stop; };
+struct hammer { u32 *addr; int *stop; };	/* *stop: atomic */
 
 static void *hammer_main(void *arg)
 {
 	struct hammer *h = arg;
 
-	while (!*h->stop)
+	while (!__atomic_load_n(h->stop, __ATOMIC_ACQUIRE))
 		sys_futex(h->addr, FUTEX_WAIT, 0xffffffffu);	/* value differs: EAGAIN */
 	return NULL;
 }
@@ -510,7 +511,7 @@ static int find_global_base(struct verify *v, u32 *addr, struct hm_vsnap *snap, 
 	struct hm_vpair key, next;
 	pthread_t th[4];
 	struct hammer h;
-	volatile int stop = 0;
+	int stop = 0;	/* the hammers' flag, atomic */
 	u64 best = 0, best_n = 0, n, lock_off = v->model.layout.offset[HM_FUTEX_FIELD_LOCK];
 	struct timespec ts = { 0, 200 * 1000 * 1000 };
 	int i, round, err;
@@ -520,12 +521,12 @@ static int find_global_base(struct verify *v, u32 *addr, struct hm_vsnap *snap, 
 	for (round = 0; round < 15 && !best; round++) {
 		h.addr = addr;
 		h.stop = &stop;
-		stop = 0;
+		__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);	/* no hammer runs: they were joined */
 		for (i = 0; i < 4; i++)
 			if (pthread_create(&th[i], NULL, hammer_main, &h))
 				break;
 		nanosleep(&ts, NULL);
-		stop = 1;
+		__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 		while (i-- > 0)
 			pthread_join(th[i], NULL);
 		first = true;

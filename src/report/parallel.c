@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hitmap/log.h>
 #include "parallel.h"
 
 #define CHUNK		2048	/* samples per hand-over */
@@ -311,6 +312,7 @@ struct hm_par *hm_par__new(int nr_workers, u32 cacheline_size, int nr_cpus, int 
 			goto fail;
 		p->nr_started++;
 	}
+	hm_debug("report: one reader, the line table in %d shards on %d worker(s)", p->nr_shards, nr_workers);
 	return p;
 fail:
 	hm_par__delete(p);
