@@ -174,8 +174,10 @@ check:
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) SAN= TSAN=1 tsan
 	$(Q)HITMAP_BUILD=$(B) tests/run.sh
 
-# The ThreadSanitizer hitmap alone (with TSAN=1: $(O)-tsan/hitmap).
-tsan: $(BIN)
+# The ThreadSanitizer hitmap and the unit tests that start threads (with
+# TSAN=1: in $(O)-tsan).
+TSAN_UNITS := $(addprefix $(B)/tests/,test-util-prefault test-reader-synth test-futex-hash)
+tsan: $(BIN) $(TSAN_UNITS)
 
 # The main job: set up, build, record the futex workload with the best mode
 # this machine has, and print the per-bucket, per-socket report.

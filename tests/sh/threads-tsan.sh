@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The race detector on every command that runs threads, with the
 # ThreadSanitizer build that `make check` makes ($O-tsan/hitmap; alone:
-# make TSAN=1 tsan): report --threads on each of its paths (the file in
+# make TSAN=1 tsan): the unit tests that start threads, report --threads
+# on each of its paths (the file in
 # ranges and their merge levels, the first range's verdict with the idle
 # thread faulting the lines in ahead, the sharded table behind one reader
 # for a pipe, zstd decompressed ahead, the futex views' merge), bench
@@ -88,6 +89,24 @@ path "one reader, sharded table (pipe)" "line table in [0-9]* shards" "$TMP/gen.
 path "one reader, sharded table (file, no ranges)" "line table in [0-9]* shards" "$TMP/gen.data" HITMAP_NO_RANGES=1 -- \
 	--threads 3 --csv
 path "zstd decompressed ahead" "decompressed ahead" "$TMP/gen.zst.data" "" -- --threads 2
+
+# the unit tests that start threads: the prefault server's interleavings,
+# the reader's zstd stream decompressed ahead, the futex workload
+for u in test-util-prefault test-reader-synth test-futex-hash; do
+	ub=${TSAN_HITMAP%/hitmap}/tests/$u
+	if [ ! -x "$ub" ]; then
+		fail "threads-tsan: $u" "no $ub (make TSAN=1 tsan builds it)"
+		continue
+	fi
+	timeout 600 "$ub" >"$TMP/u.out" 2>&1
+	rc=$?
+	w=$(grep -c 'WARNING: ThreadSanitizer' "$TMP/u.out")
+	if [ "$w" != 0 ] || [ $rc != 0 ]; then
+		fail "threads-tsan: $u" "exit $rc, $w ThreadSanitizer report(s): $(grep -m1 -A4 -E 'WARNING: ThreadSanitizer|^FAIL' "$TMP/u.out" | tr '\n' ' ' | tr -s ' \t' ' ' | cut -c1-360)"
+	else
+		pass "threads-tsan: $u ($(grep -c '^PASS' "$TMP/u.out") checks): no race"
+	fi
+done
 
 # the other commands that run threads
 if under "threads-tsan: bench futex-hash" "" -- bench futex-hash -t 4 -r 1 -s; then
