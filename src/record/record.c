@@ -70,12 +70,13 @@ int hm_rec_mode__parse(const char *s, enum hm_rec_mode *m)
 static int online_cpus(int **cpus)
 {
 	char buf[4096];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	FILE *f;
 	int n = 0, max = 8192;
 
 	*cpus = calloc(max, sizeof(int));
 	if (!*cpus)
 		return -ENOMEM;
+	f = fopen("/sys/devices/system/cpu/online", "r");
 	if (f && fgets(buf, sizeof(buf), f))
 		n = hm_cpulist__parse(buf, *cpus, max);
 	if (f)

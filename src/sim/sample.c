@@ -404,16 +404,17 @@ static void header_release(struct hm_header *h)
 	free(h->arch);
 	free(h->cpudesc);
 	free(h->cpuid);
-	for (i = 0; i < h->cmdline_argc; i++)
+	/* fill_header sets a count before its array's allocation is checked */
+	for (i = 0; h->cmdline_argv && i < h->cmdline_argc; i++)
 		free(h->cmdline_argv[i]);
 	free(h->cmdline_argv);
-	for (i = 0; i < h->nr_package_cpus; i++)
+	for (i = 0; h->package_cpus && i < h->nr_package_cpus; i++)
 		free(h->package_cpus[i]);
 	free(h->package_cpus);
-	for (i = 0; i < h->nr_core_cpus; i++)
+	for (i = 0; h->core_cpus && i < h->nr_core_cpus; i++)
 		free(h->core_cpus[i]);
 	free(h->core_cpus);
-	for (i = 0; i < h->nr_die_cpus; i++)
+	for (i = 0; h->die_cpus && i < h->nr_die_cpus; i++)
 		free(h->die_cpus[i]);
 	free(h->die_cpus);
 	free(h->cpu);
