@@ -38,10 +38,12 @@
  * Speed (HITMAP_DEBUG prints the scan's CPU and wall time, each part's CPU
  * time and wall span, and the merge's): each part builds a table of every
  * distinct line it sees, so the per-part cost is F (distinct lines: its
- * tables' first touch and growth, 0.3-0.5 s quiet at 200k lines) +
- * P / N; the scan walks the headers up to the last cut on one thread at
- * about 10x a part's byte rate (r = 0.1), and only the first range
- * overlaps it; the merge has log2 N levels of (distinct lines) each.  So
+ * tables' first touch and growth, 0.04-0.2 s at 200k lines on the 2-CPU
+ * VM, the more when its new pages come from the host again) + P / N; the
+ * scan walks the headers up to the last cut on one thread at about 30-40x
+ * a part's byte rate (r 0.025-0.037), and only the first range overlaps
+ * it; the merge has log2 N levels of (distinct lines) each (m 0.05 s wall
+ * at 200k lines).  So
  * T(N) = F + P (1 + r (N - 2)) / (N - r) + m log2 N: the first range's
  * share, which at N = 2 hides the scan and at large N tends to r (the
  * serial scan); F and the merge levels do not shrink with N either.
