@@ -27,9 +27,10 @@ LDFLAGS += -fsanitize=address,undefined
 B := $(O)-san
 endif
 # TSAN=1: ThreadSanitizer, in $(O)-tsan (not with SAN=1: the two runtimes
-# exclude each other).  `make check` builds its hitmap too, for
-# tests/sh/threads-tsan.sh: every path of report --threads under the race
-# detector.
+# exclude each other).  `make check` builds it too (the tsan target: the
+# binary and the unit tests that start threads) for
+# tests/sh/threads-tsan.sh, which runs every command that starts threads
+# under the race detector.
 ifeq ($(TSAN),1)
 ifeq ($(SAN),1)
 $(error SAN=1 and TSAN=1 cannot be combined: ASan and TSan are separate runtimes)
