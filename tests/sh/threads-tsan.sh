@@ -29,13 +29,15 @@ fi
 export TSAN_OPTIONS="exitcode=66 halt_on_error=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 
 # under NAME ENV -- ARGS...: the TSan hitmap with ARGS and ENV (stdout in
-# $TMP/t.out, stderr in $TMP/t.err); false, having failed NAME, on a report
+# $TMP/t.out, stderr in $TMP/t.err, its exit in U_RC); false, having
+# failed NAME, on a report
 under() {
 	local n=$1 env=$2 rc w
 	shift 3
 	# shellcheck disable=SC2086
 	env $env timeout 600 "$TSAN_HITMAP" "$@" >"$TMP/t.out" 2>"$TMP/t.err" </dev/null
 	rc=$?
+	U_RC=$rc
 	w=$(grep -c 'WARNING: ThreadSanitizer' "$TMP/t.err")
 	if [ "$w" != 0 ] || [ $rc = 66 ]; then
 		fail "$n" "$w ThreadSanitizer report(s), exit $rc: $(grep -m1 -A4 'WARNING: ThreadSanitizer' "$TMP/t.err" | tr '\n' ' ' | tr -s ' \t' ' ' | cut -c1-360)"
@@ -123,13 +125,18 @@ if under "threads-tsan: bench futex-hash" "" -- bench futex-hash -t 4 -r 1 -s; t
 	fi
 fi
 if under "threads-tsan: simulate --preset host" "" -- simulate --preset host --ops 2000 -o "$TMP/host.data"; then
-	pass "threads-tsan: simulate --preset host (the host's timing threads): no race"
+	if [ "$U_RC" = 0 ] && [ -s "$TMP/host.data" ]; then
+		pass "threads-tsan: simulate --preset host (the host's timing threads): no race"
+	else
+		skip "threads-tsan: simulate --preset host" "it did not run here (exit $U_RC): $(tail -n 1 "$TMP/t.err")"
+	fi
 fi
 # hash --verify: its hammering threads and the prctl sequence's sleepers.
-# Its verdicts are not this test's (the TSan runtime's own thread changes
-# the thread count the private hash is sized by, and the shared table may
-# go unfound in its 3 s); that it ran (its "private" line) and raced
-# nowhere are.
+# Its verdicts are not this test's (under TSan its prctl check agreed in
+# 16 of 17 steps here, 17 in the plain build: the runtime may add a thread
+# of its own to the count the private hash is sized by; and the shared
+# table may go unfound in its 3 s); that it ran (its "private" line) and
+# raced nowhere are.
 BPF_OBJ=$HITMAP_BUILD/verify.bpf.o
 if [ "$(id -u)" != 0 ]; then
 	skip "threads-tsan: hash --verify" "needs root (BPF)"
