@@ -27,10 +27,8 @@ LDFLAGS += -fsanitize=address,undefined
 B := $(O)-san
 endif
 # TSAN=1: ThreadSanitizer, in $(O)-tsan (not with SAN=1: the two runtimes
-# exclude each other).  `make check` builds it too (the tsan target: the
-# binary and the unit tests that start threads) for
-# tests/sh/threads-tsan.sh, which runs every command that starts threads
-# under the race detector.
+# exclude each other).  `make tsan` builds it from any build (below), and
+# `make check` does, for tests/sh/threads-tsan.sh.
 ifeq ($(TSAN),1)
 ifeq ($(SAN),1)
 $(error SAN=1 and TSAN=1 cannot be combined: ASan and TSan are separate runtimes)
@@ -172,13 +170,18 @@ tests: $(BIN) $(BPF_OBJS) $(UNIT_BINS) $(TOOL_BINS)
 check:
 	$(Q)scripts/setup.sh
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) tests
-	$(Q)$(MAKE) --no-print-directory -j$$(nproc) SAN= TSAN=1 tsan
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) tsan
 	$(Q)HITMAP_BUILD=$(B) tests/run.sh
 
-# The ThreadSanitizer hitmap and the unit tests that start threads (with
-# TSAN=1: in $(O)-tsan).
+# The ThreadSanitizer hitmap and the unit tests that start threads, in
+# $(O)-tsan (make tsan; from any other build, a sub-make with TSAN=1).
 TSAN_UNITS := $(addprefix $(B)/tests/,test-util-prefault test-reader-synth test-futex-hash)
+ifeq ($(TSAN),1)
 tsan: $(BIN) $(TSAN_UNITS)
+else
+tsan:
+	$(Q)$(MAKE) --no-print-directory SAN= TSAN=1 tsan
+endif
 
 # The main job: set up, build, record the futex workload with the best mode
 # this machine has, and print the per-bucket, per-socket report.

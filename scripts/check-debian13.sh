@@ -39,7 +39,7 @@ exec "$D/bin/perf-7.3" --sh '
 cd "$1" || exit 1
 echo "check-debian13: $(. /etc/os-release; echo "$PRETTY_NAME"); $(gcc --version | head -n 1); libbpf $(pkg-config --modversion libbpf); libtraceevent $(pkg-config --modversion libtraceevent); $(perf version)"
 make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 tests || { echo "check-debian13: the WERROR=1 build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 TSAN=1 tsan || { echo "check-debian13: the WERROR=1 TSAN=1 build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+make --no-print-directory -j"$(nproc)" O="$2" WERROR=1 tsan || { echo "check-debian13: the WERROR=1 ThreadSanitizer build failed" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 b=$2; shift 2
 HITMAP_BUILD="$b" HITMAP_TEST_LOG="$b/test.log" tests/run.sh "$@"
 ' "$PWD" build-debian13 "$@"

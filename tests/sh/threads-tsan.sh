@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The race detector on every command that runs threads, with the
-# ThreadSanitizer build that `make check` makes ($O-tsan/hitmap; alone:
-# make TSAN=1 tsan): the unit tests that start threads, report --threads
-# on each of its paths (the file in ranges and their merge levels, the
-# first range's verdict with the idle thread faulting the lines in ahead,
-# the sharded table behind one reader for a pipe, zstd decompressed
-# ahead, the futex views' merge), bench futex-hash's workers, simulate
-# --preset host's timing threads and hash --verify's hammering threads.
-# A run passes when it ends without a ThreadSanitizer report; a report
-# must also print the plain build's --threads 1 bytes, and HITMAP_DEBUG
-# must show that the path it is named for ran.  Two CPUs need not make a
-# race happen for it to be seen: the detector reports two accesses that
-# no lock, atomic, thread start or join orders, in whatever order they
-# came.
+# ThreadSanitizer build that `make check` makes ($O-tsan; alone: make
+# tsan): the unit tests that start threads, report --threads on each of
+# its paths (the file in ranges and their merge levels, also a file perf
+# inject rewrote; the first range's verdict with the idle thread faulting
+# the lines in ahead; the sharded table behind one reader for a pipe; zstd
+# decompressed ahead; the futex views' merge), bench futex-hash's workers,
+# simulate --preset host's timing threads and hash --verify's hammering
+# threads.  A run passes when it ends without a ThreadSanitizer report; a
+# report must also print the plain build's --threads 1 bytes, and
+# HITMAP_DEBUG must show that the path it is named for ran.  Two CPUs need
+# not make a race happen for it to be seen: the detector reports two
+# accesses that no lock, atomic, thread start or join orders, in whatever
+# order they came.
 . tests/lib.sh
 TSAN_HITMAP=${HITMAP_TSAN:-$PWD/${HITMAP_BUILD%-san}-tsan/hitmap}
 GEN=$HITMAP_BUILD/tools/hm-gen
 if [ ! -x "$TSAN_HITMAP" ]; then
-	skip "threads-tsan" "no ThreadSanitizer build at $TSAN_HITMAP (make TSAN=1 tsan; make check builds it)"
+	skip "threads-tsan" "no ThreadSanitizer build at $TSAN_HITMAP (make tsan; make check builds it)"
 	exit 0
 fi
 if ! "$TSAN_HITMAP" --help >/dev/null 2>"$TMP/probe.err"; then
@@ -27,6 +27,11 @@ if ! "$TSAN_HITMAP" --help >/dev/null 2>"$TMP/probe.err"; then
 fi
 # exitcode 66: a run with a report says so even where the command succeeded
 export TSAN_OPTIONS="exitcode=66 halt_on_error=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+
+# first_report FILE: the first ThreadSanitizer report in FILE, on one line
+first_report() {
+	grep -m1 -A4 -E 'WARNING: ThreadSanitizer|^FAIL' "$1" | tr '\n' ' ' | tr -s ' \t' ' ' | cut -c1-360
+}
 
 # under NAME ENV -- ARGS...: the TSan hitmap with ARGS and ENV (stdout in
 # $TMP/t.out, stderr in $TMP/t.err, its exit in U_RC); false, having
@@ -40,7 +45,7 @@ under() {
 	U_RC=$rc
 	w=$(grep -c 'WARNING: ThreadSanitizer' "$TMP/t.err")
 	if [ "$w" != 0 ] || [ $rc = 66 ]; then
-		fail "$n" "$w ThreadSanitizer report(s), exit $rc: $(grep -m1 -A4 'WARNING: ThreadSanitizer' "$TMP/t.err" | tr '\n' ' ' | tr -s ' \t' ' ' | cut -c1-360)"
+		fail "$n" "$w ThreadSanitizer report(s), exit $rc: $(first_report "$TMP/t.err")"
 		return 1
 	fi
 	if [ $rc = 124 ]; then
@@ -71,7 +76,7 @@ if [ ! -x "$GEN" ] ||
    ! "$GEN" -o "$TMP/gen.data" -n 60000 -l 3000 --nodes 2 --cpus 16 --seed 5 --phys --mix all >/dev/null ||
    ! "$GEN" -o "$TMP/uniq.data" -n 100000 -l 100000 --nodes 2 --cpus 16 --seed 5 --phys >/dev/null ||
    ! "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 50000 --seed 4 -o "$TMP/ksim.data" \
-	>/dev/null 2>&1 ||
+	--kallsyms "$TMP/ksim.kallsyms" >/dev/null 2>&1 ||
    ! "$HITMAP" convert -i "$TMP/gen.data" -o - >"$TMP/gen.pipe.data" 2>/dev/null ||
    ! "$HITMAP" convert -i "$TMP/gen.data" -o "$TMP/gen.zst.data" -z >/dev/null 2>&1; then
 	fail "threads-tsan: test files" "$GEN, hitmap simulate or hitmap convert failed (make tests)"
@@ -84,6 +89,18 @@ path "4 ranges, two merge levels" "report: 4 ranges" "$TMP/gen.data" HITMAP_RANG
 path "4 ranges, JSON" "report: 4 ranges" "$TMP/gen.data" HITMAP_RANGE_BYTES=1 -- --threads 4 --json
 path "3 ranges of a futex simulation, the futex views" "report: 3 ranges" "$TMP/ksim.data" HITMAP_RANGE_BYTES=1 -- \
 	--threads 3 --by bucket
+# a file real perf wrote: the simulation rewritten by perf's inject, which
+# drops hitmap's metadata, so the futex views' tables are inferred from the
+# samples (the kernel's symbols given) before the ranges run
+P=$(perf_cmd "$(oracle_perfs | cut -d' ' -f1)" 2>/dev/null)
+if [ -z "$P" ]; then
+	skip "threads-tsan: perf inject's file in ranges" "no perf installed (scripts/setup-oracles.sh)"
+elif ! "$P" inject -i "$TMP/ksim.data" -o "$TMP/inj.data" >"$TMP/inj.err" 2>&1; then
+	fail "threads-tsan: $P inject" "$(tail -n 1 "$TMP/inj.err")"
+else
+	path "3 ranges of $P inject's file, the futex views from inferred tables" "report: 3 ranges" "$TMP/inj.data" \
+		HITMAP_RANGE_BYTES=1 -- --threads 3 --by bucket --kallsyms "$TMP/ksim.kallsyms"
+fi
 # the default (no --threads: the CPUs available, and the first range says
 # whether cutting pays); a line a sample: not cut, the other thread faults
 # the first range's lines in ahead of it
@@ -103,14 +120,14 @@ path "zstd decompressed ahead" "decompressed ahead" "$TMP/gen.zst.data" "" -- --
 for u in test-util-prefault test-reader-synth test-futex-hash; do
 	ub=${TSAN_HITMAP%/hitmap}/tests/$u
 	if [ ! -x "$ub" ]; then
-		fail "threads-tsan: $u" "no $ub (make TSAN=1 tsan builds it)"
+		fail "threads-tsan: $u" "no $ub (make tsan builds it)"
 		continue
 	fi
 	timeout 600 "$ub" >"$TMP/u.out" 2>&1
 	rc=$?
 	w=$(grep -c 'WARNING: ThreadSanitizer' "$TMP/u.out")
 	if [ "$w" != 0 ] || [ $rc != 0 ]; then
-		fail "threads-tsan: $u" "exit $rc, $w ThreadSanitizer report(s): $(grep -m1 -A4 -E 'WARNING: ThreadSanitizer|^FAIL' "$TMP/u.out" | tr '\n' ' ' | tr -s ' \t' ' ' | cut -c1-360)"
+		fail "threads-tsan: $u" "exit $rc, $w ThreadSanitizer report(s): $(first_report "$TMP/u.out")"
 	else
 		pass "threads-tsan: $u ($(grep -c '^PASS' "$TMP/u.out") checks): no race"
 	fi
