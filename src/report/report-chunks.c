@@ -40,8 +40,8 @@
  * distinct line it sees, so the per-part cost is F (distinct lines: its
  * tables' first touch and growth, 0.04-0.2 s at 200k lines on the 2-CPU
  * VM, the more when its new pages come from the host again) + P / N; the
- * scan walks the headers up to the last cut on one thread at about 30-40x
- * a part's byte rate (r 0.025-0.037), and only the first range overlaps
+ * scan walks the headers up to the last cut on one thread at about 27-48x
+ * a part's byte rate (r 0.021-0.037), and only the first range overlaps
  * it; the merge has log2 N levels of (distinct lines) each (m 0.05 s wall
  * at 200k lines).  So
  * T(N) = F + P (1 + r (N - 2)) / (N - r) + m log2 N: the first range's
