@@ -394,40 +394,6 @@ fail:
 	return NULL;
 }
 
-static void header_release(struct hm_header *h)
-{
-	u32 i;
-
-	free(h->hostname);
-	free(h->osrelease);
-	free(h->version);
-	free(h->arch);
-	free(h->cpudesc);
-	free(h->cpuid);
-	/* fill_header sets a count before its array's allocation is checked */
-	for (i = 0; h->cmdline_argv && i < h->cmdline_argc; i++)
-		free(h->cmdline_argv[i]);
-	free(h->cmdline_argv);
-	for (i = 0; h->package_cpus && i < h->nr_package_cpus; i++)
-		free(h->package_cpus[i]);
-	free(h->package_cpus);
-	for (i = 0; h->core_cpus && i < h->nr_core_cpus; i++)
-		free(h->core_cpus[i]);
-	free(h->core_cpus);
-	for (i = 0; h->die_cpus && i < h->nr_die_cpus; i++)
-		free(h->die_cpus[i]);
-	free(h->die_cpus);
-	free(h->cpu);
-	for (i = 0; i < h->nr_numa_nodes; i++)
-		free(h->numa[i].cpus);
-	free(h->numa);
-	for (i = 0; i < h->nr_mem_nodes; i++)
-		free(h->mem[i].bitmap);
-	free(h->mem);
-	free(h->hitmap_meta);
-	memset(h, 0, sizeof(*h));
-}
-
 void hm_sampler__delete(struct hm_sampler *sp)
 {
 	if (!sp)
@@ -435,7 +401,7 @@ void hm_sampler__delete(struct hm_sampler *sp)
 	hm_writer__delete(sp->w);
 	hm_sim_spe__delete(sp->spe);
 	hm_meta__delete(sp->meta);
-	header_release(&sp->h);
+	hm_header__release(&sp->h);
 	free(sp);
 }
 
