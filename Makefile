@@ -175,7 +175,7 @@ check:
 
 # The ThreadSanitizer hitmap and the unit tests that start threads, in
 # $(O)-tsan (make tsan; from any other build, a sub-make with TSAN=1).
-TSAN_UNITS := $(addprefix $(B)/tests/,test-util-prefault test-reader-synth test-futex-hash)
+TSAN_UNITS := $(addprefix $(B)/tests/,test-util-prefault test-util-rotate test-reader-synth test-futex-hash)
 ifeq ($(TSAN),1)
 tsan: $(BIN) $(TSAN_UNITS)
 else

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "util/clock.h"
 #include "util/prefault.h"
+#include "util/rotate.h"
 
 #define MAX_PARTS	256
 
@@ -36,6 +37,7 @@ struct hm_chunk {
 	 */
 	bool			spec;
 	u64			from, at, nr_rec;
+	struct hm_rotor		rot;	/* its thread's turn round the CPUs (report-chunks.c) */
 };
 
 /*
@@ -74,6 +76,8 @@ struct hm_chunks {
 	double			cut_lines;	/* the verdict's threshold (HITMAP_CUT_LINES) */
 	/* not cut: the report's thread, idle, faults in the first range's lines ahead of it */
 	struct hm_prefault	pf;
+	/* cut, one range a CPU: the ranges' threads turn round the CPUs (util/rotate.h) */
+	struct hm_rotate	rot;
 	double			t0;		/* the run's start (HITMAP_DEBUG's times) */
 };
 

@@ -145,8 +145,12 @@ static int run_part(struct hm_report *p, int i, bool open)
 	} else {
 		c->part[i]->chunk->spec = spec;	/* report-range.c */
 		c->part[i]->chunk->from = spec ? c->cut[i - 1].off : 0;
+		hm_rotor__init(&c->part[i]->chunk->rot, &c->rot, i);
 		err = hm_report__pass(c->part[i]);
+		hm_rotor__release(&c->part[i]->chunk->rot);
 	}
+	/* one range ended: the others are not equal work any more */
+	hm_rotate__stop(&c->rot);
 	if (open) {
 		hm_chunks__say(c, HM_CUT);	/* ended (or failed) before its verdict */
 		hm_log__release(scan_done(c));
@@ -537,6 +541,9 @@ static int chunks_run(struct hm_report *r)
 	err = 0;
 	last = c->nr - 1;
 	w[0].started = first_started;
+	/* cut, a range a CPU: their threads turn round the CPUs, which may run at unlike speeds */
+	if (first_started && c->nr >= 2)
+		hm_rotate__start(&c->rot, c->nr);
 	if (last)
 		w[last].started = false;	/* the report's thread's */
 	for (int i = 1; i < last; i++) {
@@ -563,6 +570,9 @@ static int chunks_run(struct hm_report *r)
 	for (int i = 0; i <= last; i++)
 		if (w[i].started)
 			pthread_join(w[i].th, NULL);
+	if (c->rot.on)
+		hm_debug("report: the ranges' threads turned round %d CPUs every %.0f ms: %d moves",
+			 c->rot.nr, c->rot.period * 1e3, c->rot.moves);
 	if (c->part[0] && c->part[0]->lines)
 		hm_lines__set_prefault(c->part[0]->lines, NULL);	/* served no more */
 	for (int i = 0; i < last; i++)

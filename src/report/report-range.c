@@ -334,6 +334,7 @@ int hm_report__chunk_next(struct hm_report *r, struct hm_event *ev)
 
 	if (k->ended)
 		return 0;
+	hm_rotor__step(&k->rot);
 	/* the kernel map as the ranges before left it, at its place in the replay */
 	if (hm_range__kernel_due(k->range))
 		hm_maps__load_kernel(r->maps);

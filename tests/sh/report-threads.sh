@@ -541,6 +541,50 @@ else
 	skip "report-threads: the default's verdict" "no $GEN or fewer than 2 CPUs"
 fi
 
+# a range a CPU: the ranges' threads turn round the CPUs (HITMAP_DEBUG says
+# so and counts the moves; every ms here, so that they move on a small file)
+# and the bytes are one thread's; not with a range more than the CPUs, nor
+# with HITMAP_ROTATE_MS=0; a bad period is the default's
+NC=$(nproc)
+f=$TMP/gen.data
+if [ -f "$f" ] && [ "$NC" -ge 2 ] && [ "$NC" -le 8 ]; then
+	TURNED="turned round $NC CPUs every"
+	"$HITMAP" report --threads 1 -i "$f" >"$TMP/a.out" 2>&1
+	HITMAP_ROTATE_MS=1 HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads "$NC" -i "$f" \
+		>"$TMP/b.out" 2>"$TMP/d.err"
+	moves=$(sed -n "s/.*$TURNED 1 ms: \([0-9]*\) moves/\1/p" "$TMP/d.err")
+	if [ -n "$moves" ] && [ "$moves" -gt 0 ]; then
+		same "report-threads: $NC ranges turned round $NC CPUs ($moves moves) = --threads 1"
+	else
+		fail "report-threads: $NC ranges turned round $NC CPUs" \
+			"no moves in HITMAP_DEBUG: $(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
+	fi
+	for c in "HITMAP_ROTATE_MS=0 --threads $NC" "HITMAP_ROTATE_MS=1 --threads $((NC + 1))"; do
+		# shellcheck disable=SC2086
+		env ${c%% *} HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report ${c#* } -i "$f" >"$TMP/b.out" 2>"$TMP/d.err"
+		if grep -q "turned round" "$TMP/d.err"; then
+			fail "report-threads: $c: not turned" "$(grep 'turned round' "$TMP/d.err")"
+		elif ! grep -q "report: [0-9]* ranges" "$TMP/d.err"; then
+			fail "report-threads: $c: not turned" "not cut: $(grep 'report:' "$TMP/d.err" | head -n 2 | tr '\n' ' ')"
+		else
+			same "report-threads: $c: cut, not turned round the CPUs, = --threads 1"
+		fi
+	done
+	HITMAP_ROTATE_MS=abc HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads "$NC" -i "$f" \
+		>"$TMP/b.out" 2>"$TMP/d.err"
+	name="report-threads: HITMAP_ROTATE_MS=abc ignored with one warning: the default period (50 ms)"
+	if [ "$(grep -c "warning: HITMAP_ROTATE_MS='abc': not a number of ms" "$TMP/d.err")" != 1 ] ||
+	   [ "$(grep -c 'warning:' "$TMP/d.err")" != 1 ]; then
+		fail "$name" "$(grep 'warning:' "$TMP/d.err" | head -n 2 | tr '\n' ' ')"
+	elif ! grep -q "$TURNED 50 ms" "$TMP/d.err"; then
+		fail "$name" "$(grep 'turned round' "$TMP/d.err")"
+	else
+		same "$name"
+	fi
+else
+	skip "report-threads: ranges turned round the CPUs" "$NC CPUs (the case runs a range a CPU on 2 to 8) or no $GEN"
+fi
+
 # usage
 "$HITMAP" report --threads 0 -i /dev/null >/dev/null 2>&1; rc=$?
 if [ $rc = 2 ]; then pass "report-threads: --threads 0 is a usage error (2)"

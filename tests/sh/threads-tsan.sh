@@ -110,14 +110,23 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	skip "threads-tsan: the default's ranges" "one CPU available: the default runs one thread"
 fi
+# a range a CPU: their threads turn round the CPUs (every ms here, so that they do)
+NC=$(nproc)
+if [ "$NC" -ge 2 ] && [ "$NC" -le 8 ]; then
+	path "$NC ranges turned round $NC CPUs" "turned round $NC CPUs every 1 ms: [1-9]" "$TMP/gen.data" \
+		"HITMAP_RANGE_BYTES=1 HITMAP_ROTATE_MS=1" -- --threads "$NC"
+else
+	skip "threads-tsan: ranges turned round the CPUs" "$NC CPUs: the case runs a range a CPU on 2 to 8"
+fi
 path "one reader, sharded table (pipe)" "line table in [0-9]* shards" "$TMP/gen.pipe.data" "" -- --threads 4
 path "one reader, sharded table (file, no ranges)" "line table in [0-9]* shards" "$TMP/gen.data" HITMAP_NO_RANGES=1 -- \
 	--threads 3 --csv
 path "zstd decompressed ahead" "decompressed ahead" "$TMP/gen.zst.data" "" -- --threads 2
 
 # the unit tests that start threads: the prefault server's interleavings,
-# the reader's zstd stream decompressed ahead, the futex workload
-for u in test-util-prefault test-reader-synth test-futex-hash; do
+# the threads turned round the CPUs, the reader's zstd stream decompressed
+# ahead, the futex workload
+for u in test-util-prefault test-util-rotate test-reader-synth test-futex-hash; do
 	ub=${TSAN_HITMAP%/hitmap}/tests/$u
 	if [ ! -x "$ub" ]; then
 		fail "threads-tsan: $u" "no $ub (make tsan builds it)"
