@@ -143,8 +143,8 @@ void hm_rotor__check(struct hm_rotor *ro)
 		ro->left = ~0u;
 		return;
 	}
-	turn = (long)((hm_clock__mono() - rt->t0) / rt->period);
-	if (turn == ro->turn)
+	turn = (long)((hm_clock__mono() - rt->t0) / rt->period) - HM_ROTATE_LEAD;
+	if (turn < 0 || turn == ro->turn)
 		return;
 	ro->turn = turn;
 	CPU_ZERO(&one);

@@ -3,7 +3,8 @@
  * Threads turned round the CPUs (src/util/rotate.h): a rotation starts only
  * for as many threads as the process has CPUs (and not with
  * HITMAP_ROTATE_MS=0, nor once stopped); a thread that joined before the
- * start stays where it is until then; once started, each thread is on its
+ * start stays where it is until then, and so does every thread for the
+ * first HM_ROTATE_LEAD periods; after them, each thread is on its
  * turn's CPU at each check, so each visits every CPU of its NUMA node and
  * no two are on the same CPU in the same turn; stopped, each is given the
  * whole set again at its next check, and release gives it back at once.
@@ -26,6 +27,7 @@ struct runner {
 	struct hm_rotor		ro;
 	int			slot;
 	int			wrong;		/* checks that left it off its CPU */
+	int			early;		/* checks that pinned it in the lead's periods */
 	int			seen;		/* bit per index of rt->cpu visited */
 	int			cpu_at[TURNS];	/* its CPU's index at turns 0 .. TURNS - 1 (-1: none) */
 	bool			whole_after;	/* the whole set again after the stop */
@@ -49,7 +51,7 @@ static bool has_whole_set(const struct hm_rotate *rt)
 static void *run(void *arg)
 {
 	struct runner *u = arg;
-	double end = u->rt->t0 + u->rt->period * TURNS;
+	double end = u->rt->t0 + u->rt->period * (HM_ROTATE_LEAD + TURNS);
 
 	hm_rotor__init(&u->ro, u->rt, u->slot);
 	for (int i = 0; i < TURNS; i++)
@@ -59,6 +61,8 @@ static void *run(void *arg)
 
 		hm_rotor__check(&u->ro);
 		idx = cpu_index(u->rt, sched_getcpu());
+		if (hm_clock__mono() < u->rt->t0 + u->rt->period * (HM_ROTATE_LEAD - 0.5) && u->ro.pinned)
+			u->early++;
 		if (u->ro.turn < 0 || u->ro.turn >= TURNS)
 			continue;
 		if (sched_getcpu() != hm_rotate__cpu(u->rt, u->slot, u->ro.turn))
@@ -153,6 +157,8 @@ int main(void)
 
 		snprintf(name, sizeof(name), "thread %d: on its turn's CPU at every check", i);
 		CHECK_EQ(name, u[i].wrong, 0);
+		snprintf(name, sizeof(name), "thread %d: not pinned in the first %d periods", i, HM_ROTATE_LEAD);
+		CHECK_EQ(name, u[i].early, 0);
 		snprintf(name, sizeof(name), "thread %d: visited every CPU of its node", i);
 		CHECK_EQ(name, u[i].seen, ((1 << rt.size[i]) - 1) << rt.first[i]);
 		snprintf(name, sizeof(name), "thread %d: stopped, the whole set again", i);
@@ -217,7 +223,10 @@ int main(void)
 		CHECK_EQ("a second rotation", hm_rotate__start(&r3, n), 1);
 		hm_rotor__init(&ro, &r3, n - 1);
 		hm_rotor__check(&ro);
-		CHECK("pinned at its first check", ro.pinned && sched_getcpu() == hm_rotate__cpu(&r3, n - 1, ro.turn));
+		CHECK("not pinned before the lead's end", !ro.pinned);
+		usleep((useconds_t)(r3.period * (HM_ROTATE_LEAD + 0.5) * 1e6));
+		hm_rotor__check(&ro);
+		CHECK("pinned at its first check after it", ro.pinned && sched_getcpu() == hm_rotate__cpu(&r3, n - 1, ro.turn));
 		hm_rotor__release(&ro);
 		CHECK("released: the whole set again", !ro.pinned && has_whole_set(&r3));
 	}
