@@ -68,6 +68,11 @@ same() {
 	fi
 }
 
+# same_unless NAME WHY: failed NAME for WHY, or same NAME where WHY is empty
+same_unless() {
+	if [ -n "$2" ]; then fail "$1" "$2"; else same "$1"; fi
+}
+
 # differs NAME RA RB: whether the runs in $TMP/a.* and $TMP/b.* (exit RA and
 # RB) differ in exit, stdout or stderr; if so, NAME fails with the difference
 differs() {
@@ -562,25 +567,20 @@ if [ -f "$f" ] && [ "$NC" -ge 2 ] && [ "$NC" -le 8 ]; then
 	for c in "HITMAP_ROTATE_MS=0 --threads $NC" "HITMAP_ROTATE_MS=1 --threads $((NC + 1))"; do
 		# shellcheck disable=SC2086
 		env ${c%% *} HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report ${c#* } -i "$f" >"$TMP/b.out" 2>"$TMP/d.err"
-		if grep -q "turned round" "$TMP/d.err"; then
-			fail "report-threads: $c: not turned" "$(grep 'turned round' "$TMP/d.err")"
-		elif ! grep -q "report: [0-9]* ranges" "$TMP/d.err"; then
-			fail "report-threads: $c: not turned" "not cut: $(grep 'report:' "$TMP/d.err" | head -n 2 | tr '\n' ' ')"
-		else
-			same "report-threads: $c: cut, not turned round the CPUs, = --threads 1"
-		fi
+		why=$(grep 'turned round' "$TMP/d.err")
+		grep -q "report: [0-9]* ranges" "$TMP/d.err" ||
+			why="not cut: $(grep 'report:' "$TMP/d.err" | head -n 2 | tr '\n' ' ')"
+		same_unless "report-threads: $c: cut, not turned round the CPUs, = --threads 1" "$why"
 	done
 	HITMAP_ROTATE_MS=abc HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 "$HITMAP" report --threads "$NC" -i "$f" \
 		>"$TMP/b.out" 2>"$TMP/d.err"
-	name="report-threads: HITMAP_ROTATE_MS=abc ignored with one warning: the default period (50 ms)"
+	why=
+	grep -q "$TURNED 50 ms" "$TMP/d.err" || why="not the default period: $(grep 'turned round' "$TMP/d.err")"
 	if [ "$(grep -c "warning: HITMAP_ROTATE_MS='abc': not a number of ms" "$TMP/d.err")" != 1 ] ||
 	   [ "$(grep -c 'warning:' "$TMP/d.err")" != 1 ]; then
-		fail "$name" "$(grep 'warning:' "$TMP/d.err" | head -n 2 | tr '\n' ' ')"
-	elif ! grep -q "$TURNED 50 ms" "$TMP/d.err"; then
-		fail "$name" "$(grep 'turned round' "$TMP/d.err")"
-	else
-		same "$name"
+		why="not one warning: $(grep 'warning:' "$TMP/d.err" | head -n 2 | tr '\n' ' ')"
 	fi
+	same_unless "report-threads: HITMAP_ROTATE_MS=abc ignored with one warning: the default period (50 ms)" "$why"
 else
 	skip "report-threads: ranges turned round the CPUs" "$NC CPUs (the case runs a range a CPU on 2 to 8) or no $GEN"
 fi
