@@ -30,11 +30,10 @@
  *          observer.  The report's thread takes the last range.  With a
  *          range a CPU the ranges' threads turn round the CPUs every 50 ms
  *          from 0.2 s on (util/rotate.h), so that each runs at the CPUs'
- *          mean speed: the
- *          cut is fixed once the second range starts, and CPUs of unlike
- *          speeds (a VM's vCPUs on busy host cores, which the guest cannot
- *          see: this VM's two often run 1.5-2.8x apart for minutes) left
- *          the pass waiting on the slower CPU's half.
+ *          mean speed: the cut is fixed once the second range starts, and
+ *          CPUs of unlike speeds (a VM's vCPUs on busy host cores, which
+ *          the guest cannot see: this VM's two often run 1.5-2.8x apart
+ *          for minutes) left the pass waiting on the slower CPU's half.
  *   merge  adjacent parts pairwise, log2 N levels, the pairs of a level
  *          on threads: sums, each line's and entry's first sample in file
  *          order (lines after the parts before theirs, sample numbers moved
