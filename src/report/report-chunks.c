@@ -70,6 +70,7 @@
 #include <hitmap/futex_infer.h>
 #include <hitmap/log.h>
 #include <hitmap/reader_range.h>
+#include <hitmap/topo.h>
 #include "report.h"
 #include "lines.h"
 #include "places.h"
@@ -525,6 +526,14 @@ static int plan_run(struct hm_report *r, struct worker *w0, bool *started)
 	return ret < 0 && ret != -ENOMEM ? 0 : ret;	/* not cut (or unreadable: the pass says why) */
 }
 
+/* CPU @cpu's NUMA node on this machine (hm_rotate__start's node_of; 0 where unknown) */
+static int host_node(int cpu, void *topo)
+{
+	int n = hm_topo__cpu_node(topo, cpu);
+
+	return n < 0 ? 0 : n;
+}
+
 static int chunks_run(struct hm_report *r)
 {
 	struct hm_chunks *c = r->chunks;
@@ -548,8 +557,12 @@ static int chunks_run(struct hm_report *r)
 	last = c->nr - 1;
 	w[0].started = first_started;
 	/* cut, a range a CPU: their threads turn round the CPUs, which may run at unlike speeds */
-	if (first_started && c->nr >= 2)
-		hm_rotate__start(&c->rot, c->nr);
+	if (first_started && c->nr >= 2 && c->nr == hm_report__cpus_available()) {
+		struct hm_topo *host = hm_topo__new_live(NULL);	/* this machine's nodes, not the file's */
+
+		hm_rotate__start(&c->rot, c->nr, host ? host_node : NULL, host);
+		hm_topo__delete(host);
+	}
 	if (last)
 		w[last].started = false;	/* the report's thread's */
 	for (int i = 1; i < last; i++) {

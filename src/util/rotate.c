@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Threads of equal work turned round the CPUs (rotate.h). */
-#include <dirent.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/log.h>
@@ -11,27 +9,6 @@
 
 #define PERIOD		0.050	/* s: a thread's stay on one CPU */
 #define CHECK_STEPS	256	/* steps (records, 0.1-0.5 us each) between two clock reads */
-
-/* CPU @cpu's NUMA node (sysfs: the cpuN/nodeM link); 0 where none is said. */
-static int cpu_node(int cpu)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int node = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((d = readdir(dir)))
-		if (!strncmp(d->d_name, "node", 4) && d->d_name[4] >= '0' && d->d_name[4] <= '9') {
-			node = atoi(d->d_name + 4);
-			break;
-		}
-	closedir(dir);
-	return node;
-}
 
 void hm_rotate__group(struct hm_rotate *rt, const int *node_of)
 {
@@ -62,7 +39,7 @@ void hm_rotate__group(struct hm_rotate *rt, const int *node_of)
 	}
 }
 
-int hm_rotate__start(struct hm_rotate *rt, int nr)
+int hm_rotate__start(struct hm_rotate *rt, int nr, int (*node_of)(int cpu, void *priv), void *priv)
 {
 	const char *e = getenv("HITMAP_ROTATE_MS");
 	double period = PERIOD;
@@ -97,7 +74,7 @@ int hm_rotate__start(struct hm_rotate *rt, int nr)
 		int node[HM_ROTATE_MAX];
 
 		for (int i = 0; i < n; i++)
-			node[i] = cpu_node(rt->cpu[i]);
+			node[i] = node_of ? node_of(rt->cpu[i], priv) : 0;
 		hm_rotate__group(rt, node);
 	}
 	rt->period = period;

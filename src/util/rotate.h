@@ -59,17 +59,18 @@ struct hm_rotor {
  * it is allowed exactly @nr, 2 to HM_ROTATE_MAX (HITMAP_ROTATE_MS=0:
  * never; another number: the period in ms, 50 by default): 1, and the
  * threads that joined @rt (zeroed memory: off until then) start turning
- * at their next check; else 0.
+ * at their next check; else 0.  @node_of(cpu, @priv) gives a CPU's NUMA
+ * node (the caller's topology; NULL: one node).
  */
-int  hm_rotate__start(struct hm_rotate *rt, int nr);
+int  hm_rotate__start(struct hm_rotate *rt, int nr, int (*node_of)(int cpu, void *priv), void *priv);
 /* The rotation ends: each thread gives its CPU up at its next step. */
 void hm_rotate__stop(struct hm_rotate *rt);
 
 /*
  * @rt's nr CPUs (cpu[]) put in node order, @node_of[i] the node of cpu[i]
  * (stable: by number within a node), and each slot given its node's
- * stretch (first[], size[]).  hm_rotate__start calls it with sysfs's
- * nodes; the tests with made-up ones.
+ * stretch (first[], size[]).  hm_rotate__start calls it with its
+ * caller's nodes; the tests with made-up ones.
  */
 void hm_rotate__group(struct hm_rotate *rt, const int *node_of);
 

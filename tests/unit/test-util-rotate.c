@@ -111,11 +111,11 @@ int main(void)
 		n = 8;
 	}
 
-	CHECK_EQ("one thread more than CPUs: no rotation", hm_rotate__start(&rt, n + 1), 0);
-	CHECK_EQ("one thread fewer: no rotation", hm_rotate__start(&rt, n - 1), 0);
-	CHECK_EQ("one thread: no rotation", hm_rotate__start(&rt, 1), 0);
+	CHECK_EQ("one thread more than CPUs: no rotation", hm_rotate__start(&rt, n + 1, NULL, NULL), 0);
+	CHECK_EQ("one thread fewer: no rotation", hm_rotate__start(&rt, n - 1, NULL, NULL), 0);
+	CHECK_EQ("one thread: no rotation", hm_rotate__start(&rt, 1, NULL, NULL), 0);
 	setenv("HITMAP_ROTATE_MS", "0", 1);
-	CHECK_EQ("HITMAP_ROTATE_MS=0: no rotation", hm_rotate__start(&rt, n), 0);
+	CHECK_EQ("HITMAP_ROTATE_MS=0: no rotation", hm_rotate__start(&rt, n, NULL, NULL), 0);
 	setenv("HITMAP_ROTATE_MS", "5", 1);
 
 	/* joined before the start: nothing moves it */
@@ -130,10 +130,10 @@ int main(void)
 
 	/* stopped before it started: it does not start */
 	hm_rotate__stop(&rt2);
-	CHECK_EQ("stopped first: no rotation", hm_rotate__start(&rt2, n), 0);
+	CHECK_EQ("stopped first: no rotation", hm_rotate__start(&rt2, n, NULL, NULL), 0);
 
-	CHECK_EQ("as many threads as CPUs: a rotation", hm_rotate__start(&rt, n), 1);
-	CHECK_EQ("started twice: the second refused", hm_rotate__start(&rt, n), 0);
+	CHECK_EQ("as many threads as CPUs: a rotation", hm_rotate__start(&rt, n, NULL, NULL), 1);
+	CHECK_EQ("started twice: the second refused", hm_rotate__start(&rt, n, NULL, NULL), 0);
 	CHECK("its period is HITMAP_ROTATE_MS", rt.period > 0.0049 && rt.period < 0.0051);
 	for (int i = 0; i < n; i++) {
 		memset(&u[i], 0, sizeof(u[i]));
@@ -220,7 +220,7 @@ int main(void)
 		static struct hm_rotate r3;
 		struct hm_rotor ro;
 
-		CHECK_EQ("a second rotation", hm_rotate__start(&r3, n), 1);
+		CHECK_EQ("a second rotation", hm_rotate__start(&r3, n, NULL, NULL), 1);
 		hm_rotor__init(&ro, &r3, n - 1);
 		hm_rotor__check(&ro);
 		CHECK("not pinned before the lead's end", !ro.pinned);
