@@ -15,7 +15,11 @@
 set -u
 HITMAP=${HITMAP:-$PWD/${HITMAP_BUILD:-build}/hitmap}
 TOOLS=$(dirname "$HITMAP")/tools
-T=${BENCH_TMP:-$(mktemp -d /tmp/hitmap-bench.XXXXXX)}
+# make bench's folder, or one of its own, removed at the end
+T=${BENCH_TMP:-}
+OWN_T=
+[ -n "$T" ] || { T=$(mktemp -d) && OWN_T=$T; }
+trap '[ -z "$OWN_T" ] || rm -rf "$OWN_T"' EXIT
 RUNS=${BENCH_RUNS:-6}
 N=${BENCH_ROT_SAMPLES:-20000000}
 . "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"	# CPUS, FIRST
