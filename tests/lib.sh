@@ -23,6 +23,16 @@ san_build() { grep -q __asan_init "$HITMAP" 2>/dev/null; }
 # -v MB` does) and abort past 3x MB resident
 asan_mem_limit() { echo "${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$1:allocator_may_return_null=1:hard_rss_limit_mb=$(($1 * 3))"; }
 done_tests() { exit $(( _failed > 0 )); }
+# pin_two: "taskset -c A,B" for the first two CPUs this process may run on
+# (tests/bench/cpus.sh), so that a case needs exactly two whatever the
+# machine has; nothing where only one is allowed
+pin_two() {
+	# shellcheck disable=SC2034  # FIRST: cpus.sh sets it; kept local here
+	local CPUS FIRST a b
+	. tests/bench/cpus.sh
+	read -r a b _ <<<"$CPUS"
+	if [ -n "$b" ]; then echo "taskset -c $a,$b"; fi
+}
 # json_valid FILE: FILE holds JSON and nothing else, and is not empty (jq
 # 1.6's `jq -e .` passed an empty input, jq 1.7's fails it: neither decides)
 json_valid() { [ -s "$1" ] && jq empty "$1" >/dev/null 2>&1; }

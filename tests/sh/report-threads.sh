@@ -551,12 +551,10 @@ fi
 # and the bytes are one thread's; not with a range more than the CPUs, nor
 # with HITMAP_ROTATE_MS=0; a bad period is the default's.  On the first two
 # CPUs this process may run on (taskset), whatever the machine has.
-. tests/bench/cpus.sh	# CPUS
-read -r C0 C1 _ <<<"$CPUS"
 NC=2
-PIN="taskset -c $C0,${C1:-}"
+PIN=$(pin_two)
 f=$TMP/gen.data
-if [ -f "$f" ] && [ -n "${C1:-}" ]; then
+if [ -f "$f" ] && [ -n "$PIN" ]; then
 	TURNED="turned round $NC CPUs every"
 	"$HITMAP" report --threads 1 -i "$f" >"$TMP/a.out" 2>&1
 	HITMAP_ROTATE_MS=1 HITMAP_RANGE_BYTES=1 HITMAP_DEBUG=1 $PIN "$HITMAP" report --threads "$NC" -i "$f" \
