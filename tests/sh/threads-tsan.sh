@@ -114,9 +114,8 @@ fi
 # a range a CPU: their threads turn round the CPUs (every ms here, so that
 # they do), on the first two CPUs this process may run on, whatever the
 # machine has (taskset)
-PIN=$(pin_two)
-if [ -n "$PIN" ]; then
-	U_PIN=$PIN
+U_PIN=$(pin_two)
+if [ -n "$U_PIN" ]; then
 	path "2 ranges turned round 2 CPUs" "turned round 2 CPUs every 1 ms: [1-9]" "$TMP/gen.data" \
 		"HITMAP_RANGE_BYTES=1 HITMAP_ROTATE_MS=1" -- --threads 2
 	U_PIN=
