@@ -11,8 +11,9 @@
  *          report's table on up to 320 CPUs and two nodes: lines.h), K
  *          cache lines of it touched (default: all), after an 8-byte hash slot found by the line's
  *          address, in the file's sample order, both prefetched ahead as
- *          the report prefetches them; the lines indexed beforehand, not
- *          timed.
+ *          the report prefetches them, both mapped as the report maps its
+ *          tables (huge pages from 2 MiB on); the lines indexed
+ *          beforehand, not timed.
  *
  * It prints "read S lines S lines_n N samples N": the distinct lines (the
  * report's table has as many) and the SAMPLE records.  The bench prints
@@ -28,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include <hitmap/perf_data.h>
+#include "util/bigalloc.h"
 
 static double now(void)
 {
@@ -163,11 +165,11 @@ int main(int argc, char **argv)
 	 */
 	for (nslots = 1024; nslots < 2 * nl; nslots *= 2)
 		;
-	lines = aligned_alloc(64, nl * stride);
-	slot = calloc(nslots, sizeof(*slot));
+	/* mapped as the report maps its tables: huge pages from 2 MiB on, zeroed (bigalloc.h) */
+	lines = hm_big__alloc(nl * stride);
+	slot = hm_big__alloc(nslots * sizeof(*slot));
 	if (!lines || !slot)
 		return 1;
-	memset(lines, 0, nl * stride);
 	/* each line's record starts with its address; its slot holds hash and number */
 	for (i = 0; i < n; i++) {
 		u32 hv = (u32)(mix(addr[i]) >> 32);
@@ -206,8 +208,8 @@ int main(int argc, char **argv)
 			best_lines = t;
 	}
 	printf("read %.6f lines %.6f lines_n %zu samples %zu\n", best_read, best_lines, nl, nsamples);
-	free(lines);
-	free(slot);
+	hm_big__free(lines, nl * stride);
+	hm_big__free(slot, nslots * sizeof(*slot));
 	free(addr);
 	return 0;
 usage:
