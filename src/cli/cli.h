@@ -31,6 +31,15 @@ void hm_command__register(struct hm_command *cmd);
 int hm_cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a usage error (bad option or value); returns 2. */
 int hm_cli__usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * getopt_long()'s '?' or ':' for command @cmd ("report", "bench futex-hash"):
+ * one line that names the option and what is wrong with it (unknown,
+ * ambiguous, needs a value, takes none) and where the options are listed;
+ * returns 2.  The commands' option strings start with ':' (after a '+'),
+ * and main.c turns getopt's own messages off (opterr).
+ */
+struct option;
+int hm_cli__bad_option(const char *cmd, const struct option *longopts, char **argv, int c);
 /* Report a library failure: the library's last message, else strerror(-err). */
 int hm_cli__lib_error(int err, const char *what);
 /* Print a man-style --help text for @cmd from its man page name. */

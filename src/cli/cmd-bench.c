@@ -83,7 +83,7 @@ int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+t:f:r:sSmb:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:t:f:r:sSmb:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (parse_long("-t", optarg, 0, &v))
@@ -139,7 +139,7 @@ int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o
 		case 'h':
 			return 1;
 		default:
-			hm_cli__error("bench futex-hash: bad option; 'hitmap bench --help' lists them");
+			hm_cli__bad_option("bench futex-hash", longopts, argv, c);
 			return -1;
 		}
 	}

@@ -65,7 +65,7 @@ static int cmd_convert(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:z::h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:z::h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'o': out = optarg; break;
@@ -82,8 +82,7 @@ static int cmd_convert(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'h': hm_cli__usage(usage_text); return 0;
 		default:
-			fputs(usage_text, stderr);
-			return 2;
+			return hm_cli__bad_option("convert", longopts, argv, c);
 		}
 	}
 	if (optind < argc)

@@ -119,7 +119,7 @@ static int cmd_diff(int argc, char **argv)
 		return hm_cli__error("out of memory");
 	optind = 1;
 	rc = 2;		/* a bad option value is a usage error */
-	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, "hk:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(sep >= 0 ? sep : argc, argv, ":hk:", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_JSON:
 		case O_CSV:
@@ -165,8 +165,7 @@ static int cmd_diff(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
-			hm_cli__error("diff: unknown option; 'hitmap diff --help' lists them");
-			rc = 2;
+			rc = hm_cli__bad_option("diff", longopts, argv, c);
 			goto out;
 		}
 	}

@@ -254,7 +254,7 @@ static int cmd_hash(int argc, char **argv)
 	int c, i, rc = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			hm_cli__usage(usage_text);
@@ -301,8 +301,7 @@ static int cmd_hash(int argc, char **argv)
 			if (!pid || pid > INT32_MAX) return hm_cli__usage_error("--pid %s: not a process id", optarg);
 			break;
 		default:
-			fputs(usage_text, stderr);
-			return 2;
+			return hm_cli__bad_option("hash", longopts, argv, c);
 		}
 	}
 	if (probe) {

@@ -428,12 +428,12 @@ static int cmd_header(int argc, char **argv)
 	int c, rc = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'j': json = true; break;
 		case 'h': hm_cli__usage(usage_text); return 0;
-		default: fputs(usage_text, stderr); return 2;
+		default: return hm_cli__bad_option("header", opts, argv, c);
 		}
 	}
 	if (optind < argc)

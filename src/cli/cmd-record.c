@@ -288,7 +288,7 @@ static int cmd_record(int argc, char **argv)
 	}
 
 	optind = 1;
-	while ((c = getopt_long(rec_argc, argv, "+o:l:c:aC:ukm:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(rec_argc, argv, "+:o:l:c:aC:ukm:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.output = optarg;
@@ -347,7 +347,7 @@ static int cmd_record(int argc, char **argv)
 			hm_cli__usage(record_usage);
 			return 0;
 		default:
-			return hm_cli__usage_error("record: bad option; 'hitmap record --help' lists them");
+			return hm_cli__bad_option("record", longopts, argv, c);
 		}
 		if (bad)
 			return 2;

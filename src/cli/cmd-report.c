@@ -152,7 +152,7 @@ static int cmd_report(int argc, char **argv)
 		return hm_cli__error("out of memory");
 	optind = 1;
 	rc = 2;		/* a bad option value is a usage error */
-	while ((c = getopt_long(argc, argv, "i:d:Nc:g:k:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:Nc:g:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			ro.input = optarg;
@@ -294,8 +294,7 @@ static int cmd_report(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
-			hm_cli__error("'hitmap report --help' lists the options");
-			rc = 2;
+			rc = hm_cli__bad_option("report", longopts, argv, c);
 			goto out;
 		}
 	}

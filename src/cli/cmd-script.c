@@ -733,7 +733,7 @@ static int cmd_script(int argc, char **argv)
 	if (!s)
 		return hm_cli__error("script: out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -754,7 +754,7 @@ static int cmd_script(int argc, char **argv)
 			}
 			break;
 		case 'h': hm_cli__usage(usage_text); goto out;
-		default: fputs(usage_text, stderr); rc = 2; goto out;
+		default: rc = hm_cli__bad_option("script", opts, argv, c); goto out;
 		}
 	}
 	if (optind < argc) {

@@ -299,12 +299,8 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 		case OPT_HELP:
 			hm_cli__usage(usage_text);
 			exit(0);
-		case ':':
-			return hm_cli__error("option %s needs a value; see 'hitmap simulate --help'",
-					     argv[optind - 1]);
 		default:
-			return hm_cli__error("unknown option '%s'; see 'hitmap simulate --help'",
-					     argv[optind - 1]);
+			return hm_cli__bad_option("simulate", long_opts, argv, ch);
 		}
 	}
 	return 0;

@@ -133,7 +133,10 @@ int main(int argc, char **argv)
 	if (c && argc > 2 && !strcmp(argv[2], "--man"))
 		return show_man(c->name);
 	if (c) {
-		int rc = c->run(argc - 1, argv + 1);
+		int rc;
+
+		opterr = 0;	/* the commands say what is wrong: hm_cli__bad_option() */
+		rc = c->run(argc - 1, argv + 1);
 
 		/* a record, chunk or section was skipped: say so in the status */
 		if (!rc && hm_log__nr_data_lost())

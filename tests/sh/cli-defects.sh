@@ -57,6 +57,34 @@ usage2 stat-extra stat extra
 usage2 unknown-command nosuchcommand
 usage2 help-unknown help nosuchcommand
 
+# a bad option: exit 2 and one line that names the command, the option and
+# what is wrong with it (getopt's own message and the usage text are off)
+badopt() {
+	local name=$1 want=$2; shift 2
+	"$HITMAP" "$@" >"$TMP/o" 2>"$TMP/e" </dev/null; local rc=$?
+	local n; n=$(wc -l <"$TMP/e")
+	if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && grep -qF -- "$want" "$TMP/e"; then
+		pass "badopt-$name"
+	else
+		fail "badopt-$name" "rc=$rc, $n lines for '$*' (want one with '$want'): $(head -c 300 "$TMP/e")"
+	fi
+}
+for cmd in report stat header script convert hash diff record simulate; do
+	badopt "$cmd-long" "hitmap: $cmd: unknown option '--no-such-option'; see 'hitmap $cmd --help'" \
+		"$cmd" --no-such-option
+done
+badopt bench-long "hitmap: bench futex-hash: unknown option '--no-such-option'" bench futex-hash --no-such-option
+badopt report-short "report: unknown option '-Q'" report -Q
+badopt report-short-run "report: unknown option '-q'" report --stats -qz
+badopt stat-value "stat: option '-i' needs a value" stat -i
+badopt report-value "report: option '--threads' needs a value" report --threads
+badopt record-value "record: option '-o' needs a value" record -o
+badopt bench-value "bench futex-hash: option '-t' needs a value" bench futex-hash -t
+badopt simulate-value "simulate: option '--sockets' needs a value" simulate --sockets
+badopt report-novalue "report: option '--stats' takes no value" report --stats=1
+badopt report-ambiguous "report: option '--st' is ambiguous" report --st
+badopt record-workload "bench futex-hash: unknown option '-Z'" record --workload futex-hash -Z
+
 # hash --this-machine alone: the machine's geometry, no address needed
 if "$HITMAP" hash --this-machine >"$TMP/o" 2>"$TMP/e"; then
 	grep -q '^# era ' "$TMP/o" && pass hash-this-machine-alone ||
