@@ -836,7 +836,7 @@ out:
 	if (s->o.p) {
 		ob_flush(&s->o);
 		if (s->o.err && s->o.err != EPIPE && !rc)
-			rc = hm_cli__error("script: writing output: %s", strerror(s->o.err));
+			rc = hm_cli__error("<stdout>: cannot write: %s", strerror(s->o.err));
 	}
 	hm_reader__delete(r);
 	for (int i = 0; i < s->nnames; i++)

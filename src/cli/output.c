@@ -24,6 +24,7 @@ struct ostream {
 	int	err;		/* first errno of a write or close */
 	char	*name;
 	bool	used;
+	bool	reported;	/* err has been said (once: hm_out__close, then hm_out__finish) */
 };
 
 struct input {
@@ -92,10 +93,11 @@ void hm_out__init(void)
 	stdout = f;
 }
 
-static int report(const struct ostream *o, int err)
+static int report(struct ostream *o, int err)
 {
-	if (err == EPIPE)
+	if (err == EPIPE || o->reported)
 		return 1;	/* the reader went away: quiet, like SIGPIPE */
+	o->reported = true;
 	return hm_cli__error("%s: cannot write: %s", o->name, strerror(err));
 }
 

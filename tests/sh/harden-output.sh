@@ -16,16 +16,22 @@ if ! "$HITMAP" simulate --ops 20000 -o "$F" --truth "$TMP/truth.json" >/dev/null
 	done_tests
 fi
 
-# full NAME CMD...: stdout on /dev/full -> rc 1 and "<stdout>: ... No space left"
+# full NAME CMD...: stdout on /dev/full -> rc 1 and one line
+# "hitmap: <stdout>: cannot write: No space left on device"
 full() {
 	local n=$1; shift
 	"$@" >/dev/full 2>"$TMP/err"
 	local rc=$?
-	if [ $rc -eq 1 ] && grep -q 'No space left on device' "$TMP/err"; then pass "harden-output.full.$n"
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	   grep -qx 'hitmap: <stdout>: cannot write: No space left on device' "$TMP/err"; then
+		pass "harden-output.full.$n"
 	else fail "harden-output.full.$n" "rc $rc: $(head -c 200 "$TMP/err")"; fi
 }
 full report        "$HITMAP" report -i "$F"
 full report-json   "$HITMAP" report -i "$F" --json
+full report-csv    "$HITMAP" report -i "$F" --csv
+full report-lkp    "$HITMAP" report -i "$F" --lkp
+full report-bucket "$HITMAP" report -i "$F" --by bucket
 full script        "$HITMAP" script -i "$F"
 full script-json   "$HITMAP" script -i "$F" --json
 full stat          "$HITMAP" stat -i "$F"
