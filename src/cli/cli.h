@@ -42,6 +42,8 @@ struct option;
 int hm_cli__bad_option(const char *cmd, const struct option *longopts, char **argv, int c);
 /* Report a library failure: the library's last message, else strerror(-err). */
 int hm_cli__lib_error(int err, const char *what);
+/* The same for a value the library refused (a usage error): returns 2. */
+int hm_cli__lib_usage_error(int err, const char *what);
 /* Print a man-style --help text for @cmd from its man page name. */
 void hm_cli__usage(const char *usage);
 

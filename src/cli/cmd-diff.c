@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <hitmap/futex.h>
 #include <hitmap/log.h>
 #include "cli.h"
 #include "output.h"
@@ -102,6 +103,7 @@ static int cmd_diff(int argc, char **argv)
 	struct hm_metrics **sets = NULL;
 	struct hm_diff *d = NULL;
 	int nr_tables = 0, sep = -1, i, c, nfiles, nr_base, rc = 1;
+	struct hm_futex_table ft;
 	bool metrics_only = false;
 	char **files;
 	double v = 0;
@@ -150,7 +152,13 @@ static int cmd_diff(int argc, char **argv)
 		case O_KALLSYMS: ro.kallsyms = optarg; break;
 		case 'k':	ro.vmlinux = optarg; break;
 		case O_SYMFS:	ro.symfs = optarg; break;
-		case O_FUTEX:	tables[nr_tables++] = optarg; break;
+		case O_FUTEX:
+			if (hm_futex_table__parse(optarg, &ft) < 0) {
+				rc = hm_cli__lib_usage_error(-EINVAL, "--futex-table");
+				goto out;
+			}
+			tables[nr_tables++] = optarg;
+			break;
 		case O_KERNEL:	ro.kernel_release = optarg; break;
 		case O_COMPAT:
 			if (hm_perf_compat__parse(optarg, &ro.perf_compat) < 0) {

@@ -40,6 +40,11 @@ int hm_cli__usage_error(const char *fmt, ...)
 	return 2;
 }
 
+int hm_cli__lib_usage_error(int err, const char *what)
+{
+	return hm_cli__lib_error(err, what) ? 2 : 0;
+}
+
 int hm_cli__lib_error(int err, const char *what)
 {
 	const char *msg = hm_log__last_error();

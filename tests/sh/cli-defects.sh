@@ -33,6 +33,9 @@ usage2 report-display report -d foo
 usage2 report-max-lines report --max-lines x
 usage2 report-cacheline report --cacheline 96
 usage2 report-by report --by nothing
+usage2 report-futex-table report --futex-table bogus
+usage2 report-futex-slots report --futex-table global:0:0x1000:3
+usage2 diff-futex-table diff --futex-table private:1:0x1001:64 a.data b.data
 usage2 diff-alpha diff --alpha x a.data b.data
 usage2 diff-files diff a.data
 usage2 bench-threads bench futex-hash -t x
