@@ -188,4 +188,24 @@ c=$(sim_sock1 compact) s=$(sim_sock1 spread) p=$(sim_sock1 perf)
 	fail placement-compact-fills-socket "socket 1 samples: compact '$c', spread '$s', perf '$p'"
 "$HITMAP" simulate --help | grep -q 'compact: fill' && "$HITMAP" bench --help | grep -q 'compact (fill a socket' &&
 	pass placement-same-words || fail placement-same-words "simulate and bench --help describe compact differently"
+# a contention-mode file: the memory views say on stderr that they are empty
+# and which view is not; the contention views and a memory file say nothing
+CGEN=$HITMAP_BUILD/tools/hm-cont-gen
+if [ -x "$CGEN" ] && [ -x "$GEN" ] &&
+   "$CGEN" -o "$TMP/cont.data" -e "$TMP/cont.json" -n 500 --seed 3 >/dev/null 2>&1 &&
+   "$GEN" -o "$TMP/mem.data" -n 2000 -l 50 >/dev/null 2>&1; then
+	for v in "" --json --csv --stats; do
+		"$HITMAP" report -i "$TMP/cont.data" $v >/dev/null 2>"$TMP/e"
+		[ "$(grep -c "warning: .*contention-mode recording.*--by bucket'" "$TMP/e")" = 1 ] &&
+			pass "contention-file-says${v:-text}" ||
+			fail "contention-file-says${v:-text}" "$(head -c 300 "$TMP/e")"
+	done
+	for a in "$TMP/cont.data --by bucket" "$TMP/cont.data --html $TMP/c.html" "$TMP/mem.data"; do
+		"$HITMAP" report -i $a >/dev/null 2>"$TMP/e"
+		grep -q 'contention-mode recording' "$TMP/e" && fail "contention-quiet:${a##*/}" "$(head -c 300 "$TMP/e")" ||
+			pass "contention-quiet:${a##*/}"
+	done
+else
+	fail contention-file-says "cannot make the files ($CGEN, $GEN)"
+fi
 done_tests
