@@ -14,6 +14,7 @@
 #include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
+#include "util/errhint.h"
 
 #define MAX_INPUTS	16
 #define MAX_OUTPUTS	16
@@ -204,7 +205,7 @@ FILE *hm_out__open(const char *path, const char *opt)
 	}
 	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o->fd < 0) {
-		hm_cli__error("%s %s: cannot create: %s", opt, path, strerror(errno));
+		hm_cli__error("%s %s: cannot create: %s%s", opt, path, strerror(errno), hm_hint__create(errno));
 		free(o->name);
 		return NULL;
 	}
@@ -274,7 +275,7 @@ int hm_in__check(const char *path, const char *opt)
 {
 	if (!access(path, R_OK))
 		return 0;
-	return hm_cli__error("%s %s: cannot open: %s", opt, path, strerror(errno));
+	return hm_cli__error("%s %s: cannot open: %s%s", opt, path, strerror(errno), hm_hint__open(errno));
 }
 
 struct hm_reader *hm_in__reader(const char *path, const struct hm_reader_opts *ro)

@@ -27,6 +27,7 @@
 #include <hitmap/log.h>
 #include "reader-int.h"
 #include "spe.h"
+#include "util/errhint.h"
 
 /*
  * The read window: records (at most 64 KiB each) are read from it right
@@ -173,7 +174,7 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (r->fd < 0) {
 			err = -errno;
-			hm_err("%s: cannot open: %s", path, strerror(errno));
+			hm_err("%s: cannot open: %s%s", path, strerror(-err), hm_hint__open(-err));
 			goto fail;
 		}
 		r->own_fd = true;

@@ -27,6 +27,7 @@
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include "perfdata/writer-int.h"
+#include "util/errhint.h"
 
 struct perf_file_header_le {
 	u64				magic, size, attr_size;
@@ -70,8 +71,7 @@ struct hm_writer *hm_writer__new(const char *path)
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		saved = errno;
-		hm_err("%s: cannot create: %s; check the folder exists and is writable",
-		       path, strerror(saved));
+		hm_err("%s: cannot create: %s%s", path, strerror(saved), hm_hint__create(saved));
 		free(w->buf);
 		free(w->path);
 		free(w);

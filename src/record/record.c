@@ -38,6 +38,7 @@
 #include "record/aux-rec.h"
 #include "record/record.h"
 #include "record/record-int.h"
+#include "util/errhint.h"
 
 #define DEFAULT_PAGES	512
 
@@ -633,7 +634,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		lock_fd = open(o->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (lock_fd < 0) {
 		err = -errno;
-		hm_err("%s: cannot create: %s", o->output, strerror(errno));
+		hm_err("%s: cannot create: %s%s", o->output, strerror(-err), hm_hint__create(-err));
 		goto out;
 	}
 	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {

@@ -86,6 +86,43 @@ refused kallsyms-missing  1 "$HITMAP" report -i "$F" --kallsyms "$TMP/nonexisten
 [ -e ./- ] && fail harden-output.no-dash-file "a file named '-' was created" ||
 	pass harden-output.no-dash-file
 
+# fix NAME WANT CMD...: a file that cannot be opened or created: exit 1 and
+# one line that names the file and the fix
+fix() {
+	local n=$1 want=$2; shift 2
+	"$@" >/dev/null 2>"$TMP/err" </dev/null
+	local rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$want" "$TMP/err"; then
+		pass "harden-output.fix.$n"
+	else fail "harden-output.fix.$n" "rc $rc (want 1 and '$want'): $(head -c 300 "$TMP/err")"; fi
+}
+fix input-missing   "$TMP/none.data: cannot open: No such file or directory; check the path" \
+	"$HITMAP" report -i "$TMP/none.data"
+fix kallsyms-path   "--kallsyms $TMP/none: cannot open: No such file or directory; check the path" \
+	"$HITMAP" report -i "$F" --kallsyms "$TMP/none"
+fix out-no-folder   "$TMP/no/x.data: cannot create: No such file or directory; check the folder exists" \
+	"$HITMAP" convert -i "$F" -o "$TMP/no/x.data"
+fix out-folder      "$TMP: cannot create: Is a directory; give a file name, not a folder" \
+	"$HITMAP" convert -i "$F" -o "$TMP"
+fix html-no-folder  "--html $TMP/no/x.html: cannot create: No such file or directory; check the folder exists" \
+	"$HITMAP" report -i "$F" --html "$TMP/no/x.html"
+fix record-no-folder "$TMP/no/r.data: cannot create: No such file or directory; check the folder exists" \
+	"$HITMAP" record -o "$TMP/no/r.data" -- true
+# permissions: another user (root reads everything)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	mkdir -p "$TMP/priv" && chmod 755 "$TMP" "$TMP/priv" && cp "$F" "$TMP/priv/p.data" && chmod 600 "$TMP/priv/p.data" &&
+		cp "$F" "$TMP/priv/r.data" && chmod 644 "$TMP/priv/r.data"
+	cp "$HITMAP" "$TMP/priv/hitmap" && chmod 755 "$TMP/priv/hitmap"
+	NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	getent group nogroup >/dev/null || NOBODY="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
+	fix input-perm  "$TMP/priv/p.data: cannot open: Permission denied; check its permissions" \
+		$NOBODY "$TMP/priv/hitmap" report -i "$TMP/priv/p.data"
+	fix out-perm    "$TMP/priv/o.data: cannot create: Permission denied; check the folder is writable" \
+		$NOBODY "$TMP/priv/hitmap" convert -i "$TMP/priv/r.data" -o "$TMP/priv/o.data"
+else
+	skip harden-output.fix.perm "needs root, setpriv and a user 'nobody' to see a permission error"
+fi
+
 # '-' is standard output where it is one
 "$HITMAP" report -i "$F" --html - >"$TMP/page.html" 2>"$TMP/err"
 rc=$?
