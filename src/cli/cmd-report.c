@@ -426,12 +426,17 @@ static int cmd_report(int argc, char **argv)
 		rc = err < 0 ? 1 : 0;
 		goto out;
 	}
-	/* a view with nothing to show (the HTML page has the contention view): say which one has */
-	if (!by && !html && hm_report__has_contention_events(r) &&
-	    !hm_report__c2c(r)->load && !hm_report__c2c(r)->store)
-		fprintf(stderr, "hitmap: warning: %s: a contention-mode recording (lock tracepoints, no "
-			"memory samples): perf c2c's counters and the line table are empty; its view "
-			"is 'hitmap report -i %s --by bucket'\n", ro.input, ro.input);
+	/* a memory view with nothing to show: say why, and which view has something */
+	if (!by && !hm_report__c2c(r)->load && !hm_report__c2c(r)->store) {
+		if (!hm_report__has_contention_events(r))
+			fprintf(stderr, "hitmap: warning: %s: no memory samples (no load or store with a "
+				"data source): perf c2c's counters and the line table are empty; record "
+				"with 'hitmap record' or 'perf c2c record'\n", ro.input);
+		else
+			fprintf(stderr, "hitmap: warning: %s: a contention-mode recording (lock tracepoints, "
+				"no memory samples): perf c2c's counters and the line table are empty; its "
+				"view is 'hitmap report -i %s --by bucket'\n", ro.input, ro.input);
+	}
 	if (by) {
 		err = hm_report__render_futex(r, view, fmt, perf_counters, stdout);
 	} else if (fmt == HM_FMT_JSON) {

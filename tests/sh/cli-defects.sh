@@ -189,23 +189,34 @@ c=$(sim_sock1 compact) s=$(sim_sock1 spread) p=$(sim_sock1 perf)
 "$HITMAP" simulate --help | grep -q 'compact: fill' && "$HITMAP" bench --help | grep -q 'compact (fill a socket' &&
 	pass placement-same-words || fail placement-same-words "simulate and bench --help describe compact differently"
 # a contention-mode file: the memory views say on stderr that they are empty
-# and which view is not; the contention views and a memory file say nothing
+# and which view is not (also with --html, whose page has that view beside
+# them); the futex views and a memory file say nothing
 CGEN=$HITMAP_BUILD/tools/hm-cont-gen
 if [ -x "$CGEN" ] && [ -x "$GEN" ] &&
    "$CGEN" -o "$TMP/cont.data" -e "$TMP/cont.json" -n 500 --seed 3 >/dev/null 2>&1 &&
    "$GEN" -o "$TMP/mem.data" -n 2000 -l 50 >/dev/null 2>&1; then
-	for v in "" --json --csv --stats; do
+	for v in "" --json --csv --stats --lkp "--html $TMP/c.html"; do
 		"$HITMAP" report -i "$TMP/cont.data" $v >/dev/null 2>"$TMP/e"
 		[ "$(grep -c "warning: .*contention-mode recording.*--by bucket'" "$TMP/e")" = 1 ] &&
-			pass "contention-file-says${v:-text}" ||
-			fail "contention-file-says${v:-text}" "$(head -c 300 "$TMP/e")"
+			pass "contention-file-says${v%% *}" ||
+			fail "contention-file-says${v%% *}" "$(head -c 300 "$TMP/e")"
 	done
-	for a in "$TMP/cont.data --by bucket" "$TMP/cont.data --html $TMP/c.html" "$TMP/mem.data"; do
+	for a in "$TMP/cont.data --by bucket" "$TMP/cont.data --by socket" "$TMP/mem.data"; do
 		"$HITMAP" report -i $a >/dev/null 2>"$TMP/e"
 		grep -q 'contention-mode recording' "$TMP/e" && fail "contention-quiet:${a##*/}" "$(head -c 300 "$TMP/e")" ||
 			pass "contention-quiet:${a##*/}"
 	done
 else
 	fail contention-file-says "cannot make the files ($CGEN, $GEN)"
+fi
+# a file of other samples (perf record's default event): the memory views say there are none
+if can_record && perf record -q -e cpu-clock -o "$TMP/clock.data" -- sleep 0.05 >/dev/null 2>&1; then
+	for v in "" --json --stats "--html $TMP/clock.html"; do
+		"$HITMAP" report -i "$TMP/clock.data" $v >/dev/null 2>"$TMP/e"
+		[ "$(grep -c "warning: .*no memory samples.*'perf c2c record'" "$TMP/e")" = 1 ] &&
+			pass "no-memory-file-says${v%% *}" || fail "no-memory-file-says${v%% *}" "$(head -c 300 "$TMP/e")"
+	done
+else
+	skip no-memory-file-says "perf cannot record a software event here"
 fi
 done_tests
