@@ -427,7 +427,7 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	/* a memory view with nothing to show: say why, and which view has something */
-	if (!by && !hm_report__c2c(r)->load && !hm_report__c2c(r)->store) {
+	if (!by && !hm_report__has_memory_samples(r)) {
 		if (!hm_report__has_contention_events(r))
 			fprintf(stderr, "hitmap: warning: %s: no memory samples (no load or store with a "
 				"data source): perf c2c's counters and the line table are empty; record "

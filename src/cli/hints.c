@@ -22,7 +22,7 @@ void hm_cli__report_hints(const struct hm_report *r, const char *input, int view
 	char html[512];
 	const char *dot;
 	size_t lines = hm_report__lines(r) ? hm_lines__count(hm_report__lines(r)) : 0;
-	bool mem = hm_report__c2c(r)->nr_entries > 0;	/* memory samples; else contention mode or empty */
+	bool mem = hm_report__has_memory_samples(r);	/* else contention mode or empty */
 
 	if (!hints_on())
 		return;

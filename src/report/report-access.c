@@ -90,6 +90,11 @@ bool hm_report__has_contention_events(const struct hm_report *r)
 	return false;
 }
 
+bool hm_report__has_memory_samples(const struct hm_report *r)
+{
+	return r->c2c.load || r->c2c.store;
+}
+
 struct hm_lines *hm_report__lines(const struct hm_report *r)
 {
 	return r ? r->lines : NULL;

@@ -193,6 +193,12 @@ void hm_report__offset_name(const struct hm_report *r, u64 addr, u32 pid, char *
 const struct hm_reader *hm_report__reader(const struct hm_report *r);
 /* Whether the file recorded lock:contention_begin (contention mode, or both modes). */
 bool hm_report__has_contention_events(const struct hm_report *r);
+/*
+ * Whether any sample was a load or a store with a data source (perf c2c's
+ * Load and Store Operations): what the memory views count.  Not the
+ * records' count, which a contention-mode file's tracepoints fill too.
+ */
+bool hm_report__has_memory_samples(const struct hm_report *r);
 
 /* Futex views (buckets.c). */
 struct hm_buckets *hm_buckets__new(const struct hm_report *r);

@@ -44,4 +44,14 @@ if [ -x "$GEN" ]; then
 	"$HITMAP" report -i "$TMP/g.data" >"$TMP/o1" 2>"$TMP/h2"
 	[ ! -s "$TMP/h2" ] && pass report-no-hints-off-terminal || fail report-no-hints-off-terminal "$(head -c 200 "$TMP/h2")"
 fi
+# a contention-mode file's hints are contention mode's (its tracepoint
+# samples are records, not memory samples): no heat map of fields offered
+CGEN=$HITMAP_BUILD/tools/hm-cont-gen
+if [ -x "$CGEN" ] && "$CGEN" -o "$TMP/c.data" -e "$TMP/c.json" -n 500 --seed 3 >/dev/null 2>&1; then
+	HITMAP_HINTS=1 "$HITMAP" report -i "$TMP/c.data" >/dev/null 2>"$TMP/h3"
+	grep -q -- '--by bucket .*(contention mode)' "$TMP/h3" && ! grep -q -- '--html' "$TMP/h3" &&
+		pass report-hints-contention || fail report-hints-contention "$(head -c 400 "$TMP/h3")"
+else
+	fail report-hints-contention "cannot make a contention file with $CGEN"
+fi
 done_tests
