@@ -42,7 +42,8 @@ int hm_cli__usage_error(const char *fmt, ...)
 
 int hm_cli__lib_usage_error(int err, const char *what)
 {
-	return hm_cli__lib_error(err, what) ? 2 : 0;
+	hm_cli__lib_error(err, what);
+	return 2;
 }
 
 int hm_cli__lib_error(int err, const char *what)

@@ -96,8 +96,9 @@ void hm_out__init(void)
 
 static int report(struct ostream *o, int err)
 {
+	/* EPIPE: the reader went away, quiet like SIGPIPE; else said once */
 	if (err == EPIPE || o->reported)
-		return 1;	/* the reader went away: quiet, like SIGPIPE */
+		return 1;
 	o->reported = true;
 	return hm_cli__error("%s: cannot write: %s", o->name, strerror(err));
 }

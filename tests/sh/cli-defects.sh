@@ -219,4 +219,13 @@ if can_record && perf record -q -e cpu-clock -o "$TMP/clock.data" -- sleep 0.05 
 else
 	skip no-memory-file-says "perf cannot record a software event here"
 fi
+# the same lock tracepoints recorded by perf itself (no hitmap metadata)
+if can_record && perf record -q -e lock:contention_begin -e lock:contention_end -a -o "$TMP/plock.data" \
+	-- sleep 0.05 >/dev/null 2>&1; then
+	"$HITMAP" report -i "$TMP/plock.data" --stats >/dev/null 2>"$TMP/e"
+	[ "$(grep -c "warning: .*contention-mode recording.*--by bucket'" "$TMP/e")" = 1 ] &&
+		pass contention-perf-file-says || fail contention-perf-file-says "$(head -c 300 "$TMP/e")"
+else
+	skip contention-perf-file-says "perf cannot record the lock tracepoints here (not root, or no lock:contention_begin)"
+fi
 done_tests

@@ -19,8 +19,8 @@ missing() {
 	local o
 	sed 's/\\//g' "$3" >"$TMP/man.txt"
 	for o in $(long_opts "$1"); do
-		grep -q -- "--$o\b" "$2" || echo "--$o not in --help"
-		grep -q -- "--$o\b" "$TMP/man.txt" || echo "--$o not in the man page"
+		grep -Eq -- "--$o([^a-z0-9-]|\$)" "$2" || echo "--$o not in --help"
+		grep -Eq -- "--$o([^a-z0-9-]|\$)" "$TMP/man.txt" || echo "--$o not in the man page"
 	done
 }
 
