@@ -42,12 +42,13 @@ static void on_signal(int sig)
 	bench_stop = 1;
 }
 
-static int parse_long(const char *opt, const char *arg, long min, long *out)
+static int parse_long(const char *opt, const char *arg, long min, long max, long *out)
 {
 	int64_t v;
 
-	if (hm_num__parse_s64(arg, 0, min, LONG_MAX, &v)) {
-		hm_cli__error("%s '%s': not a number >= %ld; fix the value", opt, arg, min);
+	if (hm_num__parse_s64(arg, 0, min, max, &v)) {
+		hm_cli__error("%s '%s': expected an integer %ld..%ld; fix the value",
+			      opt, arg, min, max);
 		return -1;
 	}
 	*out = (long)v;
@@ -86,17 +87,17 @@ int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o
 	while ((c = getopt_long(argc, argv, "+:t:f:r:sSmb:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (parse_long("-t", optarg, 0, &v))
+			if (parse_long("-t", optarg, 0, HM_FUTEX_HASH_MAX_THREADS, &v))
 				return -1;
 			o->threads = (int)v;
 			break;
 		case 'f':
-			if (parse_long("-f", optarg, 1, &v))
+			if (parse_long("-f", optarg, 1, HM_FUTEX_HASH_MAX_FUTEXES, &v))
 				return -1;
 			o->futexes = (int)v;
 			break;
 		case 'r':
-			if (parse_long("-r", optarg, 0, &v))
+			if (parse_long("-r", optarg, 0, INT_MAX, &v))
 				return -1;
 			o->runtime = (int)v;
 			break;
@@ -110,7 +111,7 @@ int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o
 			o->mlockall = true;
 			break;
 		case 'b':
-			if (parse_long("-b", optarg, 0, &v))
+			if (parse_long("-b", optarg, 0, INT_MAX, &v))
 				return -1;
 			o->buckets = v;
 			break;

@@ -396,6 +396,13 @@ static int cmd_record(int argc, char **argv)
 		hm_record_result__release(&r);
 		return 0;
 	}
+	if (r.exec_errno) {
+		/* one line, as perf record: no summary of a recording of nothing */
+		hm_cli__error("%s: cannot run: %s; fix: check the command and PATH",
+			      o.argv[0], strerror(r.exec_errno));
+		hm_record_result__release(&r);
+		return r.exec_errno == ENOENT ? 127 : 126;	/* as a shell */
+	}
 	if (!quiet) {
 		fprintf(stderr, "[ hitmap record: mode %s: %s ]\n", hm_rec_mode__name(r.mode), r.mode_why);
 		fprintf(stderr, "[ hitmap record: wrote %s: %.3f MB, %llu samples on %d CPUs, %llu lost events, %llu lost samples%s ]\n",

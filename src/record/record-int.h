@@ -72,6 +72,7 @@ struct hm_rec_session {
 	struct hm_contention	ct;
 	pid_t			child;
 	int			go_fd;
+	int			exec_fd;	/* the command's exec errno, if exec failed */
 	bool			child_done;
 	struct wl_shared	*wl;
 	size_t			wl_len;

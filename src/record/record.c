@@ -303,7 +303,7 @@ static void slow_setup_step(int ms)
 
 static int start_child(struct hm_rec_session *s)
 {
-	int go[2];
+	int go[2], ex[2];
 	pid_t pid;
 
 	sigset_t block, old;
@@ -332,6 +332,15 @@ static int start_child(struct hm_rec_session *s)
 			return -ENOMEM;
 		}
 	}
+	/* the command's exec errno comes back here; a successful exec closes it */
+	if (pipe2(ex, O_CLOEXEC)) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
+	s->exec_fd = ex[0];
 	fflush(NULL);
 	/*
 	 * The child must not run the recorder's handlers (its flag would be
@@ -348,6 +357,7 @@ static int start_child(struct hm_rec_session *s)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[0]);
 		close(go[1]);
+		close(ex[1]);	/* ex[0] is the session's, closed with it */
 		return err;
 	}
 	if (pid == 0) {
@@ -355,6 +365,7 @@ static int start_child(struct hm_rec_session *s)
 		struct sigaction sa;
 
 		close(go[1]);
+		close(ex[0]);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = child_on_signal;
 		sigaction(SIGTERM, &sa, NULL);
@@ -407,11 +418,16 @@ static int start_child(struct hm_rec_session *s)
 			raise(SIGTERM);		/* pending: delivered as the mask drops */
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		execvp(s->o->argv[0], s->o->argv);
-		fprintf(stderr, "hitmap: %s: cannot run: %s; fix: check the command and PATH\n",
-			s->o->argv[0], strerror(errno));
+		{
+			int e = errno;
+
+			if (write(ex[1], &e, sizeof(e)) != sizeof(e))
+				_exit(127);
+		}
 		_exit(127);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(ex[1]);
 	close(go[0]);
 	s->child = pid;
 	s->go_fd = go[1];
@@ -439,8 +455,13 @@ static void reap(struct hm_rec_session *s, bool block)
 		p = waitpid(s->child, &status, block ? 0 : WNOHANG);
 	while (p < 0 && errno == EINTR);	/* a second signal must not leave it unreaped */
 	if (p == s->child) {
+		int e;
+
 		s->child_done = true;
 		s->res->child_status = status;
+		/* the write end is closed now: an errno, or EOF after exec or exit */
+		if (s->exec_fd >= 0 && read(s->exec_fd, &e, sizeof(e)) == sizeof(e))
+			s->res->exec_errno = e;
 	}
 }
 
@@ -557,6 +578,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 	s.o = o;
 	s.res = res;
 	s.go_fd = -1;
+	s.exec_fd = -1;
 	res->table_kind = -1;
 	if (!o->workload && (!o->argv || !o->argv[0]) && !system_wide) {
 		hm_err("record: nothing to record; fix: give a command after --, --workload futex-hash, or -a");
@@ -871,6 +893,8 @@ out:
 	}
 	if (s.go_fd >= 0)
 		close(s.go_fd);
+	if (s.exec_fd >= 0)
+		close(s.exec_fd);
 	if (err && s.w)
 		hm_writer__close(s.w);	/* leave a readable file behind even so */
 	hm_writer__delete(s.w);

@@ -55,6 +55,7 @@ struct hm_record_result {
 	u64		aux_records, aux_bytes;	/* Arm SPE: AUXTRACE records and their data */
 	u64		aux_lost;		/* PERF_RECORD_AUX truncated or partial */
 	int		child_status;		/* wait status of the command */
+	int		exec_errno;		/* the command could not be run: execvp's errno */
 	bool		interrupted;
 	bool		not_written;		/* stopped while setting up: no file written */
 	/* contention mode */

@@ -168,14 +168,25 @@ out:
 	free(out);
 }
 
+/* The futex arrays would take more than half of physical memory. */
+static bool too_big(int threads, int futexes)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	double need = (double)threads * futexes * sizeof(uint32_t);
+
+	return pages > 0 && psz > 0 && need > (double)pages * psz / 2;
+}
+
 struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
 {
 	struct hm_futex_hash *fh;
 	struct fh_priv *p;
 	int max = CPU_SETSIZE, nr, i;
 
-	if (o->futexes <= 0 || o->runtime < 0 || o->threads < 0) {
-		hm_err("futex-hash: threads, futexes and runtime must be positive; fix the option value");
+	if (o->futexes <= 0 || o->futexes > HM_FUTEX_HASH_MAX_FUTEXES ||
+	    o->runtime < 0 || o->threads < 0 || o->threads > HM_FUTEX_HASH_MAX_THREADS) {
+		hm_err("futex-hash: threads 0..%d, futexes 1..%d, runtime >= 0; fix the option value",
+		       HM_FUTEX_HASH_MAX_THREADS, HM_FUTEX_HASH_MAX_FUTEXES);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -207,6 +218,13 @@ struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
 	p->nr_cpus = nr;
 	place_cpus(o->sysfs_root, p->cpus, nr, o->placement);
 	fh->nr_threads = o->threads ? o->threads : nr;
+	if (too_big(fh->nr_threads, o->futexes)) {
+		hm_err("futex-hash: %d threads x %d futexes need %.1f GiB, more than half of this machine's memory; fix: fewer futexes (-f) or threads (-t)",
+		       fh->nr_threads, o->futexes,
+		       (double)fh->nr_threads * o->futexes * sizeof(uint32_t) / (1 << 30));
+		errno = ENOMEM;
+		goto fail;
+	}
 	fh->thr = calloc(fh->nr_threads, sizeof(*fh->thr));
 	p->tid = calloc(fh->nr_threads, sizeof(*p->tid));
 	if (!fh->thr || !p->tid)

@@ -21,6 +21,17 @@ enum hm_placement {
 	HM_PLACE_COMPACT,	/* fill one socket before the next */
 };
 
+/*
+ * Bounds on -t and -f. perf takes any unsigned int, and its worker finishes a
+ * whole pass over its futexes before it looks at the stop flag. So a huge -f
+ * ignores -r and SIGTERM for minutes and allocates gigabytes. 2^24 futexes
+ * (64 MiB per thread) is far more than the largest futex hash (2^21 buckets
+ * at 8192 CPUs). hm_futex_hash__new() also refuses a run whose futex arrays
+ * would take more than half of physical memory.
+ */
+#define HM_FUTEX_HASH_MAX_THREADS	65536
+#define HM_FUTEX_HASH_MAX_FUTEXES	(1 << 24)
+
 struct hm_futex_hash_opts {
 	int	threads;	/* 0: number of (selected) CPUs */
 	int	futexes;	/* per thread; 1024 */

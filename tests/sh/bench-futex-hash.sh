@@ -37,8 +37,18 @@ grep -q '"cpu":0,.*"cpu":0' "$TMP/j" && pass "--cpus pins every thread to the li
 grep -q 'Futex hashing: global hash' "$TMP/o" && pass "-b 0: global hash" || skip "-b 0: global hash" "PR_FUTEX_HASH not available: $(tail -n 1 "$TMP/o")"
 check "--help exits 0" "$HITMAP" bench futex-hash --help
 "$HITMAP" bench futex-hash -t x >/dev/null 2>"$TMP/e"; rc=$?
-[ $rc -ne 0 ] && grep -q "^hitmap: -t 'x': not a number" "$TMP/e" && pass "bad -t: one-line error" || fail "bad -t: one-line error" "rc=$rc $(cat "$TMP/e")"
+[ $rc -ne 0 ] && grep -q "^hitmap: -t 'x': expected an integer" "$TMP/e" && pass "bad -t: one-line error" || fail "bad -t: one-line error" "rc=$rc $(cat "$TMP/e")"
 "$HITMAP" bench futex-hash --cpus 0-zz >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q 'fix' "$TMP/e" && pass "bad --cpus: error with the fix" || fail "bad --cpus: error with the fix" "rc=$rc $(cat "$TMP/e")"
+# perf's worker finishes a pass over all its futexes before it looks at the
+# stop flag: an absurd -f must be refused, not run for minutes past -r
+"$HITMAP" bench futex-hash -r 1 -f 99999999999 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "^hitmap: -f '99999999999': expected an integer 1\.\.16777216; fix" "$TMP/e" &&
+	pass "-f beyond 2^24: usage error with the range" || fail "-f beyond 2^24: usage error with the range" "rc=$rc $(cat "$TMP/e")"
+"$HITMAP" bench futex-hash -r 1 -t 70000 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 2 ] && grep -q "expected an integer 0\.\.65536" "$TMP/e" && pass "-t beyond 65536: usage error" || fail "-t beyond 65536: usage error" "rc=$rc $(cat "$TMP/e")"
+timeout 20 "$HITMAP" bench futex-hash -r 1 -t 65536 -f 16777216 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 1 ] && grep -q 'GiB, more than half of this machine.s memory; fix: fewer futexes' "$TMP/e" &&
+	pass "futex arrays over half the memory: refused before any allocation" || fail "futex arrays over half the memory: refused before any allocation" "rc=$rc $(cat "$TMP/e")"
 "$HITMAP" bench nope >/dev/null 2>"$TMP/e"; [ $? -ne 0 ] && pass "unknown benchmark fails" || fail "unknown benchmark fails" ""
 done_tests

@@ -39,5 +39,14 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null; 
 	else fail "unprivileged: error names the permission and the fix" "rc=$rc $(cat "$TMP/e")"; fi
 fi
 "$HITMAP" record -o "$TMP/x.data" -- /nonexistent/cmd >/dev/null 2>"$TMP/e"; rc=$?
-[ $rc -eq 127 ] && grep -q 'cannot run' "$TMP/e" && pass "missing command: 127 and a message" || fail "missing command: 127 and a message" "rc=$rc $(cat "$TMP/e")"
+[ $rc -eq 127 ] && grep -q '^hitmap: /nonexistent/cmd: cannot run: No such file or directory; fix:' "$TMP/e" && [ "$(wc -l <"$TMP/e")" = 1 ] &&
+	pass "missing command: 127 and one line, no summary of a recording of nothing" ||
+	fail "missing command: 127 and one line, no summary of a recording of nothing" "rc=$rc $(cat "$TMP/e")"
+printf 'not a program\n' >"$TMP/noexec"; chmod 644 "$TMP/noexec"
+"$HITMAP" record -o "$TMP/x.data" -- "$TMP/noexec" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 126 ] && grep -q 'cannot run: Permission denied' "$TMP/e" && [ "$(wc -l <"$TMP/e")" = 1 ] &&
+	pass "command not executable: 126 (as a shell) and one line" || fail "command not executable: 126 (as a shell) and one line" "rc=$rc $(cat "$TMP/e")"
+"$HITMAP" record -o "$TMP/x.data" -- sh -c 'exit 3' >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 3 ] && grep -q 'hitmap record: wrote' "$TMP/e" && ! grep -q 'cannot run' "$TMP/e" &&
+	pass "a command that runs and fails: its status, and the summary" || fail "a command that runs and fails: its status, and the summary" "rc=$rc $(cat "$TMP/e")"
 done_tests
