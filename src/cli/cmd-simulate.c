@@ -292,8 +292,10 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->accesses = true;
 			break;
 		case OPT_RUNS:
-			if (parse_u64("runs", optarg, 100, &v) || !v)
-				return v ? 1 : hm_cli__error("--runs 0: at least one run per side");
+			if (parse_u64("runs", optarg, 100, &v))
+				return 1;
+			if (!v)
+				return hm_cli__error("--runs 0: at least one run per side");
 			c->runs = (u32)v;
 			break;
 		case OPT_HELP:
@@ -334,6 +336,17 @@ static void trace_line(void *ctx, const char *line)
 	printf("%s\n", line);
 }
 
+/*
+ * hm_sim__new() failed: EINVAL is a machine, kernel or what-if option the
+ * model does not take, a usage error (2) as a bad option is; others are 1.
+ */
+static int new_error(const char *what)
+{
+	int err = errno;
+
+	return err == EINVAL ? hm_cli__lib_usage_error(-err, what) : hm_cli__lib_error(-err, what);
+}
+
 /* --accesses: the kernel path of one wait and one wake, as the run would make them. */
 static int print_accesses(struct cli *c)
 {
@@ -343,7 +356,7 @@ static int print_accesses(struct cli *c)
 	c->o.truth = NULL;
 	s = hm_sim__new(&c->o);
 	if (!s)
-		return hm_cli__lib_error(-errno, "simulate");
+		return new_error("simulate");
 	hm_sim__print_accesses(s, stdout);
 	hm_sim__delete(s);
 	return 0;
@@ -396,7 +409,7 @@ static int run_compare(struct cli *base, const char *sa, const char *sb)
 		c[i].o.truth = NULL;
 		sim[i] = hm_sim__new(&c[i].o);
 		if (!sim[i]) {
-			ret = hm_cli__lib_error(-errno, spec[i]);
+			ret = new_error(spec[i]);
 			goto out;
 		}
 		k = hm_sim__run(sim[i]);
@@ -510,7 +523,7 @@ static int cmd_simulate(int argc, char **argv)
 		       "function", "acc", "what", "line", "before", "after", "source", "latency");
 	s = hm_sim__new(&c.o);
 	if (!s)
-		return hm_cli__lib_error(-errno, "simulate");
+		return new_error("simulate");
 	err = hm_sim__run(s);
 	if (err) {
 		hm_sim__delete(s);

@@ -150,7 +150,7 @@ struct hm_sim *hm_sim__new(const struct hm_sim_opts *o)
 		goto fail;
 	}
 	if (o->slots && (o->slots < 2 || (o->slots & (o->slots - 1)))) {
-		hm_err("--slots %llu: the kernel takes a power of two other than 1 (futex.md 2.9)",
+		hm_err("--slots %llu: PR_FUTEX_HASH_SET_SLOTS takes 0 (the global hash) or a power of two >= 2; fix: e.g. --slots 16",
 		       (unsigned long long)o->slots);
 		err = -EINVAL;
 		goto fail;

@@ -49,6 +49,18 @@ usage2 record-workload-opt record --workload futex-hash -t x
 usage2 simulate-threads simulate --threads x
 usage2 simulate-placement simulate --placement diagonal
 usage2 simulate-compare simulate --compare "--kernel 6.16"
+# values the model refuses (hm_sim__new's EINVAL) are usage errors too
+usage2 simulate-slots simulate --slots 3 -o "$TMP/s.data"
+usage2 simulate-futexes simulate --futexes 0 -o "$TMP/s.data"
+usage2 simulate-preset simulate --preset nope -o "$TMP/s.data"
+usage2 simulate-latency simulate --latency foo=3 -o "$TMP/s.data"
+usage2 simulate-global-slots simulate --global-slots 3 -o "$TMP/s.data"
+usage2 simulate-compare-slots simulate --compare "--slots 3" ""
+usage2 bench-futexes-range bench futex-hash -f 99999999999
+# one line for one mistake: --runs out of range said only that
+"$HITMAP" simulate --runs 100000 --compare "" "" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] && grep -q -- '--runs 100000: expected an integer' "$TMP/e" &&
+	pass simulate-runs-one-line || fail simulate-runs-one-line "rc=$rc $(cat "$TMP/e")"
 usage2 hash-cpus hash --cpus x 0x1000
 usage2 hash-misaligned hash 0x1001
 usage2 hash-kernel hash --kernel x.y 0x1000
