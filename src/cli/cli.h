@@ -46,5 +46,7 @@ int hm_cli__lib_error(int err, const char *what);
 int hm_cli__lib_usage_error(int err, const char *what);
 /* Print a man-style --help text for @cmd from its man page name. */
 void hm_cli__usage(const char *usage);
+/* -v: the library's debug messages on stderr as well (HITMAP_DEBUG does the same) */
+void hm_cli__verbose(void);
 
 #endif

@@ -50,6 +50,11 @@ static const char report_usage[] =
 "                         (implies --pareto)\n"
 "  -g, --call-graph MODE  accepted for perf's command lines; hitmap prints no\n"
 "                         call chains (as perf does with 'none')\n"
+"  -v, --verbose          what the pass did: ranges, second reads, ELF files not found\n"
+"      --stitch-lbr       accepted for perf's command lines (no call chains to stitch)\n"
+"  -f, --force            accepted for perf's command lines: hitmap reads a file\n"
+"                         whoever owns it (perf wants -f when neither you nor\n"
+"                         root owns it)\n"
 "      --max-lines N      at most N lines in the table\n"
 "      --kallsyms FILE    kernel symbols from FILE (default: the file's, or this system's)\n"
 "  -k, --vmlinux FILE     kernel symbols (and source lines) from a vmlinux ELF,\n"
@@ -90,7 +95,7 @@ static int cmd_report(int argc, char **argv)
 {
 	enum { O_STATS = 256, O_JSON, O_CSV, O_LKP, O_HTML, O_KALLSYMS, O_SYMFS, O_NOSRC,
 	       O_FUTEX, O_KERNEL, O_BY, O_CL, O_SHOWALL, O_MAX, O_PERFCNT, O_TUI, O_STDIO, O_FULLSYM,
-	       O_PARETO, O_COMPAT, O_DOUBLECL, O_THREADS };
+	       O_PARETO, O_COMPAT, O_DOUBLECL, O_THREADS, O_STITCH };
 	static const struct option longopts[] = {
 		{ "input",       required_argument, NULL, 'i' },
 		{ "stats",       no_argument,       NULL, O_STATS },
@@ -106,6 +111,9 @@ static int cmd_report(int argc, char **argv)
 		{ "coalesce",    required_argument, NULL, 'c' },
 		{ "full-symbols", no_argument,      NULL, O_FULLSYM },
 		{ "call-graph",  required_argument, NULL, 'g' },
+		{ "force",       no_argument,       NULL, 'f' },
+		{ "verbose",     no_argument,       NULL, 'v' },
+		{ "stitch-lbr",  no_argument,       NULL, O_STITCH },
 		{ "max-lines",   required_argument, NULL, O_MAX },
 		{ "kallsyms",    required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux",     required_argument, NULL, 'k' },
@@ -153,7 +161,7 @@ static int cmd_report(int argc, char **argv)
 		return hm_cli__error("out of memory");
 	optind = 1;
 	rc = 2;		/* a bad option value is a usage error */
-	while ((c = getopt_long(argc, argv, ":i:d:Nc:g:k:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:Nc:g:fvk:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			ro.input = optarg;
@@ -218,6 +226,13 @@ static int cmd_report(int argc, char **argv)
 			if (strncmp(optarg, "none", 4))
 				hm_warn("--call-graph %s: hitmap prints no call chains; the Pareto "
 					"is perf's with --call-graph none", optarg);
+			break;
+		case 'f':
+			break;	/* hitmap has no owner check for -f to lift */
+		case O_STITCH:
+			break;	/* LBR stitching only changes call chains, which hitmap does not print */
+		case 'v':
+			hm_cli__verbose();
 			break;
 		case O_FULLSYM:
 			prd.full_symbols = true;

@@ -41,6 +41,11 @@ static void log_to_stderr(enum hm_log_level level, const char *msg, void *ctx)
 	fprintf(stderr, "hitmap: %s: %s\n", tag[level], msg);
 }
 
+void hm_cli__verbose(void)
+{
+	hm_log__set_sink(log_to_stderr, NULL, HM_LOG_DEBUG);
+}
+
 static void usage(FILE *f)
 {
 	struct hm_command *c;
