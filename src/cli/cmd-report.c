@@ -443,14 +443,16 @@ static int cmd_report(int argc, char **argv)
 	}
 	/* a memory view with nothing to show: say why, and which view has something */
 	if (!by && !hm_report__has_memory_samples(r)) {
+		const char *name = strcmp(ro.input, "-") ? ro.input : "<stdin>";
+
 		if (!hm_report__has_contention_events(r))
 			fprintf(stderr, "hitmap: warning: %s: no memory samples (no load or store with a "
 				"data source): perf c2c's counters and the line table are empty; record "
-				"with 'hitmap record' or 'perf c2c record'\n", ro.input);
+				"with 'hitmap record' or 'perf c2c record'\n", name);
 		else
 			fprintf(stderr, "hitmap: warning: %s: a contention-mode recording (lock tracepoints, "
 				"no memory samples): perf c2c's counters and the line table are empty; its "
-				"view is 'hitmap report -i %s --by bucket'\n", ro.input, ro.input);
+				"view is 'hitmap report -i %s --by bucket'\n", name, ro.input);
 	}
 	if (by) {
 		err = hm_report__render_futex(r, view, fmt, perf_counters, stdout);

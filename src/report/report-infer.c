@@ -74,7 +74,7 @@ int hm_report__infer_finish(struct hm_report *r)
 
 	if (!r->infer)
 		return 0;
-	n = hm_futex_model__infer_observed(&r->futex, r->infer, r->opts.input);
+	n = hm_futex_model__infer_observed(&r->futex, r->infer, r->name);
 	hm_futex_observer__delete(r->infer);
 	r->infer = NULL;
 	return n == -ENOMEM ? n : 0;	/* a failed inference leaves lines unnamed (warned) */

@@ -128,6 +128,8 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	if (!r)
 		return NULL;
 	r->opts = *opts;
+	/* as the reader names it */
+	r->name = opts->input && !strcmp(opts->input, "-") ? "<stdin>" : opts->input;
 	if (!r->opts.cacheline_size)
 		r->opts.cacheline_size = 64;
 	if (r->opts.cacheline_size & (r->opts.cacheline_size - 1)) {
@@ -193,7 +195,7 @@ static int setup_futex(struct hm_report *r)
 		/* no or unparsable release: the c2c views do not need it */
 		if (r->opts.want_buckets || r->opts.nr_futex_tables)
 			hm_warn("%s: kernel release '%s' unknown; assuming the 6.17 futex layout "
-				"(give --kernel REL)", r->opts.input, rel ? rel : "");
+				"(give --kernel REL)", r->name, rel ? rel : "");
 		era = HM_FUTEX_ERA_6_17;
 	}
 	err = hm_futex_model__init(&r->futex, era);
@@ -202,7 +204,7 @@ static int setup_futex(struct hm_report *r)
 	err = hm_futex_model__from_meta(&r->futex, r->meta);
 	if (err < 0)
 		hm_warn("%s: futex tables in the hitmap metadata are unreadable; ignoring them",
-			r->opts.input);
+			r->name);
 	hm_futex_model__note_geometry(&r->futex, "metadata");
 	for (int i = 0; i < r->opts.nr_futex_tables; i++) {
 		struct hm_futex_table t;
@@ -575,7 +577,7 @@ static int setup_header(struct hm_report *r)
 		r->meta = hm_meta__parse(r->header->hitmap_meta, r->header->hitmap_meta_size,
 					 r->header->needs_swap);
 		if (!r->meta)
-			hm_warn("%s: hitmap metadata section is corrupt; ignoring it", r->opts.input);
+			hm_warn("%s: hitmap metadata section is corrupt; ignoring it", r->name);
 	}
 	if (!r->meta)
 		r->meta = hm_meta__new();
@@ -877,7 +879,7 @@ int hm_report__pass_end(struct hm_report *r, int err)
 		return err;
 	if (r->nr_nocpu)
 		hm_warn("%s: %llu samples have no CPU (recorded without --sample-cpu); "
-			"their socket and node are unknown", r->opts.input,
+			"their socket and node are unknown", r->name,
 			(unsigned long long)r->nr_nocpu);
 
 	return 0;

@@ -75,6 +75,7 @@ struct hm_futex_observer;	/* futex table inference (hitmap/futex_infer.h) */
 
 struct hm_report {
 	struct hm_report_opts	opts;
+	const char		*name;		/* the input in messages: its path, or "<stdin>" */
 	struct hm_reader	*reader;
 	const struct hm_header	*header;
 	struct hm_topo		*topo;

@@ -218,6 +218,11 @@ if [ -x "$CGEN" ] && [ -x "$GEN" ] &&
 		grep -q 'contention-mode recording' "$TMP/e" && fail "contention-quiet:${a##*/}" "$(head -c 300 "$TMP/e")" ||
 			pass "contention-quiet:${a##*/}"
 	done
+	# read from a pipe: the input is "<stdin>" in messages, as the reader's errors say; the
+	# suggested command line keeps "-"
+	"$HITMAP" convert -i "$TMP/cont.data" -o - --pipe 2>/dev/null | "$HITMAP" report -i - >/dev/null 2>"$TMP/e"
+	grep -q "^hitmap: warning: <stdin>: a contention-mode recording.*'hitmap report -i - --by bucket'" "$TMP/e" &&
+		! grep -q 'warning: -:' "$TMP/e" && pass stdin-named-in-warnings || fail stdin-named-in-warnings "$(head -c 300 "$TMP/e")"
 else
 	fail contention-file-says "cannot make the files ($CGEN, $GEN)"
 fi
