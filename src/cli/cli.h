@@ -2,6 +2,8 @@
 #ifndef HITMAP_CLI_H
 #define HITMAP_CLI_H
 
+#include <stdbool.h>
+
 /*
  * Each command lives in its own src/cli/cmd-NAME.c and registers itself with
  * HM_COMMAND(); main.c dispatches.  Only the CLI prints or exits.
@@ -46,6 +48,14 @@ int hm_cli__lib_error(int err, const char *what);
 int hm_cli__lib_usage_error(int err, const char *what);
 /* Print a man-style --help text for @cmd from its man page name. */
 void hm_cli__usage(const char *usage);
+/*
+ * The futex-hash workload's options (bench futex-hash, record --workload),
+ * @cmd naming them in errors.  Returns 0, 1 for --help, or -1 after printing
+ * an error.  @json may be NULL.
+ */
+struct hm_futex_hash_opts;
+int hm_cli__parse_futex_hash(const char *cmd, int argc, char **argv,
+			     struct hm_futex_hash_opts *o, bool *silent, bool *json);
 /* -v: the library's debug messages on stderr as well (HITMAP_DEBUG does the same) */
 void hm_cli__verbose(void);
 

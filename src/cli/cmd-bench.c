@@ -55,15 +55,8 @@ static int parse_long(const char *opt, const char *arg, long min, long max, long
 	return 0;
 }
 
-/*
- * Parse futex-hash workload options (shared with hitmap record --workload).
- * Returns 0, 1 for --help, or -1 after printing an error.  @json may be NULL.
- */
-int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o,
-			     bool *silent, bool *json);
-
-int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o,
-			     bool *silent, bool *json)
+int hm_cli__parse_futex_hash(const char *cmd, int argc, char **argv,
+			     struct hm_futex_hash_opts *o, bool *silent, bool *json)
 {
 	enum { OPT_CPUS = 256, OPT_PLACEMENT, OPT_JSON };
 	static const struct option longopts[] = {
@@ -140,12 +133,12 @@ int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o
 		case 'h':
 			return 1;
 		default:
-			hm_cli__bad_option("bench futex-hash", longopts, argv, c);
+			hm_cli__bad_option(cmd, longopts, argv, c);
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		hm_cli__error("bench futex-hash: unexpected argument '%s'", argv[optind]);
+		hm_cli__usage_error("%s: unexpected argument '%s'", cmd, argv[optind]);
 		return -1;
 	}
 	return 0;
@@ -167,7 +160,7 @@ static int cmd_bench(int argc, char **argv)
 	    strcmp(argv[1], "hash"))
 		return hm_cli__usage_error("bench: '%s' is not a benchmark; fix: hitmap bench futex-hash", argv[1]);
 	hm_futex_hash_opts__init(&o);
-	ret = hm_cli__parse_futex_hash(argc - 1, argv + 1, &o, &silent, &json);
+	ret = hm_cli__parse_futex_hash("bench futex-hash", argc - 1, argv + 1, &o, &silent, &json);
 	if (ret == 1) {
 		hm_cli__usage(bench_usage);
 		return 0;

@@ -17,9 +17,6 @@
 #include <limits.h>
 #include "util/num.h"
 
-int hm_cli__parse_futex_hash(int argc, char **argv, struct hm_futex_hash_opts *o,
-			     bool *silent, bool *json);
-
 static const char record_usage[] =
 "usage: hitmap record [options] -- COMMAND [ARGS]\n"
 "       hitmap record [options] --workload futex-hash [workload options]\n"
@@ -276,7 +273,9 @@ static int cmd_record(int argc, char **argv)
 			o.workload = true;
 			rec_argc = i;
 			i += argv[i][10] == '=' ? 1 : 2;
-			err = hm_cli__parse_futex_hash(argc - i + 1, argv + i - 1, &o.wl, &wl_silent, NULL);
+			/* "hitmap record --help" in its errors: record's own options go before --workload */
+			err = hm_cli__parse_futex_hash("record --workload futex-hash", argc - i + 1,
+						       argv + i - 1, &o.wl, &wl_silent, NULL);
 			if (err == 1) {
 				hm_cli__usage(record_usage);
 				return 0;

@@ -91,6 +91,35 @@ static int online_cpus(int **cpus)
 	return n;
 }
 
+/* -C: every CPU online, else one error naming the first that is not, and the online list */
+static int check_online(const char *arg, const int *cpus, int n)
+{
+	char buf[4096] = "";
+	int *on = NULL, nr_on, i, j;
+	FILE *f;
+
+	nr_on = online_cpus(&on);
+	if (nr_on <= 0)
+		return 0;	/* cannot tell: the kernel will say */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nr_on && on[j] != cpus[i]; j++)
+			;
+		if (j == nr_on)
+			break;
+	}
+	free(on);
+	if (i == n)
+		return 0;
+	f = fopen("/sys/devices/system/cpu/online", "r");
+	if (!f || !fgets(buf, sizeof(buf), f))
+		snprintf(buf, sizeof(buf), "0-%d", nr_on - 1);
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	hm_err("-C '%s': CPU %d is not online; fix: give CPUs of %s", arg, cpus[i], buf);
+	return -EINVAL;
+}
+
 static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
 {
 	struct hm_rec_session *s = ctx;
@@ -624,6 +653,9 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			err = -EINVAL;
 			goto out;
 		}
+		err = check_online(o->cpus, s.cpus, s.nr_cpus);
+		if (err)
+			goto out;
 	} else {
 		s.nr_cpus = online_cpus(&s.cpus);
 		if (s.nr_cpus <= 0) {

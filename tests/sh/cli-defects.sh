@@ -98,7 +98,7 @@ badopt bench-value "bench futex-hash: option '-t' needs a value" bench futex-has
 badopt simulate-value "simulate: option '--sockets' needs a value" simulate --sockets
 badopt report-novalue "report: option '--stats' takes no value" report --stats=1
 badopt report-ambiguous "report: option '--st' is ambiguous" report --st
-badopt record-workload "bench futex-hash: unknown option '-Z'" record --workload futex-hash -Z
+badopt record-workload "record --workload futex-hash: unknown option '-Z'; see 'hitmap record --help'" record --workload futex-hash -Z
 
 # hash --this-machine alone: the machine's geometry, no address needed
 if "$HITMAP" hash --this-machine >"$TMP/o" 2>"$TMP/e"; then

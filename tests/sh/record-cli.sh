@@ -38,6 +38,14 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null; 
 	if [ $rc -ne 0 ] && grep -q 'fix:' "$TMP/e" && grep -qi 'permission\|paranoid\|root' "$TMP/e"; then pass "unprivileged: error names the permission and the fix"
 	else fail "unprivileged: error names the permission and the fix" "rc=$rc $(cat "$TMP/e")"; fi
 fi
+# -C with a CPU that is not online: named, with the online list (the kernel's EINVAL said "try another --mode")
+"$HITMAP" record -C 4095 -o "$TMP/x.data" -- true >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -ne 0 ] && grep -q "^hitmap: -C '4095': CPU 4095 is not online; fix: give CPUs of $(cat /sys/devices/system/cpu/online)\$" "$TMP/e" &&
+	pass "-C offline CPU: named with the online list" || fail "-C offline CPU: named with the online list" "rc=$rc $(cat "$TMP/e")"
+# a record option after --workload: the error points at record's help, where the order is
+"$HITMAP" record --workload futex-hash -r 0 -o "$TMP/x.data" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 2 ] && grep -qx "hitmap: record --workload futex-hash: unknown option '-o'; see 'hitmap record --help'" "$TMP/e" &&
+	pass "record option after --workload: names record's help" || fail "record option after --workload: names record's help" "rc=$rc $(cat "$TMP/e")"
 "$HITMAP" record -o "$TMP/x.data" -- /nonexistent/cmd >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -eq 127 ] && grep -q '^hitmap: /nonexistent/cmd: cannot run: No such file or directory; fix:' "$TMP/e" && [ "$(wc -l <"$TMP/e")" = 1 ] &&
 	pass "missing command: 127 and one line, no summary of a recording of nothing" ||
