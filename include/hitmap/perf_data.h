@@ -337,6 +337,8 @@ const struct hm_header *hm_reader__header(const struct hm_reader *r);
 int hm_reader__nr_evsels(const struct hm_reader *r);
 const struct hm_evsel *hm_reader__evsel(const struct hm_reader *r, int idx);
 const char *hm_reader__path(const struct hm_reader *r);
+/* How a reader names @path in its messages (hm_reader__path): "<stdin>" for "-". */
+const char *hm_reader__name_of(const char *path);
 
 /* Per-type record counts seen so far (index: record type < HM_RECORD_MAX). */
 struct hm_reader_stats {

@@ -385,6 +385,13 @@ static int cmd_record(int argc, char **argv)
 	err = hm_record__run(&o, &r);
 	if (err)
 		return hm_cli__lib_error(err, "record");
+	if (r.exec_errno) {
+		/* one line, as perf record: no summary (nor JSON) of a recording of nothing */
+		hm_cli__error("%s: cannot run: %s; fix: check the command and PATH",
+			      o.argv[0], strerror(r.exec_errno));
+		hm_record_result__release(&r);
+		return r.exec_errno == ENOENT ? 127 : 126;	/* as a shell */
+	}
 	if (record_json)
 		print_json(&o, &r);
 	if (r.not_written) {
@@ -394,13 +401,6 @@ static int cmd_record(int argc, char **argv)
 				o.output);
 		hm_record_result__release(&r);
 		return 0;
-	}
-	if (r.exec_errno) {
-		/* one line, as perf record: no summary of a recording of nothing */
-		hm_cli__error("%s: cannot run: %s; fix: check the command and PATH",
-			      o.argv[0], strerror(r.exec_errno));
-		hm_record_result__release(&r);
-		return r.exec_errno == ENOENT ? 127 : 126;	/* as a shell */
 	}
 	if (!quiet) {
 		fprintf(stderr, "[ hitmap record: mode %s: %s ]\n", hm_rec_mode__name(r.mode), r.mode_why);

@@ -443,7 +443,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	/* a memory view with nothing to show: say why, and which view has something */
 	if (!by && !hm_report__has_memory_samples(r)) {
-		const char *name = strcmp(ro.input, "-") ? ro.input : "<stdin>";
+		const char *name = hm_reader__name_of(ro.input);
 
 		if (!hm_report__has_contention_events(r))
 			fprintf(stderr, "hitmap: warning: %s: no memory samples (no load or store with a "

@@ -147,7 +147,7 @@ void hm_out__input(const char *path)
 		return;
 	ins[nr_ins].dev = st.st_dev;
 	ins[nr_ins].ino = st.st_ino;
-	ins[nr_ins].name = strdup(!strcmp(path, "-") ? "<stdin>" : path);
+	ins[nr_ins].name = strdup(hm_reader__name_of(path));
 	if (ins[nr_ins].name)
 		nr_ins++;
 }

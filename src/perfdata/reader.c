@@ -39,6 +39,7 @@
 const struct hm_header *hm_reader__header(const struct hm_reader *r) { return &r->h; }
 int hm_reader__nr_evsels(const struct hm_reader *r) { return r->nr_ev; }
 const char *hm_reader__path(const struct hm_reader *r) { return r->path; }
+const char *hm_reader__name_of(const char *path) { return path && !strcmp(path, "-") ? "<stdin>" : path; }
 const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r) { return &r->st; }
 
 const struct hm_evsel *hm_reader__evsel(const struct hm_reader *r, int idx)
@@ -163,7 +164,7 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 		errno = EINVAL;
 		return NULL;
 	}
-	r = reader_alloc(!strcmp(path, "-") ? "<stdin>" : path, opts);
+	r = reader_alloc(hm_reader__name_of(path), opts);
 	if (!r) {
 		errno = ENOMEM;
 		return NULL;

@@ -68,9 +68,9 @@ int hm_rec_mode__parse(const char *s, enum hm_rec_mode *m)
 	return -EINVAL;
 }
 
-static int online_cpus(int **cpus)
+/* The online CPUs, and their list as the kernel writes it in @text (for messages). */
+static int online_cpus(int **cpus, char *text, size_t len)
 {
-	char buf[4096];
 	FILE *f;
 	int n = 0, max = 8192;
 
@@ -78,8 +78,8 @@ static int online_cpus(int **cpus)
 	if (!*cpus)
 		return -ENOMEM;
 	f = fopen("/sys/devices/system/cpu/online", "r");
-	if (f && fgets(buf, sizeof(buf), f))
-		n = hm_cpulist__parse(buf, *cpus, max);
+	if (f && fgets(text, (int)len, f))
+		n = hm_cpulist__parse(text, *cpus, max);
 	if (f)
 		fclose(f);
 	if (n <= 0) {
@@ -87,37 +87,34 @@ static int online_cpus(int **cpus)
 
 		for (n = 0; n < c && n < max; n++)
 			(*cpus)[n] = n;
+		snprintf(text, len, "0-%d", n - 1);
 	}
+	text[strcspn(text, "\n")] = 0;
 	return n;
 }
 
 /* -C: every CPU online, else one error naming the first that is not, and the online list */
 static int check_online(const char *arg, const int *cpus, int n)
 {
-	char buf[4096] = "";
-	int *on = NULL, nr_on, i, j;
-	FILE *f;
+	char list[4096];
+	int *on = NULL, nr_on, i, err = 0;
+	bool *online = calloc(HM_MAX_CPUS, sizeof(*online));
 
-	nr_on = online_cpus(&on);
-	if (nr_on <= 0)
-		return 0;	/* cannot tell: the kernel will say */
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < nr_on && on[j] != cpus[i]; j++)
-			;
-		if (j == nr_on)
-			break;
+	nr_on = online_cpus(&on, list, sizeof(list));
+	if (!online || nr_on <= 0)
+		goto out;	/* cannot tell: the kernel will say */
+	for (i = 0; i < nr_on; i++)
+		online[on[i]] = true;
+	for (i = 0; i < n && online[cpus[i]]; i++)
+		;
+	if (i < n) {
+		hm_err("-C '%s': CPU %d is not online; fix: give CPUs of %s", arg, cpus[i], list);
+		err = -EINVAL;
 	}
+out:
+	free(online);
 	free(on);
-	if (i == n)
-		return 0;
-	f = fopen("/sys/devices/system/cpu/online", "r");
-	if (!f || !fgets(buf, sizeof(buf), f))
-		snprintf(buf, sizeof(buf), "0-%d", nr_on - 1);
-	if (f)
-		fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	hm_err("-C '%s': CPU %d is not online; fix: give CPUs of %s", arg, cpus[i], buf);
-	return -EINVAL;
+	return err;
 }
 
 static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
@@ -657,7 +654,9 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 		if (err)
 			goto out;
 	} else {
-		s.nr_cpus = online_cpus(&s.cpus);
+		char list[4096];
+
+		s.nr_cpus = online_cpus(&s.cpus, list, sizeof(list));
 		if (s.nr_cpus <= 0) {
 			err = s.nr_cpus ? s.nr_cpus : -ENODEV;
 			goto out;

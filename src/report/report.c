@@ -128,8 +128,7 @@ struct hm_report *hm_report__new(const struct hm_report_opts *opts)
 	if (!r)
 		return NULL;
 	r->opts = *opts;
-	/* as the reader names it */
-	r->name = opts->input && !strcmp(opts->input, "-") ? "<stdin>" : opts->input;
+	r->name = hm_reader__name_of(opts->input);
 	if (!r->opts.cacheline_size)
 		r->opts.cacheline_size = 64;
 	if (r->opts.cacheline_size & (r->opts.cacheline_size - 1)) {

@@ -168,13 +168,12 @@ out:
 	free(out);
 }
 
-/* The futex arrays would take more than half of physical memory. */
-static bool too_big(int threads, int futexes)
+/* Half of physical memory in bytes; 0 when unknown (no limit). */
+static double half_memory(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	double need = (double)threads * futexes * sizeof(uint32_t);
 
-	return pages > 0 && psz > 0 && need > (double)pages * psz / 2;
+	return pages > 0 && psz > 0 ? (double)pages * psz / 2 : 0;
 }
 
 struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
@@ -182,6 +181,7 @@ struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
 	struct hm_futex_hash *fh;
 	struct fh_priv *p;
 	int max = CPU_SETSIZE, nr, i;
+	double need;
 
 	if (o->futexes <= 0 || o->futexes > HM_FUTEX_HASH_MAX_FUTEXES ||
 	    o->runtime < 0 || o->threads < 0 || o->threads > HM_FUTEX_HASH_MAX_THREADS) {
@@ -218,10 +218,10 @@ struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
 	p->nr_cpus = nr;
 	place_cpus(o->sysfs_root, p->cpus, nr, o->placement);
 	fh->nr_threads = o->threads ? o->threads : nr;
-	if (too_big(fh->nr_threads, o->futexes)) {
+	need = (double)fh->nr_threads * o->futexes * sizeof(uint32_t);
+	if (half_memory() && need > half_memory()) {
 		hm_err("futex-hash: %d threads x %d futexes need %.1f GiB, more than half of this machine's memory; fix: fewer futexes (-f) or threads (-t)",
-		       fh->nr_threads, o->futexes,
-		       (double)fh->nr_threads * o->futexes * sizeof(uint32_t) / (1 << 30));
+		       fh->nr_threads, o->futexes, need / (1 << 30));
 		errno = ENOMEM;
 		goto fail;
 	}

@@ -50,6 +50,10 @@ fi
 [ $rc -eq 127 ] && grep -q '^hitmap: /nonexistent/cmd: cannot run: No such file or directory; fix:' "$TMP/e" && [ "$(wc -l <"$TMP/e")" = 1 ] &&
 	pass "missing command: 127 and one line, no summary of a recording of nothing" ||
 	fail "missing command: 127 and one line, no summary of a recording of nothing" "rc=$rc $(cat "$TMP/e")"
+"$HITMAP" record --json -o "$TMP/x.data" -- /nonexistent/cmd >"$TMP/o" 2>"$TMP/e"; rc=$?
+[ $rc -eq 127 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ] &&
+	pass "missing command with --json: no JSON of a recording of nothing" ||
+	fail "missing command with --json: no JSON of a recording of nothing" "rc=$rc $(head -c 200 "$TMP/o") $(cat "$TMP/e")"
 printf 'not a program\n' >"$TMP/noexec"; chmod 644 "$TMP/noexec"
 "$HITMAP" record -o "$TMP/x.data" -- "$TMP/noexec" >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -eq 126 ] && grep -q 'cannot run: Permission denied' "$TMP/e" && [ "$(wc -l <"$TMP/e")" = 1 ] &&
