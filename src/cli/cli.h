@@ -46,6 +46,11 @@ int hm_cli__bad_option(const char *cmd, const struct option *longopts, char **ar
 int hm_cli__lib_error(int err, const char *what);
 /* The same for a value the library refused (a usage error): returns 2. */
 int hm_cli__lib_usage_error(int err, const char *what);
+/*
+ * A --futex-table SPEC of report or diff, checked before any file is read:
+ * 0, or 2 (a usage error) after the parser's one line.
+ */
+int hm_cli__check_futex_table(const char *spec);
 /* Print a man-style --help text for @cmd from its man page name. */
 void hm_cli__usage(const char *usage);
 /*

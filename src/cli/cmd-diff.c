@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <hitmap/futex.h>
 #include <hitmap/log.h>
 #include "cli.h"
 #include "output.h"
@@ -103,7 +102,6 @@ static int cmd_diff(int argc, char **argv)
 	struct hm_metrics **sets = NULL;
 	struct hm_diff *d = NULL;
 	int nr_tables = 0, sep = -1, i, c, nfiles, nr_base, rc = 1;
-	struct hm_futex_table ft;
 	bool metrics_only = false;
 	char **files;
 	double v = 0;
@@ -153,10 +151,9 @@ static int cmd_diff(int argc, char **argv)
 		case 'k':	ro.vmlinux = optarg; break;
 		case O_SYMFS:	ro.symfs = optarg; break;
 		case O_FUTEX:
-			if (hm_futex_table__parse(optarg, &ft) < 0) {
-				rc = hm_cli__lib_usage_error(-EINVAL, "--futex-table");
+			rc = hm_cli__check_futex_table(optarg);
+			if (rc)
 				goto out;
-			}
 			tables[nr_tables++] = optarg;
 			break;
 		case O_KERNEL:	ro.kernel_release = optarg; break;

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
+#include <hitmap/topo.h>
 #include "cli.h"
 #include "output.h"
 #include "record/pmu.h"
@@ -306,6 +307,10 @@ static int cmd_record(int argc, char **argv)
 			o.all_cpus = true;
 			break;
 		case 'C':
+			/* the syntax here (a usage error); whether they are online, the library */
+			if (hm_cpulist__parse(optarg, NULL, 0) <= 0)
+				return hm_cli__usage_error("-C '%s': not a CPU list; fix: e.g. -C 0-3 "
+							   "or -C 0,2", optarg);
 			o.cpus = optarg;
 			break;
 		case 'u':
@@ -404,8 +409,9 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (!quiet) {
 		fprintf(stderr, "[ hitmap record: mode %s: %s ]\n", hm_rec_mode__name(r.mode), r.mode_why);
-		fprintf(stderr, "[ hitmap record: wrote %s: %.3f MB, %llu samples on %d CPUs, %llu lost events, %llu lost samples%s ]\n",
+		fprintf(stderr, "[ hitmap record: wrote %s: %.3f MB, %llu samples on %d CPU%s, %llu lost events, %llu lost samples%s ]\n",
 			o.output, r.bytes / 1e6, (unsigned long long)r.nr_samples, r.nr_cpus,
+			r.nr_cpus == 1 ? "" : "s",
 			(unsigned long long)r.lost, (unsigned long long)r.lost_samples,
 			r.interrupted ? "; interrupted, the file is complete" : "");
 		if (r.mode == HM_MODE_SPE)

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <hitmap/futex.h>
 #include <hitmap/log.h>
 #include "cli.h"
 #include "output.h"
@@ -255,17 +254,12 @@ static int cmd_report(int argc, char **argv)
 		case O_NOSRC:
 			ro.no_source = true;
 			break;
-		case O_FUTEX: {
-			struct hm_futex_table t;
-
-			/* a bad spec is a usage error, said before the file is read */
-			if (hm_futex_table__parse(optarg, &t) < 0) {
-				rc = hm_cli__lib_usage_error(-EINVAL, "--futex-table");
+		case O_FUTEX:
+			rc = hm_cli__check_futex_table(optarg);
+			if (rc)
 				goto out;
-			}
 			tables[ro.nr_futex_tables++] = optarg;
 			break;
-		}
 		case O_KERNEL:
 			ro.kernel_release = optarg;
 			break;

@@ -366,8 +366,15 @@ struct script {
 
 static int parse_fields(struct script *s, const char *arg)
 {
-	char *dup = strdup(arg), *save = NULL, *tok;
+	char *dup, *save = NULL, *tok;
 
+	/* perf refuses this too ("Cannot set fields to 'none'") */
+	if (!arg[strspn(arg, ",")]) {
+		hm_cli__error("script: -F '%s' names no field; fix: name some, as in "
+			      "-F comm,tid,time,addr, or leave -F out for the defaults", arg);
+		return -EINVAL;
+	}
+	dup = strdup(arg);
 	if (!dup)
 		return -ENOMEM;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

@@ -4,11 +4,13 @@
  * exit status to use.  Below main.c and output.c, which both report through
  * these.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <hitmap/futex.h>
 #include <hitmap/log.h>
 #include "cli.h"
 
@@ -44,6 +46,15 @@ int hm_cli__lib_usage_error(int err, const char *what)
 {
 	hm_cli__lib_error(err, what);
 	return 2;
+}
+
+int hm_cli__check_futex_table(const char *spec)
+{
+	struct hm_futex_table t;
+
+	if (hm_futex_table__parse(spec, &t) < 0)
+		return hm_cli__lib_usage_error(-EINVAL, "--futex-table");
+	return 0;
 }
 
 int hm_cli__lib_error(int err, const char *what)

@@ -93,6 +93,25 @@ static int online_cpus(int **cpus, char *text, size_t len)
 	return n;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* -C 3,0-3: each CPU once, in order, as perf's CPU map has them; returns the new count */
+static int cpus__sort_unique(int *cpus, int n)
+{
+	int i, k = 0;
+
+	qsort(cpus, n, sizeof(*cpus), cmp_int);
+	for (i = 0; i < n; i++)
+		if (!k || cpus[k - 1] != cpus[i])
+			cpus[k++] = cpus[i];
+	return k;
+}
+
 /* -C: every CPU online, else one error naming the first that is not, and the online list */
 static int check_online(const char *arg, const int *cpus, int n)
 {
@@ -650,6 +669,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			err = -EINVAL;
 			goto out;
 		}
+		s.nr_cpus = cpus__sort_unique(s.cpus, s.nr_cpus);
 		err = check_online(o->cpus, s.cpus, s.nr_cpus);
 		if (err)
 			goto out;

@@ -67,6 +67,9 @@ usage2 hash-kernel hash --kernel x.y 0x1000
 usage2 convert-level convert -i a -o b -z 99
 usage2 convert-missing convert -i a
 usage2 script-field script -F bogus
+# -F with no field at all: perf refuses it; hitmap printed the defaults
+usage2 script-no-field script -F ''
+usage2 script-no-field-commas script -F ,,
 usage2 header-extra header extra
 usage2 stat-extra stat extra
 usage2 unknown-command nosuchcommand

@@ -42,6 +42,16 @@ fi
 "$HITMAP" record -C 4095 -o "$TMP/x.data" -- true >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q "^hitmap: -C '4095': CPU 4095 is not online; fix: give CPUs of $(cat /sys/devices/system/cpu/online)\$" "$TMP/e" &&
 	pass "-C offline CPU: named with the online list" || fail "-C offline CPU: named with the online list" "rc=$rc $(cat "$TMP/e")"
+# -C's syntax is a usage error, said before anything is opened
+rm -f "$TMP/x.data"
+"$HITMAP" record -C 1-0 -o "$TMP/x.data" -- true >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/x.data" ] && grep -qx "hitmap: -C '1-0': not a CPU list; fix: e.g. -C 0-3 or -C 0,2" "$TMP/e" &&
+	pass "-C not a CPU list: a usage error" || fail "-C not a CPU list: a usage error" "rc=$rc $(cat "$TMP/e")"
+# a CPU named twice is recorded once (the events were opened twice and counted twice)
+"$HITMAP" record -C 0,0-0 -o "$TMP/x.data" -- true >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -q ' samples on 1 CPU, ' "$TMP/e" &&
+	pass "-C 0,0-0: one CPU" || fail "-C 0,0-0: one CPU" "rc=$rc $(cat "$TMP/e")"
+rm -f "$TMP/x.data"
 # a record option after --workload: the error points at record's help, where the order is
 "$HITMAP" record --workload futex-hash -r 0 -o "$TMP/x.data" >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -eq 2 ] && grep -qx "hitmap: record --workload futex-hash: unknown option '-o'; see 'hitmap record --help'" "$TMP/e" &&
