@@ -130,13 +130,25 @@ void hm_rec__account(struct hm_rec_session *s, const struct perf_event_header *h
 {
 	struct hm_sample v;
 	struct tident tk = { 0 }, *t;
+	u64 id;
 	int idx;
 
 	if (h->type != PERF_RECORD_SAMPLE)
 		return;
 	s->res->nr_samples++;
-	/* every evsel of a contention session has IDENTIFIER first */
-	if (hm_sample__decode(dec_evsel(s, 0), h, h->size, &v))
+	/*
+	 * Every evsel of a contention session has IDENTIFIER first: the id says
+	 * whose layout the rest has (contention_begin alone carries a call
+	 * chain, so decoding an end or a sys_enter_futex with its layout fails).
+	 * A PMU session with one event may have no id: its layout is ev[0]'s.
+	 */
+	idx = -1;
+	if ((s->ev[0].attr.sample_type & PERF_SAMPLE_IDENTIFIER) &&
+	    h->size >= sizeof(*h) + sizeof(id)) {
+		memcpy(&id, h + 1, sizeof(id));
+		idx = evsel_of_id(s, id);
+	}
+	if (hm_sample__decode(dec_evsel(s, idx < 0 ? 0 : idx), h, h->size, &v))
 		return;
 	if (v.time && (v.sample_type & PERF_SAMPLE_TIME)) {
 		if (!s->time_first || v.time < s->time_first)
@@ -144,14 +156,7 @@ void hm_rec__account(struct hm_rec_session *s, const struct perf_event_header *h
 		if (v.time > s->time_last)
 			s->time_last = v.time;
 	}
-	if (s->ev_begin < 0)
-		return;
-	idx = evsel_of_id(s, v.id);
-	if (idx < 0)
-		return;
-	/* contention_begin alone carries a call chain: its own layout */
-	if (s->ev[idx].attr.sample_type != s->ev[0].attr.sample_type &&
-	    hm_sample__decode(dec_evsel(s, idx), h, h->size, &v))
+	if (s->ev_begin < 0 || idx < 0)
 		return;
 	tk.tid = v.tid ? v.tid : 0xffffffff;
 	if (idx == s->ev_begin) {

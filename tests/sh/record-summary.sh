@@ -41,6 +41,22 @@ if [ "$(id -u)" != 0 ] || ! have_tracefs || [ ! -d /sys/kernel/tracing/events/lo
 	skip "record-summary live" "needs root and the lock:contention_begin tracepoint"
 	done_tests
 fi
+# the summary's counts of each event = the samples of that event in the file
+# (end and sys_enter_futex were decoded with begin's layout, its call chain: 0)
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_futex ]; then
+	"$HITMAP" record -o "$TMP/f.data" --json --futex-syscalls --workload futex-hash -r 1 -t 2 >"$TMP/f.json" 2>/dev/null
+	"$HITMAP" script -i "$TMP/f.data" -F event 2>/dev/null | sort | uniq -c >"$TMP/f.ev"
+	for ev in begin:lock:contention_begin end:lock:contention_end sys_enter_futex:syscalls:sys_enter_futex; do
+		k=${ev%%:*}; name=${ev#*:}
+		got=$(jq ".contention.$k" "$TMP/f.json" 2>/dev/null)
+		want=$(awk -v e="$name:" '$2 == e {print $1}' "$TMP/f.ev"); want=${want:-0}
+		check "live: record's count of $name = its samples in the file ($want)" [ "$got" = "$want" ]
+	done
+	[ "$(jq .contention.sys_enter_futex "$TMP/f.json")" -gt 0 ] 2>/dev/null &&
+		pass "live: the futex workload's sys_enter_futex counted" || fail "live: the futex workload's sys_enter_futex counted" "$(head -c 300 "$TMP/f.json")"
+else
+	skip "record-summary sys_enter_futex" "no syscalls:sys_enter_futex tracepoint here"
+fi
 "$HITMAP" record -o "$TMP/r.data" --json --workload futex-hash -r 1 -t 4 >"$TMP/r.json" 2>"$TMP/r.err"
 if [ "$(jq '.buckets | length' "$TMP/r.json" 2>/dev/null)" = 0 ] || ! [ -s "$TMP/r.json" ]; then
 	skip "record-summary live" "nothing contended while recording (a busy or small machine): contention_begin $(jq .contention.begin "$TMP/r.json" 2>/dev/null)"
