@@ -175,6 +175,9 @@ static int cmd_bench(int argc, char **argv)
 	o.stop = &bench_stop;
 
 	fh = hm_futex_hash__new(&o);
+	/* EINVAL: an option the workload refused (--cpus not a list, or offline) */
+	if (!fh && errno == EINVAL)
+		return hm_cli__lib_usage_error(-errno, "bench futex-hash");
 	if (!fh)
 		return hm_cli__lib_error(-errno, "bench futex-hash");
 	if (!json) {

@@ -102,24 +102,50 @@ static int read_package_id(const char *root, int cpu, int *val)
 	return ok ? 0 : -EINVAL;
 }
 
-static int read_cpulist(const char *root, const char *rel, int *cpus, int n)
+/* A sysfs CPU list under @root: the CPUs, and its text in @text (for messages) */
+static int read_cpulist(const char *root, const char *rel, int *cpus, int n,
+			char *text, size_t len)
 {
-	char path[512], buf[4096];
+	char path[512];
 	FILE *f;
-	int nr;
 
 	snprintf(path, sizeof(path), "%s%s", root ? root : "", rel);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
+	if (!fgets(text, (int)len, f)) {
 		fclose(f);
 		return -EINVAL;
 	}
 	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	nr = parse_cpulist(buf, cpus, n);
-	return nr;
+	text[strcspn(text, "\n")] = 0;
+	return parse_cpulist(text, cpus, n);
+}
+
+/*
+ * --cpus: every CPU online, else one error naming the first that is not and
+ * the online list (pthread_create's EINVAL said "fewer threads").  Where the
+ * online list cannot be read, the CPUs are taken as given.
+ */
+static int check_online(const struct hm_futex_hash_opts *o, const int *cpus, int n, int max)
+{
+	char list[4096];
+	int *on = calloc(max, sizeof(*on)), nr_on, i, j, err = 0;
+
+	nr_on = on ? read_cpulist(o->sysfs_root, "/sys/devices/system/cpu/online", on, max,
+				  list, sizeof(list)) : -ENOMEM;
+	for (i = 0; nr_on > 0 && i < n; i++) {
+		for (j = 0; j < nr_on && on[j] != cpus[i]; j++)
+			;
+		if (j == nr_on) {
+			hm_err("--cpus '%s': CPU %d is not online; fix: give CPUs of %s",
+			       o->cpus, cpus[i], list);
+			err = -EINVAL;
+			break;
+		}
+	}
+	free(on);
+	return err;
 }
 
 /* Order @cpus by socket for spread (round-robin over sockets) or compact. */
@@ -206,8 +232,15 @@ struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
 			errno = EINVAL;
 			goto fail;
 		}
+		if (check_online(o, p->cpus, nr, max) < 0) {
+			errno = EINVAL;
+			goto fail;
+		}
 	} else {
-		nr = read_cpulist(o->sysfs_root, "/sys/devices/system/cpu/online", p->cpus, max);
+		char list[4096];
+
+		nr = read_cpulist(o->sysfs_root, "/sys/devices/system/cpu/online", p->cpus, max,
+				  list, sizeof(list));
 		if (nr <= 0) {
 			long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -410,7 +443,8 @@ int hm_futex_hash__run(struct hm_futex_hash *fh)
 	for (i = 0; i < fh->nr_threads; i++) {
 		double delta, v;
 
-		fh->thr[i].ops_per_sec = fh->secs ? fh->thr[i].ops / fh->secs : fh->thr[i].ops;
+		/* perf: bench__runtime.tv_sec > 0 ? ops / tv_sec : 0 (-r 0, or a stop within 1 s) */
+		fh->thr[i].ops_per_sec = fh->secs > 0 ? fh->thr[i].ops / fh->secs : 0;
 		fh->total_ops += fh->thr[i].ops;
 		v = (double)fh->thr[i].ops_per_sec;
 		delta = v - mean;

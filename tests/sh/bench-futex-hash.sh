@@ -11,6 +11,10 @@ grep -q '^Averaged [0-9]* operations/sec (+- [0-9]*\.[0-9][0-9]%), total secs = 
 # the array of thread 0 spans 64 futexes: last - first = 63*4
 first=$(sed -n 's/^\[thread  0\] futexes: \(0x[0-9a-f]*\) .*/\1/p' "$TMP/o"); last=$(sed -n 's/^\[thread  0\] futexes: 0x[0-9a-f]* \.\.\. \(0x[0-9a-f]*\) .*/\1/p' "$TMP/o")
 [ $((last - first)) = 252 ] && pass "futex array layout (u32 x 64)" || fail "futex array layout (u32 x 64)" "$first $last"
+# -r 0: no whole second, so perf's rate is 0 (hitmap printed the ops as a rate)
+"$HITMAP" bench futex-hash -r 0 -t 2 -f 16 >"$TMP/o" 2>&1
+[ "$(grep -c '\[ 0 ops/sec \]$' "$TMP/o")" = 2 ] && grep -qx 'Averaged 0 operations/sec (+- 0.00%), total secs = 0' "$TMP/o" &&
+	pass "-r 0: a rate of 0, as perf" || fail "-r 0: a rate of 0, as perf" "$(grep 'ops\|Aver' "$TMP/o")"
 "$HITMAP" bench futex-hash -r 1 -s -S -f 1 -t 1 >"$TMP/o" 2>&1
 grep -q 'operating on 1 \[shared\] futexes' "$TMP/o" && ! grep -q '^\[thread' "$TMP/o" && grep -q '^Averaged' "$TMP/o" && pass "-s -S -f 1" || fail "-s -S -f 1" "$(cat "$TMP/o")"
 if have_perf && perf bench futex hash -r 1 -s -t 1 -f 16 >"$TMP/p" 2>&1; then
