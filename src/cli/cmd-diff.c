@@ -207,9 +207,10 @@ static int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < nfiles; i++)
 		hm_out__input(files[i]);
-	if ((html && hm_out__check(html, "--html", false)) ||
-	    (ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms")) ||
-	    (ro.vmlinux && hm_in__check(ro.vmlinux, "--vmlinux"))) {
+	/* the symbol files are inputs first: --html may not overwrite them */
+	if ((ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms")) ||
+	    (ro.vmlinux && hm_in__check(ro.vmlinux, "--vmlinux")) ||
+	    (html && hm_out__check(hm_out__is_stdout(html) ? "-" : html, "--html", false))) {
 		free(files);
 		goto out;
 	}

@@ -141,6 +141,7 @@ static int cmd_report(int argc, char **argv)
 	struct hm_metrics *metrics = NULL;
 	struct hm_report_progress prog = { NULL, NULL };
 	const char *html = NULL, *fmt_opt = NULL, *arch;
+	char by_opt[64] = "--by";
 	char *html_extra = NULL;
 	bool perf_layout = false, display_given = false;
 	struct hm_pareto_opts popts;
@@ -265,6 +266,7 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case O_BY:
 			by = true;
+			snprintf(by_opt, sizeof(by_opt), "--by %s", optarg);
 			if (!strcmp(optarg, "bucket"))
 				view = HM_BY_BUCKET;
 			else if (!strcmp(optarg, "field"))
@@ -321,13 +323,34 @@ static int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* views and formats that do not go together: say so, do not drop one */
+	if (by && fmt == HM_FMT_LKP) {
+		rc = hm_out__conflict(by_opt, "--lkp");
+		goto out;
+	}
+	if (by && stats) {
+		rc = hm_out__conflict(by_opt, "--stats");
+		goto out;
+	}
+	if (stats && fmt == HM_FMT_CSV) {
+		rc = hm_out__conflict("--stats", "--csv");
+		goto out;
+	}
+	if (!by && perf_counters) {
+		hm_cli__error("--perf-counters: adds perf's counters to the --by views; fix: "
+			      "give --by bucket, field or socket");
+		goto out;
+	}
 	rc = 1;
 	hm_out__input(ro.input);
-	if (html && (hm_out__check(html, "--html", true) ||
-		     (!strcmp(html, "-") && fmt_opt && (rc = hm_out__conflict(fmt_opt, "--html -")))))
-		goto out;
 	if ((ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms")) ||
 	    (ro.vmlinux && hm_in__check(ro.vmlinux, "--vmlinux")))
+		goto out;
+	if (html && hm_out__is_stdout(html))
+		html = "-";	/* --html /dev/stdout: the same stream as the other formats */
+	if (html && (hm_out__check(html, "--html", true) ||
+		     (!strcmp(html, "-") && fmt_opt && (rc = hm_out__conflict(fmt_opt, "--html -"))) ||
+		     (!strcmp(html, "-") && by && (rc = hm_out__conflict(by_opt, "--html -")))))
 		goto out;
 	rd.stats_only = stats;
 	if (double_cl) {

@@ -272,8 +272,20 @@ int hm_out__conflict(const char *a, const char *b)
 	return 2;
 }
 
+bool hm_out__is_stdout(const char *path)
+{
+	struct stat st, so;
+
+	if (!strcmp(path, "-"))
+		return true;
+	return !stat(path, &st) && !fstat(STDOUT_FILENO, &so) &&
+	       st.st_dev == so.st_dev && st.st_ino == so.st_ino;
+}
+
 int hm_in__check(const char *path, const char *opt)
 {
+	/* an input too: no output may overwrite it (--html k with --kallsyms k) */
+	hm_out__input(path);
 	if (!access(path, R_OK))
 		return 0;
 	return hm_cli__error("%s %s: cannot open: %s%s", opt, path, strerror(errno), hm_hint__open(errno));

@@ -41,12 +41,16 @@ int hm_out__close(FILE *f);
 /* Name of the file behind @f, for messages ("<stdout>" for standard output). */
 const char *hm_out__name(FILE *f);
 
+/* @path is standard output: '-', or the file behind it (/dev/stdout, /dev/fd/1, ...) */
+bool hm_out__is_stdout(const char *path);
+
 /* Two options that cannot go together: a usage error (returns 2). */
 int hm_out__conflict(const char *a, const char *b);
 
 /*
  * Inputs.  hm_in__check: 0 when the file @path that option @opt names can be
- * read, else "OPT PATH: cannot open: ERR" and 1.  hm_in__reader: declare
+ * read, else "OPT PATH: cannot open: ERR" and 1; either way @path is an input
+ * (hm_out__input), which no output may overwrite.  hm_in__reader: declare
  * @path ('-': standard input) an input and open it as a perf.data; NULL
  * after the library's message.
  */

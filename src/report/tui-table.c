@@ -279,7 +279,8 @@ int hm_tui_table__sort(struct hm_tui_table *t, int c, bool reverse)
 	for (size_t i = 0; i < t->nr; i++)
 		t->perm[i] = i;
 	sort_t = t;
-	qsort(t->perm, t->nr, sizeof(*t->perm), row_cmp);
+	if (t->nr)	/* an empty view has no perm array: qsort(NULL, 0) is undefined */
+		qsort(t->perm, t->nr, sizeof(*t->perm), row_cmp);
 	return 0;
 }
 

@@ -34,6 +34,15 @@ usage2 report-max-lines report --max-lines x
 usage2 report-cacheline report --cacheline 96
 usage2 report-by report --by nothing
 usage2 report-futex-table report --futex-table bogus
+# a view and a format that do not go together: named (it was "report: Invalid argument", 1)
+usage2 report-by-lkp report --lkp --by bucket
+usage2 report-by-html report --by field --html -
+usage2 report-by-stats report --stats --by socket
+usage2 report-stats-csv report --stats --csv
+usage2 report-perf-counters report --perf-counters
+"$HITMAP" report --lkp --by bucket -i /dev/null 2>"$TMP/e" >/dev/null
+grep -qx 'hitmap: --by bucket and --lkp cannot be used together; choose one' "$TMP/e" &&
+	pass report-by-lkp-named || fail report-by-lkp-named "$(cat "$TMP/e")"
 usage2 report-futex-slots report --futex-table global:0:0x1000:3
 usage2 diff-futex-table diff --futex-table private:1:0x1001:64 a.data b.data
 usage2 diff-alpha diff --alpha x a.data b.data
@@ -41,6 +50,11 @@ usage2 diff-files diff a.data
 usage2 bench-threads bench futex-hash -t x
 usage2 bench-placement bench futex-hash --placement diagonal
 usage2 bench-name bench nosuch
+usage2 bench-cpus-list bench futex-hash -r 1 --cpus 1-0
+# a CPU that is not online: named (pthread_create's EINVAL said "fewer threads")
+usage2 bench-cpus-offline bench futex-hash -r 1 --cpus 1000
+grep -q "^hitmap: --cpus '1000': CPU 1000 is not online; fix: give CPUs of $(cat /sys/devices/system/cpu/online)\$" "$TMP/e" &&
+	pass bench-cpus-offline-named || fail bench-cpus-offline-named "$(cat "$TMP/e")"
 usage2 record-mode record --mode warp --plan
 usage2 record-mmap record -m 3 --plan
 usage2 record-period record -c x --plan

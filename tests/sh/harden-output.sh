@@ -81,6 +81,24 @@ refused json-csv          2 "$HITMAP" report -i "$F" --json --csv
 refused diff-json-csv     2 "$HITMAP" diff --json --csv "$F" "$F"
 refused alpha-nan         2 "$HITMAP" diff --alpha nan "$F" "$F"
 refused kallsyms-missing  1 "$HITMAP" report -i "$F" --kallsyms "$TMP/nonexistent"
+# a symbol file named by an option is an input too: --html may not overwrite it
+kept() {
+	local n=$1 file=$2; shift 2
+	local sum; sum=$(md5sum <"$file")
+	"$@" >/dev/null 2>"$TMP/err"; local rc=$?
+	if [ $rc -eq 1 ] && grep -q 'the same file as the input' "$TMP/err" && [ "$(md5sum <"$file")" = "$sum" ]; then
+		pass "harden-output.refuse.$n"
+	else fail "harden-output.refuse.$n" "rc $rc, $(head -c 200 "$TMP/err"); kept: $([ "$(md5sum <"$file")" = "$sum" ] && echo yes || echo no)"; fi
+}
+printf 'ffffffff81000000 T _text\n' >"$TMP/k.syms"
+cp "$F" "$TMP/vm"
+kept report-html-kallsyms "$TMP/k.syms" "$HITMAP" report -i "$F" --kallsyms "$TMP/k.syms" --html "$TMP/k.syms"
+kept report-html-vmlinux  "$TMP/vm"     "$HITMAP" report -i "$F" -k "$TMP/vm" --html "$TMP/vm"
+kept diff-html-kallsyms   "$TMP/k.syms" "$HITMAP" diff --kallsyms "$TMP/k.syms" --html "$TMP/k.syms" "$F" "$F"
+# --html /dev/stdout is standard output: with --json, the two cannot share it
+"$HITMAP" report -i "$F" --json --html /dev/stdout >"$TMP/o" 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'cannot be used together' "$TMP/err" && ! grep -q '<html' "$TMP/o" &&
+	pass harden-output.html-stdout-alias || fail harden-output.html-stdout-alias "rc $rc: $(head -c 200 "$TMP/err")"
 [ -e "$TMP/x.data" ] && fail harden-output.refuse.sim-nothing-written "simulate wrote $TMP/x.data" ||
 	pass harden-output.refuse.sim-nothing-written
 [ -e ./- ] && fail harden-output.no-dash-file "a file named '-' was created" ||
