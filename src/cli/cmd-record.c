@@ -380,6 +380,10 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (o.sysfs_root)
 		return hm_cli__usage_error("--sysfs-root only plans (--plan); fix: add --plan");
+	/* the library says the same; said here, it is a usage error */
+	if (!o.workload && !o.argv && !o.all_cpus && !o.cpus)
+		return hm_cli__usage_error("record: nothing to record; fix: give a command after --, "
+					   "--workload futex-hash, or -a");
 	if (hm_out__check(o.output, "-o", false))
 		return 1;
 

@@ -404,6 +404,12 @@ static int parse_fields(struct script *s, const char *arg)
 		}
 	}
 	free(dup);
+	/* perf: "Cannot mix +-field with overridden fields" */
+	if (s->user_set && (s->add || s->del)) {
+		hm_cli__error("script: -F '%s' mixes +field/-field with a field list; fix: give "
+			      "the whole list (-F time,cpu) or only changes (-F +cpu)", arg);
+		return -EINVAL;
+	}
 	return 0;
 }
 

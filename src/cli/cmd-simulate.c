@@ -131,12 +131,18 @@ struct cli {
 	char		cmdline[1024];
 };
 
+/* --@opt @v: an integer @min..@max, else one line with the range */
+static int parse_range(const char *opt, const char *v, u64 min, u64 max, u64 *out)
+{
+	if (hm_num__parse_u64(v, 0, max, out) || *out < min)
+		return hm_cli__error("--%s %s: expected an integer %llu..%llu", opt, v,
+				     (unsigned long long)min, (unsigned long long)max);
+	return 0;
+}
+
 static int parse_u64(const char *opt, const char *v, u64 max, u64 *out)
 {
-	if (hm_num__parse_u64(v, 0, max, out))
-		return hm_cli__error("--%s %s: expected an integer 0..%llu", opt, v,
-				     (unsigned long long)max);
-	return 0;
+	return parse_range(opt, v, 0, max, out);
 }
 
 /* Parse @argv into @c (on top of what it holds).  Returns 0, or 1 after printing an error. */
@@ -182,7 +188,7 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.threads = (u32)v;
 			break;
 		case OPT_FUTEXES:
-			if (parse_u64("futexes", optarg, 1u << 20, &v))
+			if (parse_range("futexes", optarg, 1, 1u << 20, &v))
 				return 1;
 			c->o.futexes = (u32)v;
 			break;
@@ -255,8 +261,8 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			c->o.ldlat = (u32)v;
 			break;
 		case OPT_PERIOD:
-			if (parse_u64("period", optarg, 1u << 30, &v) || !v)
-				return v ? 1 : hm_cli__error("--period 0: the sampling period must be at least 1");
+			if (parse_range("period", optarg, 1, 1u << 30, &v))
+				return 1;
 			c->o.period = (u32)v;
 			break;
 		case OPT_LATENCY:

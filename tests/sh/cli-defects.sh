@@ -59,6 +59,8 @@ usage2 record-mode record --mode warp --plan
 usage2 record-mmap record -m 3 --plan
 usage2 record-period record -c x --plan
 usage2 record-workload record --workload nosuch
+usage2 record-nothing record -o "$TMP/r.data"
+usage2 record-cpu-list record -C 1-0 -o "$TMP/r.data" -- true
 usage2 record-workload-opt record --workload futex-hash -t x
 usage2 simulate-threads simulate --threads x
 usage2 simulate-placement simulate --placement diagonal
@@ -66,6 +68,10 @@ usage2 simulate-compare simulate --compare "--kernel 6.16"
 # values the model refuses (hm_sim__new's EINVAL) are usage errors too
 usage2 simulate-slots simulate --slots 3 -o "$TMP/s.data"
 usage2 simulate-futexes simulate --futexes 0 -o "$TMP/s.data"
+# one range in both messages (0 said "must be 1..", too many "0..")
+"$HITMAP" simulate --futexes 0 -o "$TMP/s.data" 2>&1 | grep -qx 'hitmap: --futexes 0: expected an integer 1..1048576' &&
+"$HITMAP" simulate --futexes 99999999 -o "$TMP/s.data" 2>&1 | grep -qx 'hitmap: --futexes 99999999: expected an integer 1..1048576' &&
+	pass simulate-futexes-one-range || fail simulate-futexes-one-range "$("$HITMAP" simulate --futexes 0 2>&1)"
 usage2 simulate-preset simulate --preset nope -o "$TMP/s.data"
 usage2 simulate-latency simulate --latency foo=3 -o "$TMP/s.data"
 usage2 simulate-global-slots simulate --global-slots 3 -o "$TMP/s.data"
@@ -84,6 +90,7 @@ usage2 script-field script -F bogus
 # -F with no field at all: perf refuses it; hitmap printed the defaults
 usage2 script-no-field script -F ''
 usage2 script-no-field-commas script -F ,,
+usage2 script-field-mix script -F time,+cpu
 usage2 header-extra header extra
 usage2 stat-extra stat extra
 usage2 unknown-command nosuchcommand
