@@ -205,6 +205,16 @@ static int cmd_diff(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	for (i = 0, c = 0; i < nfiles; i++)
+		c += !strcmp(files[i], "-");
+	if (c > 1) {
+		/* the second read of a pipe finds it empty: it compared stdin with nothing */
+		hm_cli__error("diff: '-' (standard input) given %d times; it can be read once; "
+			      "fix: give the other runs as files", c);
+		free(files);
+		rc = 2;
+		goto out;
+	}
 	for (i = 0; i < nfiles; i++)
 		hm_out__input(files[i]);
 	/* the symbol files are inputs first: --html may not overwrite them */
@@ -248,9 +258,17 @@ static int cmd_diff(int argc, char **argv)
 	}
 	free(files);
 	if (metrics_only) {
-		for (i = 0; i < nfiles; i++)
+		/* one file: its object; several: one JSON array of them, one document */
+		if (nfiles > 1)
+			fputs("[\n", stdout);
+		for (i = 0; i < nfiles; i++) {
+			if (i)
+				fputs(",\n", stdout);
 			if (hm_metrics__write_json(sets[i], stdout))
 				break;
+		}
+		if (nfiles > 1 && i == nfiles)
+			fputs("]\n", stdout);
 		rc = hm_out__close(stdout) || i < nfiles;
 		goto out_sets;
 	}

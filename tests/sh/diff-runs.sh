@@ -98,6 +98,13 @@ check csv-row grep -q '^perf-c2c.HITM.remote,c2c,name,1,' "$TMP/gp.csv"
 "$HITMAP" diff --metrics "$TMP/g1.data" >"$TMP/m.json"
 check metrics-json jq -e '.metrics["perf-c2c.HITM.total"] > 0 and .sockets == 2 and .nodes == 2' "$TMP/m.json"
 check help "$HITMAP" diff --help
+# several files: one JSON document (an array), as a JSON parser reads it (it was objects back to back)
+"$HITMAP" diff --metrics "$TMP/g1.data" "$TMP/g1.data" >"$TMP/m2.json" 2>/dev/null
+check metrics-json-several python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert isinstance(d, list) and len(d) == 2 and d[0] == d[1]' "$TMP/m2.json"
+# standard input twice: refused (the second read found the pipe empty and said "no change")
+"$HITMAP" diff - - <"$TMP/g1.data" >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 2 ] && grep -q "given 2 times; it can be read once" "$TMP/e" && pass stdin-twice-refused ||
+	fail stdin-twice-refused "rc=$rc $(cat "$TMP/e")"
 # every installed perf is an oracle for LKP's set: its -NN --stats lines,
 # parsed as LKP's parser does, equal diff --metrics --perf-compat V
 for v in $(oracle_perfs); do
