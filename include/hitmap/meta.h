@@ -28,8 +28,10 @@ enum hm_meta_tag {
 					   live was in use (CLOCK_MONOTONIC; a resize makes a new table) */
 	HM_META_FUTEX_OBJECTS	= 10,	/* text: futex-path memory besides the tables, one per line:
 					   "KIND PID BASE SIZE NAME" (KIND mm, words, pt, global, pcpu,
-					   qnode; BASE, SIZE hex) and "mmfield OFF SIZE NAME" (the
-					   file's struct mm_struct) */
+					   qnode; BASE, SIZE hex), "mmfield OFF SIZE NAME" (the
+					   file's struct mm_struct) and "fph PID FPH QUEUES
+					   futex_private_hash" (a private table's header at FPH,
+					   bucket 0 at FPH + QUEUES, offsetof(queues); hex) */
 };
 
 /* Last 24 bytes of a file that carries metadata (file byte order). */

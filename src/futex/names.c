@@ -260,7 +260,13 @@ int hm_futex_names__name(const struct hm_futex_names *n, const struct hm_futex_m
 	switch (hm_futex_code__from_symbol(func)) {
 	case HM_FUTEX_CODE_REF:
 		if (addr >= USER_END) {
-			snprintf(buf, size, "pcpu futex_ref");
+			/*
+			 * 6.16 counts references in the private hash itself
+			 * (rcuref_t users at fph+0, futex_private_hash_get/put);
+			 * the per-CPU counter mm->futex_ref points to came in
+			 * 6.17 (56180dd20c19, futex_ref_get/put: this_cpu_inc).
+			 */
+			snprintf(buf, size, "%s", m && m->era == HM_FUTEX_ERA_6_16 ? "fph.users" : "pcpu futex_ref");
 			return 1;
 		}
 		break;

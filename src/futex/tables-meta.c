@@ -2,25 +2,52 @@
 /* Futex table geometry and bucket layout <-> HM_META_FUTEX_TABLE/LAYOUT entries. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/futex.h>
 #include <hitmap/log.h>
 
-/* HM_META_FUTEX_OBJECTS: the regions and the mm_struct fields, as text (meta.h). */
+/* The private tables whose header (struct futex_private_hash before queues[]) the metadata lays out. */
+static u32 fph_headers(const struct hm_futex_model *m)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; m->fph.queues && i < m->nr_tables; i++)
+		if (m->tables[i].kind == 1 && m->tables[i].base > m->fph.queues)
+			n++;
+	return n;
+}
+
+/*
+ * HM_META_FUTEX_OBJECTS: the regions and the mm_struct fields, as text
+ * (meta.h); and per private table its header, "fph PID FPH QUEUES
+ * futex_private_hash": struct futex_private_hash at FPH, bucket 0 (the
+ * table's base) at FPH + QUEUES, offsetof(queues) as the writer's kernel
+ * (BTF) or model lays it out.  A reader that predates the line skips it
+ * as a region of a kind it does not know.
+ */
 static int objects_to_meta(const struct hm_futex_model *m, struct hm_meta *meta)
 {
-	size_t cap = 64 + (size_t)m->nr_regions * 80 + (size_t)m->nr_mm_names * 64, len = 0;
+	u32 nfph = fph_headers(m);
+	size_t cap = 64 + (size_t)(m->nr_regions + nfph) * 80 + (size_t)m->nr_mm_names * 64, len = 0;
 	char *t;
 	u32 i;
 	int err;
 
-	if (!m->nr_regions && !m->nr_mm_names)
+	if (!m->nr_regions && !m->nr_mm_names && !nfph)
 		return 0;
 	t = malloc(cap);
 	if (!t)
 		return -ENOMEM;
+	for (i = 0; nfph && i < m->nr_tables; i++) {
+		const struct hm_futex_table *pt = &m->tables[i];
+
+		if (pt->kind == 1 && pt->base > m->fph.queues)
+			len += (size_t)snprintf(t + len, cap - len, "fph %d %" PRIx64 " %x futex_private_hash\n",
+						pt->pid, pt->base - m->fph.queues, m->fph.queues);
+	}
 	for (i = 0; i < m->nr_regions; i++) {
 		const struct hm_futex_region *r = &m->regions[i];
 
@@ -50,6 +77,20 @@ static int object_from_line(struct hm_futex_model *m, const char *line, int entr
 	if (sscanf(line, "%15s %d %llx %llx %39s", kind, &pid, &base, &size, name) != 5) {
 		hm_warn("hitmap metadata: futex objects entry %d: line \"%.40s\" is not KIND PID BASE SIZE NAME; skipped",
 			entry, line);
+		return 0;
+	}
+	if (!strcmp(kind, "fph")) {
+		/*
+		 * A private hash's header: SIZE is offsetof(queues), where the
+		 * writer's kernel puts bucket 0 (a padded bucket, another
+		 * SMP_CACHE_BYTES); it replaces the era's assumption.
+		 */
+		if (!size || size > 4096 || (size & 7) || base > UINT64_MAX - size) {
+			hm_warn("hitmap metadata: futex objects entry %d: private hash header of %llu bytes; using %u",
+				entry, size, m->fph.queues);
+			return 0;
+		}
+		m->fph.queues = (u32)size;
 		return 0;
 	}
 	for (k = 0; k < HM_FUTEX_REGION__MAX; k++)

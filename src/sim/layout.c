@@ -216,6 +216,23 @@ u64 hm_sim__qnode_addr(const struct hm_sim *s, u32 cpu)
 
 /* ------------------------------------------------------------- futexes */
 
+/*
+ * Bucket @index of table @table: the global tables are 0..nr_tables-1 (one
+ * per node from 6.16, one spread table before), the private hash comes
+ * after them, its bucket 0 at offsetof(struct futex_private_hash, queues).
+ */
+u64 hm_sim__bucket_addr(const struct hm_sim *s, s32 table, u64 index)
+{
+	const struct hm_sim_layout *L = &s->lay;
+	u64 bs = s->fm.layout.bucket_size;
+
+	if (table >= 0 && (u32)table < L->nr_tables)
+		return L->table_base[table] + bs * index;
+	if (table >= 0 && (u32)table == L->nr_tables && L->fph)
+		return L->fph + s->fm.fph.queues + bs * index;
+	return 0;
+}
+
 int hm_sim__hash_futexes(struct hm_sim *s)
 {
 	const struct hm_sim_layout *L = &s->lay;
@@ -250,15 +267,14 @@ int hm_sim__hash_futexes(struct hm_sim *s)
 				hm_futex_key__private(&key, L->mm, ua);
 			if (L->fph) {
 				idx = hm_futex__hash_private(&key, L->fph_slots);
-				b = L->fph + s->fm.fph.queues + bs * idx;
 				table = (int16_t)L->nr_tables;	/* the private table comes after the global ones */
 			} else {
 				hm_futex__hash_global(&s->fm, &key, &node, &idx);
 				if (node >= L->nr_tables)
 					node = 0;
-				b = L->table_base[node] + bs * idx;
 				table = (int16_t)node;
 			}
+			b = hm_sim__bucket_addr(s, table, idx);
 			s->bucket[k] = b;
 			s->bucket_table[k] = table;
 			s->bucket_index[k] = idx;

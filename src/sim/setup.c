@@ -98,10 +98,17 @@ static int apply_whatif(struct hm_sim *s)
 			hm_err("--pad-field and --drop-field name the same field");
 			return -EINVAL;
 		}
-		/* ____cacheline_aligned_in_smp: the bucket grows to two lines, the field alone in the second */
+		/*
+		 * The field ____cacheline_aligned_in_smp: the bucket grows to two
+		 * lines, the field alone in the second.  Its alignment stays
+		 * SMP_CACHE_BYTES (64; an aligned member raises a struct's
+		 * alignment to its own, not to the struct's size), so queues[]
+		 * of struct futex_private_hash, whose alignment is the bucket's
+		 * (it has no attribute of its own), still starts at the first
+		 * 64-byte boundary after the header: +64, as without the pad.
+		 */
 		l->offset[o->pad_field] = 64;
 		l->bucket_size = 128;
-		s->fm.fph.queues = 128;
 	}
 	if (o->pad_field >= 0 || o->drop_field >= 0 || o->global_slots)
 		snprintf(l->source, sizeof(l->source), "what-if:%s", s->kmod->name);

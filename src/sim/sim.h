@@ -495,6 +495,8 @@ u64 hm_sim__paddr(const struct hm_sim *s, u64 va);
 u32 hm_sim__node_of(const struct hm_sim *s, u64 phys);
 int hm_sim__make_layout(struct hm_sim *s);
 int hm_sim__hash_futexes(struct hm_sim *s);
+/* Address of bucket @index of table @table (the global tables', then the private one); 0 if none. */
+u64 hm_sim__bucket_addr(const struct hm_sim *s, s32 table, u64 index);
 int hm_sim__register_tables(struct hm_sim *s);
 u64 hm_sim__pt_addr(const struct hm_sim *s, u64 va);
 u64 hm_sim__page_addr(const struct hm_sim *s, u64 pa, bool head);

@@ -281,7 +281,10 @@ void hm_truth__sample(struct hm_truth *t, const struct hm_sample *s, enum hm_mem
 			memset(&t->buckets[bi], 0, sizeof(t->buckets[bi]));
 			t->buckets[bi].table = table;
 			t->buckets[bi].index = index;
-			t->buckets[bi].addr = s->addr & ~63ULL;
+			/* where the bucket starts (not the sampled line: a padded bucket has two) */
+			t->buckets[bi].addr = hm_sim__bucket_addr(t->s, table, index);
+			if (!t->buckets[bi].addr)
+				t->buckets[bi].addr = s->addr & ~63ULL;
 			if (hm_htab__put(&t->bucket_map, key, bi)) {
 				t->err = -ENOMEM;
 				return;
