@@ -374,6 +374,7 @@ static int cmd_report(int argc, char **argv)
 		prd.node_info = rd.node_info;
 		prd.show_all = rd.show_all;
 		prd.no_source = ro.no_source;
+		prd.double_cl = rd.double_cl;
 		if (!stats)
 			ro.pareto = &popts;
 	}

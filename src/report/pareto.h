@@ -124,6 +124,7 @@ struct hm_pareto_render {
 	bool		show_all;	/* --show-all: no display filter */
 	bool		full_symbols;	/* --full-symbols */
 	bool		no_source;	/* --no-source */
+	bool		double_cl;	/* --double-cl: "Double-Cacheline" over the line address */
 };
 
 /*

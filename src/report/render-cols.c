@@ -4,8 +4,23 @@
 #include <string.h>
 #include "render-cols.h"
 
-/* perf's row buffer: the columns' width + 3 + 1, plus its color overhead (28 x 8) */
-#define ROW_SLACK (3 + 1 + 28 * 8)
+/*
+ * perf's row buffer (hists__fprintf()): the columns' width + 3 + 1, plus
+ * perf_hpp__color_overhead(), (COLOR_MAXLEN 24 + sizeof(PERF_COLOR_RESET) 4)
+ * for each PERF_HPP__MAX_INDEX output field whether shown or not.  That
+ * enum grew, and with it the room for a long -NN cpu list: 8 fields in perf
+ * 6.1 (overhead, overhead_sys/us/guest_sys/guest_us, overhead_acc,
+ * samples, period), 11 in 6.12 (+ weight1-3), 18 in 7.3 (+ latency,
+ * latency_acc and mem_stat op/cache/memory/snoop/dtlb, both after 6.12).
+ * Measured against the three perfs: rows end at 466, 550 and 746
+ * characters on the same table (tests/sh/report-pareto.sh, sim-wide).
+ */
+static size_t row_slack(enum hm_perf_compat v)
+{
+	int fields = v == HM_PERF_6_1 ? 8 : v == HM_PERF_6_12 ? 11 : 18;
+
+	return 3 + 1 + 28 * (size_t)fields;
+}
 
 /* bitmap_scnprintf(): "0-1,3" of the set bits below @nbits */
 size_t hm_cols__bits_list(const u64 *v, int nbits, char *buf, size_t size)
@@ -117,9 +132,9 @@ void hm_row__cell(struct hm_row *rb, const struct hm_col *c, bool last, const ch
 	rb->b[rb->len] = '\0';
 }
 
-void hm_row__flush(struct hm_row *rb, const struct hm_cols *l, FILE *f)
+void hm_row__flush(struct hm_row *rb, const struct hm_cols *l, enum hm_perf_compat v, FILE *f)
 {
-	size_t max = ROW_SLACK - 1;
+	size_t max = row_slack(v) - 1;
 
 	for (int i = 0; i < l->n; i++)
 		max += (size_t)l->c[i].width + (i ? 2 : 0);

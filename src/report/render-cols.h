@@ -11,6 +11,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
 
 struct hm_col {
@@ -39,8 +40,8 @@ struct hm_row {
 };
 
 void hm_row__cell(struct hm_row *rb, const struct hm_col *c, bool last, const char *text);
-/* Print the row (cut like perf's) and start the next one. */
-void hm_row__flush(struct hm_row *rb, const struct hm_cols *l, FILE *f);
+/* Print the row (cut where perf @v's row buffer ends) and start the next one. */
+void hm_row__flush(struct hm_row *rb, const struct hm_cols *l, enum hm_perf_compat v, FILE *f);
 void hm_row__release(struct hm_row *rb);
 
 /* bitmap_scnprintf(): "0-1,3" of the bits set below @nbits; the length. */

@@ -13,6 +13,8 @@
  * when it has stores or a non-zero -d metric.  The symbol, object, source
  * and thread column widths are those of each line's rows (the header uses
  * the first line's), symbol and source capped at 30 (--full-symbols: not).
+ * Rows end where the --perf-compat version's row buffer does (render-cols.c:
+ * a long -NN cpu list is cut at 466 characters by 6.1, later by 6.12, 7.3).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -101,6 +103,7 @@ struct ctx {
 	int	nr_nodes, nr_cpus;
 	const int *cpu_node_idx;
 	int	onode_w;	/* offset Node column width */
+	enum hm_perf_compat compat;	/* whose row buffer cuts the rows */
 };
 
 static char level_of(u8 cpumode)
@@ -271,7 +274,7 @@ static bool row_valid(const struct hm_pareto_row *w, enum hm_sort d)
 
 /* ------------------------------------------------------------ the table */
 
-static void layout_table(struct hm_cols *l, bool peer, enum hm_sort d)
+static void layout_table(struct hm_cols *l, bool peer, bool double_cl, enum hm_sort d)
 {
 	static char cl_h0[64];
 	static const char *const snoop_h0[] = {
@@ -283,8 +286,12 @@ static void layout_table(struct hm_cols *l, bool peer, enum hm_sort d)
 		[HM_SORT_PEER] = "Snoop", [HM_SORT_COST] = "Cost",
 	};
 
-	/* perf widens only the offset's Node column, never this one */
-	hm_cols__fill_line("Cacheline", 18 + 4 + 6 + 4, cl_h0, sizeof(cl_h0));
+	/*
+	 * perf widens only the offset's Node column, never this one.  The
+	 * title is "Double-Cacheline" with --double-cl, as in every perf that
+	 * has the option (6.3+, the same commit; 6.1 has neither).
+	 */
+	hm_cols__fill_line(double_cl ? "Double-Cacheline" : "Cacheline", 18 + 4 + 6 + 4, cl_h0, sizeof(cl_h0));
 	l->n = 0;
 	hm_cols__add(l, C_IDX, 5, NULL, 0, "Index");
 	hm_cols__add(l, C_DCACHELINE, 18, cl_h0, 2, "Address");
@@ -380,7 +387,7 @@ static int print_table(const struct ctx *x, struct hm_pareto_line **v, size_t n,
 	char t[512], ns[256];
 	u32 tot = 0;
 
-	layout_table(&l, x->peer, x->o->sort);
+	layout_table(&l, x->peer, x->o->double_cl, x->o->sort);
 	hm_cols__print_header(&l, f);
 	switch (x->o->sort) {
 	case HM_SORT_RMT:	tot = all->rmt_hitm; break;
@@ -428,7 +435,7 @@ static int print_table(const struct ctx *x, struct hm_pareto_line **v, size_t n,
 			}
 			hm_row__cell(&rb, cl, last, t);
 		}
-		hm_row__flush(&rb, &l, f);
+		hm_row__flush(&rb, &l, x->compat, f);
 	}
 	if (rb.err) {
 		hm_row__release(&rb);
@@ -713,7 +720,7 @@ static void print_row(const struct ctx *x, const struct hm_cols *l, const struct
 		}
 		hm_row__cell(rb, cl, last, t);
 	}
-	hm_row__flush(rb, l, f);
+	hm_row__flush(rb, l, x->compat, f);
 }
 
 static int print_pareto(const struct ctx *x, struct hm_pareto_line **v, size_t n, FILE *f)
@@ -819,6 +826,7 @@ int hm_pareto__render(const struct hm_pareto *pa, const struct hm_report *r,
 	x.nr_cpus = hm_pareto__nr_cpus(pa);
 	x.cpu_node_idx = hm_pareto__cpu_node_idx(pa);
 	x.onode_w = 4;
+	x.compat = r ? hm_report__opts(r)->perf_compat : HM_PERF_NEWEST;
 
 	memset(&all, 0, sizeof(all));
 	memset(&shared, 0, sizeof(shared));

@@ -26,12 +26,50 @@ struct hm_json *hm_json__new(FILE *f, bool pretty)
 	return j;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at @p (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF), 0 if there is none.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;	/* a continuation byte, C0/C1 (overlong) or F5-FF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;	/* overlong */
+	else if (p[0] == 0xed)
+		hi = 0x9f;	/* surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90;	/* overlong */
+	else if (p[0] == 0xf4)
+		hi = 0x8f;	/* past U+10FFFF */
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	/* the terminating NUL is no continuation byte: never read past it */
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 void hm_json__write_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', f);
-	for (; *p; p++) {
+	while (*p) {
+		int n;
+
 		switch (*p) {
 		case '"':  fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -39,11 +77,21 @@ void hm_json__write_string(FILE *f, const char *s)
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20) {
 				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+				break;
+			}
+			/* JSON text is UTF-8: each byte that starts no valid sequence becomes U+FFFD */
+			n = utf8_len(p);
+			if (!n) {
+				fputs("\\ufffd", f);
+				break;
+			}
+			fwrite(p, 1, (size_t)n, f);
+			p += n;
+			continue;
 		}
+		p++;
 	}
 	fputc('"', f);
 }
@@ -121,13 +169,40 @@ void hm_json__s64(struct hm_json *j, const char *key, int64_t val)
 	fprintf(j->f, "%" PRId64, val);
 }
 
+/*
+ * The shortest of %.15g and %.17g that reads back as @val (17 significant
+ * digits always do); integral values within 2^53 as integers, without an
+ * exponent.  A locale's decimal comma becomes a point.
+ */
+static void format_double(char *buf, size_t size, double val)
+{
+	if (val == 0) {
+		snprintf(buf, size, "0");
+		return;
+	}
+	if (fabs(val) <= 9007199254740992.0 && val == trunc(val)) {
+		snprintf(buf, size, "%.0f", val);
+		return;
+	}
+	snprintf(buf, size, "%.15g", val);
+	if (strtod(buf, NULL) != val)
+		snprintf(buf, size, "%.17g", val);
+	for (char *c = buf; *c; c++)
+		if (*c == ',')
+			*c = '.';
+}
+
 void hm_json__double(struct hm_json *j, const char *key, double val)
 {
+	char buf[40];
+
 	prefix(j, key);
-	if (isfinite(val))
-		fprintf(j->f, "%.6g", val);
-	else
-		fputs("null", j->f);
+	if (!isfinite(val)) {
+		fputs("null", j->f);	/* JSON has no NaN or infinity */
+		return;
+	}
+	format_double(buf, sizeof(buf), val);
+	fputs(buf, j->f);
 }
 
 void hm_json__bool(struct hm_json *j, const char *key, bool val)

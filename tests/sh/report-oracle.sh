@@ -8,7 +8,8 @@
 # fixture that perf version reads.  A file a perf version refuses or crashes
 # on is named with the reason and compared against the others.  One line per
 # version sums it up ("perf 7.3: 41/41 files equal (30/30 generated, 11/11
-# fixtures ...)").
+# fixtures ...)").  First, without perf: --json's numbers are the CSV's
+# (round-trip doubles, integers as integers) and its strings valid UTF-8.
 . tests/lib.sh
 GEN=$HITMAP_BUILD/tools/hm-gen
 
@@ -60,6 +61,48 @@ hitmap_counters() {
 	jq -r '.perf_c2c | to_entries[] | "\(.key) \(.value)"' "$1" | sort
 }
 blocks() { sed -n '/Trace Event/,/Total Merged/p' "$1"; }
+
+# ---- --json itself (no perf needed): the numbers the text and CSV print,
+# not 6-digit %g ("cost": 1.09264e+06 for 1092641), and valid UTF-8 whatever
+# bytes a string holds (a file name with byte 0xff: U+FFFD)
+json_checks() {
+	local f=$TMP/json.data bad fx
+	if ! command -v jq >/dev/null; then
+		skip "--json numbers" "jq is not installed"
+		return
+	fi
+	if ! "$HITMAP" simulate --sockets 2 --ops 3000 --period 50 -o "$f" >/dev/null 2>"$TMP/sim.err"; then
+		fail "--json: simulate" "$(tail -n 1 "$TMP/sim.err")"
+		return
+	fi
+	"$HITMAP" report -i "$f" --json >"$TMP/j.json" 2>/dev/null
+	"$HITMAP" report -i "$f" --csv >"$TMP/j.csv" 2>/dev/null
+	# cost: CSV %.0f, JSON the exact value; mean_load_cycles: CSV %.1f
+	jq -r '.lines[] | "\(.cost) \(.mean_load_cycles)"' "$TMP/j.json" |
+		awk '{ printf "%.0f,%.1f\n", $1, $2 }' >"$TMP/j.num"
+	awk -F, 'NR > 1 { print $22 "," $23 }' "$TMP/j.csv" >"$TMP/c.num"
+	bad=$(grep -oE '[0-9]e\+[0-9]+' "$TMP/j.json" | wc -l)
+	if [ -s "$TMP/j.num" ] && cmp -s "$TMP/j.num" "$TMP/c.num" && [ "$bad" = 0 ]; then
+		pass "--json: $(wc -l <"$TMP/j.num") lines' cost and mean_load_cycles as the CSV's, no exponents"
+	else
+		fail "--json numbers" "$bad numbers with an exponent; first JSON/CSV difference: $(diff "$TMP/j.num" "$TMP/c.num" | grep -m2 '^[<>]' | tr '\n' ' ')"
+	fi
+	if ! command -v python3 >/dev/null; then
+		skip "--json UTF-8" "python3 is not installed"
+		return
+	fi
+	fx=$TMP/x$(printf '\377').data
+	cp "$f" "$fx"
+	"$HITMAP" report -i "$fx" --json >"$TMP/x.json" 2>/dev/null
+	if python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read())	# bytes: strict UTF-8
+sys.exit(0 if d["input"].endswith("/x\ufffd.data") else 1)' "$TMP/x.json" 2>"$TMP/py.err"; then
+		pass "--json: a file name with byte 0xff is valid UTF-8 JSON (U+FFFD)"
+	else
+		fail "--json UTF-8" "$(tail -n 1 "$TMP/py.err")"
+	fi
+}
+json_checks
 
 PERFS=$(oracle_perfs)
 if [ -z "$PERFS" ]; then

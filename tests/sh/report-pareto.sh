@@ -8,7 +8,8 @@
 # others, --show-all and --full-symbols; on hm-gen files (Intel, AMD, Arm
 # peer encodings, 2 and 4 nodes, with and without maps and PHYS_ADDR) and on
 # the real Skylake-SP PEBS fixture.  Against perf 6.1 always, 6.12 and 7.3
-# where installed.
+# where installed: rows cut where each version's row buffer ends (-NN cpu
+# lists on 512 CPUs), --double-cl's Double-Cacheline title.
 #
 # Also on hitmap simulate files (kernel-mode samples of the futex code on
 # Intel, AMD and Arm presets; Arm: SPE data, perf's default display is peer).
@@ -132,6 +133,24 @@ else
 		[ -n "$pv" ] || continue
 		same "$pv" sim-skx "$TMP/skx.data" -N -c tid,pid,iaddr,dso
 	done
+	# -NN on 512 CPUs: the cpu lists run past every perf's row buffer, whose
+	# colour room grew with PERF_HPP__MAX_INDEX (8, 11, 18 fields: 6.1,
+	# 6.12, 7.3), so rows end at 466, 550 and 746 characters here
+	"$HITMAP" simulate --sockets 2 --cores 256 --ops 10240 --period 50 -o "$TMP/wide.data" \
+		>/dev/null 2>"$TMP/sim.err" || fail "simulate wide" "$(tail -n 1 "$TMP/sim.err")"
+	for v in $PERF_VERSIONS; do
+		pv=$(perf_for $v)
+		if [ -z "$pv" ]; then
+			skip "sim-wide -NN perf $v" "perf-$v is not installed"
+			continue
+		fi
+		if same "$pv" sim-wide "$TMP/wide.data" -NN; then
+			# the file must reach the cut: rows whose cpu list perf left open
+			cut=$(awk '/ 0\{/ && !/}$/ { n++; if (length($0) > m) m = length($0) } END { print n + 0, m + 0 }' "$TMP/p.sec")
+			[ "${cut% *}" -gt 0 ] && pass "sim-wide -NN perf $v: ${cut% *} rows cut at ${cut#* } characters, as perf's" ||
+				fail "sim-wide -NN perf $v" "no row reaches perf $v's row buffer: the file tests nothing"
+		fi
+	done
 	# the Arm preset writes Arm SPE AUX data: of these perfs only 7.3 (built
 	# with OpenCSD) decodes it on x86; 6.1 and 6.12 see no samples
 	p73=$(perf_for 7.3)
@@ -143,6 +162,27 @@ else
 	fi
 	HM_EXTRA=
 fi
+
+# --double-cl (perf 6.3+): the line address column's title is Double-Cacheline
+for v in 6.12 7.3; do
+	pv=$(perf_for $v)
+	[ -n "$pv" ] || continue
+	same "$pv" skl "$TMP/skl.data" --double-cl
+	same "$pv" zen2 "$TMP/zen2.data" -NN --double-cl -c tid,pid,iaddr
+done
+# perf 6.1 has no --double-cl; hitmap keeps it, titled as every perf that has it
+h0=$("$HITMAP" report --pareto --perf-compat 6.1 --double-cl -i "$TMP/skl.data" 2>/dev/null |
+	sed -n '/Shared Data Cache Line Table/,/Pareto/p' | grep -m1 '^#  ')
+case $h0 in
+*"------- Double-Cacheline -------"*) pass "--perf-compat 6.1 --double-cl: Double-Cacheline header";;
+*) fail "--perf-compat 6.1 --double-cl" "header '$h0'";;
+esac
+h0=$("$HITMAP" report --pareto --perf-compat 6.1 -i "$TMP/skl.data" 2>/dev/null |
+	sed -n '/Shared Data Cache Line Table/,/Pareto/p' | grep -m1 '^#  ')
+case $h0 in
+*"----------- Cacheline ----------"*) pass "--perf-compat 6.1: Cacheline header";;
+*) fail "--perf-compat 6.1 Cacheline" "header '$h0'";;
+esac
 
 # hitmap's own -d cost: every line with load cost, lines without HITMs included
 out=$("$HITMAP" report --pareto -i "$TMP/zen2.data" -d cost 2>/dev/null)
