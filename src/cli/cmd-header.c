@@ -106,6 +106,9 @@ static void print_event(const struct hm_evsel *e)
 		printf(", sample_regs_user = %#llx", (unsigned long long)a->sample_regs_user);
 	if (a->sample_stack_user)
 		printf(", sample_stack_user = %u", a->sample_stack_user);
+	/* perf prints the clock after the stack size, signed */
+	if (a->clockid)
+		printf(", clockid = %d", (int)a->clockid);
 	if (a->sample_regs_intr)
 		printf(", sample_regs_intr = %#llx", (unsigned long long)a->sample_regs_intr);
 	printf("\n");
@@ -226,7 +229,9 @@ static void print_text(struct hm_reader *r, const char *input)
 		}
 	}
 	if (hm_header__has_feat(h, HM_FEAT_CLOCKID))
-		printf("# clockid frequency: %llu MHz\n", (unsigned long long)h->clockid_res_ns);
+		/* perf's print_clockid: the resolution in ns times 1000, as "MHz" */
+		printf("# clockid frequency: %llu MHz\n",
+		       (unsigned long long)h->clockid_res_ns * 1000);
 	if (hm_header__has_feat(h, HM_FEAT_COMPRESSED))
 		printf("# compressed : %s, level = %u, ratio = %u\n",
 		       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);

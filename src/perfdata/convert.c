@@ -17,6 +17,7 @@
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
+#include "perfdata/writer-int.h"
 
 struct conv {
 	struct hm_reader	*r;
@@ -191,6 +192,7 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 		ret = errno ? -errno : -EIO;
 		goto out_reader;
 	}
+	hm_writer__features_as_given(c.w);
 	ret = o->swap ? hm_writer__set_swap(c.w, true) : 0;
 	if (!ret)
 		ret = hm_writer__set_pipe(c.w, o->pipe);

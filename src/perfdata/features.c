@@ -78,12 +78,68 @@ static void set_str(char **dst, struct hm_cur *c)
 	*dst = s;
 }
 
+void hm_reader__free_desc(struct hm_reader *r)
+{
+	for (u32 i = 0; i < r->nr_desc; i++)
+		free(r->desc[i].name);
+	free(r->desc);
+	r->desc = NULL;
+	r->nr_desc = 0;
+}
+
+/* Keep entry @i of a pipe EVENT_DESC of @nr entries for a later HEADER_ATTR. */
+static int keep_desc(struct hm_reader *r, u32 i, u32 nr, char *name, u64 id0, u32 nids)
+{
+	if (!r->desc) {
+		r->desc = calloc(nr, sizeof(*r->desc));
+		if (!r->desc)
+			return -ENOMEM;
+		r->nr_desc = nr;
+	}
+	if (i >= r->nr_desc)
+		return 0;
+	free(r->desc[i].name);
+	r->desc[i].name = name;
+	r->desc[i].id0 = id0;
+	r->desc[i].nids = nids;
+	return 0;
+}
+
+/*
+ * perf's evlist__set_event_name: the entry whose first id is one of the
+ * event's; an event without ids (perf.data.piped.no_attr_ids) or an entry
+ * without ids goes by position.
+ */
+void hm_reader__name_evsel(struct hm_reader *r, struct hm_evsel *e)
+{
+	struct hm_evdesc *d = NULL;
+
+	if (!r->nr_desc || e->name)
+		return;
+	for (u32 i = 0; i < r->nr_desc && !d; i++)
+		for (u32 j = 0; j < e->nr_ids && r->desc[i].nids && r->desc[i].name; j++)
+			if (e->ids[j] == r->desc[i].id0) {
+				d = &r->desc[i];
+				break;
+			}
+	if (!d && e->idx >= 0 && (u32)e->idx < r->nr_desc &&
+	    (!e->nr_ids || !r->desc[e->idx].nids))
+		d = &r->desc[e->idx];
+	if (d && d->name) {
+		e->name = d->name;
+		d->name = NULL;
+	}
+}
+
 static int feat_event_desc(struct hm_reader *r, struct hm_cur *c)
 {
 	u32 nr = hm_cur__u32(c), asz = hm_cur__u32(c);
 
 	if (c->err || asz < 64 || asz > 4096)
 		return -EINVAL;
+	/* pipe mode: a name for an event still to come is kept for it */
+	if (r->h.pipe)
+		hm_reader__free_desc(r);
 	for (u32 i = 0; i < nr && !c->err; i++) {
 		const u8 *attr = hm_cur__bytes(c, asz);
 		u32 nids = hm_cur__u32(c);
@@ -114,6 +170,13 @@ static int feat_event_desc(struct hm_reader *r, struct hm_cur *c)
 			e = hm_reader__evsel_int(r, i);
 		if (e && name && !e->name) {
 			e->name = name;
+			name = NULL;
+		}
+		if (!e && name && r->h.pipe && !c->err) {
+			if (keep_desc(r, i, nr, name, id0, nids) < 0) {
+				free(name);
+				return -ENOMEM;
+			}
 			name = NULL;
 		}
 		free(name);

@@ -82,6 +82,32 @@ static void read_meta_trailer(struct hm_reader *r, u64 feat_off)
 	free(buf);
 }
 
+/*
+ * Move r->feat_end past a feature body at @off of @size bytes and its
+ * padding.  hitmap pads each body to an 8-byte boundary of the file; older
+ * hitmaps padded each body's length to 8 from an odd start (after the
+ * COMPRESSED records of -z, which are not padded); perf pads nothing.
+ * The furthest of the first two is taken, so that no writer's padding reads
+ * as bytes past the sections.  A body that lies past the end of the file
+ * counts too: it is reported as cut off, not again as bytes after the
+ * sections.
+ */
+static void note_feat_end(struct hm_reader *r, u64 off, u64 size)
+{
+	u64 end, abs_pad, len_pad;
+
+	if (off > UINT64_MAX - 16 || size > UINT64_MAX - 16 - off) {
+		end = UINT64_MAX;
+	} else {
+		end = off + size;
+		abs_pad = (end + 7) & ~7ULL;
+		len_pad = off + ((size + 7) & ~7ULL);
+		end = abs_pad > len_pad ? abs_pad : len_pad;
+	}
+	if (end > r->feat_end)
+		r->feat_end = end;
+}
+
 static int read_features(struct hm_reader *r, u64 feat_off)
 {
 	int nr = 0, k = 0;
@@ -97,8 +123,7 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 			     "of the file; header features ignored (file truncated?)", r->path,
 			     feat_off, nr);
 		memset(r->h.feat_bits, 0, sizeof(r->h.feat_bits));
-		r->trunc_off = feat_off;
-		snprintf(r->trunc_what, sizeof(r->trunc_what), "the feature table");
+		r->feat_end = UINT64_MAX;	/* said: not again as bytes past the sections */
 		return 0;
 	}
 	r->feat_end = feat_off + (u64)nr * 16;
@@ -122,9 +147,7 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 		off = hm_sw64(hm_ld64(tab + k * 16), r->h.needs_swap);
 		size = hm_sw64(hm_ld64(tab + k * 16 + 8), r->h.needs_swap);
 		k++;
-		if (off <= r->file_size && size <= r->file_size - off &&
-		    ((off + size + 7) & ~7ULL) > r->feat_end)
-			r->feat_end = (off + size + 7) & ~7ULL;
+		note_feat_end(r, off, size);
 		/* keep the bit only if the section parses */
 		r->h.feat_bits[f / 64] &= ~(1ULL << (f % 64));
 		if (!hm_feature__name(f) && f != HM_FEAT_HITMAP) {
@@ -135,11 +158,6 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 			hm_warn_lost("%s: offset %" PRIu64 ": feature %s (%" PRIu64 " bytes) lies past "
 				     "the end of the file; ignored", r->path, off,
 				     hm_feature__name(f), size);
-			if (!r->trunc_off) {
-				r->trunc_off = off;
-				snprintf(r->trunc_what, sizeof(r->trunc_what), "feature %s",
-					 hm_feature__name(f));
-			}
 			continue;
 		}
 		if (!size)

@@ -230,6 +230,17 @@ struct hm_oarena {
 	size_t		len, cap;
 };
 
+/*
+ * A pipe-mode EVENT_DESC entry that came before its event: perf 4.14..4.16
+ * send the HEADER_FEATURE records first, then HEADER_ATTR.  Its name goes
+ * to the event that HEADER_ATTR adds later (hm_reader__name_evsel).
+ */
+struct hm_evdesc {
+	char	*name;
+	u64	id0;		/* its first id (nids 0: none, matched by position) */
+	u32	nids;
+};
+
 struct hm_reader {
 	char			*path;
 	struct hm_reader_opts	opts;
@@ -267,13 +278,11 @@ struct hm_reader {
 	bool			done;
 	int			err;
 	int			id_hdr_size;	/* sample_id_all trailer bytes of evsel 0 */
-	u64			trunc_off;	/* a feature lies past EOF: reported at the end */
 	u64			feat_end;	/* end of the last feature body (file mode) */
 	u64			nr_bad_type;	/* records of no perf type, skipped */
 	u64			zlast_off;	/* the last COMPRESSED record */
 	u64			zpre_off;	/* the last one fed ahead (reader-record.c zstd_prefeed) */
 	u64			nr_bad_cpu;	/* SAMPLEs on a CPU the file does not have */
-	char			trunc_what[64];
 	/* ordering */
 	bool			ordered;
 	struct hm_oq		q;
@@ -302,6 +311,8 @@ struct hm_reader {
 	struct hm_spe		*spe;		/* Arm SPE AUX data: decoded into samples */
 	int			spe_idx;	/* its synthesized evsel */
 	u8			time_conv[64];	/* the last TIME_CONV, for SPE set up later */
+	struct hm_evdesc	*desc;		/* pipe EVENT_DESC names not yet given */
+	u32			nr_desc;
 };
 
 /* A record type the kernel writes (not one of perf's user records). */
@@ -338,6 +349,11 @@ struct hm_evsel *hm_reader__rec_evsel(struct hm_reader *r, u32 type, const u8 *r
  * queue's and the range scan's); -1: none.  *@ep (may be NULL): its evsel.
  */
 u64 hm_reader__rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type, struct hm_evsel **ep);
+
+/* ---- features.c */
+/* Name @e from an EVENT_DESC that came before it (pipe mode), if one fits. */
+void hm_reader__name_evsel(struct hm_reader *r, struct hm_evsel *e);
+void hm_reader__free_desc(struct hm_reader *r);
 
 /* ---- reader-input.c */
 /* Read up to @n bytes at @off of the file, pipe or memory; bytes read or -errno. */

@@ -139,6 +139,7 @@ static int ingest_attr(struct hm_reader *r, const u8 *rec, u32 size, u64 off)
 		return hm_reader__fail(r, -ENOMEM, off, "out of memory adding an event");
 	if (hm_reader__check_attr(r, e, off))
 		return r->err;
+	hm_reader__name_evsel(r, e);
 	hm_tracing__attach(r);
 	return 0;
 }

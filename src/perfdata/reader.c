@@ -265,6 +265,7 @@ void hm_reader__delete(struct hm_reader *r)
 		free(r->ev[i]);
 	}
 	free(r->ev);
+	hm_reader__free_desc(r);
 	hm_idmap__exit(&r->ids);
 	hm_header__release(&r->h);
 	hm_zstream__delete(r->z);

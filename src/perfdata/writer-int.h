@@ -59,6 +59,12 @@ struct hm_writer {
 	u8			*zbuf;
 	bool			data_phase;	/* buf holds records (compressed on flush) */
 	u64			raw_bytes, comp_bytes;
+	/*
+	 * hm_writer__features_as_given: no HOSTNAME of this machine where the
+	 * header has none; an empty one in file mode where the bitmap needs
+	 * it (writer.c write_features).
+	 */
+	bool			as_given;
 };
 
 /* ---- writer-out.c */
@@ -83,8 +89,17 @@ u64 hm_writer__sw64(const struct hm_writer *w, u64 v);
 /* ---- writer-layout.c */
 /* Check the writer can take records; lays down the ids and attrs once. */
 int hm_writer__begin(struct hm_writer *w);
-/* HOSTNAME of this machine into @b (initialized here). */
+/* HOSTNAME of this machine into @b (initialized here); with as_given an empty one. */
 int hm_writer__hostname(struct hm_writer *w, struct hm_fwbuf *b);
+
+/* ---- writer.c */
+/*
+ * Write the features the header given to hm_writer__set_header has, and
+ * those that describe the output itself (COMPRESSED, the AUXTRACE index,
+ * EVENT_DESC of named events), inventing none (convert): no HOSTNAME of
+ * this machine, no SAMPLE_TIME from the samples written.
+ */
+void hm_writer__features_as_given(struct hm_writer *w);
 /* Every event has a name (EVENT_DESC is written only then). */
 bool hm_writer__all_named(const struct hm_writer *w);
 /* The COMPRESSED feature into @b (initialized here). */

@@ -25,7 +25,10 @@ int hm_writer__hostname(struct hm_writer *w, struct hm_fwbuf *b)
 
 	hm_fwbuf__init(b);
 	b->swap = w->swap;
-	hm_fwbuf__put_string(b, uname(&u) ? "unknown" : u.nodename);
+	if (w->as_given)
+		hm_fwbuf__put_string(b, "");
+	else
+		hm_fwbuf__put_string(b, uname(&u) ? "unknown" : u.nodename);
 	return b->err;
 }
 
@@ -149,7 +152,9 @@ static int pipe_layout(struct hm_writer *w)
 	for (feat = 1; feat < HM_FEAT_LAST_61; feat++) {
 		if (!pipe_feat(feat))
 			continue;
-		if (feat == HM_FEAT_HOSTNAME && !w->feat[feat]) {
+		if (feat == HM_FEAT_HOSTNAME && !w->feat[feat] && w->as_given) {
+			continue;	/* pipe mode has no bitmap to tell the byte order of */
+		} else if (feat == HM_FEAT_HOSTNAME && !w->feat[feat]) {
 			if (!hm_writer__hostname(w, &extra))
 				put_feature_rec(w, feat, &extra);
 			hm_fwbuf__release(&extra);

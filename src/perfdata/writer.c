@@ -8,7 +8,7 @@
  *        the attrs section: per evsel a 128-byte attr + {ids offset, size}
  *        data: records, streamed through a fixed buffer as they come
  *        feature index: {offset, size} per set feature bit, ascending
- *        feature bodies (8-byte aligned)
+ *        feature bodies (each at an 8-byte boundary of the file)
  * The ids and attrs are laid down when the first record is written, so all
  * evsels must be added before that.  Memory does not grow with records.
  *
@@ -129,6 +129,12 @@ void hm_writer__comp_stats(const struct hm_writer *w, u64 *raw, u64 *compressed)
 		*raw = w ? w->raw_bytes : 0;
 	if (compressed)
 		*compressed = w ? w->comp_bytes : 0;
+}
+
+void hm_writer__features_as_given(struct hm_writer *w)
+{
+	if (w)
+		w->as_given = true;
 }
 
 int hm_writer__set_swap(struct hm_writer *w, bool swap)
@@ -316,6 +322,15 @@ int hm_writer__sync(struct hm_writer *w)
 	return err;
 }
 
+/* A feature section among @body (hitmap's metadata is none). */
+static bool any_feature(struct hm_fwbuf *const *body)
+{
+	for (int feat = 0; feat < HM_FEAT_BITS; feat++)
+		if (body[feat] && feat != HM_FEAT_HITMAP)
+			return true;
+	return false;
+}
+
 static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 {
 	struct hm_fwbuf extra[4];
@@ -323,17 +338,13 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 	struct perf_file_section_le sec;
 	static const u8 zeros[8];
 	int feat, nr = 0, nextra = 0, ret = 0;
+	size_t lead;
 	u64 off;
 
 	memset(body, 0, sizeof(body));
 	for (feat = 0; feat < HM_FEAT_BITS; feat++)
 		body[feat] = w->feat[feat];
 
-	/* HOSTNAME always: perf's byte-order check of the bitmap needs it. */
-	if (!body[HM_FEAT_HOSTNAME]) {
-		hm_writer__hostname(w, &extra[nextra]);
-		body[HM_FEAT_HOSTNAME] = &extra[nextra++];
-	}
 	/*
 	 * EVENT_DESC only when every event has a name: perf would show an
 	 * empty name for a nameless entry, where without the section it
@@ -345,7 +356,8 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		hm_feat__encode_event_desc(&extra[nextra], w->ev, w->nr_ev);
 		body[HM_FEAT_EVENT_DESC] = &extra[nextra++];
 	}
-	if (!body[HM_FEAT_SAMPLE_TIME] && w->time_seen) {
+	/* the samples' times where the header has none (as_given: none made up) */
+	if (!body[HM_FEAT_SAMPLE_TIME] && w->time_seen && !w->as_given) {
 		hm_fwbuf__init(&extra[nextra]);
 		extra[nextra].swap = w->swap;
 		hm_fwbuf__put_u64(&extra[nextra], w->time_first);
@@ -358,6 +370,18 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		body[HM_FEAT_COMPRESSED] = &extra[nextra++];
 	} else {
 		body[HM_FEAT_COMPRESSED] = NULL;
+	}
+	/*
+	 * HOSTNAME always, this machine's: perf's byte-order check of the
+	 * bitmap needs it.  With as_given (convert), where the header has
+	 * none, an empty one only where the bitmap needs a bit: a swapped
+	 * file (perf and hitmap tell a 64-bit from a 32-bit writer's bitmap
+	 * by it), or one with no other feature (readers take a file without
+	 * features for an unfinished recording: hm_writer__sync's header).
+	 */
+	if (!body[HM_FEAT_HOSTNAME] && (!w->as_given || w->swap || !any_feature(body))) {
+		hm_writer__hostname(w, &extra[nextra]);
+		body[HM_FEAT_HOSTNAME] = &extra[nextra++];
 	}
 	/*
 	 * hitmap's metadata is not a feature section: perf 6.1's inject
@@ -382,8 +406,16 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		nr++;
 	}
 
-	/* Index in ascending bit order, then the bodies, each 8-aligned. */
+	/*
+	 * Index in ascending bit order, then the bodies, each at an 8-byte
+	 * boundary of the file.  The index starts where the data ends, which
+	 * COMPRESSED records (not padded, as perf writes them) leave at any
+	 * offset: zeros up to the boundary go between the index and the
+	 * first body (perf finds each body through the index).
+	 */
 	off = feat_offset + (u64)nr * sizeof(sec);
+	lead = (size_t)(-off & 7);
+	off += lead;
 	for (feat = 0; feat < HM_FEAT_BITS; feat++) {
 		if (!body[feat])
 			continue;
@@ -393,6 +425,7 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		off += (body[feat]->len + 7) & ~(u64)7;
 		bits[feat / 64] |= 1ULL << (feat % 64);
 	}
+	hm_writer__put(w, zeros, lead);
 	for (feat = 0; feat < HM_FEAT_BITS; feat++) {
 		size_t pad;
 
