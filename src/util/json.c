@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <hitmap/json.h>
+#include "util/utf8.h"
 
 #define HM_JSON_DEPTH 64
 
@@ -26,42 +27,6 @@ struct hm_json *hm_json__new(FILE *f, bool pretty)
 	return j;
 }
 
-/*
- * The length of the well-formed UTF-8 sequence at @p (RFC 3629: no
- * overlong forms, no surrogates, nothing past U+10FFFF), 0 if there is none.
- */
-static int utf8_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	int n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;	/* a continuation byte, C0/C1 (overlong) or F5-FF */
-	if (p[0] == 0xe0)
-		lo = 0xa0;	/* overlong */
-	else if (p[0] == 0xed)
-		hi = 0x9f;	/* surrogates */
-	else if (p[0] == 0xf0)
-		lo = 0x90;	/* overlong */
-	else if (p[0] == 0xf4)
-		hi = 0x8f;	/* past U+10FFFF */
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	/* the terminating NUL is no continuation byte: never read past it */
-	for (int i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 void hm_json__write_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -82,7 +47,7 @@ void hm_json__write_string(FILE *f, const char *s)
 				break;
 			}
 			/* JSON text is UTF-8: each byte that starts no valid sequence becomes U+FFFD */
-			n = utf8_len(p);
+			n = hm_utf8__len(p);
 			if (!n) {
 				fputs("\\ufffd", f);
 				break;

@@ -141,6 +141,13 @@ else
 	skip harden-output.fix.perm "needs root, setpriv and a user 'nobody' to see a permission error"
 fi
 
+# a file name that is not UTF-8 (byte 0xff): the page, which says UTF-8, stays UTF-8 (U+FFFD)
+bad="$TMP/x$(printf '\377').data"
+cp "$F" "$bad"
+"$HITMAP" report -i "$bad" --html "$TMP/u.html" >/dev/null 2>&1
+python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); assert "x&#xfffd;.data" in t' "$TMP/u.html" 2>/dev/null &&
+	pass harden-output.html-utf8 || fail harden-output.html-utf8 "the page is not UTF-8, or the name is not x&#xfffd;.data"
+rm -f "$bad"
 # '-' is standard output where it is one
 "$HITMAP" report -i "$F" --html - >"$TMP/page.html" 2>"$TMP/err"
 rc=$?
