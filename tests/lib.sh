@@ -23,6 +23,12 @@ san_build() { grep -q __asan_init "$HITMAP" 2>/dev/null; }
 # -v MB` does) and abort past 3x MB resident
 asan_mem_limit() { echo "${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$1:allocator_may_return_null=1:hard_rss_limit_mb=$(($1 * 3))"; }
 done_tests() { exit $(( _failed > 0 )); }
+# need_fixtures NAME: the real perf.data fixtures, else skip test NAME and stop
+need_fixtures() {
+	[ -d "$FIXTURES" ] && return 0
+	skip "$1" "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
+	done_tests
+}
 # pin_two: "taskset -c A,B" for the first two CPUs this process may run on
 # (tests/bench/cpus.sh), so that a case needs exactly two whatever the
 # machine has; nothing where only one is allowed

@@ -194,7 +194,9 @@ static int setup_futex(struct hm_report *r)
 		/* no or unparsable release: the c2c views do not need it */
 		if (r->opts.want_buckets || r->opts.nr_futex_tables)
 			hm_warn("%s: kernel release '%s' unknown; assuming the 6.17 futex layout "
-				"(give --kernel REL)", r->name, rel ? rel : "");
+				"(%s)", r->name, rel ? rel : "",
+				r->opts.kernel_release ? "--kernel takes a release such as 6.16.3 or 6.12.30"
+						       : "give --kernel REL");
 		era = HM_FUTEX_ERA_6_17;
 	}
 	err = hm_futex_model__init(&r->futex, era);

@@ -17,10 +17,7 @@ if [ ! -x "$HITMAP" ]; then
 	skip convert-defects "no $HITMAP; build with make O=$HITMAP_BUILD"
 	done_tests
 fi
-if [ ! -d "$FIXTURES" ]; then
-	skip convert-defects "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
-	done_tests
-fi
+need_fixtures convert-defects
 P=
 have_perf && P=perf
 S=$FIXTURES/linux-perf-data/sleep.data

@@ -14,10 +14,7 @@ if [ ! -x "$HITMAP" ]; then
 	skip convert-fixtures "no $HITMAP; build with make O=$HITMAP_BUILD tests"
 	done_tests
 fi
-if [ ! -d "$FIXTURES" ]; then
-	skip convert-fixtures "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
-	done_tests
-fi
+need_fixtures convert-fixtures
 perf_ok=0
 have_perf && perf_ok=1
 [ $perf_ok = 1 ] || skip "convert-fixtures: perf side" "perf not installed (apt-get install linux-perf)"

@@ -7,10 +7,7 @@
 # report --stats.
 . tests/lib.sh
 
-if [ ! -d "$FIXTURES" ]; then
-	skip reader-fixtures "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
-	done_tests
-fi
+need_fixtures reader-fixtures
 
 # files hitmap refuses, with the reason and what the message must say
 declare -A refuse=(

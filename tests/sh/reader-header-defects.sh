@@ -15,10 +15,7 @@ if [ ! -x "$HITMAP" ]; then
 	skip reader-header-defects "no $HITMAP; build with make O=$HITMAP_BUILD"
 	done_tests
 fi
-if [ ! -d "$FIXTURES" ]; then
-	skip reader-header-defects "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
-	done_tests
-fi
+need_fixtures reader-header-defects
 S=$FIXTURES/linux-perf-data/sleep.data
 PD=$FIXTURES/perf_data_converter
 

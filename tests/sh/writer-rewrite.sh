@@ -18,10 +18,7 @@ if ! have_perf; then
 	skip writer-rewrite "perf not installed (apt-get install linux-perf)"
 	done_tests
 fi
-if [ ! -d "$FIXTURES" ]; then
-	skip writer-rewrite "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
-	done_tests
-fi
+need_fixtures writer-rewrite
 
 # the perf on PATH: 6.1 on Debian 12, 7.3 in the Debian 13 chroot
 PV=$(perf_version)
