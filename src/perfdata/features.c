@@ -137,6 +137,9 @@ static int feat_event_desc(struct hm_reader *r, struct hm_cur *c)
 
 	if (c->err || asz < 64 || asz > 4096)
 		return -EINVAL;
+	/* each entry takes at least its attr, nids and a string's length: no absurd nr */
+	if ((u64)nr > hm_cur__left(c) / (asz + 8))
+		return -EINVAL;
 	/* pipe mode: a name for an event still to come is kept for it */
 	if (r->h.pipe)
 		hm_reader__free_desc(r);

@@ -106,4 +106,14 @@ for f in "$C"/*.data; do
 		if [ -z "$why" ]; then pass "$t"; else fail "$t" "$why"; fi
 	done
 done
+# a pipe EVENT_DESC whose count of entries is absurd (found by fuzz-reader):
+# refused as corrupt, not a calloc of 43 GB ("out of memory")
+f=tests/fuzz/seeds/reader-event-desc-nr
+if san_build; then
+	ASAN_OPTIONS=$(asan_mem_limit 1000) timeout 20 "$HITMAP" stat -i "$f"
+else
+	( ulimit -v 1000000; exec timeout 20 "$HITMAP" stat -i "$f" )
+fi >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'feature EVENT_DESC is corrupt; ignored' "$TMP/err" && ! grep -q 'out of memory' "$TMP/err" &&
+	pass "event-desc-absurd-count" || fail "event-desc-absurd-count" "rc $rc: $(head -c 300 "$TMP/err")"
 done_tests
