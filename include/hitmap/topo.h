@@ -32,6 +32,14 @@ int hm_topo__fill_header(const struct hm_topo *t, struct hm_header *h);
 
 /* Parse a cpulist ("0-3,8,10-11") into @cpus (max @n); returns the count or -EINVAL. */
 int hm_cpulist__parse(const char *s, int *cpus, int n);
+/*
+ * -C / --cpus: every one of @cpus (@n, given as @opt '@arg') is in
+ * @root/sys/devices/system/cpu/online (@root NULL: this machine), else one
+ * error naming the first that is not and the online list, and -EINVAL.
+ * 0 also where the online list cannot be read.
+ */
+int hm_cpulist__check_online(const char *root, const char *opt, const char *arg,
+			     const int *cpus, int n);
 /* The same, from the first line of a file (sysfs cpu and node lists); -errno. */
 int hm_cpulist__read(const char *path, int *cpus, int n);
 

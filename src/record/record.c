@@ -112,30 +112,6 @@ static int cpus__sort_unique(int *cpus, int n)
 	return k;
 }
 
-/* -C: every CPU online, else one error naming the first that is not, and the online list */
-static int check_online(const char *arg, const int *cpus, int n)
-{
-	char list[4096];
-	int *on = NULL, nr_on, i, err = 0;
-	bool *online = calloc(HM_MAX_CPUS, sizeof(*online));
-
-	nr_on = online_cpus(&on, list, sizeof(list));
-	if (!online || nr_on <= 0)
-		goto out;	/* cannot tell: the kernel will say */
-	for (i = 0; i < nr_on; i++)
-		online[on[i]] = true;
-	for (i = 0; i < n && online[cpus[i]]; i++)
-		;
-	if (i < n) {
-		hm_err("-C '%s': CPU %d is not online; fix: give CPUs of %s", arg, cpus[i], list);
-		err = -EINVAL;
-	}
-out:
-	free(online);
-	free(on);
-	return err;
-}
-
 static int on_record(void *ctx, const struct perf_event_header *h, size_t size)
 {
 	struct hm_rec_session *s = ctx;
@@ -670,7 +646,7 @@ int hm_record__run(const struct hm_record_opts *o, struct hm_record_result *res)
 			goto out;
 		}
 		s.nr_cpus = cpus__sort_unique(s.cpus, s.nr_cpus);
-		err = check_online(o->cpus, s.cpus, s.nr_cpus);
+		err = hm_cpulist__check_online(NULL, "-C", o->cpus, s.cpus, s.nr_cpus);
 		if (err)
 			goto out;
 	} else {

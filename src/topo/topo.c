@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,39 @@ int hm_cpulist__read(const char *path, int *cpus, int n)
 	ok = fgets(buf, sizeof(buf), f) != NULL;
 	fclose(f);
 	return ok ? hm_cpulist__parse(buf, cpus, n) : -EIO;
+}
+
+int hm_cpulist__check_online(const char *root, const char *opt, const char *arg,
+			     const int *cpus, int n)
+{
+	char path[512], list[4096] = "";
+	bool *online = calloc(HM_MAX_CPUS, sizeof(*online));
+	int *on = calloc(HM_MAX_CPUS, sizeof(*on)), nr_on = 0, i, err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root ? root : "");
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(list, sizeof(list), f))
+			list[strcspn(list, "\n")] = 0;
+		fclose(f);
+	}
+	if (online && on && list[0])
+		nr_on = hm_cpulist__parse(list, on, HM_MAX_CPUS);
+	if (nr_on <= 0)
+		goto out;	/* cannot tell: the kernel (or pthread) will say */
+	for (i = 0; i < nr_on; i++)
+		online[on[i]] = true;
+	for (i = 0; i < n && cpus[i] >= 0 && cpus[i] < (int)HM_MAX_CPUS && online[cpus[i]]; i++)
+		;
+	if (i < n) {
+		hm_err("%s '%s': CPU %d is not online; fix: give CPUs of %s", opt, arg, cpus[i], list);
+		err = -EINVAL;
+	}
+out:
+	free(online);
+	free(on);
+	return err;
 }
 
 int hm_cpulist__parse(const char *s, int *cpus, int n)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <linux/futex.h>
 #include <hitmap/log.h>
+#include <hitmap/topo.h>
 #include "futex_hash.h"
 
 #ifndef PR_FUTEX_HASH
@@ -54,7 +55,7 @@ void hm_futex_hash_opts__init(struct hm_futex_hash_opts *o)
 	o->placement = HM_PLACE_PERF;
 }
 
-/* "0-3,8,10-11" -> cpus; the count, or -EINVAL (local: no topo dependency) */
+/* "0-3,8,10-11" -> cpus, in the order given (a CPU may repeat: threads pin in turn); the count, or -EINVAL */
 static int parse_cpulist(const char *s, int *cpus, int n)
 {
 	int nr = 0;
@@ -102,50 +103,22 @@ static int read_package_id(const char *root, int cpu, int *val)
 	return ok ? 0 : -EINVAL;
 }
 
-/* A sysfs CPU list under @root: the CPUs, and its text in @text (for messages) */
-static int read_cpulist(const char *root, const char *rel, int *cpus, int n,
-			char *text, size_t len)
+static int read_cpulist(const char *root, const char *rel, int *cpus, int n)
 {
-	char path[512];
+	char path[512], buf[4096];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s%s", root ? root : "", rel);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	if (!fgets(text, (int)len, f)) {
+	if (!fgets(buf, sizeof(buf), f)) {
 		fclose(f);
 		return -EINVAL;
 	}
 	fclose(f);
-	text[strcspn(text, "\n")] = 0;
-	return parse_cpulist(text, cpus, n);
-}
-
-/*
- * --cpus: every CPU online, else one error naming the first that is not and
- * the online list (pthread_create's EINVAL said "fewer threads").  Where the
- * online list cannot be read, the CPUs are taken as given.
- */
-static int check_online(const struct hm_futex_hash_opts *o, const int *cpus, int n, int max)
-{
-	char list[4096];
-	int *on = calloc(max, sizeof(*on)), nr_on, i, j, err = 0;
-
-	nr_on = on ? read_cpulist(o->sysfs_root, "/sys/devices/system/cpu/online", on, max,
-				  list, sizeof(list)) : -ENOMEM;
-	for (i = 0; nr_on > 0 && i < n; i++) {
-		for (j = 0; j < nr_on && on[j] != cpus[i]; j++)
-			;
-		if (j == nr_on) {
-			hm_err("--cpus '%s': CPU %d is not online; fix: give CPUs of %s",
-			       o->cpus, cpus[i], list);
-			err = -EINVAL;
-			break;
-		}
-	}
-	free(on);
-	return err;
+	buf[strcspn(buf, "\n")] = 0;
+	return parse_cpulist(buf, cpus, n);
 }
 
 /* Order @cpus by socket for spread (round-robin over sockets) or compact. */
@@ -232,15 +205,12 @@ struct hm_futex_hash *hm_futex_hash__new(const struct hm_futex_hash_opts *o)
 			errno = EINVAL;
 			goto fail;
 		}
-		if (check_online(o, p->cpus, nr, max) < 0) {
+		if (hm_cpulist__check_online(o->sysfs_root, "--cpus", o->cpus, p->cpus, nr) < 0) {
 			errno = EINVAL;
 			goto fail;
 		}
 	} else {
-		char list[4096];
-
-		nr = read_cpulist(o->sysfs_root, "/sys/devices/system/cpu/online", p->cpus, max,
-				  list, sizeof(list));
+		nr = read_cpulist(o->sysfs_root, "/sys/devices/system/cpu/online", p->cpus, max);
 		if (nr <= 0) {
 			long n = sysconf(_SC_NPROCESSORS_ONLN);
 
