@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/json.h>
@@ -338,15 +337,8 @@ int hm_metrics__write_json(const struct hm_metrics *m, FILE *f)
 	hm_json__u64(j, "sockets", m->nr_sockets);
 	hm_json__u64(j, "nodes", m->nr_nodes);
 	hm_json__obj_begin(j, "metrics");
-	for (i = 0; i < m->nr; i++) {
-		double v = m->m[i].value;
-
-		/* counts exactly; %.6g would round a million samples */
-		if (v >= 0 && v == floor(v) && v < 1.8e19)
-			hm_json__u64(j, m->m[i].key, (u64)v);
-		else
-			hm_json__double(j, m->m[i].key, v);
-	}
+	for (i = 0; i < m->nr; i++)
+		hm_json__double(j, m->m[i].key, m->m[i].value);	/* counts as integers */
 	hm_json__obj_end(j);
 	hm_json__obj_begin(j, "match");
 	for (i = 0; i < m->nr; i++)
