@@ -139,20 +139,28 @@ R=@ROOT@
 sh=0
 [ "${1:-}" = --sh ] && { sh=1; shift; }
 dirs=
+# folders by their real paths: "/x/clone/../shared" is not under
+# "/x/clone", and a link may lead out of every folder mounted
 add() {
 	local p=$1 d
 	[ -d "$p" ] || p=${p%/*}
 	[ -d "$p" ] || p=${p%/*}
 	[ -n "$p" ] && [ -d "$p" ] || return
+	p=$(readlink -f -- "$p") || return
 	for d in $dirs; do case $p/ in "$d"/*) return;; esac; done
 	dirs="$dirs $p"
 }
 for d in /tmp /work /root /home /var/tmp "$PWD"; do add "$d"; done
-for a in "$@"; do
+# absolute arguments that exist go to perf as their real paths, which
+# the folders mounted below hold
+n=$#
+while [ $n -gt 0 ]; do
+	a=$1; shift; n=$((n - 1))
 	case "$a" in
-	/*) add "$a";;
-	*=/*) add "${a#*=}";;
+	/*) add "$a"; [ -e "$a" ] && a=$(readlink -f -- "$a");;
+	*=/*) add "${a#*=}"; [ -e "${a#*=}" ] && a="${a%%=*}=$(readlink -f -- "${a#*=}")";;
 	esac
+	set -- "$@" "$a"
 done
 exec unshare -m --propagation private /bin/bash -c '
 R=$1 sh=$2 dirs=$3 wd=$4; shift 4
@@ -167,7 +175,7 @@ if [ "$sh" = 1 ]; then
 	exec chroot "$R" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; s=\$1; shift; exec /bin/sh -c \"\$s\" perf-sh \"\$@\"" "$wd" "$@"
 fi
 exec chroot "$R" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec /usr/bin/perf \"\$@\"" "$wd" "$@"
-' hitmap-perf73 "$R" "$sh" "$dirs" "$PWD" "$@"
+' hitmap-perf73 "$R" "$sh" "$dirs" "$(pwd -P)" "$@"
 W
 	sed -i "s|@ROOT@|$ROOT13|" "$BIN/perf-7.3"
 	chmod 755 "$BIN/perf-7.3"
