@@ -60,10 +60,11 @@ if [ -f "$S" ]; then
 		fail reader-header-defects.event_clockid "no 'clockid = 1' in the event line"
 	for v in 6.12 7.3; do
 		pc=$(perf_cmd $v) || continue
-		want=$($pc report --header-only -i "$S" 2>/dev/null | grep '^# clockid frequency')
-		[ "$want" = "$(grep '^# clockid frequency' "$TMP/h")" ] &&
+		$pc report --header-only -i "$S" >"$TMP/ph" 2>"$TMP/pe"
+		want=$(grep '^# clockid frequency' "$TMP/ph")
+		[ -n "$want" ] && [ "$want" = "$(grep '^# clockid frequency' "$TMP/h")" ] &&
 			pass "reader-header-defects.clockid_frequency as perf $v" ||
-			fail "reader-header-defects.clockid_frequency as perf $v" "perf: $want"
+			fail "reader-header-defects.clockid_frequency as perf $v" "perf: '$want' ($S: $(head -n 1 "$TMP/pe"))"
 	done
 fi
 
