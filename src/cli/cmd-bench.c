@@ -25,7 +25,8 @@ static const char bench_usage[] =
 "  -s, --silent          no per-thread lines\n"
 "  -S, --shared          shared futexes (no FUTEX_PRIVATE_FLAG)\n"
 "  -m, --mlockall        mlockall(MCL_CURRENT|MCL_FUTURE) first\n"
-"  -b, --buckets N       private hash slots via prctl(PR_FUTEX_HASH); 0: global hash\n"
+"  -b, --buckets N       private hash slots via prctl(PR_FUTEX_HASH); 0: global hash;\n"
+"                        negative (default -1): leave the kernel's choice\n"
 "      --cpus LIST       CPUs to pin threads to, in order (default: online CPUs)\n"
 "      --placement P     perf (default: thread i on CPU i mod N), spread (round-robin\n"
 "                        over sockets) or compact (fill a socket first)\n"
@@ -104,9 +105,10 @@ int hm_cli__parse_futex_hash(const char *cmd, int argc, char **argv,
 			o->mlockall = true;
 			break;
 		case 'b':
-			if (parse_long("-b", optarg, 0, INT_MAX, &v))
+			/* perf: any negative count leaves the hash alone (its default, -1) */
+			if (parse_long("-b", optarg, INT_MIN, INT_MAX, &v))
 				return -1;
-			o->buckets = v;
+			o->buckets = v < 0 ? -1 : v;
 			break;
 		case OPT_CPUS:
 			o->cpus = optarg;

@@ -39,6 +39,13 @@ grep -q '"cpu":0,.*"cpu":0' "$TMP/j" && pass "--cpus pins every thread to the li
 "$HITMAP" bench futex-hash -r 1 --placement compact -s >/dev/null 2>&1 && pass "--placement compact" || fail "--placement compact" ""
 "$HITMAP" bench futex-hash -r 1 -b 0 -s >"$TMP/o" 2>&1
 grep -q 'Futex hashing: global hash' "$TMP/o" && pass "-b 0: global hash" || skip "-b 0: global hash" "PR_FUTEX_HASH not available: $(tail -n 1 "$TMP/o")"
+# perf's -b default is -1 and any negative count leaves the hash alone:
+# "-b -1" and "-b -7" run as if -b were not given
+for b in -1 -7; do
+	"$HITMAP" bench futex-hash -r 1 -t 1 -s -b "$b" --json >"$TMP/o" 2>&1; rc=$?
+	[ $rc = 0 ] && grep -q '"buckets":-1,' "$TMP/o" && pass "-b $b: perf's default, the hash left alone" ||
+		fail "-b $b: perf's default, the hash left alone" "rc=$rc $(head -c 200 "$TMP/o")"
+done
 check "--help exits 0" "$HITMAP" bench futex-hash --help
 "$HITMAP" bench futex-hash -t x >/dev/null 2>"$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q "^hitmap: -t 'x': expected an integer" "$TMP/e" && pass "bad -t: one-line error" || fail "bad -t: one-line error" "rc=$rc $(cat "$TMP/e")"
