@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,97 +33,6 @@ static const char usage_text[] =
 "      --swap           write the other byte order (big-endian on x86)\n"
 "      --json           print what was done as JSON (stderr with -o -)\n"
 "  -h, --help           show this help\n";
-
-/*
- * A regular output file is written to a temporary file beside it and
- * renamed over it when the conversion succeeded, so that a failed or
- * interrupted convert leaves an existing file as it was and no half file.
- * The signal handler removes the temporary file on SIGINT, SIGTERM, SIGHUP.
- */
-static char tmp_path[PATH_MAX + 32];
-static volatile sig_atomic_t tmp_live;
-static const int tmp_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction tmp_old[3];
-
-static void tmp_on_signal(int sig)
-{
-	if (tmp_live)
-		unlink(tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void tmp_signals(bool on)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = tmp_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++) {
-		if (on)
-			sigaction(tmp_sigs[i], &sa, &tmp_old[i]);
-		else
-			sigaction(tmp_sigs[i], &tmp_old[i], NULL);
-	}
-}
-
-/*
- * Open a temporary file for @target (a regular file or none yet, symlinks
- * followed) in its folder: its fd, with tmp_path and *@final (the file to
- * rename it to) set; -1 where none can be made there (a folder that is
- * not writable, ...): then the output is written in place, as before.
- */
-static int tmp_open(const char *target, char *final, size_t final_size)
-{
-	struct stat st, lst;
-	char dir[PATH_MAX];
-	const char *slash, *base;
-	bool exists = !stat(target, &st);
-	mode_t mode = exists ? st.st_mode & 07777 : 0644;
-
-	if (strlen(target) >= PATH_MAX)
-		return -1;
-	if (!lstat(target, &lst) && S_ISLNK(lst.st_mode)) {
-		if (!exists || !realpath(target, final))
-			return -1;	/* a dangling link: written through, in place */
-	} else {
-		snprintf(final, final_size, "%s", target);
-	}
-	slash = strrchr(final, '/');
-	base = slash ? slash + 1 : final;
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - final + 1), final);
-	else
-		dir[0] = 0;
-	for (int n = 0; n < 100; n++) {
-		int fd;
-
-		if (snprintf(tmp_path, sizeof(tmp_path), "%s.%s.hitmap-%ld-%d", dir, base,
-			     (long)getpid(), n) >= (int)sizeof(tmp_path))
-			return -1;
-		tmp_live = 1;
-		fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-		if (fd >= 0) {
-			/* the mode of the file it replaces (open applied the umask) */
-			if (exists)
-				(void)fchmod(fd, mode);
-			return fd;
-		}
-		tmp_live = 0;
-		if (errno != EEXIST)
-			return -1;
-	}
-	return -1;
-}
-
-/* Remove the temporary file (a failed convert). */
-static void tmp_drop(void)
-{
-	if (tmp_live)
-		unlink(tmp_path);
-	tmp_live = 0;
-}
 
 /*
  * The output @out as file mode needs: a regular file, a new one or a
@@ -172,8 +79,7 @@ static int cmd_convert(int argc, char **argv)
 	};
 	struct hm_convert_opts o = { .out_fd = -1 };
 	struct hm_convert_stats st;
-	const char *in = NULL, *out = NULL, *level = NULL;
-	char final[PATH_MAX];
+	const char *in = NULL, *out = NULL, *level = NULL, *wpath;
 	bool json = false, zset = false, c2 = false;
 	double t0;
 	FILE *info;
@@ -240,41 +146,16 @@ static int cmd_convert(int argc, char **argv)
 		return ret;
 	info = o.out_fd == STDOUT_FILENO ? stderr : stdout;
 	t0 = hm_clock__mono();
-	if (o.out_fd < 0) {
-		struct stat sb;
-
-		if (stat(out, &sb) ? errno == ENOENT : S_ISREG(sb.st_mode)) {
-			tmp_signals(true);
-			o.out_fd = tmp_open(out, final, sizeof(final));
-			if (o.out_fd < 0)
-				tmp_signals(false);
-		}
+	/* a regular file is written beside it and put in its place when finished */
+	wpath = o.out_fd < 0 ? hm_out__begin(out, "-o", 0644, 0) : out;
+	ret = hm_convert(in, wpath, &o, &st);
+	if (ret) {
+		ret = hm_out__lib_error(ret, in);
+		hm_out__drop(wpath);
+		return ret;
 	}
-	ret = hm_convert(in, out, &o, &st);
-	if (tmp_live) {
-		sigset_t all, old_set;
-		int cerr = close(o.out_fd) ? errno : 0, e = 0;
-
-		/* no signal between the rename and forgetting the name */
-		sigfillset(&all);
-		sigprocmask(SIG_BLOCK, &all, &old_set);
-		if (!ret && !cerr && rename(tmp_path, final))
-			e = errno;
-		if (ret || cerr || e)
-			tmp_drop();
-		tmp_live = 0;
-		sigprocmask(SIG_SETMASK, &old_set, NULL);
-		tmp_signals(false);
-		if (!ret && cerr)
-			return hm_cli__error("convert: -o %s: cannot write: %s; check free space",
-					     out, strerror(cerr));
-		if (!ret && e)
-			return hm_cli__error("convert: -o %s: cannot rename the finished copy %s "
-					     "over it: %s; %s is left as it was", out, tmp_path,
-					     strerror(e), out);
-	}
-	if (ret)
-		return hm_cli__lib_error(ret, in);
+	if (hm_out__commit(wpath))
+		return 1;
 	if (json) {
 		struct hm_json *j = hm_json__new(info, true);
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hitmap record: PEBS/IBS memory sampling, or lock contention tracepoints. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include <hitmap/topo.h>
@@ -203,6 +207,35 @@ static void print_json(const struct hm_record_opts *o, const struct hm_record_re
 	hm_json__delete(j);
 }
 
+/*
+ * An existing output is recorded beside it and replaced when the recording
+ * is finished (output.h); the library locks the file it writes, so the
+ * one recorder per output rule is kept here by a lock on the existing file
+ * (a new file is written in place and locked by the library).  The
+ * descriptor holding the lock, -1 where there is no regular file to lock,
+ * -2 after a message when another recorder holds it.
+ */
+static int lock_existing(const char *path)
+{
+	struct stat st;
+	int fd, e;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;	/* the library says what is wrong with it */
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	e = errno;
+	close(fd);
+	if (e != EWOULDBLOCK)
+		return -1;
+	hm_cli__error("%s: another recording is writing this file; fix: give another -o, or "
+		      "wait for it to finish", path);
+	return -2;
+}
+
 static long parse_num(const char *opt, const char *arg, long min, int *bad)
 {
 	int64_t v = min;
@@ -243,7 +276,7 @@ static int cmd_record(int argc, char **argv)
 	struct hm_record_result r;
 	struct sigaction sa;
 	bool plan_only = false, quiet = false, wl_silent = false;
-	int c, bad = 0, err, rec_argc = argc, i;
+	int c, bad = 0, err, rec_argc = argc, i, lock_fd;
 
 	/*
 	 * From the first moment on, SIGINT/SIGTERM end the run cleanly;
@@ -386,21 +419,46 @@ static int cmd_record(int argc, char **argv)
 					   "--workload futex-hash, or -a");
 	if (hm_out__check(o.output, "-o", false))
 		return 1;
+	lock_fd = lock_existing(o.output);
+	if (lock_fd == -2)
+		return 1;
+	/*
+	 * A new file is written in place (a recorder killed outright leaves
+	 * what it recorded); an existing one through a temporary file that
+	 * replaces it once the recording is finished, SIGINT/SIGTERM included.
+	 */
+	o.output = hm_out__begin(o.output, "-o", 0644, HM_OUT_NEW_IN_PLACE);
 
 	o.stop = &record_stop;
 	o.workload_done = workload_done;
 	o.ctx = &wl_silent;
 
 	err = hm_record__run(&o, &r);
-	if (err)
-		return hm_cli__lib_error(err, "record");
+	if (err) {
+		err = hm_out__lib_error(err, "record");
+		hm_out__drop(o.output);
+		goto unlock;
+	}
 	if (r.exec_errno) {
+		/* nothing was recorded: an existing file stays */
+		hm_out__drop(o.output);
 		/* one line, as perf record: no summary (nor JSON) of a recording of nothing */
 		hm_cli__error("%s: cannot run: %s; fix: check the command and PATH",
 			      o.argv[0], strerror(r.exec_errno));
 		hm_record_result__release(&r);
-		return r.exec_errno == ENOENT ? 127 : 126;	/* as a shell */
+		err = r.exec_errno == ENOENT ? 127 : 126;	/* as a shell */
+		goto unlock;
 	}
+	if (r.not_written)
+		hm_out__drop(o.output);		/* an existing file is left as it was */
+	else if (hm_out__commit(o.output)) {
+		hm_record_result__release(&r);
+		err = 1;
+		goto unlock;
+	}
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
 	if (record_json)
 		print_json(&o, &r);
 	if (r.not_written) {
@@ -494,6 +552,10 @@ static int cmd_record(int argc, char **argv)
 	if (WIFSIGNALED(r.child_status) && !r.interrupted)
 		return 128 + WTERMSIG(r.child_status);
 	return 0;
+unlock:
+	if (lock_fd >= 0)
+		close(lock_fd);
+	return err;
 }
 
 HM_COMMAND("record", "record memory samples or futex bucket contention into perf.data", cmd_record)

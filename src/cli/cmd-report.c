@@ -440,7 +440,8 @@ static int cmd_report(int argc, char **argv)
 			if (!f)
 				goto out;
 			err = hm_html__render_metrics_extra(metrics, html_extra, f);
-			if (hm_out__close(f))
+			/* a page that could not be made whole does not replace the old one */
+			if (err < 0 ? hm_out__abandon(f) : hm_out__close(f))
 				goto out;
 			if (err < 0) {
 				hm_cli__error("--html %s: %s", html, strerror(-err));

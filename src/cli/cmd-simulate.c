@@ -145,9 +145,32 @@ static int parse_u64(const char *opt, const char *v, u64 max, u64 *out)
 	return parse_range(opt, v, 0, max, out);
 }
 
+/*
+ * Options that cannot go together, after one parse (@top: the command line,
+ * else one option string of --compare, parsed on top of the command line's
+ * options, which it may override: --seconds there replaces an --ops here).
+ */
+static int check_combinations(const struct cli *c, bool top, bool ops_and_seconds, bool runs_set)
+{
+	if (ops_and_seconds)
+		return hm_out__conflict("--ops", "--seconds");
+	if (top && c->runs && !c->compare)
+		return hm_cli__usage_error("--runs repeats the runs of --compare; without --compare "
+					   "there is one run: drop --runs or add --compare \"A\" \"B\"");
+	if (!top && runs_set)
+		return hm_cli__usage_error("--runs goes before --compare, not in its option strings: "
+					   "both sides run as often");
+	/* the configuration that runs: the command line's, or a side of --compare */
+	if ((!top || !c->compare) && c->o.thp && !c->o.shared)
+		return hm_cli__usage_error("--thp without --shared: only shared futexes take a reference "
+					   "on the futex word's folio (GUP-fast); add --shared");
+	return 0;
+}
+
 /* Parse @argv into @c (on top of what it holds).  Returns 0, or 1 after printing an error. */
 static int parse(struct cli *c, int argc, char **argv, bool top)
 {
+	bool ops_set = false, seconds_set = false, runs_set = false;
 	int ch;
 	u64 v;
 
@@ -244,11 +267,13 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 				return 1;
 			c->o.ops = v;
 			c->o.seconds = 0;
+			ops_set = true;
 			break;
 		case OPT_SECONDS:
 			if (hm_num__parse_double(optarg, 0, 3600, &c->o.seconds) || !(c->o.seconds > 0))
 				return hm_cli__error("--seconds %s: expected simulated seconds, 0 < S <= 3600", optarg);
 			c->o.ops = 0;
+			seconds_set = true;
 			break;
 		case OPT_SEED:
 			if (parse_u64("seed", optarg, UINT64_MAX, &v))
@@ -303,6 +328,7 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			if (!v)
 				return hm_cli__error("--runs 0: at least one run per side");
 			c->runs = (u32)v;
+			runs_set = true;
 			break;
 		case OPT_HELP:
 			hm_cli__usage(usage_text);
@@ -311,7 +337,7 @@ static int parse(struct cli *c, int argc, char **argv, bool top)
 			return hm_cli__bad_option("simulate", long_opts, argv, ch);
 		}
 	}
-	return 0;
+	return check_combinations(c, top, ops_set && seconds_set, runs_set);
 }
 
 /* The command line for the header, without the output paths (they must not change the file). */
@@ -469,6 +495,7 @@ static int cmd_simulate(int argc, char **argv)
 {
 	struct cli c;
 	struct hm_sim *s;
+	const char *out;
 	int err;
 
 	const char *cmp[2] = { NULL, NULL };
@@ -527,13 +554,24 @@ static int cmd_simulate(int argc, char **argv)
 	if (c.o.trace)
 		printf("%13s  %-34s %-24s %-5s %-18s %-23s %-9s    %-9s %-11s %s\n", "time", "who",
 		       "function", "acc", "what", "line", "before", "after", "source", "latency");
+	/*
+	 * The perf.data and the truth are written beside their files and put
+	 * in place when the run finished (output.h): a failed run keeps them.
+	 */
+	out = c.o.output;
+	if (c.o.output)
+		c.o.output = hm_out__begin(c.o.output, "-o", 0644, 0);
+	if (c.o.truth)
+		c.o.truth = hm_out__begin(c.o.truth, "--truth", 0666, 0);
 	s = hm_sim__new(&c.o);
-	if (!s)
-		return new_error("simulate");
+	if (!s) {
+		err = new_error("simulate");
+		goto drop;
+	}
 	err = hm_sim__run(s);
 	if (err) {
-		hm_sim__delete(s);
-		return hm_cli__lib_error(err, c.o.output ? c.o.output : "simulate");
+		err = hm_out__lib_error(err, out ? out : "simulate");
+		goto drop;
 	}
 	if (c.kallsyms) {
 		FILE *f = hm_out__open(c.kallsyms, "--kallsyms");
@@ -545,13 +583,22 @@ static int cmd_simulate(int argc, char **argv)
 			fwrite(text, 1, len, f);
 		}
 		if (!f || hm_out__close(f)) {
-			hm_sim__delete(s);
-			return 1;
+			err = 1;
+			goto drop;
 		}
+	}
+	if (hm_out__commit(c.o.output) || hm_out__commit(c.o.truth)) {
+		err = 1;
+		goto drop;
 	}
 	hm_sim__print_summary(s, c.json, stdout);
 	hm_sim__delete(s);
 	return 0;
+drop:
+	hm_out__drop(c.o.output);
+	hm_out__drop(c.o.truth);
+	hm_sim__delete(s);
+	return err;
 }
 
 HM_COMMAND("simulate", "model a multi-socket machine running the futex hash; write perf.data + truth",

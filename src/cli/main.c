@@ -34,11 +34,13 @@ void hm_cli__usage(const char *usage)
 static void log_to_stderr(enum hm_log_level level, const char *msg, void *ctx)
 {
 	static const char *const tag[] = { "error", "warning", "info", "debug" };
+	char buf[1024];
 
 	/* errors are printed once, by the command that gives up */
 	if (level == HM_LOG_ERROR)
 		return;
-	fprintf(stderr, "hitmap: %s: %s\n", tag[level], msg);
+	/* a file being written is named as the user named it, not its temporary file */
+	fprintf(stderr, "hitmap: %s: %s\n", tag[level], hm_out__unalias(msg, buf, sizeof(buf)));
 }
 
 void hm_cli__verbose(void)

@@ -7,10 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <hitmap/log.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
@@ -19,11 +22,26 @@
 #define MAX_INPUTS	16
 #define MAX_OUTPUTS	16
 
+/*
+ * A temporary file that replaces @target when finished (see output.h).
+ * The signal handler reads @tmp and @live, so the names are fixed arrays
+ * and @live is set around their use with the signals in mind.
+ */
+struct tmpfile {
+	char			tmp[PATH_MAX + 64];	/* the temporary file */
+	char			target[PATH_MAX];	/* what it replaces (a link's target) */
+	char			name[PATH_MAX];		/* the file as given, for messages */
+	const char		*opt;
+	volatile sig_atomic_t	live;			/* tmp exists and is ours */
+	bool			used;
+};
+
 struct ostream {
 	FILE	*f;
 	int	fd;
 	int	err;		/* first errno of a write or close */
 	char	*name;
+	struct tmpfile *tmp;	/* written to a temporary file (else NULL) */
 	bool	used;
 	bool	reported;	/* err has been said (once: hm_out__close, then hm_out__finish) */
 };
@@ -35,6 +53,8 @@ struct input {
 };
 
 static struct ostream outs[MAX_OUTPUTS];
+static struct tmpfile tmps[MAX_OUTPUTS];
+static pid_t tmp_owner;		/* the process that made them (not a forked child) */
 static struct ostream out_stdout = { .fd = STDOUT_FILENO, .name = "<stdout>" };
 static struct input ins[MAX_INPUTS];
 static int nr_ins;
@@ -183,6 +203,245 @@ int hm_out__check(const char *path, const char *opt, bool dash_ok)
 	return 0;
 }
 
+/* ------------------------------------------------ replacing a file whole */
+
+static void tmp_unlink_all(void)
+{
+	if (getpid() != tmp_owner)
+		return;		/* a forked child: the temporary files are its parent's */
+	for (int i = 0; i < MAX_OUTPUTS; i++)
+		if (tmps[i].live) {
+			unlink(tmps[i].tmp);
+			tmps[i].live = 0;
+		}
+}
+
+static void tmp_on_signal(int sig)
+{
+	int saved = errno;
+
+	tmp_unlink_all();
+	errno = saved;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Once, with the first temporary file: SIGINT, SIGTERM and SIGHUP (even
+ * where they were ignored, as for a background job: the command ends on
+ * them while it writes, as convert always did) and SIGPIPE (where it is
+ * not ignored) remove the temporary files and end the process as the
+ * default action would.  A signal the command catches itself (record's
+ * SIGINT and SIGTERM) is left to it.  Exit paths that skip hm_out__close
+ * or hm_out__drop remove them too.
+ */
+static void tmp_arm(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	static bool armed;
+	struct sigaction sa, old;
+
+	if (armed)
+		return;
+	armed = true;
+	tmp_owner = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tmp_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && !(old.sa_flags & SA_SIGINFO) &&
+		    (old.sa_handler == SIG_DFL || (old.sa_handler == SIG_IGN && sigs[i] != SIGPIPE)))
+			sigaction(sigs[i], &sa, NULL);
+	atexit(tmp_unlink_all);
+}
+
+/*
+ * Make the temporary file for @path in a free slot: its descriptor, or -1
+ * where @path is written directly (not a regular file, a dangling link,
+ * a folder that takes no new file, ...).
+ */
+static int tmp_create(const char *path, const char *opt, mode_t new_mode, bool new_in_place,
+		      struct tmpfile **out)
+{
+	struct tmpfile *t = NULL;
+	struct stat st, lst;
+	const char *slash, *base;
+	bool exists;
+	mode_t mode;
+	int dlen;
+
+	*out = NULL;
+	if (!strcmp(path, "-") || strlen(path) >= PATH_MAX)
+		return -1;
+	exists = !stat(path, &st);
+	if (exists ? !S_ISREG(st.st_mode) : errno != ENOENT || new_in_place)
+		return -1;
+	/* a file this user may not write is not replaced either: the open says why */
+	if (exists && access(path, W_OK))
+		return -1;
+	for (int i = 0; i < MAX_OUTPUTS && !t; i++)
+		if (!tmps[i].used)
+			t = &tmps[i];
+	if (!t)
+		return -1;
+	if (!lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
+		if (!exists || !realpath(path, t->target))
+			return -1;	/* a dangling link: written through it, in place */
+	} else {
+		snprintf(t->target, sizeof(t->target), "%s", path);
+	}
+	snprintf(t->name, sizeof(t->name), "%s", path);
+	t->opt = opt;
+	slash = strrchr(t->target, '/');
+	base = slash ? slash + 1 : t->target;
+	dlen = slash ? (int)(slash - t->target + 1) : 0;
+	mode = exists ? st.st_mode & 07777 : new_mode;
+	tmp_arm();
+	for (int n = 0; n < 100; n++) {
+		sigset_t all, old;
+		int fd, e;
+
+		if (snprintf(t->tmp, sizeof(t->tmp), "%.*s.%s.hitmap-%ld-%d", dlen, t->target, base,
+			     (long)getpid(), n) >= (int)sizeof(t->tmp))
+			return -1;
+		/* live from the moment it may exist */
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &old);
+		fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		e = errno;
+		t->live = fd >= 0;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (fd >= 0) {
+			if (exists) {
+				/* the file it replaces: its mode and owner (open applied the umask) */
+				if ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
+				    fchown(fd, st.st_uid, st.st_gid))
+					(void)fchown(fd, (uid_t)-1, st.st_gid);
+				(void)fchmod(fd, mode);
+			}
+			t->used = true;
+			*out = t;
+			return fd;
+		}
+		if (e != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+static struct tmpfile *tmp_find(const char *wpath)
+{
+	for (int i = 0; wpath && i < MAX_OUTPUTS; i++)
+		if (tmps[i].used && wpath == tmps[i].tmp)
+			return &tmps[i];
+	return NULL;
+}
+
+/* Done with @t: its string reads as the file's name again. */
+static void tmp_release(struct tmpfile *t)
+{
+	snprintf(t->tmp, sizeof(t->tmp), "%s", t->name);
+	t->used = false;
+}
+
+static void tmp_drop(struct tmpfile *t)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (t->live)
+		unlink(t->tmp);
+	t->live = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	tmp_release(t);
+}
+
+static int tmp_commit(struct tmpfile *t)
+{
+	sigset_t all, old;
+	int e = 0;
+
+	/* no signal between the rename and forgetting the name */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (rename(t->tmp, t->target)) {
+		e = errno;
+		unlink(t->tmp);
+	}
+	t->live = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		hm_cli__error("%s %s: cannot put the finished file in its place: %s; %s is left as "
+			      "it was", t->opt, t->name, strerror(e), t->name);
+		tmp_release(t);
+		return 1;
+	}
+	tmp_release(t);
+	return 0;
+}
+
+const char *hm_out__begin(const char *path, const char *opt, mode_t mode, unsigned flags)
+{
+	struct tmpfile *t;
+	int fd = tmp_create(path, opt, mode, flags & HM_OUT_NEW_IN_PLACE, &t);
+
+	if (fd < 0)
+		return path;
+	close(fd);	/* the library opens it again by name */
+	return t->tmp;
+}
+
+int hm_out__commit(const char *wpath)
+{
+	struct tmpfile *t = tmp_find(wpath);
+
+	return t ? tmp_commit(t) : 0;
+}
+
+void hm_out__drop(const char *wpath)
+{
+	struct tmpfile *t = tmp_find(wpath);
+
+	if (t)
+		tmp_drop(t);
+}
+
+const char *hm_out__unalias(const char *msg, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (!size)
+		return msg;
+	while (*msg && n + 1 < size) {
+		const struct tmpfile *hit = NULL;
+
+		for (int i = 0; i < MAX_OUTPUTS && !hit; i++)
+			if (tmps[i].used && !strncmp(msg, tmps[i].tmp, strlen(tmps[i].tmp)))
+				hit = &tmps[i];
+		if (hit) {
+			n += snprintf(buf + n, size - n, "%s", hit->name);
+			if (n >= size)
+				n = size - 1;
+			msg += strlen(hit->tmp);
+		} else {
+			buf[n++] = *msg++;
+		}
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+int hm_out__lib_error(int err, const char *what)
+{
+	const char *msg = hm_log__last_error();
+	char buf[1024];
+
+	if (!msg || !*msg)
+		return hm_cli__lib_error(err, what);
+	return hm_cli__error("%s", hm_out__unalias(msg, buf, sizeof(buf)));
+}
+
 FILE *hm_out__open(const char *path, const char *opt)
 {
 	struct ostream *o = NULL;
@@ -204,7 +463,9 @@ FILE *hm_out__open(const char *path, const char *opt)
 		hm_cli__error("%s %s: out of memory", opt, path);
 		return NULL;
 	}
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	o->fd = tmp_create(path, opt, 0666, false, &o->tmp);
+	if (o->fd < 0)
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o->fd < 0) {
 		hm_cli__error("%s %s: cannot create: %s%s", opt, path, strerror(errno), hm_hint__create(errno));
 		free(o->name);
@@ -213,6 +474,8 @@ FILE *hm_out__open(const char *path, const char *opt)
 	if (!wrap(o)) {
 		hm_cli__error("%s %s: %s", opt, path, strerror(errno));
 		close(o->fd);
+		if (o->tmp)
+			tmp_drop(o->tmp);
 		free(o->name);
 		return NULL;
 	}
@@ -235,7 +498,7 @@ const char *hm_out__name(FILE *f)
 	return o ? o->name : "<stdout>";
 }
 
-int hm_out__close(FILE *f)
+static int out_close(FILE *f, bool keep)
 {
 	struct ostream *o;
 	int err = 0, rc = 0;
@@ -261,9 +524,23 @@ int hm_out__close(FILE *f)
 	err = o->err;
 	if (err)
 		rc = report(o, err);
+	if (o->tmp && (err || !keep))
+		tmp_drop(o->tmp);
+	else if (o->tmp)
+		rc = tmp_commit(o->tmp);
 	free(o->name);
 	memset(o, 0, sizeof(*o));
 	return rc;
+}
+
+int hm_out__close(FILE *f)
+{
+	return out_close(f, true);
+}
+
+int hm_out__abandon(FILE *f)
+{
+	return out_close(f, false);
 }
 
 int hm_out__conflict(const char *a, const char *b)
