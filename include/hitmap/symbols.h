@@ -154,6 +154,14 @@ const struct hm_ksym *hm_ksyms__by_name(const struct hm_ksyms *k, const char *na
 /* [start, end) of the kernel image's own symbols (no module); -ENOENT when none. */
 int hm_ksyms__kernel_range(const struct hm_ksyms *k, u64 *start, u64 *end);
 
+/*
+ * Why the ELF file @path (a --vmlinux) gives no symbols, in a few words
+ * written to @buf ("not an ELF file (no ELF magic)", "no symbol table
+ * (.symtab or .dynsym): a stripped file", "cannot open: ..."); NULL when
+ * it has a symbol table.
+ */
+const char *hm_elf__unusable(const char *path, char *buf, size_t size);
+
 struct hm_symbols;
 
 /* How names read from user ELF files are shown (hm_symbols_opts.demangle). */

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <hitmap/futex.h>
 #include <hitmap/log.h>
+#include <hitmap/symbols.h>
 #include "cli.h"
 #include "output.h"
 #include "progress.h"
@@ -70,6 +72,92 @@ static void free_sets(struct hm_metrics **m, int n)
 	free(m);
 }
 
+/*
+ * --kallsyms FILE and --vmlinux FILE, checked once for all files: as for
+ * hitmap report, one that cannot be opened is an error (1), one that gives
+ * no symbols a warning, after which it is not used (kernel symbols then come
+ * from kallsyms, or stay unknown for a bad --kallsyms, as in report).
+ */
+static int check_symbol_files(struct hm_report_opts *ro)
+{
+	char wbuf[160];
+	const char *why;
+
+	if ((ro->kallsyms && hm_in__check(ro->kallsyms, "--kallsyms")) ||
+	    (ro->vmlinux && hm_in__check(ro->vmlinux, "--vmlinux")))
+		return 1;
+	if (ro->kallsyms && *ro->kallsyms) {
+		struct hm_ksyms *k = hm_ksyms__load(ro->kallsyms);
+
+		if (!k || !hm_ksyms__nr(k)) {
+			size_t n = strlen(ro->kallsyms);
+
+			why = k ? "no symbols in it (an empty table)" : hm_log__last_error();
+			/* the reader's reason starts with the path: name it once */
+			if (!strncmp(why, ro->kallsyms, n) && !strncmp(why + n, ": ", 2))
+				why += n + 2;
+			hm_warn("--kallsyms %s: %s; kernel addresses stay [unknown]", ro->kallsyms,
+				why && *why ? why : "not a kallsyms file");
+			ro->kallsyms = "";	/* none: as report after the same warning */
+		}
+		hm_ksyms__delete(k);
+	}
+	if (ro->vmlinux && (why = hm_elf__unusable(ro->vmlinux, wbuf, sizeof(wbuf)))) {
+		hm_warn("--vmlinux %s: %s; kernel symbols come from kallsyms", ro->vmlinux, why);
+		ro->vmlinux = NULL;
+	}
+	return 0;
+}
+
+/* The metric set of ro->input; @tables: how its futex tables were found ("none: why"). */
+static struct hm_metrics *scan_file(const struct hm_report_opts *opts, u32 top_lines,
+				    char *tables, size_t size)
+{
+	struct hm_report_opts o = *opts;
+	struct hm_metrics *m = NULL;
+	struct hm_report *r;
+	int err;
+
+	hm_metrics__want(&o);
+	r = hm_report__new(&o);
+	if (!r)
+		return NULL;
+	err = hm_report__run(r);
+	if (err >= 0) {
+		m = hm_metrics__from_report(r, top_lines);
+		err = m ? 0 : -errno;
+		snprintf(tables, size, "%s", hm_report__futex(r)->geometry);
+	}
+	hm_report__delete(r);
+	if (!m)
+		errno = err ? -err : ENOMEM;
+	return m;
+}
+
+/*
+ * Runs without futex tables beside runs with them: one line each, naming
+ * the file, why (the report's reason) and what gives the tables.
+ */
+static void warn_bare(struct hm_metrics **sets, char **why, int n)
+{
+	int i, with = 0;
+
+	for (i = 0; i < n; i++)
+		with += sets[i]->has_layout;
+	if (!with || with == n)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *w = why[i] && !strncmp(why[i], "none: ", 6) ? why[i] + 6 : why[i];
+
+		if (sets[i]->has_layout)
+			continue;
+		hm_warn("%s has no futex tables (%s); its bucket, field and rank rows are not compared "
+			"(\"-\"); fix: record it with hitmap record, or pass --futex-table SPEC, or the "
+			"recorded kernel's --kallsyms FILE so that they are inferred",
+			sets[i]->label, w && *w ? w : "no hitmap metadata");
+	}
+}
+
 static int cmd_diff(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_CSV, O_HTML, O_ALL, O_ALPHA, O_MINCHG, O_LINES, O_BLABEL, O_NLABEL,
@@ -100,8 +188,9 @@ static int cmd_diff(int argc, char **argv)
 	const char *html = NULL;
 	const char **tables = NULL;
 	struct hm_metrics **sets = NULL;
+	char **why = NULL;
 	struct hm_diff *d = NULL;
-	int nr_tables = 0, sep = -1, i, c, nfiles, nr_base, rc = 1;
+	int nr_tables = 0, sep = -1, i, c, nfiles = 0, nr_base, rc = 1;
 	bool metrics_only = false;
 	char **files;
 	double v = 0;
@@ -218,21 +307,21 @@ static int cmd_diff(int argc, char **argv)
 	for (i = 0; i < nfiles; i++)
 		hm_out__input(files[i]);
 	/* the symbol files are inputs first: --html may not overwrite them */
-	if ((ro.kallsyms && hm_in__check(ro.kallsyms, "--kallsyms")) ||
-	    (ro.vmlinux && hm_in__check(ro.vmlinux, "--vmlinux")) ||
+	if (check_symbol_files(&ro) ||
 	    (html && hm_out__check(hm_out__is_stdout(html) ? "-" : html, "--html", false))) {
 		free(files);
 		goto out;
 	}
 	sets = calloc(nfiles, sizeof(*sets));
-	if (!sets) {
+	why = calloc(nfiles, sizeof(*why));
+	if (!sets || !why) {
 		free(files);
 		hm_cli__error("out of memory");
 		goto out;
 	}
 	for (i = 0; i < nfiles; i++) {
 		struct hm_report_progress prog = { NULL, NULL };
-		char label[320];
+		char label[320], geom[400] = "";
 
 		snprintf(label, sizeof(label), "hitmap: reading %s", files[i]);
 		prog.label = label;
@@ -246,8 +335,9 @@ static int cmd_diff(int argc, char **argv)
 			sets = NULL;
 			goto out;
 		}
-		sets[i] = hm_metrics__scan(&ro, metrics_only ? 0 : o.top_lines);
+		sets[i] = scan_file(&ro, metrics_only ? 0 : o.top_lines, geom, sizeof(geom));
 		hm_progress__delete(prog.p);
+		why[i] = strdup(geom);	/* NULL: no reason to give */
 		if (!sets[i]) {
 			hm_cli__lib_error(errno ? -errno : -EINVAL, files[i]);
 			free(files);
@@ -272,6 +362,7 @@ static int cmd_diff(int argc, char **argv)
 		rc = hm_out__close(stdout) || i < nfiles;
 		goto out_sets;
 	}
+	warn_bare(sets, why, nfiles);
 	d = hm_diff__new(sets, nr_base, sets + nr_base, nfiles - nr_base, &o);
 	if (!d) {
 		hm_cli__lib_error(-ENOMEM, "diff");
@@ -303,6 +394,10 @@ out_diff:
 out_sets:
 	free_sets(sets, nfiles);
 out:
+	if (why)
+		for (i = 0; i < nfiles; i++)
+			free(why[i]);
+	free(why);
 	free(tables);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <hitmap/json.h>
 #include <hitmap/log.h>
 #include "cli.h"
+#include "output.h"
 #include "util/num.h"
 
 static const char usage_text[] =
@@ -248,6 +249,7 @@ static int cmd_hash(int argc, char **argv)
 	const char *kernel = NULL;
 	bool this_machine = false, shared = false, json = false, verify = false, slots_set = false;
 	bool have_mm = false, have_seq = false, have_iseq = false, have_pgoff = false, priv_set = false;
+	bool shared_set = false;
 	u64 cpus = 1, nodes = 1, gslots = 0, slots = 16, mm = 0, mmseq = 0, iseq = 0, pgoff = 0, v;
 	struct hm_json *j = NULL;
 	u64 probe = 0, pid = 0;
@@ -277,11 +279,29 @@ static int cmd_hash(int argc, char **argv)
 			if (slots == 1) return hm_cli__usage_error("--slots 1: the kernel refuses 1 (EINVAL); give 0 or 2, 4, 8...");
 			slots_set = true;
 			break;
-		case O_PRIVATE: shared = false; priv_set = true; break;
-		case O_SHARED: shared = true; break;
+		case O_PRIVATE:
+			if (shared_set)
+				return hm_out__conflict("--shared", "--private");
+			if (have_iseq)
+				return hm_out__conflict("--inode-seq", "--private");
+			shared = false;
+			priv_set = true;
+			break;
+		case O_SHARED:
+			if (priv_set)
+				return hm_out__conflict("--private", "--shared");
+			shared = true;
+			shared_set = true;
+			break;
 		case O_MM: if (num("--mm", optarg, 16, &mm)) return 2; have_mm = true; break;
 		case O_MMSEQ: if (num("--mm-seq", optarg, 0, &mmseq)) return 2; have_seq = true; break;
-		case O_ISEQ: if (num("--inode-seq", optarg, 0, &iseq)) return 2; have_iseq = true; shared = true; break;
+		case O_ISEQ:
+			if (num("--inode-seq", optarg, 0, &iseq)) return 2;
+			if (priv_set)	/* a file futex is a shared one */
+				return hm_out__conflict("--private", "--inode-seq");
+			have_iseq = true;
+			shared = true;
+			break;
 		case O_PGOFF: if (num("--pgoff", optarg, 0, &pgoff)) return 2; have_pgoff = true; break;
 		case O_VERIFY: verify = true; break;
 		case O_COUNT:

@@ -18,6 +18,7 @@ struct diff_row {
 	struct hm_diff_row	r;
 	struct hm_stat_summary	sa, sb;
 	u32			min_rank;	/* lines: best rank in any run */
+	bool			in_bare;	/* present in a run without futex tables */
 };
 
 struct hm_diff {
@@ -32,6 +33,8 @@ struct hm_diff {
 	u32			nr_shown, nr_significant, nr_tested, nr_families;
 	u32			nr_match[HM_MATCH__MAX];
 	u32			tests_used;	/* bit per enum hm_stat_test_kind */
+	u32			nr_bare;	/* runs without futex tables, when others have them */
+	u32			nr_uncompared;	/* shown rows with a side that has no value */
 };
 
 static int rehash(struct hm_diff *d)
@@ -105,9 +108,40 @@ static s64 row_add(struct hm_diff *d, const struct hm_metric *m)
 	return d->nr_rows++;
 }
 
-/* Values of row @r over @n runs; absent counts are 0, absent others are skipped. */
-static void summarize(const struct diff_row *r, struct hm_metrics *const *runs, u32 n,
-		      double *buf, struct hm_stat_summary *s)
+static bool futex_group(u8 g)
+{
+	return g == HM_MG_BUCKET || g == HM_MG_BUCKET_SOCKET || g == HM_MG_BUCKET_FIELD ||
+	       g == HM_MG_FIELD || g == HM_MG_RANK;
+}
+
+/*
+ * A metric absent from @run: is its value there known to be 0?  Not for a
+ * workload number (the file holds no such result), nor for what only futex
+ * tables can name in a run that has none (buckets, fields, ranks, lines named
+ * by their futex object), nor, in such a diff, for a line a run without
+ * tables names by code or data that a run with tables may name by its
+ * bucket.  Sample counts are 0 otherwise; other values are unknown.
+ */
+static bool absent_is_zero(const struct hm_diff *d, const struct diff_row *r,
+			   const struct hm_metrics *run)
+{
+	if (!r->r.count || r->r.group == HM_MG_WORKLOAD)
+		return false;
+	if (!d->nr_bare)
+		return true;
+	if (futex_group(r->r.group))
+		return run->has_layout;
+	if (r->r.group == HM_MG_LINE) {
+		if (r->r.match == HM_MATCH_BUCKET || r->r.match == HM_MATCH_FUTEX_OBJECT)
+			return run->has_layout;
+		return !(run->has_layout && r->in_bare);
+	}
+	return true;
+}
+
+/* Values of row @r over @n runs; unknown values are left out (a side of none: "-"). */
+static void summarize(const struct hm_diff *d, const struct diff_row *r,
+		      struct hm_metrics *const *runs, u32 n, double *buf, struct hm_stat_summary *s)
 {
 	u32 i, k = 0;
 
@@ -116,10 +150,16 @@ static void summarize(const struct diff_row *r, struct hm_metrics *const *runs, 
 
 		if (m)
 			buf[k++] = m->value;
-		else if (r->r.count)
+		else if (absent_is_zero(d, r, runs[i]))
 			buf[k++] = 0;
 	}
 	hm_stats__summarize(buf, k, s);
+}
+
+/* Both sides have a value: the row is compared (else it shows "-"). */
+static bool compared(const struct diff_row *r)
+{
+	return r->sa.n && r->sb.n;
 }
 
 static const struct hm_diff *sort_d;
@@ -186,6 +226,11 @@ struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
 	d->new_ = new_;
 	d->nr_base = nr_base;
 	d->nr_new = nr_new;
+	/* runs without futex tables beside runs with them: their futex rows are unknown */
+	for (k = 0, i = 0; k < nr_base + nr_new; k++)
+		i += (k < nr_base ? base[k] : new_[k - nr_base])->has_layout;
+	if (i)
+		d->nr_bare = nr_base + nr_new - i;
 	for (k = 0; k < nr_base + nr_new; k++) {
 		const struct hm_metrics *m = k < nr_base ? base[k] : new_[k - nr_base];
 
@@ -201,6 +246,8 @@ struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
 				goto nomem;
 			if (e->rank && e->rank < d->rows[r].min_rank)
 				d->rows[r].min_rank = e->rank;
+			if (!m->has_layout)
+				d->rows[r].in_bare = true;
 		}
 	}
 	buf = malloc((nr_base + nr_new + 1) * sizeof(*buf));
@@ -217,11 +264,11 @@ struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
 
 		r->r.a = &r->sa;
 		r->r.b = &r->sb;
-		summarize(r, base, nr_base, buf, &r->sa);
-		summarize(r, new_, nr_new, buf, &r->sb);
+		summarize(d, r, base, nr_base, buf, &r->sa);
+		summarize(d, r, new_, nr_new, buf, &r->sb);
 		r->r.change = hm_stats__pct_change(r->sa.mean, r->sb.mean);
-		if (r->sa.mean == 0 && r->sb.mean == 0)
-			r->r.change = 0;
+		if ((r->sa.mean == 0 && r->sb.mean == 0) || !compared(r))
+			r->r.change = 0;	/* no value on a side: no change to claim */
 		hm_stats__test(&r->sa, &r->sb, r->r.count, &t);
 		/* a line that is a futex bucket is tested as the bucket, not twice */
 		if (r->r.group == HM_MG_LINE && r->r.match == HM_MATCH_BUCKET) {
@@ -299,6 +346,7 @@ struct hm_diff *hm_diff__new(struct hm_metrics *const *base, u32 nr_base,
 		if (r->r.shown) {
 			d->nr_shown++;
 			d->nr_match[r->r.match]++;
+			d->nr_uncompared += !compared(r);
 		}
 	}
 	sort_d = d;
@@ -385,6 +433,40 @@ static const char *test_text(const struct hm_diff *d)
 	return buf;
 }
 
+/*
+ * One side of an LKP row (lib/compare.rb: the mean in 10 columns, " +-NNN%"
+ * or six blanks), or "-" where the side has no value.
+ */
+static int side_text(char *buf, size_t size, const struct hm_stat_summary *s)
+{
+	double avg = s->mean, sd = s->n >= 2 && avg != 0 ? 100 * s->stddev / fabs(avg) : 0;
+	int len;
+
+	if (!s->n)
+		return snprintf(buf, size, "%10s%6s", "-", "");
+	if (fabs(avg) < 1000)
+		len = snprintf(buf, size, "%10.2f", avg);
+	else if (fabs(avg) > 100000000)
+		len = snprintf(buf, size, "%10.4g", avg);
+	else
+		len = snprintf(buf, size, "%10lld", (long long)avg);
+	if (len < 0 || (size_t)len >= size)
+		return len;
+	if (s->n >= 2 && sd > 2)
+		return len + snprintf(buf + len, size - len, " \xc2\xb1%3lld%%", (long long)sd);
+	return len + snprintf(buf + len, size - len, "%6s", "");
+}
+
+/* A row with a side that has no value: "-" there and in %change, never tested. */
+static void text_uncompared(const struct diff_row *r, FILE *f)
+{
+	char a[64], b[64];
+
+	side_text(a, sizeof(a), &r->sa);
+	side_text(b, sizeof(b), &r->sb);
+	fprintf(f, "%s%10s  %s  %s  (not compared)\n", a, "-", b, r->r.key);
+}
+
 static int render_text(const struct hm_diff *d, FILE *f)
 {
 	char line[1024];
@@ -400,6 +482,10 @@ static int render_text(const struct hm_diff *d, FILE *f)
 
 		if (!r->r.shown)
 			continue;
+		if (!compared(r)) {
+			text_uncompared(r, f);
+			continue;
+		}
 		len = hm_stats__lkp_row(line, sizeof(line), &r->sa, &r->sb, r->r.key);
 		if (len > 0 && !r->r.significant && (size_t)len < sizeof(line)) {
 			/* after the name, so every column stays where LKP has it */
@@ -423,6 +509,14 @@ static int render_text(const struct hm_diff *d, FILE *f)
 		first = false;
 	}
 	fprintf(f, "%s\n", first ? "nothing" : "");
+	if (d->nr_uncompared)
+		fprintf(f, "%u rows not compared: \"-\" is a side without the value (a workload number "
+			   "the files do not hold%s)\n", d->nr_uncompared,
+			d->nr_bare ? ", or futex rows of a run without futex tables" : "");
+	if (d->nr_bare)
+		fprintf(f, "futex buckets, fields and ranks: %u of %u runs have no futex tables; "
+			   "those rows are compared only between runs that have them\n",
+			d->nr_bare, d->nr_base + d->nr_new);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -430,6 +524,13 @@ static void json_side(struct hm_json *j, const char *key, const struct hm_stat_s
 {
 	hm_json__obj_begin(j, key);
 	hm_json__u64(j, "runs", s->n);
+	if (!s->n) {
+		/* no value on this side: absent, not 0 */
+		hm_json__str(j, "mean", NULL);
+		hm_json__str(j, "stddev_pct", NULL);
+		hm_json__obj_end(j);
+		return;
+	}
 	if (s->mean >= 0 && s->mean == floor(s->mean) && s->mean < 1.8e19)
 		hm_json__u64(j, "mean", (u64)s->mean);	/* exactly */
 	else
@@ -468,6 +569,8 @@ static int render_json(const struct hm_diff *d, FILE *f)
 	hm_json__double(j, "min_change_pct", d->opts.min_change);
 	hm_json__u64(j, "tested", d->nr_tested);
 	hm_json__u64(j, "significant", d->nr_significant);
+	hm_json__u64(j, "not_compared", d->nr_uncompared);
+	hm_json__u64(j, "runs_without_futex_tables", d->nr_bare);
 	hm_json__obj_end(j);
 	hm_json__arr_begin(j, "rows");
 	for (i = 0; i < d->nr_rows; i++) {
@@ -481,7 +584,11 @@ static int render_json(const struct hm_diff *d, FILE *f)
 		hm_json__str(j, "match", hm_metric_match__name(r->r.match));
 		json_side(j, "base", &r->sa);
 		json_side(j, "new", &r->sb);
-		hm_json__double(j, "change_pct", r->r.change);
+		if (compared(r))
+			hm_json__double(j, "change_pct", r->r.change);
+		else
+			hm_json__str(j, "change_pct", NULL);
+		hm_json__bool(j, "compared", compared(r));
 		hm_json__str(j, "test", hm_stat_test__name(r->r.test));
 		hm_json__double(j, "p", r->r.p);
 		hm_json__bool(j, "significant", r->r.significant);
@@ -508,6 +615,14 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void csv_side(FILE *f, const struct hm_stat_summary *s)
+{
+	if (s->n)
+		fprintf(f, ",%u,%.6g,%.2f", s->n, s->mean, s->pct_stddev);
+	else
+		fprintf(f, ",0,,");
+}
+
 static int render_csv(const struct hm_diff *d, FILE *f)
 {
 	u32 i;
@@ -522,9 +637,14 @@ static int render_csv(const struct hm_diff *d, FILE *f)
 		csv_field(f, r->r.key);
 		fprintf(f, ",%s,", hm_metric_group__name(r->r.group));
 		csv_field(f, hm_metric_match__name(r->r.match));
-		fprintf(f, ",%u,%.6g,%.2f,%u,%.6g,%.2f,%.6g,%s,%.6g,%s\n",
-			r->sa.n, r->sa.mean, r->sa.pct_stddev, r->sb.n, r->sb.mean, r->sb.pct_stddev,
-			r->r.change, hm_stat_test__name(r->r.test), r->r.p,
+		/* a side without the value: empty mean, %stddev and %change */
+		csv_side(f, &r->sa);
+		csv_side(f, &r->sb);
+		if (compared(r))
+			fprintf(f, ",%.6g", r->r.change);
+		else
+			fputc(',', f);
+		fprintf(f, ",%s,%.6g,%s\n", hm_stat_test__name(r->r.test), r->r.p,
 			r->r.significant ? "yes" : "no");
 	}
 	return ferror(f) ? -EIO : 0;

@@ -793,3 +793,55 @@ const struct hm_elf_sym *hm_elf__find(const struct hm_elf *e, u64 vaddr)
 	}
 	return NULL;
 }
+
+/*
+ * Why @path gives no ELF symbols ("not an ELF file (no ELF magic)", "a
+ * directory, not an ELF file", "no symbol table (.symtab or .dynsym): a
+ * stripped file", ...), written to @buf; NULL when it has a symbol table.
+ */
+const char *hm_elf__unusable(const char *path, char *buf, size_t size)
+{
+	const char *bad = NULL;
+	unsigned char magic[SELFMAG];
+	struct stat st;
+	Elf_Scn *scn = NULL;
+	Elf *e = NULL;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(buf, size, "cannot open: %s", strerror(errno));
+		return buf;
+	}
+	if (fstat(fd, &st)) {
+		snprintf(buf, size, "cannot stat: %s", strerror(errno));
+		bad = buf;
+	} else if (S_ISDIR(st.st_mode)) {
+		bad = "a directory, not an ELF file";
+	} else if (pread(fd, magic, SELFMAG, 0) != SELFMAG) {
+		bad = st.st_size ? "not an ELF file (shorter than an ELF header)" :
+				   "an empty file, not an ELF file";
+	} else if (memcmp(magic, ELFMAG, SELFMAG)) {
+		bad = "not an ELF file (no ELF magic)";
+	} else if (elf_version(EV_CURRENT) == EV_NONE || !(e = elf_begin(fd, ELF_C_READ, NULL))) {
+		snprintf(buf, size, "not a readable ELF file: %s", elf_errmsg(-1));
+		bad = buf;
+	} else {
+		bad = "no symbol table (.symtab or .dynsym): a stripped file";
+		while ((scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+
+			if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+			    sh.sh_entsize && sh.sh_size / sh.sh_entsize > 1) {
+				bad = NULL;
+				break;
+			}
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (bad && bad != buf)
+		snprintf(buf, size, "%s", bad);
+	return bad ? buf : NULL;
+}

@@ -440,8 +440,11 @@ static struct dso *vmlinux_own(struct hm_symbols *s)
 		errno = ENOEXEC;
 	d->filename = hm_elf__nr_syms(d->elf) ? hm_strpool__intern(s->pool, path) : NULL;
 	if (!d->filename) {
-		hm_warn("%s: no ELF symbols (%s); kernel symbols come from kallsyms",
-			s->opts.vmlinux, strerror(errno));
+		char why[160];
+
+		if (!hm_elf__unusable(s->opts.vmlinux, why, sizeof(why)))
+			snprintf(why, sizeof(why), "no ELF symbols");
+		hm_warn("%s: %s; kernel symbols come from kallsyms", s->opts.vmlinux, why);
 		hm_elf__delete(d->elf);
 		free(d);
 		return NULL;
