@@ -81,6 +81,9 @@ struct hm_evsel {
 	struct perf_event_attr	attr;		/* known fields; newer ones dropped */
 	u32			file_attr_size;	/* attr.size as found in the file */
 	char			*name;		/* EVENT_DESC name, or NULL */
+	bool			name_late;	/* @name from a pipe EVENT_DESC sent before
+						   this event's attr (perf's header
+						   prints it, its evsel__name not) */
 	u64			*ids;
 	u32			nr_ids;
 	/* derived */
@@ -243,6 +246,21 @@ struct hm_header {
 	u32	nr_build_ids;
 	struct hm_build_id *build_ids;
 	u64	clockid_res_ns;
+	/* CLOCK_DATA (version 1): the clock and one moment on it and on the TOD */
+	u32	clock_id;
+	u64	clock_tod_ns, clock_ref_ns;
+	/*
+	 * BPF_PROG_INFO and BPF_BTF, as perf reads them (nothing from the other
+	 * byte order): how many programs, and the BTF ids, sorted, no repeats
+	 */
+	u32	nr_bpf_progs, nr_btf_ids;
+	u32	*btf_ids;
+	/*
+	 * CPU_TOPOLOGY: perf's reader skips the per-CPU ids (cpu[]) of this
+	 * section, since its size is not above what the sibling lists would
+	 * take with every string padded to 64 bytes (strings written shorter)
+	 */
+	bool	cpu_ids_hidden;
 	u64	sample_time_first, sample_time_last;
 	/* COMPRESSED */
 	u32	comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;
@@ -351,6 +369,13 @@ struct hm_reader_stats {
 	u64	nr_unknown_id;		/* SAMPLEs whose id names no event (has_sample false) */
 	u64	nr_unqueued;		/* SAMPLEs counts_order handed out without the queue */
 	u64	hold_peak;		/* counts_order: the most SAMPLE bytes held at once (queue's count) */
+	/*
+	 * Records (counted in nr[] too) shorter than perf 7.3's minimum for
+	 * their type (perf_event__min_size: EVENT_TYPE of perf 3.x is 24
+	 * bytes where 7.3 wants 80); perf 7.3 skips them, uncounted, with a
+	 * warning, where 6.1 and 6.12 count them.
+	 */
+	u64	nr_short[HM_RECORD_MAX];
 };
 const struct hm_reader_stats *hm_reader__stats(const struct hm_reader *r);
 
@@ -364,6 +389,14 @@ const char *hm_feature__name(int feat);
  * e->name or @buf.
  */
 const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size);
+/*
+ * The name perf @perf_compat's evsel__name() gives (enum hm_perf_compat:
+ * 601, 612, 703; 0 the newest), for its --stats and script: a name made
+ * from the attr takes that version's :H and :G rule, and a pipe EVENT_DESC
+ * sent before the event's attr (name_late) does not name it.
+ */
+const char *hm_evsel__name_v(const struct hm_evsel *e, unsigned perf_compat, char *buf,
+			     size_t size);
 
 /*
  * Decode the tracepoint payload of @s (evsel with tp_event) into "name=value"

@@ -6,18 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hitmap/json.h>
+#include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
 
 static const char usage_text[] =
-"usage: hitmap stat -i FILE [--json]\n"
+"usage: hitmap stat -i FILE [--perf-compat V] [--json]\n"
 "\n"
 "Count the records of a perf.data file by type, and the lost events, like\n"
 "'perf report --stats'.  FILE may be '-' for a pipe-mode stream on stdin.\n"
 "\n"
 "  -i, --input FILE   perf.data to read (default: perf.data)\n"
-"      --json         print the counts as JSON\n"
+"      --perf-compat V  count and print as perf V's report --stats: 6.1, 6.12\n"
+"                     or 7.3 (default, the newest)\n"
+"      --json         every record read, as JSON (no perf version applies)\n"
 "  -h, --help         show this help\n";
 
 struct ev_stat {
@@ -29,11 +32,14 @@ static int cmd_stat(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "perf-compat", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *input = "perf.data";
 	bool json = false;
+	enum hm_perf_compat compat = HM_PERF_NEWEST;
+	int w;	/* the name column: 16 in perf 6.1, 20 from 6.12 on */
 	struct hm_reader_opts ro = { .all_records = true };
 	struct hm_reader *r;
 	const struct hm_reader_stats *st;
@@ -47,6 +53,11 @@ static int cmd_stat(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'j': json = true; break;
+		case 'P':
+			if (hm_perf_compat__parse(optarg, &compat) < 0)
+				return hm_cli__usage_error("--perf-compat %s: unknown perf version; "
+							   "use one of " HM_PERF_COMPAT_LIST, optarg);
+			break;
 		case 'h': hm_cli__usage(usage_text); return 0;
 		default: return hm_cli__bad_option("stat", opts, argv, c);
 		}
@@ -89,7 +100,6 @@ static int cmd_stat(int argc, char **argv)
 	st = hm_reader__stats(r);
 	for (int i = 0; i < HM_RECORD_MAX; i++)
 		total += st->nr[i];
-	total += 0;
 	if (json) {
 		struct hm_json *j = hm_json__new(stdout, true);
 		char nb[64];
@@ -130,20 +140,36 @@ static int cmd_stat(int argc, char **argv)
 		hm_json__delete(j);
 		goto out;
 	}
-	printf("Aggregated stats:\n");
-	printf("%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	/*
+	 * perf_session__fprintf_nr_events() and events_stats__fprintf(): a
+	 * blank line first, a note on files with AUX data, the name column 16
+	 * wide in 6.1 and 20 from 6.12; perf 7.3 skips, uncounted, records
+	 * shorter than their type's minimum (perf 3.x's EVENT_TYPE).
+	 */
+	if (compat == HM_PERF_NEWEST)
+		compat = HM_PERF_7_3;
+	w = compat == HM_PERF_6_1 ? 16 : 20;
+	if (compat >= HM_PERF_7_3)
+		for (int i = 0; i < HM_RECORD_MAX; i++)
+			total -= st->nr_short[i];
+	printf("\nAggregated stats:%s\n",
+	       hm_header__has_feat(hm_reader__header(r), HM_FEAT_AUXTRACE) ?
+	       " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
+	if (total)	/* perf's skip_empty leaves out every zero, TOTAL too */
+		printf("%*s events: %10llu\n", w, "TOTAL", (unsigned long long)total);
 	for (int i = 1; i < HM_RECORD_MAX; i++) {
 		char nb[32];
 		const char *n = hm_record__name(i);
+		u64 nr = st->nr[i] - (compat >= HM_PERF_7_3 ? st->nr_short[i] : 0);
 
-		if (!st->nr[i])
+		if (!nr)
 			continue;
 		if (!n) {
 			snprintf(nb, sizeof(nb), "type %d", i);
 			n = nb;
 		}
-		printf("%16s events: %10llu  (%4.1f%%)\n", n, (unsigned long long)st->nr[i],
-		       total ? 100.0 * st->nr[i] / total : 0.0);
+		printf("%*s events: %10llu  (%4.1f%%)\n", w, n, (unsigned long long)nr,
+		       total ? 100.0 * nr / total : 0.0);
 	}
 	for (int i = 0; i < hm_reader__nr_evsels(r); i++) {
 		const struct hm_evsel *e = hm_reader__evsel(r, i);
@@ -151,10 +177,21 @@ static int cmd_stat(int argc, char **argv)
 
 		if (i >= nes || (!es[i].samples && !es[i].lost_samples))
 			continue;
-		printf("%s stats:\n", hm_evsel__name(e, nb, sizeof(nb)));
-		printf("%16s events: %10llu\n", "SAMPLE", (unsigned long long)es[i].samples);
+		/*
+		 * perf 6.1's --stats leaves FEATURE and EVENT_UPDATE records
+		 * to stubs: a pipe's events keep the names their attrs make
+		 */
+		if (compat == HM_PERF_6_1 && hm_reader__header(r)->pipe) {
+			struct hm_evsel bare = *e;
+
+			bare.name = NULL;
+			printf("%s stats:\n", hm_evsel__name_v(&bare, compat, nb, sizeof(nb)));
+		} else {
+			printf("%s stats:\n", hm_evsel__name_v(e, compat, nb, sizeof(nb)));
+		}
+		printf("%*s events: %10llu\n", w, "SAMPLE", (unsigned long long)es[i].samples);
 		if (es[i].lost_samples)
-			printf("%16s events: %10llu\n", "LOST_SAMPLES",
+			printf("%*s events: %10llu\n", w, "LOST_SAMPLES",
 			       (unsigned long long)es[i].lost_samples);
 	}
 	if (st->lost || st->lost_samples || st->nr_unknown || st->nr_unknown_id) {

@@ -127,6 +127,7 @@ void hm_reader__name_evsel(struct hm_reader *r, struct hm_evsel *e)
 		d = &r->desc[e->idx];
 	if (d && d->name) {
 		e->name = d->name;
+		e->name_late = true;
 		d->name = NULL;
 	}
 }
@@ -231,8 +232,27 @@ static u32 cpus_from_layout(struct hm_header *h, const struct hm_cur *c)
 	return !t.err && hm_cur__left(&t) == (u64)nr * 4 ? nr : 0;
 }
 
+/*
+ * What perf's process_cpu_topology() takes the two sibling lists to fill:
+ * each string as if padded to 64 bytes (NAME_ALIGN), whatever its length
+ * field says.  A section no longer than that has no per-CPU ids for perf.
+ */
+static u64 perf_lists_size(const struct hm_header *h)
+{
+	u64 size = 8;
+
+	for (u32 i = 0; i < h->nr_package_cpus; i++)
+		size += (strlen(h->package_cpus[i]) + 1 + 63) / 64 * 64 + 4;
+	for (u32 i = 0; i < h->nr_core_cpus; i++)
+		size += (strlen(h->core_cpus[i]) + 1 + 63) / 64 * 64 + 4;
+	return size;
+}
+
 static int feat_cpu_topology(struct hm_header *h, struct hm_cur *c)
 {
+	u64 section = hm_cur__left(c);
+
+	h->cpu_ids_hidden = false;
 	free_strv(h->package_cpus, h->nr_package_cpus);
 	free_strv(h->core_cpus, h->nr_core_cpus);
 	free_strv(h->die_cpus, h->nr_die_cpus);
@@ -249,6 +269,7 @@ static int feat_cpu_topology(struct hm_header *h, struct hm_cur *c)
 		return -EINVAL;
 	if (!hm_cur__left(c))
 		return 0;
+	h->cpu_ids_hidden = section <= perf_lists_size(h);
 	if (!h->nr_cpus_avail)
 		h->nr_cpus_avail = cpus_from_layout(h, c);
 	if (!h->nr_cpus_avail)
@@ -532,6 +553,79 @@ static int feat_build_id(struct hm_header *h, struct hm_cur *c)
 	return 0;
 }
 
+/* u32 version (1), u32 clockid, u64 tod_ns, u64 clockid_ns */
+static int feat_clock_data(struct hm_header *h, struct hm_cur *c)
+{
+	u32 ver = hm_cur__u32(c), id = hm_cur__u32(c);
+	u64 tod = hm_cur__u64(c), ref = hm_cur__u64(c);
+
+	if (c->err || ver != 1)
+		return -EINVAL;
+	h->clock_id = id;
+	h->clock_tod_ns = tod;
+	h->clock_ref_ns = ref;
+	return 0;
+}
+
+/* u32 count; {u32 info_len, u32 data_len, u64 arrays, info, data}[count] */
+static int feat_bpf_prog_info(struct hm_header *h, struct hm_cur *c)
+{
+	u32 n = hm_cur__u32(c);
+
+	h->nr_bpf_progs = 0;
+	if (c->err || n > hm_cur__left(c) / 16)
+		return -EINVAL;
+	for (u32 i = 0; i < n; i++) {
+		u32 info_len = hm_cur__u32(c), data_len = hm_cur__u32(c);
+
+		hm_cur__u64(c);
+		hm_cur__bytes(c, info_len);
+		hm_cur__bytes(c, data_len);
+		if (c->err)
+			return -EINVAL;
+	}
+	h->nr_bpf_progs = c->sw ? 0 : n;	/* perf skips the other byte order */
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* u32 count; {u32 id, u32 size, data[size]}[count] */
+static int feat_bpf_btf(struct hm_header *h, struct hm_cur *c)
+{
+	u32 n = hm_cur__u32(c), k = 0;
+
+	free(h->btf_ids);
+	h->btf_ids = NULL;
+	h->nr_btf_ids = 0;
+	if (c->err || n > hm_cur__left(c) / 8)
+		return -EINVAL;
+	if (c->sw || !n)
+		return 0;	/* perf skips the other byte order */
+	h->btf_ids = calloc(n, sizeof(u32));
+	if (!h->btf_ids)
+		return -ENOMEM;
+	for (u32 i = 0; i < n; i++) {
+		u32 id = hm_cur__u32(c), size = hm_cur__u32(c);
+
+		hm_cur__bytes(c, size);
+		if (c->err)
+			return -EINVAL;
+		h->btf_ids[i] = id;
+	}
+	qsort(h->btf_ids, n, sizeof(u32), cmp_u32);
+	for (u32 i = 0; i < n; i++)
+		if (!k || h->btf_ids[k - 1] != h->btf_ids[i])
+			h->btf_ids[k++] = h->btf_ids[i];
+	h->nr_btf_ids = k;
+	return 0;
+}
+
 /*
  * A section that failed to parse leaves nothing behind: half-filled tables
  * (a node whose bitmap was never read, a count the data does not back) are
@@ -553,6 +647,8 @@ static void feature_drop(struct hm_header *h, int feat)
 	case HM_FEAT_PMU_MAPPINGS:	feat_pmu_mappings(h, &none); break;
 	case HM_FEAT_GROUP_DESC:	feat_group_desc(h, &none); break;
 	case HM_FEAT_HYBRID_TOPOLOGY:	feat_hybrid(h, &none); break;
+	case HM_FEAT_BPF_BTF:		feat_bpf_btf(h, &none); break;
+	case HM_FEAT_BPF_PROG_INFO:	h->nr_bpf_progs = 0; break;
 	default:
 		break;
 	}
@@ -613,6 +709,9 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 	case HM_FEAT_CPU_PMU_CAPS:	err = feat_pmu_caps(h, &c, true); break;
 	case HM_FEAT_PMU_CAPS:		err = feat_pmu_caps(h, &c, false); break;
 	case HM_FEAT_BUILD_ID:		err = feat_build_id(h, &c); break;
+	case HM_FEAT_CLOCK_DATA:	err = feat_clock_data(h, &c); break;
+	case HM_FEAT_BPF_PROG_INFO:	err = feat_bpf_prog_info(h, &c); break;
+	case HM_FEAT_BPF_BTF:		err = feat_bpf_btf(h, &c); break;
 	case HM_FEAT_CLOCKID:
 		h->clockid_res_ns = hm_cur__u64(&c);
 		break;

@@ -62,6 +62,7 @@ void hm_header__release(struct hm_header *h)
 		for (u32 i = 0; i < h->nr_build_ids; i++)
 			free(h->build_ids[i].filename);
 	free(h->build_ids);
+	free(h->btf_ids);
 	if (h->tep)
 		tep_free(h->tep);
 	free(h->hitmap_meta);

@@ -72,8 +72,15 @@ static const char *const sw_names[] = {
 	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
 };
 
-/* evsel__add_modifiers() */
-static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t size)
+/*
+ * evsel__add_modifiers().  Up to perf 6.12 :H and :G show where
+ * exclude_guest differs from what perf then set by default (1 with a
+ * privilege or precise modifier, else 0); from 6.13 on wherever
+ * exclude_host or exclude_guest is set (cycles with exclude_guest, as
+ * perf 3.x-4.x recorded it: "cycles" in 6.12, "cycles:H" in 7.3).
+ */
+static void add_modifiers(const struct perf_event_attr *a, bool gh_default, char *buf,
+			  size_t size)
 {
 	size_t r = strlen(buf), colon = 0;
 	bool excl_guest_default = false;
@@ -96,7 +103,7 @@ static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t siz
 		buf[r] = 0;
 		excl_guest_default = true;
 	}
-	if (a->exclude_host || a->exclude_guest == excl_guest_default) {
+	if (a->exclude_host || (gh_default ? a->exclude_guest == excl_guest_default : a->exclude_guest)) {
 		MOD(host, 'H');
 		MOD(guest, 'G');
 	}
@@ -105,17 +112,10 @@ static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t siz
 		buf[colon - 1] = ':';
 }
 
-const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size)
+/* A name made from the attr, as evsel__name() does for an unnamed event. */
+static const char *attr_name(const struct perf_event_attr *a, bool gh_default, char *buf,
+			     size_t size)
 {
-	const struct perf_event_attr *a;
-
-	if (!e) {
-		snprintf(buf, size, "[unknown]");
-		return buf;
-	}
-	if (e->name)
-		return e->name;
-	a = &e->attr;
 	if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw_names) / sizeof(hw_names[0]))
 		snprintf(buf, size, "%s", hw_names[a->config]);
 	else if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw_names) / sizeof(sw_names[0]))
@@ -127,6 +127,23 @@ const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size)
 	else
 		snprintf(buf, size, "unknown %u:0x%llx", a->type, (unsigned long long)a->config);
 	if (a->type != PERF_TYPE_TRACEPOINT)
-		add_modifiers(a, buf, size);
+		add_modifiers(a, gh_default, buf, size);
 	return buf;
+}
+
+const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size)
+{
+	if (!e) {
+		snprintf(buf, size, "[unknown]");
+		return buf;
+	}
+	return e->name ? e->name : attr_name(&e->attr, false, buf, size);
+}
+
+const char *hm_evsel__name_v(const struct hm_evsel *e, unsigned perf_compat, char *buf,
+			     size_t size)
+{
+	if (!e || (e->name && !e->name_late))
+		return hm_evsel__name(e, buf, size);
+	return attr_name(&e->attr, perf_compat && perf_compat < 613, buf, size);
 }

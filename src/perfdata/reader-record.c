@@ -237,6 +237,34 @@ static int spe_start(struct hm_reader *r, const u8 *nat, u32 size, u64 off)
 	return 0;
 }
 
+/*
+ * The smallest size perf 7.3 takes for each record type
+ * (perf_event__min_size; each value checked against perf 7.3 with records
+ * of every type 8 bytes shorter); 0: no minimum beyond the header.
+ */
+static const u16 min_size_7_3[] = {
+	[PERF_RECORD_MMAP] = 41,	[PERF_RECORD_LOST] = 24,
+	[PERF_RECORD_COMM] = 17,	[PERF_RECORD_EXIT] = 32,
+	[PERF_RECORD_THROTTLE] = 32,	[PERF_RECORD_UNTHROTTLE] = 32,
+	[PERF_RECORD_FORK] = 32,	[PERF_RECORD_READ] = 24,
+	[PERF_RECORD_MMAP2] = 73,	[PERF_RECORD_AUX] = 32,
+	[PERF_RECORD_ITRACE_START] = 16, [PERF_RECORD_LOST_SAMPLES] = 16,
+	[PERF_RECORD_SWITCH_CPU_WIDE] = 16, [PERF_RECORD_NAMESPACES] = 24,
+	[PERF_RECORD_KSYMBOL] = 25,	[PERF_RECORD_BPF_EVENT] = 24,
+	[PERF_RECORD_CGROUP] = 17,	[PERF_RECORD_TEXT_POKE] = 24,
+	[21] = 16,			/* AUX_OUTPUT_HW_ID */
+	[22] = 16,			/* CALLCHAIN_DEFERRED */
+	[HM_RECORD_HEADER_ATTR] = 72,	[65] = 80,	/* HEADER_EVENT_TYPE */
+	[66] = 12,			/* HEADER_TRACING_DATA */
+	[67] = 36,			/* HEADER_BUILD_ID */
+	[69] = 16, [HM_RECORD_AUXTRACE_INFO] = 16, [HM_RECORD_AUXTRACE] = 48,
+	[HM_RECORD_AUXTRACE_ERROR] = 49, [73] = 16, [74] = 16, [75] = 16,
+	[76] = 48, [77] = 24, [78] = 24, [HM_RECORD_TIME_CONV] = 32,
+	[HM_RECORD_HEADER_FEATURE] = 16, [83] = 16,
+	[84] = 528,			/* BPF_METADATA */
+	[85] = 24, [86] = 24,		/* SCHEDSTAT_CPU, _DOMAIN */
+};
+
 /* Side effects of one record.  @raw in file byte order, @nat native. */
 int hm_reader__ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 size, u64 off,
 		  bool compressed)
@@ -249,6 +277,8 @@ int hm_reader__ingest(struct hm_reader *r, const u8 *raw, const u8 *nat, u32 siz
 	/* most records: a sample has no side effect but on the Arm SPE decoder */
 	if (type == PERF_RECORD_SAMPLE && !r->spe)
 		return 0;
+	if (type < sizeof(min_size_7_3) / sizeof(min_size_7_3[0]) && size < min_size_7_3[type])
+		r->st.nr_short[type]++;
 	if (!hm_record__name(type)) {
 		/* perf stops with "failed to process type: N" */
 		r->st.nr_unknown++;

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# hitmap header --perf-compat V against perf V report --header-only -I, line
+# by line, on every real fixture and every installed perf (6.1, 6.12, 7.3).
+#
+# hitmap's own lines are left out of the comparison (they say what perf's
+# lines do not): "# mode", "# build ids", "# tracing data", "# hitmap
+# metadata" and "# features:".  Every other difference fails, except these,
+# each named with its reason:
+#  - "# bpf_prog_info ID: NAME addr ADDR size N" and its "sub_prog" lines:
+#    perf names each BPF program from the BTF saved with it; hitmap prints
+#    only the empty case ("# bpf_prog_info empty", perf 7.3);
+#  - perf.data.armv7.perf_3.14-3.8 (perf 6.1, 6.12): perf prints
+#    placeholders ('(null)', '0 kB', 'not available') where the 3.14 writer
+#    left sections empty or in another layout; hitmap omits or parses them
+#    (perf 7.3 refuses the file);
+#  - perf.data.piped.corrupted.zero_size_sample-3.2: perf prints the banner
+#    and stops at the corrupt record; hitmap refuses the file (exit 1).
+# Lines perf computes from the running machine (the PMU a type names, "cpu"
+# on a VM without a core PMU in sysfs) hitmap computes the same way.
+. tests/lib.sh
+
+if [ ! -x "$HITMAP" ]; then
+	skip header-perf "no $HITMAP; build with make O=$HITMAP_BUILD"
+	done_tests
+fi
+need_fixtures header-perf
+vers=$(oracle_perfs)
+if [ -z "$vers" ]; then
+	skip header-perf "no perf installed (perf 6.1, perf-6.12, perf-7.3: scripts/setup-oracles.sh)"
+	done_tests
+fi
+
+declare -A whole_file=(
+	[perf.data.armv7.perf_3.14-3.8]="perf prints placeholders ('(null)', '0 kB') for sections the 3.14 writer left empty or laid out otherwise"
+	[perf.data.piped.corrupted.zero_size_sample-3.2]="perf prints the banner and stops at the corrupt record; hitmap refuses the file"
+)
+own='^# (mode           :|build ids :|tracing data :|hitmap metadata :|features:)'
+perf_only='^# (bpf_prog_info [0-9]+:|	sub_prog [0-9]+:)'
+
+files=()
+for f in "$FIXTURES"/*/*; do
+	case $f in *.md|*.txt|*.gz) continue ;; esac
+	[ -f "$f" ] && files+=("$f")
+done
+KS=$(perf_ksyms)
+for v in $vers; do
+	o=$TMP/p$v
+	perf_each "$v" "$o" "report $KS --header-only -I" "${files[@]}"
+	same=0 excused=0 refused=0
+	for f in "${files[@]}"; do
+		b=${f##*/}
+		rc=$(cat "$o/$b.rc" 2>/dev/null || echo missing)
+		if [ "$rc" != 0 ] && [ -z "${whole_file[$b]:-}" ]; then
+			# perf 6.1 refuses attr size 136 (perf >= 6.3), 7.3 the armv7 3.14 file
+			refused=$((refused + 1))
+			skip "header-perf $v $b" "perf $v refuses the file: $(perf_crash_why "$o/$b.err" "$rc")"
+			continue
+		fi
+		"$HITMAP" header --perf-compat "$v" -i "$f" 2>"$TMP/h.err" | grep -vE "$own" >"$TMP/h.txt"
+		grep -vE "$perf_only" "$o/$b.out" >"$TMP/p.txt"
+		if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
+			same=$((same + 1))
+			pass "header-perf $v $b: $(wc -l <"$TMP/p.txt") lines as perf $v prints them"
+		elif [ -n "${whole_file[$b]:-}" ]; then
+			excused=$((excused + 1))
+			skip "header-perf $v $b" "${whole_file[$b]}"
+		else
+			fail "header-perf $v $b" "$(diff "$TMP/p.txt" "$TMP/h.txt" | grep '^[<>]' | head -n 4 | cut -c1-160 | tr '\n' ' ')"
+		fi
+	done
+	echo "# perf $v: $same files line for line, $excused with stated differences, $refused refused by perf"
+	[ "$same" -gt 0 ] || fail "header-perf $v" "no file compared equal"
+done
+done_tests
