@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hitmap script: one line per sample, like perf script (without symbols).
+ * hitmap script: one line per sample, like perf script (without symbols),
+ * call chains one frame a line under it.
  *
  * Built for speed: one big output buffer written with write(2), hand-rolled
  * integer formatting, no allocation per sample, a small cache for decoded
@@ -17,11 +18,13 @@
 #include <hitmap/json.h>
 #include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
+#include <hitmap/symbols.h>
 #include "cli.h"
 #include "output.h"
+#include "script-threads.h"
 
 static const char usage_text[] =
-"usage: hitmap script -i FILE [-F FIELDS] [--ns] [--no-ordered] [--json]\n"
+"usage: hitmap script -i FILE [-F FIELDS] [-G] [--ns] [--no-ordered] [--json]\n"
 "\n"
 "Print one line per sample of a perf.data file, like 'perf script' but\n"
 "without symbol resolution.  FILE may be '-' for a pipe-mode stream.\n"
@@ -29,14 +32,17 @@ static const char usage_text[] =
 "  -i, --input FILE    perf.data to read (default: perf.data)\n"
 "  -F, --fields LIST   comma-separated fields, in any order (printed in perf's\n"
 "                      order): comm,pid,tid,cpu,time,period,event,trace,ip,\n"
-"                      addr,data_src,weight,ins_lat,phys_addr,data_page_size,\n"
-"                      code_page_size.  '+f' / '-f' add to / remove from the\n"
-"                      default set.  A field the event did not sample is an error.\n"
+"                      addr,data_src,weight,ins_lat,retire_lat,phys_addr,\n"
+"                      data_page_size,code_page_size.  '+f' / '-f' add to /\n"
+"                      remove from the default set.  A field the event did not\n"
+"                      sample is an error.\n"
+"  -G, --hide-call-graph  print ip alone, not the call chain of samples that\n"
+"                      have one (by default one frame a line under the sample)\n"
 "      --ns            print times in nanoseconds (default: microseconds)\n"
 "      --no-ordered    print samples in file order, not sorted by time\n"
 "      --json          print a JSON array, one object per sample\n"
-"      --perf-compat V data_src text as perf V prints it: 6.1, 6.12 or 7.3\n"
-"                      (default 7.3; 6.12 and 7.3 name the level from mem_lvl_num)\n"
+"      --perf-compat V print as perf V script does: 6.1, 6.12 or 7.3 (default\n"
+"                      7.3; data_src levels, pid width, comm after EXIT)\n"
 "  -h, --help          show this help\n";
 
 enum {
@@ -44,6 +50,8 @@ enum {
 	F_TIME = 1 << 4, F_PERIOD = 1 << 5, F_EVENT = 1 << 6, F_TRACE = 1 << 7,
 	F_IP = 1 << 8, F_ADDR = 1 << 9, F_DATA_SRC = 1 << 10, F_WEIGHT = 1 << 11,
 	F_INS_LAT = 1 << 12, F_PHYS_ADDR = 1 << 13, F_DPS = 1 << 14, F_CPS = 1 << 15,
+	F_CALLCHAIN = 1 << 16,	/* not a field: ip prints the call chain, a frame a line */
+	F_RETIRE_LAT = 1 << 17,
 };
 
 static const struct { const char *name; unsigned bit; u64 stype; } fields[] = {
@@ -60,6 +68,7 @@ static const struct { const char *name; unsigned bit; u64 stype; } fields[] = {
 	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
 	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT },
 	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "retire_lat", F_RETIRE_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
 	{ "phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR },
 	{ "data_page_size", F_DPS, PERF_SAMPLE_DATA_PAGE_SIZE },
 	{ "code_page_size", F_CPS, PERF_SAMPLE_CODE_PAGE_SIZE },
@@ -218,72 +227,6 @@ static inline void ob_hex(struct obuf *o, u64 v, int width)
 	o->len = d + n - o->p;
 }
 
-/* ---------------------------------------------------------------- comm map */
-
-struct comm_ent {
-	u32	tid;
-	bool	used;
-	u8	len;
-	char	comm[16];
-};
-
-struct comms {
-	struct comm_ent	*e;
-	u32		cap, nr;
-};
-
-static struct comm_ent *comm_slot(struct comms *c, u32 tid, bool create)
-{
-	u32 i;
-
-	if (create && (c->nr + 1) * 2 > c->cap) {
-		u32 ncap = c->cap ? c->cap * 2 : 1024;
-		struct comm_ent *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (u32 j = 0; j < c->cap; j++) {
-			if (!c->e[j].used)
-				continue;
-			i = (c->e[j].tid * 2654435761u) & (ncap - 1);
-			while (n[i].used)
-				i = (i + 1) & (ncap - 1);
-			n[i] = c->e[j];
-		}
-		free(c->e);
-		c->e = n;
-		c->cap = ncap;
-	}
-	if (!c->cap)
-		return NULL;
-	i = (tid * 2654435761u) & (c->cap - 1);
-	while (c->e[i].used) {
-		if (c->e[i].tid == tid)
-			return &c->e[i];
-		i = (i + 1) & (c->cap - 1);
-	}
-	if (!create)
-		return NULL;
-	c->e[i].used = true;
-	c->e[i].tid = tid;
-	c->e[i].comm[0] = 0;
-	c->nr++;
-	return &c->e[i];
-}
-
-static void comm_set(struct comms *c, u32 tid, const char *s, size_t max)
-{
-	struct comm_ent *e = comm_slot(c, tid, true);
-	size_t n;
-
-	if (!e)
-		return;
-	n = strnlen(s, max < 15 ? max : 15);
-	memcpy(e->comm, s, n);
-	e->comm[n] = 0;
-	e->len = (u8)n;
-}
-
 /* ------------------------------------------------------------ data_src text */
 
 #define DSRC_BITS 12
@@ -349,8 +292,11 @@ struct script {
 	unsigned	add, del;	/* +f / -f */
 	bool		user_set;
 	bool		ns, json;
+	bool		hide_callchain;	/* -G */
+	enum hm_perf_compat compat;
 	struct obuf	o;
-	struct comms	comms;
+	struct hm_script_threads threads;
+	struct hm_maps	*maps;		/* perf 6.1: call chain frames of user maps */
 	struct dsrc_cache *dc;
 	int		dsrc_maxlen;
 	int		pid_width;	/* perf 6.1: %5d/%-5d; 6.12 and later: %7d/%-7d */
@@ -388,7 +334,7 @@ static int parse_fields(struct script *s, const char *arg)
 				break;
 		if (i == NFIELDS) {
 			hm_cli__error("script: unknown field '%s' in -F; known: comm,pid,tid,cpu,"
-				      "time,period,event,trace,ip,addr,data_src,weight,ins_lat,"
+				      "time,period,event,trace,ip,addr,data_src,weight,ins_lat,retire_lat,"
 				      "phys_addr,data_page_size,code_page_size (no symbols: use "
 				      "perf script for sym/dso)", tok);
 			free(dup);
@@ -413,7 +359,7 @@ static int parse_fields(struct script *s, const char *arg)
 	return 0;
 }
 
-static unsigned default_fields(const struct hm_evsel *e)
+static unsigned default_fields(const struct script *s, const struct hm_evsel *e)
 {
 	u64 t = e->attr.sample_type;
 	unsigned f = F_COMM | F_TID | F_EVENT;
@@ -426,8 +372,8 @@ static unsigned default_fields(const struct hm_evsel *e)
 		f |= F_TRACE;
 		return f;
 	}
-	if (t & PERF_SAMPLE_PERIOD)
-		f |= F_PERIOD;
+	/* perf prints attr.sample_period when the samples do not carry one */
+	f |= F_PERIOD;
 	if (t & PERF_SAMPLE_IP)
 		f |= F_IP;
 	if (t & PERF_SAMPLE_ADDR)
@@ -436,6 +382,9 @@ static unsigned default_fields(const struct hm_evsel *e)
 		f |= F_DATA_SRC;
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		f |= F_WEIGHT;
+	/* perf's defaults for raw PMU events: ins_lat, and retire_lat from 6.12 */
+	if (e->attr.type == PERF_TYPE_RAW && (t & PERF_SAMPLE_WEIGHT_STRUCT))
+		f |= F_INS_LAT | (s->compat == HM_PERF_6_1 ? 0 : F_RETIRE_LAT);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		f |= F_PHYS_ADDR;
 	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
@@ -478,7 +427,7 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 		}
 		s->nnames = n;
 	}
-	f = s->user_set ? s->want : default_fields(e);
+	f = s->user_set ? s->want : default_fields(s, e);
 	f = (f | s->add) & ~s->del;
 	for (size_t i = 0; i < NFIELDS; i++) {
 		bool have;
@@ -495,19 +444,29 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 		if (s->user_set && (s->want & fields[i].bit)) {
 			hm_cli__error("%s: samples for '%s' do not have the %s field (sample_type "
 				      "%#llx); drop '%s' from -F", hm_reader__path(r),
-				      hm_evsel__name(e, nb, sizeof(nb)), fields[i].name,
+				      hm_evsel__name_v(e, s->compat, nb, sizeof(nb)), fields[i].name,
 				      (unsigned long long)e->attr.sample_type, fields[i].name);
 			return 0;
 		}
 		f &= ~fields[i].bit;
 	}
-	s->names[e->idx] = strdup(hm_evsel__name(e, nb, sizeof(nb)));
+	/*
+	 * perf: with a call chain, ip is the chain (and comm is not padded).
+	 * Not for --call-graph dwarf samples (user regs and stack): perf
+	 * unwinds their user part, hitmap does not, and prints ip alone as
+	 * perf -G does rather than a chain cut at the kernel.
+	 */
+	if ((f & F_IP) && !s->hide_callchain && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    (~e->attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+		f |= F_CALLCHAIN;
+	s->names[e->idx] = strdup(hm_evsel__name_v(e, s->compat, nb, sizeof(nb)));
 	if (!s->names[e->idx])
 		return 0;
 	s->name_len[e->idx] = (int)strlen(s->names[e->idx]);
 	/* perf pads event names to the longest one */
 	for (int i = 0; i < hm_reader__nr_evsels(r); i++) {
-		int n = (int)strlen(hm_evsel__name(hm_reader__evsel(r, i), nb, sizeof(nb)));
+		int n = (int)strlen(hm_evsel__name_v(hm_reader__evsel(r, i), s->compat, nb,
+						       sizeof(nb)));
 
 		if (n > s->name_width)
 			s->name_width = n;
@@ -516,9 +475,84 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 	return s->evfields[e->idx];
 }
 
+/*
+ * The frames perf script prints of @sm's call chain, as its
+ * thread__resolve_callchain_sample() takes them (callee first): context
+ * markers (kernel, user, hypervisor) are skipped, at most 127 frames
+ * (PERF_MAX_STACK_DEPTH) are kept, and an unknown marker (guest contexts
+ * among them) discards the whole chain.  Returns how many of the entries
+ * to walk, or 0 for none.
+ */
+static u64 callchain_end(const struct hm_sample *sm)
+{
+	u64 i, frames = 0;
+
+	if (!sm->callchain)
+		return 0;
+	for (i = 0; i < sm->callchain_nr && frames < 127; i++) {
+		u64 ip = sm->callchain[i];
+
+		if (ip < (u64)PERF_CONTEXT_MAX)
+			frames++;
+		else if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
+			 ip != (u64)PERF_CONTEXT_USER)
+			return 0;
+	}
+	return i;
+}
+
+/* perf's identity__map_ip() maps: anonymous memory, [heap], [stack*], /SYSV* */
+static bool map__is_identity(const struct hm_map *m)
+{
+	const char *f = m->filename ? m->filename : "";
+
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14) || !strncmp(f, "[stack", 6) ||
+	       !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+}
+
+/*
+ * A frame's address as perf prints it.  perf 6.1 prints a frame found in a
+ * user map of the thread relative to the file (ip - start + pgoff, as
+ * map__map_ip() gives it), every other one as it is; later perfs print
+ * them all as they are.
+ */
+static u64 frame_ip(const struct script *s, const struct hm_sample *sm, u8 cpumode, u64 ip)
+{
+	const struct hm_map *m;
+
+	if (!s->maps || cpumode != PERF_RECORD_MISC_USER)
+		return ip;
+	m = hm_maps__find_thread(s->maps, sm->pid, sm->tid, cpumode, ip);
+	if (!m || m->kernel || m->type != HM_MAP_USER || map__is_identity(m))
+		return ip;
+	return ip - m->start + m->pgoff;
+}
+
+/* perf's sample__fprintf_callchain() with ip alone: "\t%16lx\n" a frame */
+static void print_callchain(struct script *s, const struct hm_sample *sm)
+{
+	u64 end = callchain_end(sm);
+	u8 cpumode = sm->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	for (u64 i = 0; i < end; i++) {
+		u64 ip = sm->callchain[i];
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			cpumode = ip == (u64)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				  ip == (u64)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
+				  PERF_RECORD_MISC_HYPERVISOR;
+			continue;
+		}
+		ob_ch(&s->o, '\t');
+		ob_hex(&s->o, frame_ip(s, sm, cpumode, ip), 16);
+		ob_ch(&s->o, '\n');
+	}
+}
+
 static const char *comm_of(struct script *s, u32 tid, char *tmp, int *len)
 {
-	struct comm_ent *c = comm_slot(&s->comms, tid, false);
+	const struct hm_script_thread *c = hm_script_threads__find(&s->threads, tid);
 
 	if (c) {
 		*len = c->len;
@@ -549,7 +583,7 @@ static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
 		int cl;
 		const char *c = comm_of(s, sm->tid, tmp, &cl);
 
-		ob_pad(o, c, cl, 16, false);
+		ob_pad(o, c, cl, f & F_CALLCHAIN ? 0 : 16, false);
 		ob_ch(o, ' ');
 	}
 	if ((f & F_PID) && (f & F_TID)) {
@@ -631,7 +665,12 @@ static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
 		ob_u64(o, sm->weight, 16, false);
 	if (f & F_INS_LAT)
 		ob_u64(o, sm->ins_lat, 16, false);
-	if (f & F_IP) {
+	if (f & F_RETIRE_LAT)
+		ob_u64(o, sm->weight3, 16, false);
+	if (f & F_CALLCHAIN) {
+		ob_ch(o, '\n');
+		print_callchain(s, sm);
+	} else if (f & F_IP) {
 		ob_ch(o, ' ');
 		ob_hex(o, sm->ip, 16);
 	}
@@ -699,6 +738,15 @@ static void print_json(struct script *s, const struct hm_sample *sm, unsigned f)
 	}
 	if (f & F_IP)
 		hm_json__hex(j, "ip", sm->ip);
+	if (f & F_CALLCHAIN) {
+		u64 end = callchain_end(sm);
+
+		hm_json__arr_begin(j, "callchain");
+		for (u64 i = 0; i < end; i++)
+			if (sm->callchain[i] < (u64)PERF_CONTEXT_MAX)
+				hm_json__hex(j, NULL, sm->callchain[i]);
+		hm_json__arr_end(j);
+	}
 	if (f & F_ADDR)
 		hm_json__hex(j, "addr", sm->addr);
 	if (f & F_DATA_SRC) {
@@ -713,6 +761,8 @@ static void print_json(struct script *s, const struct hm_sample *sm, unsigned f)
 		hm_json__u64(j, "weight", sm->weight);
 	if (f & F_INS_LAT)
 		hm_json__u64(j, "ins_lat", sm->ins_lat);
+	if (f & F_RETIRE_LAT)
+		hm_json__u64(j, "retire_lat", sm->weight3);
 	if (f & F_PHYS_ADDR)
 		hm_json__hex(j, "phys_addr", sm->phys_addr);
 	if (f & F_DPS)
@@ -731,6 +781,7 @@ static int cmd_script(int argc, char **argv)
 		{ "no-ordered", no_argument, NULL, 'u' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "perf-compat", required_argument, NULL, 'P' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -746,7 +797,7 @@ static int cmd_script(int argc, char **argv)
 	if (!s)
 		return hm_cli__error("script: out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:Gh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -758,6 +809,7 @@ static int cmd_script(int argc, char **argv)
 		case 'n': s->ns = true; break;
 		case 'u': ro.ordered = false; break;
 		case 'j': s->json = true; break;
+		case 'G': s->hide_callchain = true; break;
 		case 'P':
 			if (hm_perf_compat__parse(optarg, &compat) < 0) {
 				hm_cli__error("--perf-compat %s: unknown perf version; use one of "
@@ -782,7 +834,10 @@ static int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	s->dc->compat = compat;
+	s->compat = compat;
 	s->pid_width = compat == HM_PERF_6_1 ? 5 : 7;
+	s->threads.exit_drops = compat != HM_PERF_6_1;
+
 	s->o.fd = STDOUT_FILENO;
 	r = hm_in__reader(input, &ro);
 	if (!r) {
@@ -790,6 +845,15 @@ static int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	s->h = hm_reader__header(r);
+	if (compat == HM_PERF_6_1 && !s->hide_callchain) {
+		bool chains = s->h->pipe;	/* pipe mode: the events come later */
+
+		for (int i = 0; i < hm_reader__nr_evsels(r); i++)
+			if (hm_reader__evsel(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+				chains = true;
+		if (chains && !(s->maps = hm_maps__new()))
+			goto nomem;
+	}
 	if (s->json) {
 		s->j = hm_json__new(stdout, false);
 		hm_json__arr_begin(s->j, NULL);
@@ -797,29 +861,31 @@ static int cmd_script(int argc, char **argv)
 	while ((ret = hm_reader__next(r, &ev)) > 0) {
 		unsigned f;
 
+		if (s->maps && ev.type != PERF_RECORD_SAMPLE && ev.type < HM_RECORD_HEADER_ATTR &&
+		    hm_maps__process(s->maps, &ev) == -ENOMEM)
+			goto nomem;
 		switch (ev.type) {
 		case PERF_RECORD_SAMPLE:
 			break;
 		case PERF_RECORD_COMM: {
 			const u32 *p = (const u32 *)ev.data;
 
-			if (ev.size > 16)
-				comm_set(&s->comms, p[3], (const char *)ev.data + 16, ev.size - 16);
+			if (ev.size > 16 &&
+			    hm_script_threads__comm(&s->threads, p[2], p[3], (const char *)ev.data + 16,
+						    ev.size - 16) < 0)
+				goto nomem;
 			continue;
 		}
-		case PERF_RECORD_FORK: {
+		case PERF_RECORD_FORK:
+		case PERF_RECORD_EXIT: {
 			const u32 *p = (const u32 *)ev.data;
-			struct comm_ent *pe;
 
 			if (ev.size < 24)
 				continue;
-			pe = comm_slot(&s->comms, p[5], false);	/* ptid */
-			if (pe) {
-				char b[16];
-
-				memcpy(b, pe->comm, 16);
-				comm_set(&s->comms, p[4], b, 16);
-			}
+			if (ev.type == PERF_RECORD_EXIT)
+				hm_script_threads__exit(&s->threads, p[4]);
+			else if (hm_script_threads__fork(&s->threads, p[2], p[3], p[4], p[5]) < 0)
+				goto nomem;
 			continue;
 		}
 		default:
@@ -841,6 +907,9 @@ static int cmd_script(int argc, char **argv)
 		ob_flush(&s->o);
 		rc = hm_cli__lib_error(ret, input);
 	}
+	goto out;
+nomem:
+	rc = hm_cli__error("script: out of memory");
 out:
 	if (s->j) {
 		hm_json__arr_end(s->j);
@@ -857,7 +926,8 @@ out:
 	free(s->names);
 	free(s->evfields);
 	free(s->name_len);
-	free(s->comms.e);
+	hm_script_threads__release(&s->threads);
+	hm_maps__delete(s->maps);
 	free(s->dc);
 	free(s->o.p);
 	free(s);
