@@ -82,8 +82,8 @@ struct hm_evsel {
 	u32			file_attr_size;	/* attr.size as found in the file */
 	char			*name;		/* EVENT_DESC name, or NULL */
 	bool			name_late;	/* @name from a pipe EVENT_DESC sent before
-						   this event's attr (perf's header
-						   prints it, its evsel__name not) */
+						   this event's attr (perf's header and
+						   6.1 name the event by it, 6.12+ not) */
 	u64			*ids;
 	u32			nr_ids;
 	/* derived */
@@ -393,7 +393,7 @@ const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size);
  * The name perf @perf_compat's evsel__name() gives (enum hm_perf_compat:
  * 601, 612, 703; 0 the newest), for its --stats and script: a name made
  * from the attr takes that version's :H and :G rule, and a pipe EVENT_DESC
- * sent before the event's attr (name_late) does not name it.
+ * sent before the event's attr (name_late) names it in 6.1 only.
  */
 const char *hm_evsel__name_v(const struct hm_evsel *e, unsigned perf_compat, char *buf,
 			     size_t size);

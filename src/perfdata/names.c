@@ -143,7 +143,8 @@ const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size)
 const char *hm_evsel__name_v(const struct hm_evsel *e, unsigned perf_compat, char *buf,
 			     size_t size)
 {
-	if (!e || (e->name && !e->name_late))
+	/* perf 6.1 names the event by it all the same */
+	if (!e || (e->name && (!e->name_late || (perf_compat && perf_compat < 612))))
 		return hm_evsel__name(e, buf, size);
 	return attr_name(&e->attr, perf_compat && perf_compat < 613, buf, size);
 }
