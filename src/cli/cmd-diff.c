@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <hitmap/futex.h>
 #include <hitmap/log.h>
 #include <hitmap/symbols.h>
 #include "cli.h"
@@ -109,36 +108,11 @@ static int check_symbol_files(struct hm_report_opts *ro)
 	return 0;
 }
 
-/* The metric set of ro->input; @tables: how its futex tables were found ("none: why"). */
-static struct hm_metrics *scan_file(const struct hm_report_opts *opts, u32 top_lines,
-				    char *tables, size_t size)
-{
-	struct hm_report_opts o = *opts;
-	struct hm_metrics *m = NULL;
-	struct hm_report *r;
-	int err;
-
-	hm_metrics__want(&o);
-	r = hm_report__new(&o);
-	if (!r)
-		return NULL;
-	err = hm_report__run(r);
-	if (err >= 0) {
-		m = hm_metrics__from_report(r, top_lines);
-		err = m ? 0 : -errno;
-		snprintf(tables, size, "%s", hm_report__futex(r)->geometry);
-	}
-	hm_report__delete(r);
-	if (!m)
-		errno = err ? -err : ENOMEM;
-	return m;
-}
-
 /*
  * Runs without futex tables beside runs with them: one line each, naming
  * the file, why (the report's reason) and what gives the tables.
  */
-static void warn_bare(struct hm_metrics **sets, char **why, int n)
+static void warn_bare(struct hm_metrics **sets, int n)
 {
 	int i, with = 0;
 
@@ -147,10 +121,12 @@ static void warn_bare(struct hm_metrics **sets, char **why, int n)
 	if (!with || with == n)
 		return;
 	for (i = 0; i < n; i++) {
-		const char *w = why[i] && !strncmp(why[i], "none: ", 6) ? why[i] + 6 : why[i];
+		const char *w = sets[i]->futex_tables;
 
 		if (sets[i]->has_layout)
 			continue;
+		if (w && !strncmp(w, "none: ", 6))
+			w += 6;
 		hm_warn("%s has no futex tables (%s); its bucket, field and rank rows are not compared "
 			"(\"-\"); fix: record it with hitmap record, or pass --futex-table SPEC, or the "
 			"recorded kernel's --kallsyms FILE so that they are inferred",
@@ -188,7 +164,6 @@ static int cmd_diff(int argc, char **argv)
 	const char *html = NULL;
 	const char **tables = NULL;
 	struct hm_metrics **sets = NULL;
-	char **why = NULL;
 	struct hm_diff *d = NULL;
 	int nr_tables = 0, sep = -1, i, c, nfiles = 0, nr_base, rc = 1;
 	bool metrics_only = false;
@@ -313,15 +288,14 @@ static int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	sets = calloc(nfiles, sizeof(*sets));
-	why = calloc(nfiles, sizeof(*why));
-	if (!sets || !why) {
+	if (!sets) {
 		free(files);
 		hm_cli__error("out of memory");
 		goto out;
 	}
 	for (i = 0; i < nfiles; i++) {
 		struct hm_report_progress prog = { NULL, NULL };
-		char label[320], geom[400] = "";
+		char label[320];
 
 		snprintf(label, sizeof(label), "hitmap: reading %s", files[i]);
 		prog.label = label;
@@ -335,9 +309,8 @@ static int cmd_diff(int argc, char **argv)
 			sets = NULL;
 			goto out;
 		}
-		sets[i] = scan_file(&ro, metrics_only ? 0 : o.top_lines, geom, sizeof(geom));
+		sets[i] = hm_metrics__scan(&ro, metrics_only ? 0 : o.top_lines);
 		hm_progress__delete(prog.p);
-		why[i] = strdup(geom);	/* NULL: no reason to give */
 		if (!sets[i]) {
 			hm_cli__lib_error(errno ? -errno : -EINVAL, files[i]);
 			free(files);
@@ -362,7 +335,7 @@ static int cmd_diff(int argc, char **argv)
 		rc = hm_out__close(stdout) || i < nfiles;
 		goto out_sets;
 	}
-	warn_bare(sets, why, nfiles);
+	warn_bare(sets, nfiles);
 	d = hm_diff__new(sets, nr_base, sets + nr_base, nfiles - nr_base, &o);
 	if (!d) {
 		hm_cli__lib_error(-ENOMEM, "diff");
@@ -394,10 +367,6 @@ out_diff:
 out_sets:
 	free_sets(sets, nfiles);
 out:
-	if (why)
-		for (i = 0; i < nfiles; i++)
-			free(why[i]);
-	free(why);
 	free(tables);
 	return rc;
 }

@@ -55,6 +55,8 @@ struct hm_metrics *hm_metrics__from_report(const struct hm_report *r, u32 top_li
 	m = hm_metrics__build(&ctx, &agg);
 	if (m && hm_report__counting_note(r, note, sizeof(note)) > 0)
 		m->counting_note = strdup(note);	/* NULL on failure: no note */
+	if (m && hm_report__futex(r)->geometry[0])
+		m->futex_tables = strdup(hm_report__futex(r)->geometry);	/* NULL: no reason to give */
 	return m;
 }
 

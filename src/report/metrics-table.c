@@ -127,6 +127,7 @@ void hm_metrics__delete(struct hm_metrics *m)
 	free(m->node);
 	free(m->xfer);
 	free(m->counting_note);
+	free(m->futex_tables);
 	free(m->workload);
 	free(m->label);
 	free(m);

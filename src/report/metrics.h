@@ -124,6 +124,8 @@ struct hm_metrics {
 	u32			top_lines;	/* lines[0 .. top_lines) have line.* metrics (0: all) */
 	char			*workload;	/* HM_META_WORKLOAD text or NULL */
 	char			*counting_note;	/* where perf's counters differ (counts.h), or NULL */
+	char			*futex_tables;	/* how the futex tables were found (the report's
+						   geometry: "none: why" without), or NULL */
 	u32			nr, alloc;
 	struct hm_metric	*m;
 	/* key -> metric index; each slot keeps the key's hash beside the index
