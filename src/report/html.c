@@ -257,8 +257,9 @@ static void view_total(struct view *w, const char *key, double v, const struct h
 	t = &w->totals[w->nr_totals++];
 	memset(t, 0, sizeof(*t));
 	t->key = key;
-	t->v[0] = r ? r->a->mean : v;
-	t->v[1] = r ? r->b->mean : 0;
+	/* a side without the value (a run without futex tables): null, "-" */
+	t->v[0] = r ? (r->a->n ? r->a->mean : NAN) : v;
+	t->v[1] = r ? (r->b->n ? r->b->mean : NAN) : 0;
 	t->p = r ? r->p : 1;
 	t->sig = r ? r->significant : false;
 	t->tested = r && r->test != HM_TEST_NONE;
@@ -856,11 +857,11 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 		fprintf(j, "%s{\"k\":", shown++ ? "," : "");
 		hm_json__write_string(j, r->key);
 		fputs(",\"a\":", j);
-		num(j, r->a->mean);
+		num(j, r->a->n ? r->a->mean : NAN);
 		fputs(",\"as\":", j);
 		num(j, r->a->n > 1 ? r->a->pct_stddev : 0);
 		fputs(",\"b\":", j);
-		num(j, r->b->mean);
+		num(j, r->b->n ? r->b->mean : NAN);
 		fputs(",\"bs\":", j);
 		num(j, r->b->n > 1 ? r->b->pct_stddev : 0);
 		fprintf(j, ",\"m\":\"%s\",\"t\":\"%s\",\"p\":", hm_metric_match__name(r->match),

@@ -67,6 +67,11 @@ jq -e '.rows[] | select(.metric == "perf-c2c.HITM.total") | .compared and .test 
 grep -Eq '^ +[0-9.]+ +- +- +futex\.private\.bucket\.[0-9]+\.stores  \(not compared\)$' all.txt &&
 	! grep -E 'futex\.' all.txt | grep -vq '(not compared)$' &&
 	pass bare-text-dash || fail bare-text-dash "$(grep -m3 'futex\.' all.txt)"
+# the page: a futex total without the new side's value is null ("-"), not 0 (-100%)
+"$H" diff --html page.html a1.data bare.data >/dev/null 2>&1
+grep -Eq '"k":"futex\.[^"]*","v":\[[0-9.e+-]+,null\]' page.html &&
+	! grep -Eq '"k":"futex\.[^"]*","v":\[[0-9.e+-]+,0\]' page.html &&
+	pass bare-html-null || fail bare-html-null "$(grep -Eo '"k":"futex\.[^"]*","v":\[[^]]*\]' page.html | head -n 2 | tr '\n' ' ')"
 # the other way round: the base has none
 "$H" diff --json --all bare.data a1.data >rev.json 2>rev.err
 grep -q '^hitmap: warning: bare.data has no futex tables' rev.err &&
