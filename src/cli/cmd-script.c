@@ -562,15 +562,8 @@ static const char *comm_of(struct script *s, u32 tid, char *tmp, int *len)
 		*len = 7;
 		return "swapper";
 	}
-	tmp[0] = ':';
-	{
-		char b[16];
-		int n = fmt_u64(b + sizeof(b), tid);
-
-		memcpy(tmp + 1, b + sizeof(b) - n, n);
-		tmp[1 + n] = 0;
-		*len = n + 1;
-	}
+	/* perf's ":%d": a sample of tid -1 (system-wide, no task) is ":-1" */
+	*len = snprintf(tmp, 32, ":%d", (int)tid);
 	return tmp;
 }
 

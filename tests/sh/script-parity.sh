@@ -88,4 +88,21 @@ else
 		fail script-parity.exit_tid "perf $v printed $n ':TID' samples after EXIT, hitmap $h"
 	fi
 fi
+# a sample with pid and tid -1 (system-wide, no task: seen in a CI run of
+# the EXIT recording above): perf names it ":-1", once ":4294967295" here
+if command -v python3 >/dev/null; then
+	python3 - "$TMP/tidm1.data" <<'EOF2'
+import struct, sys
+out = open(sys.argv[1], 'wb')
+out.write(b'PERFILE2' + struct.pack('<Q', 16))
+attr = struct.pack('<IIQQQQQIIQ', 1, 64, 0, 10000, 0x107, 0, 0, 0, 0, 0)  # cpu-clock, IP|TID|TIME|PERIOD
+out.write(struct.pack('<IHH', 64, 0, 8 + len(attr)) + attr)
+for pid, tid, t in ((-1, -1, 1000000000), (42, 42, 1000001000)):
+    body = struct.pack('<QiiQQ', 0xffffffff81000000, pid, tid, t, 10000)
+    out.write(struct.pack('<IHH', 9, 1, 8 + len(body)) + body)
+EOF2
+	same tid-minus-1 "$TMP/tidm1.data" "-F comm,tid,time,ip" "-F comm,tid,time,ip"
+else
+	skip script-parity.tid-minus-1 "python3 is not installed"
+fi
 done_tests
