@@ -1,29 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * hitmap script: thread names by tid (script-threads.h), an open-addressing
- * table with linear probing; removal shifts the following entries back, so
- * no tombstones pile up when threads come and go.
- */
+/* hitmap script: thread names by tid (script-threads.h), in the project's hash table. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "script-threads.h"
 
-static inline u32 slot_of(u32 tid, u32 cap)
-{
-	return (tid * 2654435761u) & (cap - 1);
-}
-
 static struct hm_script_thread *thread__lookup(const struct hm_script_threads *t, u32 tid)
 {
-	u32 i;
+	const uint64_t *v = hm_htab__find(&t->tab, tid);
 
-	if (!t->cap)
-		return NULL;
-	for (i = slot_of(tid, t->cap); t->e[i].used; i = (i + 1) & (t->cap - 1))
-		if (t->e[i].tid == tid)
-			return &t->e[i];
-	return NULL;
+	return v ? (struct hm_script_thread *)(uintptr_t)*v : NULL;
 }
 
 const struct hm_script_thread *hm_script_threads__find(const struct hm_script_threads *t, u32 tid)
@@ -31,69 +18,36 @@ const struct hm_script_thread *hm_script_threads__find(const struct hm_script_th
 	return thread__lookup(t, tid);
 }
 
-static int threads__grow(struct hm_script_threads *t)
-{
-	u32 ncap = t->cap ? t->cap * 2 : 1024;
-	struct hm_script_thread *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (u32 j = 0; j < t->cap; j++) {
-		u32 i;
-
-		if (!t->e[j].used)
-			continue;
-		for (i = slot_of(t->e[j].tid, ncap); n[i].used; i = (i + 1) & (ncap - 1))
-			;
-		n[i] = t->e[j];
-	}
-	free(t->e);
-	t->e = n;
-	t->cap = ncap;
-	return 0;
-}
-
 /* The entry of @tid, created (pid @pid, no name) when absent; NULL on ENOMEM. */
 static struct hm_script_thread *threads__findnew(struct hm_script_threads *t, u32 pid, u32 tid)
 {
 	struct hm_script_thread *e = thread__lookup(t, tid);
-	u32 i;
+	uint64_t *v;
 
 	if (e)
 		return e;
-	if ((t->nr + 1) * 2 > t->cap && threads__grow(t) < 0)
+	e = calloc(1, sizeof(*e));
+	if (!e)
 		return NULL;
-	for (i = slot_of(tid, t->cap); t->e[i].used; i = (i + 1) & (t->cap - 1))
-		;
-	e = &t->e[i];
-	memset(e, 0, sizeof(*e));
-	e->used = true;
+	v = hm_htab__insert(&t->tab, tid, NULL);
+	if (!v) {
+		free(e);
+		return NULL;
+	}
 	e->tid = tid;
 	e->pid = pid;
-	t->nr++;
+	*v = (uint64_t)(uintptr_t)e;
 	return e;
 }
 
 static void threads__remove(struct hm_script_threads *t, u32 tid)
 {
 	struct hm_script_thread *e = thread__lookup(t, tid);
-	u32 mask = t->cap - 1, hole, i;
 
 	if (!e)
 		return;
-	hole = (u32)(e - t->e);
-	t->e[hole].used = false;
-	t->nr--;
-	/* shift back every entry of the run after the hole that may move there */
-	for (i = (hole + 1) & mask; t->e[i].used; i = (i + 1) & mask) {
-		u32 home = slot_of(t->e[i].tid, t->cap);
-
-		if (((i - home) & mask) >= ((i - hole) & mask)) {
-			t->e[hole] = t->e[i];
-			t->e[i].used = false;
-			hole = i;
-		}
-	}
+	hm_htab__del(&t->tab, tid);
+	free(e);
 }
 
 static void thread__set_comm(struct hm_script_thread *e, const char *s, size_t max)
@@ -151,7 +105,9 @@ void hm_script_threads__exit(struct hm_script_threads *t, u32 tid)
 
 void hm_script_threads__release(struct hm_script_threads *t)
 {
-	free(t->e);
-	t->e = NULL;
-	t->cap = t->nr = 0;
+	uint64_t v;
+
+	for (uint32_t it = 0; hm_htab__next(&t->tab, &it, NULL, &v); )
+		free((void *)(uintptr_t)v);
+	hm_htab__fini(&t->tab);
 }

@@ -19,18 +19,18 @@
  */
 #include <stdbool.h>
 #include <hitmap/perf_data.h>
+#include "util/htab.h"
 
 struct hm_script_thread {
 	u32	tid, pid;
-	bool	used;
 	u8	len;
 	char	comm[16];
 };
 
+/* Zeroed: empty. */
 struct hm_script_threads {
-	struct hm_script_thread	*e;
-	u32			cap, nr;
-	bool			exit_drops;
+	struct hm_htab	tab;		/* tid -> struct hm_script_thread * */
+	bool		exit_drops;
 };
 
 /* The thread @tid, or NULL when it has no name. */
