@@ -397,6 +397,9 @@ const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size);
  */
 const char *hm_evsel__name_v(const struct hm_evsel *e, unsigned perf_compat, char *buf,
 			     size_t size);
+/* The name perf @perf_compat makes from the attr alone, whatever names the event. */
+const char *hm_evsel__attr_name(const struct hm_evsel *e, unsigned perf_compat, char *buf,
+				size_t size);
 
 /*
  * Decode the tracepoint payload of @s (evsel with tp_event) into "name=value"

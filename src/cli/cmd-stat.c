@@ -178,17 +178,12 @@ static int cmd_stat(int argc, char **argv)
 		if (i >= nes || (!es[i].samples && !es[i].lost_samples))
 			continue;
 		/*
-		 * perf 6.1's --stats leaves FEATURE and EVENT_UPDATE records
-		 * to stubs: a pipe's events keep the names their attrs make
+		 * perf 6.1's --stats reads no FEATURE or EVENT_UPDATE record:
+		 * a pipe's events keep the names their attrs make
 		 */
-		if (compat == HM_PERF_6_1 && hm_reader__header(r)->pipe) {
-			struct hm_evsel bare = *e;
-
-			bare.name = NULL;
-			printf("%s stats:\n", hm_evsel__name_v(&bare, compat, nb, sizeof(nb)));
-		} else {
-			printf("%s stats:\n", hm_evsel__name_v(e, compat, nb, sizeof(nb)));
-		}
+		printf("%s stats:\n", compat == HM_PERF_6_1 && hm_reader__header(r)->pipe ?
+		       hm_evsel__attr_name(e, compat, nb, sizeof(nb)) :
+		       hm_evsel__name_v(e, compat, nb, sizeof(nb)));
 		printf("%*s events: %10llu\n", w, "SAMPLE", (unsigned long long)es[i].samples);
 		if (es[i].lost_samples)
 			printf("%*s events: %10llu\n", w, "LOST_SAMPLES",

@@ -140,11 +140,19 @@ const char *hm_evsel__name(const struct hm_evsel *e, char *buf, size_t size)
 	return e->name ? e->name : attr_name(&e->attr, false, buf, size);
 }
 
+const char *hm_evsel__attr_name(const struct hm_evsel *e, unsigned perf_compat, char *buf,
+				size_t size)
+{
+	if (!e)
+		return hm_evsel__name(e, buf, size);
+	return attr_name(&e->attr, perf_compat && perf_compat < 613, buf, size);
+}
+
 const char *hm_evsel__name_v(const struct hm_evsel *e, unsigned perf_compat, char *buf,
 			     size_t size)
 {
 	/* perf 6.1 names the event by it all the same */
 	if (!e || (e->name && (!e->name_late || (perf_compat && perf_compat < 612))))
 		return hm_evsel__name(e, buf, size);
-	return attr_name(&e->attr, perf_compat && perf_compat < 613, buf, size);
+	return hm_evsel__attr_name(e, perf_compat, buf, size);
 }

@@ -11,7 +11,8 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 need_perf 7.3 oracle-wrapper || done_tests
-D=$(mktemp -d /var/lib/hitmap-wrapper.XXXXXX 2>/dev/null) ||
+D=/var/lib/hitmap-wrapper.$$.$RANDOM
+mkdir -m 700 "$D" 2>/dev/null ||
 	{ skip oracle-wrapper "cannot make a folder under /var/lib (not root?)"; done_tests; }
 trap 'rm -rf "$TMP" "$D"' EXIT
 mkdir -p "$D/clone" "$D/shared"
