@@ -43,4 +43,11 @@ int hm_cpulist__check_online(const char *root, const char *opt, const char *arg,
 /* The same, from the first line of a file (sysfs cpu and node lists); -errno. */
 int hm_cpulist__read(const char *path, int *cpus, int n);
 
+/*
+ * Each PMU of the machine under @root (NULL: this one):
+ * /sys/bus/event_source/devices/NAME/type, in directory order.  @cb returns
+ * non-zero to stop; that value is returned, else 0 (also without the folder).
+ */
+int hm_pmu__each(const char *root, int (*cb)(const char *name, u32 type, void *arg), void *arg);
+
 #endif

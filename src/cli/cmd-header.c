@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hitmap header: the file header, events and features, like perf report --header-only -I. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <hitmap/json.h>
 #include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
+#include <hitmap/topo.h>
 #include "cli.h"
 #include "output.h"
 
@@ -106,38 +106,32 @@ static void perf_bits(char *buf, size_t size, u64 v, const struct bit_name *b)
 			len += snprintf(buf + len, size - len, "%s%s", len ? "|" : "", b->name);
 }
 
+struct pmu_find {
+	u32	type;
+	char	*buf;
+	size_t	size;
+};
+
+static int pmu_match(const char *name, u32 type, void *arg)
+{
+	struct pmu_find *f = arg;
+
+	if (type != f->type)
+		return 0;
+	snprintf(f->buf, f->size, "%s", name);
+	return 1;
+}
+
 /*
  * The running machine's PMU of @type (sysfs), as perf finds it: a machine
  * without a core PMU in sysfs (a VM) gets perf's own "cpu" of type RAW.
  */
 static const char *pmu_name(u32 type, char *buf, size_t size)
 {
-	const char *dir = "/sys/bus/event_source/devices";
-	struct dirent *d;
-	DIR *dp = opendir(dir);
+	struct pmu_find f = { type, buf, size };
 
-	while (dp && (d = readdir(dp))) {
-		char path[512];
-		unsigned t;
-		FILE *f;
-		int n;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/type", dir, d->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		n = fscanf(f, "%u", &t);
-		fclose(f);
-		if (n == 1 && t == type) {
-			snprintf(buf, size, "%s", d->d_name);
-			closedir(dp);
-			return buf;
-		}
-	}
-	if (dp)
-		closedir(dp);
+	if (hm_pmu__each(NULL, pmu_match, &f) > 0)
+		return buf;
 	return type == PERF_TYPE_RAW ? "cpu" : NULL;
 }
 

@@ -5,7 +5,6 @@
  * executables the recording mapped.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -89,50 +88,31 @@ static char *cpuinfo_field(const char *key)
 }
 
 /* PMU_MAPPINGS: every /sys/bus/event_source/devices/NAME/type */
+static int add_pmu_mapping(const char *name, u32 type, void *arg)
+{
+	struct hm_header *h = arg;
+	u32 n = h->nr_pmu_mappings;
+	u32 *t = realloc(h->pmu_types, (n + 1) * sizeof(*t));
+	char **nm;
+
+	if (!t)
+		return -ENOMEM;
+	h->pmu_types = t;
+	nm = realloc(h->pmu_names, (n + 1) * sizeof(*nm));
+	if (!nm)
+		return -ENOMEM;
+	h->pmu_names = nm;
+	nm[n] = strdup(name);
+	if (!nm[n])
+		return -ENOMEM;
+	t[n] = type;
+	h->nr_pmu_mappings = n + 1;
+	return 0;
+}
+
 static void fill_pmu_mappings(struct hm_header *h)
 {
-	DIR *d = opendir("/sys/bus/event_source/devices");
-	struct dirent *de;
-	int cap = 0;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[512];
-		FILE *f;
-		unsigned int type;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%u", &type) == 1) {
-			if ((int)h->nr_pmu_mappings == cap) {
-				u32 *t;
-				char **n;
-
-				cap = cap ? cap * 2 : 16;
-				t = realloc(h->pmu_types, cap * sizeof(*t));
-				if (t)
-					h->pmu_types = t;
-				n = realloc(h->pmu_names, cap * sizeof(*n));
-				if (n)
-					h->pmu_names = n;
-				if (!t || !n) {
-					fclose(f);
-					break;
-				}
-			}
-			h->pmu_types[h->nr_pmu_mappings] = type;
-			h->pmu_names[h->nr_pmu_mappings] = strdup(de->d_name);
-			if (h->pmu_names[h->nr_pmu_mappings])
-				h->nr_pmu_mappings++;
-		}
-		fclose(f);
-	}
-	closedir(d);
+	hm_pmu__each(NULL, add_pmu_mapping, h);	/* out of memory: the ones so far */
 }
 
 static char *read_line(const char *path)

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,4 +730,36 @@ int hm_topo__fill_header(const struct hm_topo *t, struct hm_header *h)
 	if (h->mem)
 		h->feat_bits[HM_FEAT_MEM_TOPOLOGY / 64] |= 1ULL << (HM_FEAT_MEM_TOPOLOGY % 64);
 	return 0;
+}
+
+int hm_pmu__each(const char *root, int (*cb)(const char *name, u32 type, void *arg), void *arg)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/sys/bus/event_source/devices", root ? root : "");
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		char path[PATH_MAX + 300];
+		unsigned int type;
+		FILE *f;
+		int n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		n = fscanf(f, "%u", &type);
+		fclose(f);
+		if (n == 1)
+			ret = cb(de->d_name, type, arg);
+	}
+	closedir(d);
+	return ret;
 }
