@@ -52,6 +52,17 @@ no_cpu() { sed -E 's/ \[[0-9]+\] / [cpu] /' "$1"; }
 # has_nrcpus FILE: hitmap finds HEADER_NRCPUS in FILE
 has_nrcpus() { "$HITMAP" header -i "$1" 2>/dev/null | grep -q '^# nrcpus avail'; }
 
+# cut_meta IN OUT: IN without hitmap's metadata, cut where the trailer
+# (its magic 24 bytes from the end, then the offset) says it begins;
+# what perf inject leaves out too.  False when IN has no trailer.
+cut_meta() {
+	local sz magic off
+	sz=$(stat -c %s "$1")
+	magic=$(od -An -t x8 -j $((sz - 24)) -N 8 "$1" | tr -d ' ')
+	[ "$magic" = 31305441544d4d48 ] || return 1
+	off=$(od -An -t u8 -j $((sz - 16)) -N 8 "$1" | tr -d ' ')
+	head -c "$off" "$1" >"$2"
+}
 # perf_ksyms: a --kallsyms= option for perf runs whose outputs are compared
 # with each other or print no kernel symbol: loading this machine's
 # /proc/kallsyms (120k symbols) takes perf ~1.7 s of a 2.5 s `perf script`

@@ -26,12 +26,7 @@ strip_meta() { # IN OUT
 	if have_perf && perf inject -i "$1" -o "$2" >/dev/null 2>&1 && [ -s "$2" ]; then
 		return 0
 	fi
-	local sz magic off
-	sz=$(stat -c %s "$1")
-	magic=$(od -An -t x8 -j $((sz - 24)) -N 8 "$1" | tr -d ' ')
-	[ "$magic" = 31305441544d4d48 ] || return 1
-	off=$(od -An -t u8 -j $((sz - 16)) -N 8 "$1" | tr -d ' ')
-	head -c "$off" "$1" >"$2"
+	cut_meta "$1" "$2"
 }
 cd "$TMP" || exit 1
 sim 1 a1.data

@@ -22,14 +22,7 @@ cmp='([$t[0].buckets[] | . as $b | (.fields | to_entries[] | {key: "\($b.table):
 # Strip hitmap's metadata: perf inject at full rate (a real tool's round trip); at the tenth
 # rate, cheaper, cut the file where the metadata begins (the trailer's offset), which is
 # what perf inject leaves out too.
-strip_meta() { # IN OUT
-	local sz magic off
-	sz=$(stat -c %s "$1")
-	magic=$(od -An -t x8 -j $((sz - 24)) -N 8 "$1" | tr -d ' ')
-	[ "$magic" = 31305441544d4d48 ] || return 1
-	off=$(od -An -t u8 -j $((sz - 16)) -N 8 "$1" | tr -d ' ')
-	head -c "$off" "$1" >"$2"
-}
+strip_meta() { cut_meta "$@"; }	# IN OUT (tests/lib.sh)
 
 worst=1000 low_worst=1000 n=0
 for p in srf skx zen4 altra; do
