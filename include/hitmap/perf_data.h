@@ -290,18 +290,21 @@ struct hm_reader;
 struct hm_reader_opts {
 	/*
 	 * Sort timestamped records by time as perf's ordered_events does: at
-	 * each FINISHED_ROUND, hand out what is older than the previous round's
-	 * last timestamp (so at most about two rounds are buffered; past 4 MiB
-	 * the older half is handed out early).  Off when the first event has
-	 * no sample_id_all, as in perf.
+	 * each FINISHED_ROUND, hand out what is not later than the previous
+	 * round's last timestamp, the rest at the end.  perf's queue has no
+	 * size limit; past 4 MiB this one hands out early only what perf hands
+	 * out in the same place anyway, found by timing the records ahead in
+	 * the file (reader-ahead.c), so the order is perf's and memory stays
+	 * near a round (a folder of perf record --threads: a turn of each
+	 * file).  Off when the first event has no sample_id_all, as in perf.
 	 */
 	bool	ordered;
 	/*
 	 * With ordered, for a caller that only counts samples (their order
 	 * among themselves does not matter, their order against the other
 	 * records does): the samples of a round that, with the rounds before
-	 * and after it, holds SAMPLEs alone, and whose queue stays under the
-	 * 4 MiB of a half flush, are handed out in arrival order without the
+	 * and after it, holds SAMPLEs alone, and which with its neighbour stays
+	 * under the queue's 4 MiB, are handed out in arrival order without the
 	 * queue.  Every other record, and every sample of the other rounds,
 	 * comes where ordered puts it, so each sample sees the same MMAP,
 	 * COMM, FORK and EXIT records before it (reader-order.c).
@@ -369,6 +372,7 @@ struct hm_reader_stats {
 	u64	nr_unknown_id;		/* SAMPLEs whose id names no event (has_sample false) */
 	u64	nr_unqueued;		/* SAMPLEs counts_order handed out without the queue */
 	u64	hold_peak;		/* counts_order: the most SAMPLE bytes held at once (queue's count) */
+	u64	queue_peak;		/* ordered: the most record bytes queued at a look ahead (past 4 MiB) */
 	/*
 	 * Records (counted in nr[] too) shorter than perf 7.3's minimum for
 	 * their type (perf_event__min_size: EVENT_TYPE of perf 3.x is 24

@@ -22,7 +22,8 @@
  * refuses (-EAGAIN) a file it cannot cut exactly: a pipe, compressed
  * records, AUX data, header records in the data, no sample_id_all (the
  * reader does not order), rounds that could fill the ordering queue past
- * its limit (which flushes half of it), a kernel image MMAP after a kernel
+ * 4 MiB (where it hands records out early by the records ahead, which a
+ * range does not see the same way), a kernel image MMAP after a kernel
  * sample or two that differ (the kernel's symbols load once for the file,
  * picked by the image's build-id).  Memory: the side-band records, never
  * the samples.

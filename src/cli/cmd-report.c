@@ -27,7 +27,7 @@ static const char report_usage[] =
 "c2c's counters exactly, hitmap's precise vendor-aware categories, and the\n"
 "shared cache-line table with one row per virtual cache line.\n"
 "\n"
-"  -i, --input FILE       perf.data file (default: perf.data)\n"
+"  -i, --input FILE       perf.data file or folder (default: perf.data)\n"
 "      --stats            only the Trace Event and Global Shared Cache Line blocks\n"
 "      --json             JSON: \"perf_c2c\" (perf's 32 counters), \"hitmap\" (categories),\n"
 "                         \"lines\" (the table, unless --stats)\n"

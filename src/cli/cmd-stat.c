@@ -17,7 +17,8 @@ static const char usage_text[] =
 "Count the records of a perf.data file by type, and the lost events, like\n"
 "'perf report --stats'.  FILE may be '-' for a pipe-mode stream on stdin.\n"
 "\n"
-"  -i, --input FILE   perf.data to read (default: perf.data)\n"
+"  -i, --input FILE   perf.data (a file or a perf record --threads folder) to read\n"
+"                     (default: perf.data)\n"
 "      --perf-compat V  count and print as perf V's report --stats: 6.1, 6.12\n"
 "                     or 7.3 (default, the newest)\n"
 "      --json         every record read, as JSON (no perf version applies)\n"
@@ -184,7 +185,9 @@ static int cmd_stat(int argc, char **argv)
 		printf("%s stats:\n", compat == HM_PERF_6_1 && hm_reader__header(r)->pipe ?
 		       hm_evsel__attr_name(e, compat, nb, sizeof(nb)) :
 		       hm_evsel__name_v(e, compat, nb, sizeof(nb)));
-		printf("%*s events: %10llu\n", w, "SAMPLE", (unsigned long long)es[i].samples);
+		/* skip_empty: an event with lost samples alone shows no SAMPLE line */
+		if (es[i].samples)
+			printf("%*s events: %10llu\n", w, "SAMPLE", (unsigned long long)es[i].samples);
 		if (es[i].lost_samples)
 			printf("%*s events: %10llu\n", w, "LOST_SAMPLES",
 			       (unsigned long long)es[i].lost_samples);

@@ -307,6 +307,11 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 		/* the rest of this record comes with the next compressed chunk */
 	}
 
+	/* a folder (perf record --threads): the next file's turn */
+	if (r->dir && hm_dir__due(r) &&
+	    ((ret = hm_order__unhold(r)) < 0 || (ret = hm_dir__switch(r, false)) < 0))
+		return hm_reader__fail(r, ret, win_off(r), "%s", strerror(-ret));
+next_file:
 	if (r->mapped && r->head - r->released >= HM_RELEASE_STEP)
 		hm_order__release(r);
 	ret = win_have(r, 8);
@@ -323,12 +328,6 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 			return hm_reader__fail(r, -EINVAL, win_off(r), "file ends before the end "
 					       "of the data section (%" PRIu64 "); the file is "
 					       "truncated", r->data_end);
-		if (r->nr_bad_cpu > 1)
-			hm_warn("%s: %" PRIu64 " SAMPLEs in all on a CPU the file does not have",
-				r->path, r->nr_bad_cpu);
-		if (r->nr_bad_type > 5)
-			hm_warn("%s: %" PRIu64 " more records of no perf type skipped", r->path,
-				r->nr_bad_type - 5);
 		if (r->z && hm_zstream__cut(r->z))
 			return hm_reader__fail(r, -EBADMSG, r->zlast_off, "the zstd stream ends "
 					       "inside a frame: %" PRIu64 " compressed bytes up to "
@@ -338,7 +337,23 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 					       "truncated or corrupt", hm_zstream__cut(r->z));
 		if (r->z && hm_zstream__pending(r->z))
 			hm_warn_lost("%s: %zu bytes of a decompressed record left over at the end; "
-				     "last record dropped", r->path, hm_zstream__pending(r->z));
+				     "last record dropped", r->where ? r->where : r->path,
+				     hm_zstream__pending(r->z));
+		if (r->dir) {
+			ret = hm_order__unhold(r);
+			if (ret >= 0)
+				ret = hm_dir__switch(r, true);
+			if (ret < 0)
+				return hm_reader__fail(r, ret, win_off(r), "%s", strerror(-ret));
+			if (ret)
+				goto next_file;
+		}
+		if (r->nr_bad_cpu > 1)
+			hm_warn("%s: %" PRIu64 " SAMPLEs in all on a CPU the file does not have",
+				r->path, r->nr_bad_cpu);
+		if (r->nr_bad_type > 5)
+			hm_warn("%s: %" PRIu64 " more records of no perf type skipped", r->path,
+				r->nr_bad_type - 5);
 		/*
 		 * A feature section cut off by the end of the file was said
 		 * (and counted as data lost) when the header was read: every
@@ -415,6 +430,8 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 				return hm_reader__fail(r, -EINVAL, roff, "AUXTRACE payload of %"
 						       PRIu64 " bytes runs past the end of the "
 						       "data; the file is truncated", n);
+			if (r->dir)
+				hm_dir__account(r, n);	/* perf's reader counts the payload it skips */
 		} else if (t == HM_RECORD_HEADER_TRACING_DATA) {
 			u64 n;
 			u8 *c;
@@ -440,7 +457,11 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 						       PRIu64 "-byte tracing data that follows "
 						       "HEADER_TRACING_DATA; the file is truncated",
 						       n);
+			if (r->dir)
+				hm_dir__account(r, n);
 		}
+		if (r->dir)
+			hm_dir__account(r, sz);
 		return 1;
 	}
 }

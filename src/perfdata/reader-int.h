@@ -218,9 +218,10 @@ struct hm_hold {
 };
 
 /*
- * The ordered reader flushes half its queue past this many record bytes, as
- * perf does (reader-order.c); the range scan's cuts (reader-range.c) and
- * counts_order's holds follow it.
+ * Past this many record bytes the ordered reader hands out early what perf
+ * hands out in the same place anyway (reader-ahead.c; perf's own queue has
+ * no limit); the range scan's cuts (reader-range.c) and counts_order's
+ * holds stay under it.
  */
 #define ORDER_MAX_BYTES	(4u << 20)
 
@@ -241,8 +242,13 @@ struct hm_evdesc {
 	u32	nids;
 };
 
+struct hm_rdir;
+
 struct hm_reader {
 	char			*path;
+	/* perf's directory format: its files (reader-dir.c); NULL: one file */
+	struct hm_rdir		*dir;
+	const char		*where;		/* the file errors name (NULL: path) */
 	struct hm_reader_opts	opts;
 	int			fd;
 	bool			own_fd, seekable;
@@ -312,6 +318,9 @@ struct hm_reader {
 	int			spe_idx;	/* its synthesized evsel */
 	u8			time_conv[64];	/* the last TIME_CONV, for SPE set up later */
 	struct hm_evdesc	*desc;		/* pipe EVENT_DESC names not yet given */
+	struct hm_ahead		*ahead;		/* the records ahead, timed (reader-ahead.c) */
+	u64			ahead_next;	/* queue bytes at the next look ahead */
+	bool			replaying;	/* held records go to the queue */
 	u32			nr_desc;
 };
 
@@ -366,6 +375,40 @@ int hm_reader__win_ensure(struct hm_reader *r, size_t n);
  */
 int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off,
 			bool *compressed);
+
+/* ---- reader-ahead.c: the ordering queue's early hand-out */
+/*
+ * The time up to which the queue may hand records out now, as perf would
+ * in the same place: 1 with *@limit set, 0 when the records ahead cannot
+ * be timed (keep them all), <0 errno.
+ */
+int hm_ahead__limit(struct hm_reader *r, u64 *limit);
+/* Forget the walk ahead (a round ended; the reader closes). */
+void hm_ahead__delete(struct hm_reader *r);
+
+/* ---- reader-dir.c: perf's directory format (perf record --threads) */
+/* Open DIR/data as r->fd and list DIR/data.*; negative errno (logged). */
+int hm_dir__open(struct hm_reader *r, const char *dir);
+void hm_dir__delete(struct hm_reader *r);
+/* Files of the folder (data and the non-empty data.N); 0: not a folder. */
+u32 hm_dir__nr_files(const struct hm_reader *r);
+/* @n bytes of records read from the current file (the turn's count). */
+void hm_dir__account(struct hm_reader *r, u64 n);
+/* The current file's turn is over (perf's READER_MAX_SIZE). */
+bool hm_dir__due(const struct hm_reader *r);
+/*
+ * File @i of the folder: false when read to its end; else its descriptor,
+ * read position and end (the current file's as the reader has them).
+ */
+bool hm_dir__file(const struct hm_reader *r, u32 i, int *fd, u64 *pos, u64 *end);
+/* File @i's last COMPRESSED record read (false: none, or no stream). */
+bool hm_dir__zlast(const struct hm_reader *r, u32 i, u64 *off);
+/*
+ * On to the next file whose records are left, in turn (@done: the current
+ * one has ended; records held in the window go to the queue first).
+ * 1: r reads that one now; 0: every file read; <0 error.
+ */
+int hm_dir__switch(struct hm_reader *r, bool done);
 
 /* ---- reader-header.c */
 /* The file header @hb of @hsize bytes: attrs, features, metadata. */

@@ -2,8 +2,10 @@
 /*
  * Optional ordering: samples sorted by time within FINISHED_ROUND rounds,
  * exactly as perf's ordered_events (flush up to the previous round's max
- * timestamp; half of the queue when it grows past ORDER_MAX_BYTES, like
- * OE_FLUSH__HALF).  Queued records are copies, so the window may move on.
+ * timestamp; everything at the end).  perf's queue has no size limit:
+ * past ORDER_MAX_BYTES this one hands out early what perf hands out in the
+ * same place anyway (reader-ahead.c).  Queued records are copies, so the
+ * window may move on.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -328,6 +330,9 @@ static int queue_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off
 	if (ret)
 		return hm_reader__fail(r, ret, off, "out of memory");
 	r->next_flush = r->max_ts;
+	/* the walk ahead ended at this FINISHED_ROUND: the next round has its own */
+	hm_ahead__delete(r);
+	r->ahead_next = 0;
 	return 1;
 }
 
@@ -360,19 +365,19 @@ static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bo
 		return hm_reader__fail(r, ret, off, "out of memory");
 	q->n++;
 	r->qbytes += (size + 7) & ~7u;
-	if (r->qbytes > ORDER_MAX_BYTES) {
-		/* like perf's OE_FLUSH__HALF */
-		u64 lo = UINT64_MAX, hi = 0;
+	if (r->qbytes > ORDER_MAX_BYTES && r->qbytes > r->ahead_next) {
+		/* what perf hands out in the same place anyway goes now (reader-ahead.c) */
+		u64 limit;
 
-		for (size_t i = q->rend; i < q->n; i++) {
-			if (q->ents[i].time < lo)
-				lo = q->ents[i].time;
-			if (q->ents[i].time > hi)
-				hi = q->ents[i].time;
-		}
-		ret = oq_flush(r, lo + (hi - lo) / 2, NULL, 0, 0, false);
-		if (ret)
+		if (r->qbytes > r->st.queue_peak)
+			r->st.queue_peak = r->qbytes;
+		ret = r->hold_on || r->replaying ? 0 : hm_ahead__limit(r, &limit);
+		if (ret < 0)
+			return hm_reader__fail(r, ret, off, "reading ahead: %s", strerror(-ret));
+		if (ret && (ret = oq_flush(r, limit, NULL, 0, 0, false)))
 			return hm_reader__fail(r, ret, off, "out of memory");
+		/* next look when the queue has grown by a quarter (at least 1 MiB) */
+		r->ahead_next = r->qbytes + (r->qbytes / 4 > (1u << 20) ? r->qbytes / 4 : (1u << 20));
 	}
 	return 1;
 }
@@ -407,13 +412,11 @@ static int queue_now(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool
  * rounds up to k-2 and before any of rounds from k+2 on, whatever their
  * order among themselves: the same records before each of them as in
  * perf's order.  The queue then holds at most rounds k-1 and k while k
- * is read, k and k+1 while k+1 is.  A half flush of the first pair hands
- * out samples only, before the end of round k hands out the rest of k-1,
- * with no other record queued between.  A half flush of the second would
- * hand out samples of k+1 before the records of round k+2, which the
- * queue without round k might not do: so k skips the queue only while k
- * and k+1 stay under ORDER_MAX_BYTES together (hold_put replays round a
- * as soon as they do not).  Round k's last time still counts in the limit
+ * is read, k and k+1 while k+1 is.  Held records are not in the file
+ * ahead of the read position, so while rounds are held the queue hands
+ * nothing out early (reader-ahead.c cannot time them): k skips the queue
+ * only while k and k+1 stay under ORDER_MAX_BYTES together, which bounds
+ * what is held (hold_put replays round a as soon as they do not).  Round k's last time still counts in the limit
  * of the flush at the end of round k+1.
  *
  * Round b is held until its FINISHED_ROUND; then round a, read before it,
@@ -458,6 +461,8 @@ static int hold_replay(struct hm_reader *r, struct hm_hold *h)
 	size_t p = 0;
 	int ret = 0;
 
+	/* records behind the read position go to the queue: no early hand-out meanwhile */
+	r->replaying = true;
 	while (p < h->len) {
 		const struct hm_hrec *x = (const struct hm_hrec *)(h->p + p);
 		const u8 *rec = hrec_bytes(r, x);
@@ -470,6 +475,7 @@ static int hold_replay(struct hm_reader *r, struct hm_hold *h)
 			return ret;
 		p += hrec_size(x);
 	}
+	r->replaying = false;
 	hold_reset(h);
 	return 0;
 }
@@ -504,7 +510,7 @@ int hm_order__unhold(struct hm_reader *r)
 /*
  * Hold a record of round b: where it lies in the read window (a file read
  * as it is), its place there; else a copy.  Round a goes to the queue as
- * soon as a and b outgrow a half flush together, and b itself when it
+ * soon as a and b outgrow ORDER_MAX_BYTES together, and b itself when it
  * does alone: the window keeps at most that.
  */
 static int hold_put(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed,
@@ -589,7 +595,7 @@ static int hold_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off,
 	if (ret < 0)
 		return ret;
 	if (r->h_a >= 0) {
-		/* a and b under a half flush together: hold_put() */
+		/* a and b under ORDER_MAX_BYTES together: hold_put() */
 		ret = r->prev_pure ? hold_through(r, r->h_a) : hold_replay(r, &r->hold[r->h_a]);
 		if (ret < 0)
 			return ret;

@@ -348,7 +348,8 @@ struct hm_range_scan *hm_range_scan__new(const char *path)
 		err = -errno;
 		goto fail;
 	}
-	if (s->r->h.pipe || !s->r->seekable || (s->r->mem && !s->r->mapped) || s->r->h.needs_swap || !s->r->nr_ev ||
+	/* a folder (perf record --threads) has no FINISHED_ROUND to cut at */
+	if (s->r->dir || s->r->h.pipe || !s->r->seekable || (s->r->mem && !s->r->mapped) || s->r->h.needs_swap || !s->r->nr_ev ||
 	    !s->r->ev[0]->attr.sample_id_all)
 		goto fail;
 	s->round_start = s->r->data_start;

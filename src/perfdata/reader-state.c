@@ -21,7 +21,7 @@ int hm_reader__fail(struct hm_reader *r, int err, u64 off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	hm_err("%s: offset %" PRIu64 ": %s", r->path, off, msg);
+	hm_err("%s: offset %" PRIu64 ": %s", r->where ? r->where : r->path, off, msg);
 	r->err = err;
 	r->done = true;
 	return err;

@@ -6,11 +6,13 @@
  *   reader-state.c   errors, events and their ids, scratch;
  *   reader-input.c   a fixed window over the file, pipe or memory, and the
  *                    records of COMPRESSED payloads (zstd, compress.c);
+ *   reader-dir.c     perf's directory format: its files by turns;
  *   reader-header.c  the file-mode header, features (features.c), metadata;
  *   reader-swap.c    records of the other byte order, swapped to native;
  *   reader-record.c  per record: stats, header side effects (HEADER_ATTR,
  *                    FEATURE, ID_INDEX, ...), and the decode of the sample or
  *                    sample_id_all trailer (sample.c);
+ *   reader-ahead.c   the records ahead timed, for the queue's early hand-out;
  *   reader-order.c   optional: samples sorted by time within FINISHED_ROUND
  *                    rounds, exactly as perf's ordered_events;
  *   reader.c         opening, closing and hm_reader__next.
@@ -171,6 +173,12 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 	}
 	if (!strcmp(path, "-")) {
 		r->fd = 0;
+	} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		/* perf record --threads: a folder of files (reader-dir.c) */
+		err = hm_dir__open(r, path);
+		if (err)
+			goto fail;
+		r->opts.zstd_ahead = false;	/* a stream a file, none ahead */
 	} else {
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (r->fd < 0) {
@@ -209,7 +217,8 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 	 * reader, a mapped file cut shorter while it is read ends the process
 	 * (SIGBUS).
 	 */
-	if (r->seekable && r->file_size > 0 && r->file_size <= SIZE_MAX && getenv("HITMAP_MMAP")) {
+	if (r->seekable && !r->dir && r->file_size > 0 && r->file_size <= SIZE_MAX &&
+	    getenv("HITMAP_MMAP")) {
 		void *m = mmap(NULL, r->file_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
 
 		if (m != MAP_FAILED) {
@@ -221,6 +230,10 @@ struct hm_reader *hm_reader__new(const char *path, const struct hm_reader_opts *
 	err = quiet_open(r);
 	if (err)
 		goto fail;
+	if (!r->dir && !r->opts.quiet && hm_header__has_feat(&r->h, HM_FEAT_DIR_FORMAT))
+		hm_warn("%s: the header file of a perf.data folder (DIR_FORMAT, perf record "
+			"--threads): the samples in the data.N files beside it are left out; "
+			"pass the folder instead", r->path);
 	return r;
 fail:
 	hm_reader__delete(r);
@@ -253,6 +266,11 @@ void hm_reader__delete(struct hm_reader *r)
 {
 	if (!r)
 		return;
+	if (r->st.queue_peak)
+		hm_debug("reader: %s: the ordering queue held %" PRIu64 " bytes at most",
+			 r->path, r->st.queue_peak);
+	hm_ahead__delete(r);
+	hm_dir__delete(r);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
 	if (r->mapped)

@@ -6,7 +6,7 @@
 # stat, script and the report (one thread, and two: the file in ranges,
 # each range's reader placed in the mapping) equal on generated files of
 # every form the reader takes in place or copies (ordered rounds, no rounds
-# with the queue's half flushes, the other byte order, zstd) and on the
+# with the queue's early hand-outs past 4 MiB, the other byte order, zstd) and on the
 # real fixtures; and the mapping's resident pages must not grow with the
 # file.
 . tests/lib.sh

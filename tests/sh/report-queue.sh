@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The report's sample batch must own what it defers: a contention recording
 # (lock:contention_begin/end, lock_addr in the RAW payload) written without
-# FINISHED_ROUND records makes the ordered reader hold megabytes and flush
-# half of its queue at a time, reusing the buffers the previous samples'
-# payloads lay in.  --by bucket --json must be the same with and without
+# FINISHED_ROUND records makes the ordered reader hold megabytes and hand
+# them out early, part of its queue at a time (reader-ahead.c), reusing the
+# buffers the previous samples' payloads lay in.  --by bucket --json must be the same with and without
 # rounds, and both must equal the generator's per-bucket counts and waits.
 . tests/lib.sh
 GEN=$HITMAP_BUILD/tools/hm-cont-gen

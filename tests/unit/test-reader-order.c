@@ -2,7 +2,7 @@
 /*
  * counts_order against ordered: streams of rounds built here (samples in
  * interleaved runs with ties, COMM records at random places and times,
- * rounds past the 4 MiB of a half flush, FINISHED_ROUNDs left out), read
+ * rounds past the queue's 4 MiB, FINISHED_ROUNDs left out), read
  * once in perf's order and once with counts_order.  Every sample must come
  * once, after the same COMM records, and the COMMs in the same order; some
  * samples must have skipped the queue (else nothing is tested).  From
@@ -110,9 +110,8 @@ static u32 seed = 2024;
  *        all samples: a goes unqueued; then a COMM earlier than most of b.
  *        perf's flush at b's end reaches a's last time, so b comes first:
  *        it must count a's times in that flush.
- *   4-7  a round, then rounds k and k+1 of 2.5 MB each, all later: perf's
- *        queue holds both while k+1 is read and flushes half of it early,
- *        handing out k+1's samples up to the middle time; then a COMM
+ *   4-7  a round, then rounds k and k+1 of 2.5 MB each, all later: the
+ *        queue holds both (past its 4 MiB) while k+1 is read; then a COMM
  *        earlier than those.  Neither k nor k+1 may skip the queue.
  */
 static int cycle(struct bld *b, int c, u64 *base, u32 *tag, u32 *nc)
@@ -285,11 +284,11 @@ static void compare(const char *name, int rounds, int comm_every, enum shape sha
 		CHECK_EQ(t, differ, 0);
 		snprintf(t, sizeof(t), "reader.counts_order.%s.%s.some_unqueued", name, how);
 		CHECK(t, c.unqueued > 0 && c.unqueued < nr && a.unqueued == 0);
-		/* what it holds stays within a half flush of the queue (4 MiB), also where a round alone is larger */
+		/* what it holds stays within the queue's 4 MiB, also where a round alone is larger */
 		snprintf(t, sizeof(t), "reader.counts_order.%s.%s.hold_within_4mib", name, how);
 		CHECK(t, c.hold_peak > 0 && c.hold_peak <= (4u << 20) && a.hold_peak == 0);
 		if (shape == HUGE) {
-			/* a round past the queue's 4 MiB alone is half flushed as it is read: never unqueued */
+			/* a round past the queue's 4 MiB alone goes through the queue: never unqueued */
 			snprintf(t, sizeof(t), "reader.counts_order.%s.%s.rounds_past_4mib_queued", name, how);
 			CHECK(t, huge > 0 && c.unqueued <= nr - huge);
 		}
@@ -311,7 +310,7 @@ int main(void)
 {
 	compare("comm_in_one_round_of_3", 400, 3, RANDOM);
 	compare("comm_in_one_round_of_12", 400, 12, RANDOM);
-	compare("half_flush_rounds", 60, 0, CYCLE);
+	compare("round_pairs_past_4mib", 60, 0, CYCLE);
 	compare("rounds_past_4mib", 40, 4, HUGE);
 	TAP_DONE();
 }
