@@ -310,6 +310,12 @@ struct hm_reader_opts {
 	 * COMM, FORK and EXIT records before it (reader-order.c).
 	 */
 	bool	counts_order;
+	/*
+	 * With ordered: the queued record bytes past which the early hand-out
+	 * looks at the records ahead (0: 4 MiB).  Tests and fuzzers set it
+	 * small; the order handed out is perf's whatever its value.
+	 */
+	u32	queue_bytes;
 	/* Hand out every record; false: SAMPLE records only.  opts NULL: every record. */
 	bool	all_records;
 	/*

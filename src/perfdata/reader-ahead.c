@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <hitmap/log.h>
 #include "reader-int.h"
 
@@ -135,13 +136,13 @@ static int walk(struct hm_reader *r, int fd, u64 from, u64 to, bool stop_at_roun
 		struct hm_astream *st, bool *round)
 {
 	struct hm_zstream *z = NULL;	/* a folder's file: its COMPRESSED payloads read too */
-	u64 nblk = ((to - from) >> BLOCK_SHIFT) + 1, at = from, i;
+	u64 nblk = to > from ? ((to - from) >> BLOCK_SHIFT) + 1 : 0, at = from, i;
 	u8 *buf = malloc(SCAN_CHUNK + 65536);
 	size_t have = 0, pos = 0;
 	u64 base = from;	/* file offset of buf[0] */
 	int ret = 1;
 
-	st->min = malloc(nblk * sizeof(*st->min));
+	st->min = malloc((nblk ? nblk : 1) * sizeof(*st->min));
 	if (!buf || !st->min) {
 		free(buf);
 		return -ENOMEM;
@@ -244,6 +245,8 @@ static int walk(struct hm_reader *r, int fd, u64 from, u64 to, bool stop_at_roun
 	st->to = to;
 	if (ret <= 0)
 		return ret;
+	if (!nblk)
+		return 1;
 	/* least time from each block to the end */
 	for (i = nblk - 1; i > 0; i--)
 		if (st->min[i] < st->min[i - 1])
@@ -290,8 +293,15 @@ static int ahead_build(struct hm_reader *r)
 		/* a folder's file from its start: its zstd stream starts there */
 		if (r->dir)
 			from = i ? 0 : r->data_start;
-		if (!r->dir && to > r->file_size)
+		/* no further than the file goes (a corrupt size is the reader's to report) */
+		if (fd >= 0) {
+			struct stat sb;
+
+			if (!fstat(fd, &sb) && (u64)sb.st_size < to)
+				to = sb.st_size;
+		} else if (to > r->file_size) {
 			to = r->file_size;
+		}
 		ret = walk(r, fd, from, to, !r->dir, &a->s[i], &round);
 	}
 	a->final = !round;

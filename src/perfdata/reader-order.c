@@ -365,7 +365,8 @@ static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bo
 		return hm_reader__fail(r, ret, off, "out of memory");
 	q->n++;
 	r->qbytes += (size + 7) & ~7u;
-	if (r->qbytes > ORDER_MAX_BYTES && r->qbytes > r->ahead_next) {
+	if (r->qbytes > (r->opts.queue_bytes ? r->opts.queue_bytes : ORDER_MAX_BYTES) &&
+	    r->qbytes > r->ahead_next) {
 		/* what perf hands out in the same place anyway goes now (reader-ahead.c) */
 		u64 limit;
 
@@ -376,8 +377,13 @@ static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bo
 			return hm_reader__fail(r, ret, off, "reading ahead: %s", strerror(-ret));
 		if (ret && (ret = oq_flush(r, limit, NULL, 0, 0, false)))
 			return hm_reader__fail(r, ret, off, "out of memory");
-		/* next look when the queue has grown by a quarter (at least 1 MiB) */
-		r->ahead_next = r->qbytes + (r->qbytes / 4 > (1u << 20) ? r->qbytes / 4 : (1u << 20));
+		/* next look when the queue has grown by a quarter (at least 1 MiB, or the threshold) */
+		{
+			u64 step = r->opts.queue_bytes && r->opts.queue_bytes < (1u << 20) ?
+				   r->opts.queue_bytes : (1u << 20);
+
+			r->ahead_next = r->qbytes + (r->qbytes / 4 > step ? r->qbytes / 4 : step);
+		}
 	}
 	return 1;
 }

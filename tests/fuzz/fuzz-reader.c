@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for the perf.data reader: any bytes, file or pipe format,
- * either byte order, plain or zstd (lazily or ahead), read through hm_reader__new_mem() to the
+ * either byte order, plain or zstd (lazily or ahead), ordered with a small
+ * queue (the walk over the records ahead), read through hm_reader__new_mem() to the
  * end (every record type, feature sections, hitmap's metadata), every decoded
  * pointer touched, then the header's topology and metadata as the report
  * uses them.
@@ -72,7 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * unqueued, reader-order.c)
 	 */
 	struct hm_reader_opts o = { .ordered = size & 1, .all_records = true,
-				    .zstd_ahead = (size & 2) != 0, .counts_order = (size & 4) != 0 };
+				    .zstd_ahead = (size & 2) != 0, .counts_order = (size & 4) != 0,
+				    /* the early hand-out's walk over the records ahead (reader-ahead.c) */
+				    .queue_bytes = (size & 8) ? 256 : 0 };
 	struct hm_reader *r;
 	struct hm_event ev;
 	long n = 0;

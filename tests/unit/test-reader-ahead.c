@@ -211,7 +211,7 @@ static u32 build(struct bld *b, struct model *m, int rounds, u32 per, u32 cpus, 
 	return tag;
 }
 
-static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk)
+static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk, u32 qbytes)
 {
 	struct bld b = { 0 };
 	struct model m = { 0 };
@@ -222,7 +222,9 @@ static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk)
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	for (int pass = 0; pass < 2; pass++) {
-		struct hm_reader_opts o = { .ordered = true, .all_records = true };
+		struct hm_reader_opts o = { .ordered = true, .all_records = true,
+					    .queue_bytes = qbytes };
+		u64 qmax = qbytes ? qbytes : 4u << 20;
 		const char *how = pass ? "file" : "memory";
 		struct hm_reader *r;
 		struct hm_event ev;
@@ -262,7 +264,7 @@ static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk)
 		/* the early hand-out happened, and kept the queue far below the stream */
 		snprintf(t, sizeof(t), "reader.ahead.%s.%s.queue_bounded (peak %llu of %zu bytes)",
 			 name, how, (unsigned long long)peak, b.len);
-		CHECK(t, peak > (4u << 20) && peak < b.len / 2);
+		CHECK(t, peak > qmax && peak < b.len / 2);
 		printf("# %s, %s: %u samples, %zu bytes, queue peak %llu\n", name, how, nr, b.len,
 		       (unsigned long long)peak);
 		hm_reader__delete(r);
@@ -277,8 +279,11 @@ static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk)
 int main(void)
 {
 	/* no FINISHED_ROUND (perf's directory format, other writers): one final flush */
-	check("no_rounds", 0, 400000, 8, 300);
+	check("no_rounds", 0, 400000, 8, 300, 0);
 	/* rounds of about 7 MiB each, past the look-ahead threshold */
-	check("rounds_past_4mib", 6, 130000, 16, 500);
+	check("rounds_past_4mib", 6, 130000, 16, 500, 0);
+	/* a small threshold (opts.queue_bytes): many looks ahead, rounds past it */
+	check("small_queue_no_rounds", 0, 20000, 4, 50, 16384);
+	check("small_queue_rounds", 40, 2000, 4, 60, 16384);
 	TAP_DONE();
 }
