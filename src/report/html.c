@@ -348,13 +348,16 @@ static void view_from_metrics(struct view *w, const struct hm_metrics *m)
  * One side of a diff from its runs' structured data (buckets with their
  * sockets and fields, lines, socket x node), as view_from_metrics builds a
  * report's: each value is the mean over the side's runs, a run without the
- * bucket or line counting 0, as the diff's rows count it.  Lines: those
- * among the first @top_lines of some run (0: all), as the diff's line rows.
+ * bucket or line counting 0, as the diff's rows count it.  Buckets and
+ * fields: the mean over the runs that have futex tables, as the diff's
+ * futex rows compare them (a run without tables knows no bucket).  Lines:
+ * those among the first @top_lines of some run (0: all), as the diff's
+ * line rows.
  */
 static void view_diff_side(struct view *w, int side, struct hm_metrics *const *runs, u32 nr, u32 top_lines)
 {
 	double fsum[2][HM_FUTEX_FIELD__MAX][NR_FSTATS];
-	u32 i, k, s, n, r;
+	u32 i, k, s, n, r, nt = 0;
 	int f, kind;
 	size_t j;
 
@@ -362,6 +365,7 @@ static void view_diff_side(struct view *w, int side, struct hm_metrics *const *r
 	for (r = 0; r < nr; r++) {
 		const struct hm_metrics *m = runs[r];
 
+		nt += m->has_layout;
 		for (i = 0; i < m->nr_lines; i++) {
 			const struct hm_mv_line *l = &m->lines[i];
 			double v[NR_LSTATS];
@@ -415,13 +419,13 @@ static void view_diff_side(struct view *w, int side, struct hm_metrics *const *r
 	for (j = 0; j < w->lines.nr; j++)
 		for (k = 0; k < NR_LSTATS; k++)
 			w->lv[(j * w->ns + side) * NR_LSTATS + k] /= nr;
-	for (j = 0; j < w->buckets.nr; j++)
+	for (j = 0; nt && j < w->buckets.nr; j++)
 		for (k = 0; k < w->nsock * NR_BSTATS; k++)
-			w->bv[(j * w->ns + side) * w->nsock * NR_BSTATS + k] /= nr;
-	for (kind = 0; kind < 2; kind++)
+			w->bv[(j * w->ns + side) * w->nsock * NR_BSTATS + k] /= nt;
+	for (kind = 0; nt && kind < 2; kind++)
 		for (f = 0; f < HM_FUTEX_FIELD__MAX; f++)
 			for (k = 0; k < NR_FSTATS; k++)
-				w->fv[kind][f][k][side] = fsum[kind][f][k] / nr;
+				w->fv[kind][f][k][side] = fsum[kind][f][k] / nt;
 	for (k = 0; k < w->nsock * w->nnode; k++)
 		w->xv[(size_t)side * w->nsock * w->nnode + k] /= nr;
 }
@@ -481,7 +485,13 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-static int emit_view(FILE *f, const struct view *w, const struct hm_metrics *first)
+/*
+ * The page's data.  @first: the run whose futex layout the fields drawing
+ * shows (NULL: none); @bare: per side, true where the side has no futex
+ * tables (NULL: every side has them), whose bucket and field values are
+ * null, not 0: nothing to draw, nothing to compare.
+ */
+static int emit_view(FILE *f, const struct view *w, const struct hm_metrics *first, const bool *bare)
 {
 	struct strmap pre;
 	u32 i, k, n, nr_pre = 0, *lp;
@@ -550,7 +560,11 @@ static int emit_view(FILE *f, const struct view *w, const struct hm_metrics *fir
 			continue;
 		if (nkept++)
 			fputc(',', f);
-		num(f, w->bv[i]);
+		/* [bucket][side][socket][stat] */
+		if (bare && bare[i / (w->nsock * NR_BSTATS) % w->ns])
+			fputs("null", f);
+		else
+			num(f, w->bv[i]);
 	}
 	fputs("]},\"layout\":", f);
 	if (first && first->has_layout) {
@@ -583,7 +597,7 @@ static int emit_view(FILE *f, const struct view *w, const struct hm_metrics *fir
 				for (s = 0; s < w->ns; s++) {
 					if (s)
 						fputc(',', f);
-					num(f, w->fv[kind][fi][st][s]);
+					num(f, bare && bare[s] ? NAN : w->fv[kind][fi][st][s]);
 				}
 				fputc(']', f);
 			}
@@ -763,7 +777,7 @@ int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra,
 	fputs("{\"mode\":\"report\",\"sides\":[", j);
 	hm_json__write_string(j, m->label);
 	fprintf(j, "],\"samples\":[%" PRIu64 "]", m->nr_samples);
-	if (emit_view(j, &w, m) < 0) {
+	if (emit_view(j, &w, m, NULL) < 0) {
 		fclose(j);
 		free(json);
 		view_release(&w);
@@ -790,11 +804,62 @@ int hm_html__render_metrics_extra(const struct hm_metrics *m, const char *extra,
 
 #define HTML_MAX_ROWS 5000
 
+/*
+ * Per side of a diff, whether its runs have futex tables, as hitmap diff
+ * decides its "-" (hm_metrics.has_layout): "futexTables" (false: none of
+ * the side's runs has them, the page draws no bucket of it), "futexRuns"
+ * (how many of its runs have them: the bucket means are over those) and
+ * "futexWhy" (for a side without: the first run's reason, else null).
+ * Sets @bare per side; returns the first run with tables (its layout for
+ * the fields drawing) or NULL.
+ */
+static const struct hm_metrics *emit_sides_futex(FILE *j, struct hm_metrics *const *runs[2],
+						 const u32 nr[2], bool bare[2])
+{
+	const struct hm_metrics *first = NULL, *why[2] = { NULL, NULL };
+	u32 with[2] = { 0, 0 }, i;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < nr[s]; i++) {
+			const struct hm_metrics *m = runs[s][i];
+
+			if (m->has_layout) {
+				with[s]++;
+				if (!first)
+					first = m;
+			} else if (!why[s]) {
+				why[s] = m;
+			}
+		}
+	for (s = 0; s < 2; s++)
+		bare[s] = !with[s];
+	fprintf(j, ",\"futexTables\":[%s,%s],\"futexRuns\":[%u,%u],\"futexWhy\":[",
+		bare[0] ? "false" : "true", bare[1] ? "false" : "true", with[0], with[1]);
+	for (s = 0; s < 2; s++) {
+		const char *w = bare[s] && why[s] ? why[s]->futex_tables : NULL;
+
+		if (s)
+			fputc(',', j);
+		if (!bare[s]) {
+			fputs("null", j);
+			continue;
+		}
+		if (w && !strncmp(w, "none: ", 6))
+			w += 6;
+		hm_json__write_string(j, w && *w ? w : nr[s] ? "no hitmap metadata" : "no runs");
+	}
+	fputc(']', j);
+	return first;
+}
+
 int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 {
 	const struct hm_diff_opts *o = hm_diff__opts(d);
-	struct hm_metrics *const *base, *const *new_;
-	u32 nb, nn, i, nr = hm_diff__nr_rows(d), nsock = 0, nnode = 0, shown = 0;
+	struct hm_metrics *const *base, *const *new_, *const *runs[2];
+	u32 nb, nn, i, nr = hm_diff__nr_rows(d), nsock = 0, nnode = 0, shown = 0, nruns[2];
+	const struct hm_metrics *first;
+	bool bare[2];
 	const char *bl, *nl;
 	struct view w;
 	char *json = NULL, sub[512];
@@ -842,7 +907,12 @@ int hm_html__render_diff(const struct hm_diff *d, FILE *f)
 	hm_json__write_string(j, nl);
 	fprintf(j, "],\"samples\":[%" PRIu64 ",%" PRIu64 "]", nb ? base[0]->nr_samples : 0,
 		nn ? new_[0]->nr_samples : 0);
-	if (emit_view(j, &w, nb ? base[0] : nn ? new_[0] : NULL) < 0) {
+	runs[0] = base;
+	runs[1] = new_;
+	nruns[0] = nb;
+	nruns[1] = nn;
+	first = emit_sides_futex(j, runs, nruns, bare);
+	if (emit_view(j, &w, first, bare) < 0) {
 		fclose(j);
 		free(json);
 		view_release(&w);
