@@ -27,6 +27,7 @@ struct hm_map {
 	u8	build_id_size;
 	char	*filename;
 	u8	type;		/* enum hm_map_type (additive) */
+	u32	pid;		/* additive: the pid of the user MMAP/MMAP2 record that made it */
 };
 
 /* What a map is (struct hm_map.type). */
@@ -48,6 +49,13 @@ int hm_maps__process(struct hm_maps *m, const struct hm_event *ev);
 int hm_maps__set_build_ids(struct hm_maps *m, const struct hm_header *h);
 /* The map of @addr in @pid as seen with cpumode @cpumode (misc & 7); NULL when none. */
 const struct hm_map *hm_maps__find(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr);
+/*
+ * additive: as perf 6.12 and later, an EXIT record removes its thread
+ * (perf 6.1 and hm_maps' default keep it, marked dead): a later sample of
+ * that tid is a new thread, and when the thread led its process, a new
+ * process without maps.
+ */
+void hm_maps__set_exit_removes(struct hm_maps *m, bool on);
 /* Thread name, or NULL. */
 const char *hm_maps__comm(const struct hm_maps *m, u32 tid);
 /*
@@ -101,6 +109,11 @@ u64 hm_maps__kernel_loaded(const struct hm_maps *m, bool *given);
 const struct hm_map *hm_maps__peek(const struct hm_maps *m, u32 pid, u8 cpumode, u64 addr);
 /* The [kernel.kallsyms] map, or NULL before the kernel MMAP. */
 const struct hm_map *hm_maps__kernel_map(const struct hm_maps *m);
+/*
+ * additive: the symbol the kernel MMAP relocates by ("_text", "_stext": the
+ * name after "[kernel.kallsyms]" when its pgoff is set), "" when none.
+ */
+const char *hm_maps__kernel_ref(const struct hm_maps *m);
 /*
  * By thread, as perf's machine__findnew_thread(pid, tid) does: a known @tid
  * uses its own process's maps even when the sample says another @pid (and
@@ -203,6 +216,13 @@ struct hm_symbols_opts {
 	 * that differs from the ELF's draws a warning.
 	 */
 	const char *vmlinux;
+	/*
+	 * additive, hm_symbols__resolve_map only: perf script's [vdso] map
+	 * takes its symbols from the build-id cache, else, with own_vdso (the
+	 * file's header names no [vdso] build-id), from this process's own
+	 * vdso image when the map's build-id is that image's or it has none.
+	 */
+	bool	   own_vdso;
 };
 
 struct hm_symbols *hm_symbols__new(const struct hm_symbols_opts *opts);
@@ -225,6 +245,16 @@ struct hm_symbol_info {
 	const char *call_file;	/* call site of inline_func in inlined_by, or NULL */
 	int	   call_line;
 	const struct hm_map *map;	/* the map used, or NULL (kernel fallback without a map) */
+	/*
+	 * additive: the address in the file that was read as perf's
+	 * map__rip_2objdump() gives it (the file offset moved by .text's
+	 * sh_addr - sh_offset: the ELF vaddr in the text segment)
+	 */
+	u64	   obj_addr;
+	bool	   have_obj;	/* a file was read: obj_addr is set */
+	/* additive: @file is the name of the unit holding @addr, whose line table has no row for it */
+	bool	   file_no_row;
+	bool	   file_from_sym;	/* additive: @file is the symbol's STT_FILE (no DWARF line) */
 };
 /*
  * Resolve @addr (code or data) of @pid/@cpumode using @maps.  Returns 0 and
@@ -242,6 +272,16 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
  * ksyms_text, then /proc/kallsyms.  With opts->vmlinux, its symbols come
  * first for the kernel image.
  */
+/*
+ * additive: @addr in @map (from hm_maps__find_thread) as perf script's
+ * map__find_symbol() gives it: no fallback to other maps; the kernel
+ * image's kallsyms symbols are moved by the kernel MMAP's relocation
+ * (kallsyms' _text less the recorded one) and none load when kallsyms
+ * lacks that symbol; a module map takes only kallsyms symbols of its own
+ * module.  0 and @info (name NULL when no symbol), -ENOENT when @map is NULL.
+ */
+int hm_symbols__resolve_map(struct hm_symbols *s, const struct hm_maps *maps,
+			    const struct hm_map *map, u64 addr, struct hm_symbol_info *info);
 struct hm_symbols_stats {
 	u64	lookups, cache_hits, resolved;	/* resolved: distinct (dso, address) entries */
 	u64	nr_dsos;

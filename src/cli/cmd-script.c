@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hitmap script: one line per sample, like perf script (without symbols),
- * call chains one frame a line under it.
+ * hitmap script: one line per sample, like perf script, call chains one
+ * frame a line under it; ip, sym, symoff, dso and srcline come from
+ * script-sym.c.
  *
  * Built for speed: one big output buffer written with write(2), hand-rolled
  * integer formatting, no allocation per sample, a small cache for decoded
@@ -18,24 +19,25 @@
 #include <hitmap/json.h>
 #include <hitmap/mem.h>
 #include <hitmap/perf_data.h>
-#include <hitmap/symbols.h>
 #include "cli.h"
 #include "output.h"
+#include "script-out.h"
+#include "script-sym.h"
 #include "script-threads.h"
 
 static const char usage_text[] =
 "usage: hitmap script -i FILE [-F FIELDS] [-G] [--ns] [--no-ordered] [--json]\n"
 "\n"
-"Print one line per sample of a perf.data file, like 'perf script' but\n"
-"without symbol resolution.  FILE may be '-' for a pipe-mode stream.\n"
+"Print one line per sample of a perf.data file, as 'perf script' does, with\n"
+"symbols.  FILE may be '-' for a pipe-mode stream.\n"
 "\n"
 "  -i, --input FILE    perf.data to read (default: perf.data)\n"
 "  -F, --fields LIST   comma-separated fields, in any order (printed in perf's\n"
 "                      order): comm,pid,tid,cpu,time,period,event,trace,ip,\n"
-"                      addr,data_src,weight,ins_lat,retire_lat,phys_addr,\n"
-"                      data_page_size,code_page_size.  '+f' / '-f' add to /\n"
-"                      remove from the default set.  A field the event did not\n"
-"                      sample is an error.\n"
+"                      sym,symoff,dso,srcline,addr,data_src,weight,ins_lat,\n"
+"                      retire_lat,phys_addr,data_page_size,code_page_size.\n"
+"                      '+f' / '-f' add to / remove from the default set.  A\n"
+"                      field the event did not sample is an error.\n"
 "  -G, --hide-call-graph  print ip alone, not the call chain of samples that\n"
 "                      have one (by default one frame a line under the sample)\n"
 "      --ns            print times in nanoseconds (default: microseconds)\n"
@@ -43,6 +45,11 @@ static const char usage_text[] =
 "      --json          print a JSON array, one object per sample\n"
 "      --perf-compat V print as perf V script does: 6.1, 6.12 or 7.3 (default\n"
 "                      7.3; data_src levels, pid width, comm after EXIT)\n"
+"      --kallsyms FILE kernel symbols from FILE (default: this system's, when\n"
+"                      the file's kernel is the running one)\n"
+"  -k, --vmlinux FILE  kernel symbols (and source lines) from a vmlinux ELF\n"
+"      --symfs DIR     look for user ELF files under DIR\n"
+"      --no-inline     accepted for perf's sake: hitmap adds no inlined frames\n"
 "  -h, --help          show this help\n";
 
 enum {
@@ -51,8 +58,11 @@ enum {
 	F_IP = 1 << 8, F_ADDR = 1 << 9, F_DATA_SRC = 1 << 10, F_WEIGHT = 1 << 11,
 	F_INS_LAT = 1 << 12, F_PHYS_ADDR = 1 << 13, F_DPS = 1 << 14, F_CPS = 1 << 15,
 	F_CALLCHAIN = 1 << 16,	/* not a field: ip prints the call chain, a frame a line */
-	F_RETIRE_LAT = 1 << 17,
+	F_RETIRE_LAT = 1 << 17, F_SYM = 1 << 18, F_SYMOFF = 1 << 19, F_DSO = 1 << 20,
+	F_SRCLINE = 1 << 21,
+	F_NOIPOPTS = 1 << 22,	/* not a field: perf prints nothing for ip (see evsel_fields) */
 };
+#define F_SYMBOLS (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
 
 static const struct { const char *name; unsigned bit; u64 stype; } fields[] = {
 	{ "comm", F_COMM, 0 },
@@ -64,6 +74,10 @@ static const struct { const char *name; unsigned bit; u64 stype; } fields[] = {
 	{ "event", F_EVENT, 0 },
 	{ "trace", F_TRACE, PERF_SAMPLE_RAW },
 	{ "ip", F_IP, PERF_SAMPLE_IP },
+	{ "sym", F_SYM, 0 },
+	{ "symoff", F_SYMOFF, 0 },
+	{ "dso", F_DSO, 0 },
+	{ "srcline", F_SRCLINE, 0 },
 	{ "addr", F_ADDR, PERF_SAMPLE_ADDR },
 	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
 	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT },
@@ -74,158 +88,6 @@ static const struct { const char *name; unsigned bit; u64 stype; } fields[] = {
 	{ "code_page_size", F_CPS, PERF_SAMPLE_CODE_PAGE_SIZE },
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
-
-/* ------------------------------------------------------------ output buffer */
-
-#define OBUF_SIZE (1u << 20)
-
-struct obuf {
-	char	*p;
-	size_t	len;
-	int	fd;
-	int	err;
-};
-
-static void ob_flush(struct obuf *o)
-{
-	size_t done = 0;
-
-	while (done < o->len && !o->err) {
-		ssize_t n = write(o->fd, o->p + done, o->len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			o->err = errno;
-			break;
-		}
-		done += n;
-	}
-	o->len = 0;
-}
-
-static inline char *ob_room(struct obuf *o, size_t n)
-{
-	if (o->len + n > OBUF_SIZE)
-		ob_flush(o);
-	return o->p + o->len;
-}
-
-static inline void ob_str(struct obuf *o, const char *s, size_t n)
-{
-	if (n > OBUF_SIZE / 2)
-		n = OBUF_SIZE / 2;
-	memcpy(ob_room(o, n), s, n);
-	o->len += n;
-}
-
-static inline void ob_ch(struct obuf *o, char c)
-{
-	*ob_room(o, 1) = c;
-	o->len++;
-}
-
-/* right-aligned in @width (left-aligned when @left) */
-static inline void ob_pad(struct obuf *o, const char *s, size_t n, int width, bool left)
-{
-	char *d = ob_room(o, n + (width > 0 ? width : 0));
-	size_t pad = width > (int)n ? width - n : 0;
-
-	if (!left) {
-		memset(d, ' ', pad);
-		memcpy(d + pad, s, n);
-	} else {
-		memcpy(d, s, n);
-		memset(d + n, ' ', pad);
-	}
-	o->len += n + pad;
-}
-
-static inline int fmt_u64(char *end, u64 v)
-{
-	char *p = end;
-
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	return (int)(end - p);
-}
-
-static inline int fmt_hex(char *end, u64 v)
-{
-	static const char hex[] = "0123456789abcdef";
-	char *p = end;
-
-	do {
-		*--p = hex[v & 15];
-		v >>= 4;
-	} while (v);
-	return (int)(end - p);
-}
-
-static inline int ndigits(u64 v)
-{
-	int n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
-/* decimal straight into the buffer, right- or left-aligned in @width */
-static inline void ob_udec(struct obuf *o, u64 v, int width, bool left, bool neg)
-{
-	int n = ndigits(v) + neg, pad = width > n ? width - n : 0;
-	char *d = ob_room(o, n + pad), *p;
-
-	if (!left)
-		for (int i = 0; i < pad; i++)
-			*d++ = ' ';
-	p = d + n;
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	if (neg)
-		*--p = '-';
-	d += n;
-	if (left)
-		for (int i = 0; i < pad; i++)
-			*d++ = ' ';
-	o->len = d - o->p;
-}
-
-static inline void ob_u64(struct obuf *o, u64 v, int width, bool left)
-{
-	ob_udec(o, v, width, left, false);
-}
-
-static inline void ob_s32(struct obuf *o, s32 v, int width, bool left)
-{
-	if (v >= 0)
-		ob_udec(o, (u64)v, width, left, false);
-	else
-		ob_udec(o, (u64)-(s64)v, width, left, true);
-}
-
-static inline void ob_hex(struct obuf *o, u64 v, int width)
-{
-	static const char hex[] = "0123456789abcdef";
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, pad = width > n ? width - n : 0;
-	char *d = ob_room(o, n + pad), *p;
-
-	for (int i = 0; i < pad; i++)
-		*d++ = ' ';
-	p = d + n;
-	do {
-		*--p = hex[v & 15];
-		v >>= 4;
-	} while (v);
-	o->len = d + n - o->p;
-}
 
 /* ------------------------------------------------------------ data_src text */
 
@@ -296,7 +158,8 @@ struct script {
 	enum hm_perf_compat compat;
 	struct obuf	o;
 	struct hm_script_threads threads;
-	struct hm_maps	*maps;		/* perf 6.1: call chain frames of user maps */
+	struct hm_script_sym *sym;	/* maps and symbols (script-sym.c), or NULL */
+	const char	*kallsyms, *symfs, *vmlinux;
 	struct dsrc_cache *dc;
 	int		dsrc_maxlen;
 	int		pid_width;	/* perf 6.1: %5d/%-5d; 6.12 and later: %7d/%-7d */
@@ -334,9 +197,9 @@ static int parse_fields(struct script *s, const char *arg)
 				break;
 		if (i == NFIELDS) {
 			hm_cli__error("script: unknown field '%s' in -F; known: comm,pid,tid,cpu,"
-				      "time,period,event,trace,ip,addr,data_src,weight,ins_lat,retire_lat,"
-				      "phys_addr,data_page_size,code_page_size (no symbols: use "
-				      "perf script for sym/dso)", tok);
+				      "time,period,event,trace,ip,sym,symoff,dso,srcline,addr,data_src,"
+				      "weight,ins_lat,retire_lat,phys_addr,data_page_size,code_page_size",
+				      tok);
 			free(dup);
 			return -EINVAL;
 		}
@@ -359,7 +222,31 @@ static int parse_fields(struct script *s, const char *arg)
 	return 0;
 }
 
-static unsigned default_fields(const struct script *s, const struct hm_evsel *e)
+/* --call-graph dwarf samples (user regs and stack): hitmap prints them as perf -G does */
+static bool dwarf_type(u64 t)
+{
+	return (t & PERF_SAMPLE_REGS_USER) && (t & PERF_SAMPLE_STACK_USER);
+}
+
+/*
+ * A sample type perf script prints call chains for (process_attr()'s
+ * test), less the DWARF ones, which hitmap prints as perf -G does.
+ */
+static bool chain_type(u64 t)
+{
+	return (t & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) && !dwarf_type(t);
+}
+
+/*
+ * perf script's default fields (its output[] table) for @e's type: ip,
+ * sym, symoff, dso and period for every type but tracepoints; addr,
+ * data_src, weight, phys_addr, the page sizes, ins_lat and (6.12 and
+ * later) retire_lat for raw PMU events (PERF_TYPE_RAW) only.  Tracepoints
+ * get ip, sym, symoff and dso when one of them has a call chain and no -F
+ * was given (perf_session__check_output_opt()).
+ */
+static unsigned default_fields(const struct script *s, struct hm_reader *r,
+			       const struct hm_evsel *e)
 {
 	u64 t = e->attr.sample_type;
 	unsigned f = F_COMM | F_TID | F_EVENT;
@@ -370,20 +257,31 @@ static unsigned default_fields(const struct script *s, const struct hm_evsel *e)
 		f |= F_TIME;
 	if (e->attr.type == PERF_TYPE_TRACEPOINT) {
 		f |= F_TRACE;
+		if (s->h->pipe || s->add || s->del || s->hide_callchain)
+			return f;
+		for (int i = 0; i < hm_reader__nr_evsels(r); i++) {
+			const struct hm_evsel *o = hm_reader__evsel(r, i);
+
+			if (o->attr.type == PERF_TYPE_TRACEPOINT &&
+			    (o->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+				return f | F_IP | F_SYM | F_SYMOFF | F_DSO;
+		}
 		return f;
 	}
 	/* perf prints attr.sample_period when the samples do not carry one */
-	f |= F_PERIOD;
+	f |= F_PERIOD | F_SYM | F_SYMOFF | F_DSO;
 	if (t & PERF_SAMPLE_IP)
 		f |= F_IP;
+	if (e->attr.type != PERF_TYPE_RAW)
+		return f;
 	if (t & PERF_SAMPLE_ADDR)
 		f |= F_ADDR;
 	if (t & PERF_SAMPLE_DATA_SRC)
 		f |= F_DATA_SRC;
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		f |= F_WEIGHT;
-	/* perf's defaults for raw PMU events: ins_lat, and retire_lat from 6.12 */
-	if (e->attr.type == PERF_TYPE_RAW && (t & PERF_SAMPLE_WEIGHT_STRUCT))
+	/* ins_lat, and retire_lat from 6.12 */
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 		f |= F_INS_LAT | (s->compat == HM_PERF_6_1 ? 0 : F_RETIRE_LAT);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		f |= F_PHYS_ADDR;
@@ -392,6 +290,70 @@ static unsigned default_fields(const struct script *s, const struct hm_evsel *e)
 	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
 		f |= F_CPS;
 	return f;
+}
+
+/*
+ * Pipe mode: perf's process_attr() adds ip and sym to the fields of an
+ * event's type (unless -F took them out) once an event with a call chain,
+ * a branch stack or user stack has come, and sets what ip prints only for
+ * the types it knows (below PERF_TYPE_MAX): an event of another PMU prints
+ * nothing for ip.
+ */
+static unsigned pipe_fields(const struct script *s, struct hm_reader *r,
+			    const struct hm_evsel *e, unsigned f)
+{
+	int first = -1;
+
+	if (e->attr.type >= PERF_TYPE_MAX)
+		return f | F_NOIPOPTS;
+	for (int i = 0; i < hm_reader__nr_evsels(r) && first < 0; i++)
+		if (chain_type(hm_reader__evsel(r, i)->attr.sample_type))
+			first = i;
+	if (first < 0 || s->hide_callchain)
+		return f;
+	for (int i = first; i < hm_reader__nr_evsels(r); i++)
+		if (hm_reader__evsel(r, i)->attr.type == e->attr.type)
+			return f | ((F_IP | F_SYM) & ~s->del);
+	return f;
+}
+
+/* perf's sample_addr_correlates_sym(): page faults' data addresses have symbols too */
+static bool addr_correlates(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/* What the ip field prints (perf's print_ip_opts) for fields @f. */
+static unsigned ip_opts(unsigned f)
+{
+	if (f & F_NOIPOPTS)
+		return 0;
+	return (f & F_IP ? HM_SIP_IP : 0) | (f & F_SYM ? HM_SIP_SYM : 0) |
+	       (f & F_SYMOFF ? HM_SIP_SYMOFF : 0) | (f & F_DSO ? HM_SIP_DSO : 0) |
+	       (f & F_SRCLINE ? HM_SIP_SRCLINE : 0);
+}
+
+/* perf's evsel__check_attr() refusals for -F's symbol fields; true after the error */
+static bool symbol_fields_bad(const struct script *s, struct hm_reader *r,
+			      const struct hm_evsel *e, unsigned f)
+{
+	const char *why = NULL;
+	char nb[128];
+
+	if ((f & (s->want | s->add) & (F_SYM | F_DSO)) &&
+	    !(e->attr.sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
+		why = "sym and dso need an address, and the samples have neither ip nor addr";
+	else if ((f & F_SYMOFF) && !(f & F_SYM))
+		why = "symoff needs sym; add sym or drop symoff";
+	else if ((f & F_SRCLINE) && !(f & F_IP))
+		why = "srcline needs ip; add ip or drop srcline";
+	if (!why)
+		return false;
+	hm_cli__error("%s: -F for '%s': %s", hm_reader__path(r),
+		      hm_evsel__name_v(e, s->compat, nb, sizeof(nb)), why);
+	return true;
 }
 
 /* Fields for evsel @e, checked once.  Returns 0 on a missing field (error printed). */
@@ -427,8 +389,10 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 		}
 		s->nnames = n;
 	}
-	f = s->user_set ? s->want : default_fields(s, e);
+	f = s->user_set ? s->want : default_fields(s, r, e);
 	f = (f | s->add) & ~s->del;
+	if (s->h->pipe)
+		f = pipe_fields(s, r, e, f);
 	for (size_t i = 0; i < NFIELDS; i++) {
 		bool have;
 
@@ -441,7 +405,8 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 			have = true;	/* attr.sample_period otherwise, as perf prints */
 		if (have)
 			continue;
-		if (s->user_set && (s->want & fields[i].bit)) {
+		/* perf refuses a field -F names (list or +field) the samples lack */
+		if ((s->want | s->add) & fields[i].bit) {
 			hm_cli__error("%s: samples for '%s' do not have the %s field (sample_type "
 				      "%#llx); drop '%s' from -F", hm_reader__path(r),
 				      hm_evsel__name_v(e, s->compat, nb, sizeof(nb)), fields[i].name,
@@ -450,6 +415,8 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 		}
 		f &= ~fields[i].bit;
 	}
+	if ((s->user_set || s->add || s->del) && symbol_fields_bad(s, r, e, f))
+		return 0;
 	/*
 	 * perf: with a call chain, ip is the chain (and comm is not padded).
 	 * Not for --call-graph dwarf samples (user regs and stack): perf
@@ -457,7 +424,7 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 	 * perf -G does rather than a chain cut at the kernel.
 	 */
 	if ((f & F_IP) && !s->hide_callchain && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
-	    (~e->attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+	    !dwarf_type(e->attr.sample_type))
 		f |= F_CALLCHAIN;
 	s->names[e->idx] = strdup(hm_evsel__name_v(e, s->compat, nb, sizeof(nb)));
 	if (!s->names[e->idx])
@@ -473,81 +440,6 @@ static unsigned evsel_fields(struct script *s, struct hm_reader *r, const struct
 	}
 	s->evfields[e->idx] = f | (1u << 31);
 	return s->evfields[e->idx];
-}
-
-/*
- * The frames perf script prints of @sm's call chain, as its
- * thread__resolve_callchain_sample() takes them (callee first): context
- * markers (kernel, user, hypervisor) are skipped, at most 127 frames
- * (PERF_MAX_STACK_DEPTH) are kept, and an unknown marker (guest contexts
- * among them) discards the whole chain.  Returns how many of the entries
- * to walk, or 0 for none.
- */
-static u64 callchain_end(const struct hm_sample *sm)
-{
-	u64 i, frames = 0;
-
-	if (!sm->callchain)
-		return 0;
-	for (i = 0; i < sm->callchain_nr && frames < 127; i++) {
-		u64 ip = sm->callchain[i];
-
-		if (ip < (u64)PERF_CONTEXT_MAX)
-			frames++;
-		else if (ip != (u64)PERF_CONTEXT_HV && ip != (u64)PERF_CONTEXT_KERNEL &&
-			 ip != (u64)PERF_CONTEXT_USER)
-			return 0;
-	}
-	return i;
-}
-
-/* perf's identity__map_ip() maps: anonymous memory, [heap], [stack*], /SYSV* */
-static bool map__is_identity(const struct hm_map *m)
-{
-	const char *f = m->filename ? m->filename : "";
-
-	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
-	       !strncmp(f, "/anon_hugepage", 14) || !strncmp(f, "[stack", 6) ||
-	       !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
-}
-
-/*
- * A frame's address as perf prints it.  perf 6.1 prints a frame found in a
- * user map of the thread relative to the file (ip - start + pgoff, as
- * map__map_ip() gives it), every other one as it is; later perfs print
- * them all as they are.
- */
-static u64 frame_ip(const struct script *s, const struct hm_sample *sm, u8 cpumode, u64 ip)
-{
-	const struct hm_map *m;
-
-	if (!s->maps || cpumode != PERF_RECORD_MISC_USER)
-		return ip;
-	m = hm_maps__find_thread(s->maps, sm->pid, sm->tid, cpumode, ip);
-	if (!m || m->kernel || m->type != HM_MAP_USER || map__is_identity(m))
-		return ip;
-	return ip - m->start + m->pgoff;
-}
-
-/* perf's sample__fprintf_callchain() with ip alone: "\t%16lx\n" a frame */
-static void print_callchain(struct script *s, const struct hm_sample *sm)
-{
-	u64 end = callchain_end(sm);
-	u8 cpumode = sm->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-
-	for (u64 i = 0; i < end; i++) {
-		u64 ip = sm->callchain[i];
-
-		if (ip >= (u64)PERF_CONTEXT_MAX) {
-			cpumode = ip == (u64)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
-				  ip == (u64)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
-				  PERF_RECORD_MISC_HYPERVISOR;
-			continue;
-		}
-		ob_ch(&s->o, '\t');
-		ob_hex(&s->o, frame_ip(s, sm, cpumode, ip), 16);
-		ob_ch(&s->o, '\n');
-	}
 }
 
 static const char *comm_of(struct script *s, u32 tid, char *tmp, int *len)
@@ -632,8 +524,11 @@ static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
 		if (n > 0)
 			ob_str(o, s->tpbuf, n);
 	}
-	if (f & F_ADDR)
+	if (f & F_ADDR) {
 		ob_hex(o, sm->addr, 16);
+		if (addr_correlates(&sm->evsel->attr))
+			hm_script_sym__print_addr(s->sym, o, sm, ip_opts(f));
+	}
 	if (f & F_DATA_SRC) {
 		char *d = ob_room(o, 160);
 		char b[24];
@@ -662,11 +557,12 @@ static void print_text(struct script *s, const struct hm_sample *sm, unsigned f)
 		ob_u64(o, sm->weight3, 16, false);
 	if (f & F_CALLCHAIN) {
 		ob_ch(o, '\n');
-		print_callchain(s, sm);
+		hm_script_sym__print_chain(s->sym, o, sm, ip_opts(f));
 	} else if (f & F_IP) {
 		ob_ch(o, ' ');
-		ob_hex(o, sm->ip, 16);
+		hm_script_sym__print_ip(s->sym, o, sm, ip_opts(f));
 	}
+
 	if (f & F_PHYS_ADDR)
 		ob_hex(o, sm->phys_addr, 16);
 	if (f & F_DPS) {
@@ -731,8 +627,22 @@ static void print_json(struct script *s, const struct hm_sample *sm, unsigned f)
 	}
 	if (f & F_IP)
 		hm_json__hex(j, "ip", sm->ip);
+	if ((f & F_IP) && (f & (F_SYM | F_DSO))) {
+		const char *sym, *dso;
+		u64 off;
+
+		hm_script_sym__name(s->sym, sm, sm->misc & PERF_RECORD_MISC_CPUMODE_MASK, sm->ip,
+				    &sym, &off, &dso);
+		if (f & F_SYM) {
+			hm_json__str(j, "sym", sym);
+			if (sym && (f & F_SYMOFF))
+				hm_json__u64(j, "symoff", off);
+		}
+		if (f & F_DSO)
+			hm_json__str(j, "dso", dso);
+	}
 	if (f & F_CALLCHAIN) {
-		u64 end = callchain_end(sm);
+		u64 end = hm_script_sym__chain_end(sm);
 
 		hm_json__arr_begin(j, "callchain");
 		for (u64 i = 0; i < end; i++)
@@ -765,6 +675,34 @@ static void print_json(struct script *s, const struct hm_sample *sm, unsigned f)
 	hm_json__obj_end(j);
 }
 
+/*
+ * The maps (and symbols) the fields may need: symbols for sym, dso and
+ * srcline; maps alone for perf 6.1's call chain frames (file-relative
+ * user addresses).  0 or -ENOMEM.
+ */
+static int setup_sym(struct script *s, struct hm_reader *r)
+{
+	struct hm_script_sym_opts so = {
+		.kallsyms = s->kallsyms, .symfs = s->symfs, .vmlinux = s->vmlinux,
+		.compat = s->compat,
+	};
+	unsigned names = F_SYM | F_DSO | F_SRCLINE;
+	bool chains = s->h->pipe;	/* pipe mode: the events come later */
+
+	if (s->user_set && !s->h->pipe)
+		so.symbols = s->want & names;
+	else	/* the defaults, or pipe mode's added sym */
+		so.symbols = ((F_SYM | F_DSO) & ~s->del) || ((s->want | s->add) & names);
+	so.srcline = (s->want | s->add) & F_SRCLINE;
+	for (int i = 0; i < hm_reader__nr_evsels(r); i++)
+		if (hm_reader__evsel(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			chains = true;
+	if (!so.symbols && (s->compat != HM_PERF_6_1 || s->hide_callchain || !chains))
+		return 0;
+	s->sym = hm_script_sym__new(s->h, &so);
+	return s->sym ? 0 : -ENOMEM;
+}
+
 static int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -775,6 +713,10 @@ static int cmd_script(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "perf-compat", required_argument, NULL, 'P' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "no-inline", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -790,7 +732,7 @@ static int cmd_script(int argc, char **argv)
 	if (!s)
 		return hm_cli__error("script: out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:F:Gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:Gk:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -803,6 +745,10 @@ static int cmd_script(int argc, char **argv)
 		case 'u': ro.ordered = false; break;
 		case 'j': s->json = true; break;
 		case 'G': s->hide_callchain = true; break;
+		case 'K': s->kallsyms = optarg; break;
+		case 'S': s->symfs = optarg; break;
+		case 'k': s->vmlinux = optarg; break;
+		case 'I': break;	/* hitmap adds no inlined frames */
 		case 'P':
 			if (hm_perf_compat__parse(optarg, &compat) < 0) {
 				hm_cli__error("--perf-compat %s: unknown perf version; use one of "
@@ -818,6 +764,11 @@ static int cmd_script(int argc, char **argv)
 	if (optind < argc) {
 		rc = hm_cli__usage_error("script: unexpected argument '%s'; see 'hitmap script --help'",
 				   argv[optind]);
+		goto out;
+	}
+	if ((s->kallsyms && hm_in__check(s->kallsyms, "--kallsyms")) ||
+	    (s->vmlinux && hm_in__check(s->vmlinux, "--vmlinux"))) {
+		rc = 1;
 		goto out;
 	}
 	s->o.p = malloc(OBUF_SIZE);
@@ -838,15 +789,8 @@ static int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	s->h = hm_reader__header(r);
-	if (compat == HM_PERF_6_1 && !s->hide_callchain) {
-		bool chains = s->h->pipe;	/* pipe mode: the events come later */
-
-		for (int i = 0; i < hm_reader__nr_evsels(r); i++)
-			if (hm_reader__evsel(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-				chains = true;
-		if (chains && !(s->maps = hm_maps__new()))
-			goto nomem;
-	}
+	if (setup_sym(s, r) < 0)
+		goto nomem;
 	if (s->json) {
 		s->j = hm_json__new(stdout, false);
 		hm_json__arr_begin(s->j, NULL);
@@ -854,8 +798,7 @@ static int cmd_script(int argc, char **argv)
 	while ((ret = hm_reader__next(r, &ev)) > 0) {
 		unsigned f;
 
-		if (s->maps && ev.type != PERF_RECORD_SAMPLE && ev.type < HM_RECORD_HEADER_ATTR &&
-		    hm_maps__process(s->maps, &ev) == -ENOMEM)
+		if (s->sym && hm_script_sym__event(s->sym, &ev) < 0)
 			goto nomem;
 		switch (ev.type) {
 		case PERF_RECORD_SAMPLE:
@@ -891,6 +834,8 @@ static int cmd_script(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+		if (hm_script_sym__sample(s->sym, &ev.sample) < 0)
+			goto nomem;
 		if (s->json)
 			print_json(s, &ev.sample, f);
 		else
@@ -920,11 +865,11 @@ out:
 	free(s->evfields);
 	free(s->name_len);
 	hm_script_threads__release(&s->threads);
-	hm_maps__delete(s->maps);
+	hm_script_sym__delete(s->sym);
 	free(s->dc);
 	free(s->o.p);
 	free(s);
 	return rc;
 }
 
-HM_COMMAND("script", "print one line per sample (like perf script, without symbols)", cmd_script)
+HM_COMMAND("script", "print one line per sample (like perf script)", cmd_script)

@@ -114,6 +114,7 @@ int hm_dwarf__srcline(struct hm_dwarf *d, u64 vaddr, struct hm_srcline *out)
 	if (!out->file) {	/* a CU without lines (crtstuff.c): its name, line 0, as addr2line */
 		out->file = dwarf_diename(cudie);
 		out->line = 0;
+		out->no_row = true;
 	}
 	nscopes = dwarf_getscopes(cudie, addr - cubias, &scopes);
 	for (int i = 0; i < nscopes; i++) {

@@ -43,6 +43,8 @@ struct hm_elf {
 	struct over *over;	/* where symbols overlap: what perf's tree walk meets */
 	size_t nr_over;
 	enum hm_demangle demangle;
+	u64 text_offset;	/* .text's sh_addr - sh_offset (perf's dso->text_offset) */
+	bool have_text;
 };
 
 static bool elf_ready(void)
@@ -285,6 +287,23 @@ static int scan(struct hm_elf *e, const char *path, Elf64_Word want, bool phdrs)
 	}
 	if (phdrs && !e->nr_loads)
 		ret = read_loads(e, elf);
+	if (phdrs && !e->have_text) {
+		size_t shstrndx = 0;
+		Elf_Scn *scn = NULL;
+
+		elf_getshdrstrndx(elf, &shstrndx);
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *n;
+
+			if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+			    strcmp(n, ".text"))
+				continue;
+			e->text_offset = sh.sh_addr - sh.sh_offset;
+			e->have_text = true;
+			break;
+		}
+	}
 	if (!ret && want)
 		ret = read_syms(e, elf, want);
 	elf_end(elf);
@@ -844,4 +863,12 @@ const char *hm_elf__unusable(const char *path, char *buf, size_t size)
 	if (bad && bad != buf)
 		snprintf(buf, size, "%s", bad);
 	return bad ? buf : NULL;
+}
+
+int hm_elf__text_offset(const struct hm_elf *e, u64 *off)
+{
+	if (!e || !e->have_text)
+		return -ENOENT;
+	*off = e->text_offset;
+	return 0;
 }

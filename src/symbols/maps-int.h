@@ -31,16 +31,17 @@ struct hm_mapset {
 	u32 hint_next;
 };
 
+struct hm_proc {
+	u32 pid;
+	struct hm_mapset ms;
+};
+
 struct hm_thread {
 	u32 tid;
 	s32 pid;
 	bool dead;
 	const char *comm;	/* pooled */
-};
-
-struct hm_proc {
-	u32 pid;
-	struct hm_mapset ms;
+	struct hm_proc *own;	/* exit_removes: the maps it kept when its leader went */
 };
 
 struct hm_kseg {
@@ -107,6 +108,10 @@ struct hm_maps {
 	u64 gen;	/* bumped by every record processed: drops the mapsets' hints */
 	/* past the end of every user map ever inserted: no process has a map there */
 	u64 user_end;
+	/* hm_maps__set_exit_removes: EXIT removes the thread; leaders' maps kept here */
+	bool exit_removes;
+	struct hm_proc **retired;
+	u32 nr_retired, alloc_retired;
 };
 
 /* ---- maps-store.c */

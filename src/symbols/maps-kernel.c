@@ -238,3 +238,8 @@ u64 hm_maps__kernel_loaded(const struct hm_maps *m, bool *given)
 		*given = m && m->loaded_at1 && m->load_given;
 	return m && m->loaded_at1 ? m->loaded_at1 - 1 : UINT64_MAX;
 }
+
+const char *hm_maps__kernel_ref(const struct hm_maps *m)
+{
+	return m && m->vmlinux && m->vmlinux->pgoff ? m->ref_name : "";
+}

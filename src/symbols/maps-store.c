@@ -218,6 +218,8 @@ struct hm_proc *hm_maps__proc_of(struct hm_maps *m, s32 pid, u32 tid)
 
 	if (!t)
 		return NULL;
+	if (t->own)
+		return t->own;
 	return hm_maps__proc_findnew(m, t->pid == -1 ? tid : (u32)t->pid);
 }
 

@@ -137,6 +137,7 @@ static int do_mmap(struct hm_maps *m, const struct hm_event *ev, bool v2)
 	map->misc = ev->misc;
 	map->filename = (char *)name;
 	map->type = HM_MAP_USER;
+	map->pid = r->pid;
 	if (bid && bid_size) {
 		map->build_id_size = bid_size > 20 ? 20 : bid_size;
 		memcpy(map->build_id, bid, map->build_id_size);
@@ -187,6 +188,7 @@ static int do_fork(struct hm_maps *m, const struct hm_event *ev)
 		t->pid = (s32)r->pid;
 		t->dead = false;
 		t->comm = NULL;
+		t->own = NULL;
 	} else {
 		t = hm_maps__thread_findnew(m, (s32)r->pid, r->tid);
 		if (!t)
@@ -220,6 +222,37 @@ static int do_fork(struct hm_maps *m, const struct hm_event *ev)
 	return hm_mapset__clone(&cp->ms, &pp->ms);
 }
 
+/*
+ * perf 6.12 and later (machine__remove_thread()): the thread goes; a later
+ * record or sample of its tid makes a new one, whose maps are its
+ * leader's, new and empty when the leader went.  Threads that stay keep
+ * the maps they had (they hold them, as perf's threads hold theirs).
+ */
+static int exit_remove(struct hm_maps *m, struct hm_thread *t)
+{
+	u32 pid = t->pid == -1 ? t->tid : (u32)t->pid;
+	struct hm_proc *p = pid == t->tid ? hm_htab__find_ptr(&m->procs, pid) : NULL;
+
+	if (p) {
+		u64 v;
+
+		if (hm_maps__grow32((void **)&m->retired, &m->alloc_retired, m->nr_retired + 1,
+				    sizeof(*m->retired)) < 0)
+			return -ENOMEM;
+		m->retired[m->nr_retired++] = p;
+		for (u32 it = 0; hm_htab__next(&m->threads, &it, NULL, &v);) {
+			struct hm_thread *o = (struct hm_thread *)(uintptr_t)v;
+
+			if (o != t && !o->own && o->pid == (s32)pid)
+				o->own = p;
+		}
+		hm_htab__del(&m->procs, pid);
+	}
+	hm_htab__del(&m->threads, t->tid);
+	free(t);
+	return 0;
+}
+
 static int do_exit(struct hm_maps *m, const struct hm_event *ev)
 {
 	const struct rec_fork *r = ev->data;
@@ -228,9 +261,17 @@ static int do_exit(struct hm_maps *m, const struct hm_event *ev)
 	if (ev->size < sizeof(*r))
 		return -EINVAL;
 	t = hm_htab__find_ptr(&m->threads, r->tid);
+	if (t && m->exit_removes)
+		return exit_remove(m, t);
 	if (t)
 		t->dead = true;
 	return 0;
+}
+
+void hm_maps__set_exit_removes(struct hm_maps *m, bool on)
+{
+	if (m)
+		m->exit_removes = on;
 }
 
 static int do_ksymbol(struct hm_maps *m, const struct hm_event *ev)
@@ -290,6 +331,9 @@ void hm_maps__delete(struct hm_maps *m)
 		return;
 	hm_maps__table_free(&m->threads, free);
 	hm_maps__table_free(&m->procs, hm_maps__proc_free);
+	for (u32 i = 0; i < m->nr_retired; i++)
+		hm_maps__proc_free(m->retired[i]);
+	free(m->retired);
 	for (u64 i = 0; i < m->nr_all; i++)
 		free(m->all[i]);
 	free(m->all);
@@ -388,6 +432,8 @@ static const struct hm_proc *sample_proc_slow(const struct hm_maps *m, u32 pid, 
 	const struct hm_thread *t = hm_htab__find_ptr(&m->threads, tid);
 	u32 p = pid;
 
+	if (t && t->own)
+		return t->own;
 	if (t && t->pid != -1)
 		p = (u32)t->pid;
 	if (p != tid) {	/* the leader: a known thread p may belong elsewhere */

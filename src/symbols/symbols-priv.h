@@ -45,6 +45,8 @@ void hm_elf__delete(struct hm_elf *e);
 const char *hm_elf__path(const struct hm_elf *e);
 /* Path of a file with DWARF (the .debug file when there is one), or NULL. */
 const char *hm_elf__debug_path(const struct hm_elf *e);
+/* .text's sh_addr - sh_offset (perf's dso->text_offset); -ENOENT without a .text. */
+int hm_elf__text_offset(const struct hm_elf *e, u64 *off);
 /* File offset -> ELF virtual address through the PT_LOAD headers. */
 int hm_elf__off_to_vaddr(const struct hm_elf *e, u64 off, u64 *vaddr);
 /*
@@ -104,6 +106,7 @@ struct hm_srcline {
 	const char *caller;	/* the function it is inlined into */
 	const char *call_file;
 	int	   call_line;
+	bool	   no_row;	/* @file is the unit's name: its line table has no row here */
 };
 struct hm_dwarf;
 /* Open DWARF for @path (cached per DSO by the caller).  NULL with errno. */

@@ -24,6 +24,7 @@ struct dso {
 	const char *filename;	/* pooled */
 	u8 bid[20], bid_size;
 	bool elf_tried, dw_tried;
+	bool vdso;		/* perf script's [vdso] (opts.own_vdso rules) */
 	struct hm_elf *elf;
 	struct hm_dwarf *dw;
 };
@@ -56,6 +57,7 @@ struct hm_symbols {
 	struct hm_strpool *pool;
 	struct hm_symbols_stats st;
 	char kernel_tag;	/* address of this is the kernel's dso key */
+	char kimage_tag;	/* hm_symbols__resolve_map's kernel image key */
 	/*
 	 * hm_symbols__share_kernel: the kernel's tables (kallsyms, the running
 	 * kernel's, the vmlinux ELF) are kshare's, loaded once under its klock
@@ -504,6 +506,8 @@ static int resolve_kernel(struct hm_symbols *s, const struct hm_map *map, u64 ad
 			if (s->kshare)
 				pthread_mutex_lock(&o->klock);
 			fill_vaddr(s, v, addr - o->vml_slide, &e->info);
+			e->info.obj_addr = addr - o->vml_slide;
+			e->info.have_obj = true;
 			if (s->kshare)
 				pthread_mutex_unlock(&o->klock);
 		}
@@ -596,17 +600,86 @@ static void fill_vaddr(struct hm_symbols *s, struct dso *d, u64 vaddr, struct hm
 		if (sym && sym->file) {
 			info->file = hm_strpool__intern(s->pool, sym->file);
 			info->line = 0;
+			info->file_from_sym = true;
 		}
 		return;
 	}
 	info->file = sl.file ? hm_strpool__intern(s->pool, sl.file) : NULL;
 	info->line = sl.line;
+	info->file_no_row = sl.no_row;
 	if (sl.inline_func) {
 		info->inline_func = hm_strpool__intern(s->pool, sl.inline_func);
 		info->inlined_by = sl.caller ? hm_strpool__intern(s->pool, sl.caller) : info->name;
 		info->call_file = sl.call_file ? hm_strpool__intern(s->pool, sl.call_file) : NULL;
 		info->call_line = sl.call_line;
 	}
+}
+
+/*
+ * perf's vdso__dso_findnew(): this process's own vdso image, copied from
+ * its mapping to a temporary file (unlinked once read), refused when its
+ * build-id is not @bid.  NULL when there is none.
+ */
+static struct hm_elf *own_vdso(struct hm_symbols *s, const u8 *bid, u8 bid_size)
+{
+	const char *dir = getenv("TMPDIR");
+	unsigned long long start = 0, end = 0;
+	char line[512], path[PATH_MAX];
+	struct hm_elf *e = NULL;
+	FILE *f = fopen("/proc/self/maps", "r");
+	size_t done = 0;
+	int fd;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " [vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+		start = end = 0;
+	}
+	fclose(f);
+	if (end <= start)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/hitmap-vdso.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	while (done < end - start) {
+		ssize_t n = write(fd, (const char *)(uintptr_t)start + done, end - start - done);
+
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	close(fd);
+	if (done == end - start)
+		e = hm_elf__open(path, bid, bid_size, NULL, s->opts.modern_plt,
+				 (enum hm_demangle)s->opts.demangle);
+	unlink(path);
+	return e;
+}
+
+/* [vdso]'s ELF as perf script finds it: the build-id cache, else perhaps its own vdso */
+static struct hm_elf *vdso_open(struct hm_symbols *s, struct dso *d)
+{
+	const char *home = getenv("HOME");
+	struct hm_elf *e = NULL;
+	char path[PATH_MAX], hex[41];
+
+	if (d->bid_size && home && *home) {
+		/* the build-id cache keeps a vdso as .build-id/xx/yyyy/vdso */
+		bid_hex(d->bid, d->bid_size, hex);
+		snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/vdso", home, hex, hex + 2);
+		if (!access(path, R_OK))
+			e = hm_elf__open(path, d->bid, d->bid_size, NULL, s->opts.modern_plt,
+					 (enum hm_demangle)s->opts.demangle);
+	}
+	if (!e && d->bid_size)
+		e = hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs,
+				 s->opts.modern_plt, (enum hm_demangle)s->opts.demangle);
+	if (!e && s->opts.own_vdso)
+		e = own_vdso(s, d->bid, d->bid_size);
+	return e;
 }
 
 static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_symbol_info *info)
@@ -616,7 +689,8 @@ static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_sy
 	info->dso = d->filename;
 	if (!d->elf_tried) {
 		d->elf_tried = true;
-		d->elf = hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs,
+		d->elf = d->vdso ? vdso_open(s, d) :
+			 hm_elf__open(d->filename, d->bid, d->bid_size, s->opts.symfs,
 				      s->opts.modern_plt, (enum hm_demangle)s->opts.demangle);
 		if (!d->elf)
 			hm_debug("%s: no ELF found (build-id cache, path, --symfs): symbols [unknown]",
@@ -624,6 +698,12 @@ static void fill_user(struct hm_symbols *s, struct dso *d, u64 off, struct hm_sy
 	}
 	if (!d->elf || hm_elf__off_to_vaddr(d->elf, off, &vaddr) < 0)
 		return;
+	/* perf's map__rip_2objdump(): the file offset moved by .text's (objdump's address there) */
+	if (hm_elf__text_offset(d->elf, &info->obj_addr) == 0)
+		info->obj_addr += off;
+	else
+		info->obj_addr = vaddr;
+	info->have_obj = true;
 	fill_vaddr(s, d, vaddr, info);
 }
 
@@ -632,13 +712,127 @@ static bool kernel_addr(u64 addr)
 	return addr >= 0xffff800000000000ULL;	/* x86_64/arm64 upper half */
 }
 
+/* @addr in the user map @map (its file's symbols, cached per file offset). */
+static int resolve_user(struct hm_symbols *s, const struct hm_map *map, u64 addr,
+			struct hm_symbol_info *info, bool script)
+{
+	bool vdso = script && !strcmp(map->filename, "[vdso]");
+	struct dso *d;
+	struct entry *e;
+	u64 off;
+
+	if (no_file(map->filename) && !vdso) {
+		info->dso = map->filename;
+		info->map = map;
+		return 0;
+	}
+	d = dso_get(s, map);
+	if (!d)
+		return -ENOMEM;
+	d->vdso = vdso;
+	/* perf's map__new(): a vdso map's pgoff is 0 */
+	off = addr - map->start + (vdso ? 0 : map->pgoff);
+	e = cache_get(s, d, off);
+	if (e) {
+		s->st.cache_hits++;
+	} else {
+		e = cache_put(s, d, off);
+		if (!e)
+			return -ENOMEM;
+		fill_user(s, d, off, &e->info);
+	}
+	*info = e->info;
+	info->map = map;
+	return 0;
+}
+
+/*
+ * perf's split of kallsyms (maps__split_kallsyms): the kernel image's
+ * symbols moved by kallsyms' reference symbol less the recorded one
+ * (kallsyms__delta; nothing loads without that symbol), a module's
+ * symbols into the map of that name only.
+ */
+static int resolve_kernel_split(struct hm_symbols *s, const struct hm_map *map, u64 addr,
+				struct hm_symbol_info *info)
+{
+	const char *mod = map->type == HM_MAP_MODULE ? module_dso(s, map->filename) : NULL;
+	const void *tag = mod ? (const void *)mod : &s->kimage_tag;
+	const struct hm_ksyms *k;
+	const struct hm_ksym *ks = NULL;
+	struct entry *e = cache_get(s, tag, addr);
+	u64 a = addr;
+
+	if (map->type == HM_MAP_MODULE && !mod)
+		return -ENOMEM;
+	if (e) {
+		s->st.cache_hits++;
+		*info = e->info;
+		info->map = map;
+		return 0;
+	}
+	e = cache_put(s, tag, addr);
+	if (!e)
+		return -ENOMEM;
+	e->info.dso = mod ? mod : KERNEL_DSO;
+	k = ksyms(s);
+	if (k && !mod) {
+		const char *ref = hm_maps__kernel_ref(s->maps);
+		const struct hm_ksym *r = *ref ? hm_ksyms__by_name(k, ref) : NULL;
+
+		if (*ref && !r)
+			k = NULL;
+		else if (r)
+			a = addr + (r->start - map->pgoff);
+	}
+	if (k)
+		ks = hm_ksyms__find(k, a);
+	if (ks && mod) {
+		size_t n = strlen(mod) - 2;	/* "[name]" */
+
+		if (!ks->module || strlen(ks->module) != n || memcmp(ks->module, mod + 1, n))
+			ks = NULL;
+	} else if (ks && ks->module) {
+		ks = NULL;
+	}
+	if (ks) {
+		e->info.name = hm_strpool__intern(s->pool, ks->name);
+		e->info.offset = a - ks->start;
+	}
+	*info = e->info;
+	info->map = map;
+	return 0;
+}
+
+int hm_symbols__resolve_map(struct hm_symbols *s, const struct hm_maps *maps,
+			    const struct hm_map *map, u64 addr, struct hm_symbol_info *info)
+{
+	if (!s || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	if (!map)
+		return -ENOENT;
+	s->st.lookups++;
+	if (maps)
+		s->maps = maps;
+	if (!map->kernel)
+		return resolve_user(s, map, addr, info, true);
+	if (map->type == HM_MAP_KSYMBOL) {
+		info->dso = map->filename;
+		info->name = map->filename;
+		info->offset = addr - map->start;
+		info->map = map;
+		return 0;
+	}
+	if ((map->type == HM_MAP_VMLINUX && vmlinux(s)) ||
+	    (map->type != HM_MAP_VMLINUX && map->type != HM_MAP_MODULE))
+		return resolve_kernel(s, map, addr, info);	/* the vmlinux ELF's symbols */
+	return resolve_kernel_split(s, map, addr, info);
+}
+
 int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pid,
 			u8 cpumode, u64 addr, struct hm_symbol_info *info)
 {
 	const struct hm_map *map;
-	struct dso *d;
-	struct entry *e;
-	u64 off;
 
 	if (!s || !info)
 		return -EINVAL;
@@ -670,25 +864,5 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
 		}
 		return resolve_kernel(s, map, addr, info);
 	}
-	if (no_file(map->filename)) {
-		info->dso = map->filename;
-		info->map = map;
-		return 0;
-	}
-	d = dso_get(s, map);
-	if (!d)
-		return -ENOMEM;
-	off = addr - map->start + map->pgoff;
-	e = cache_get(s, d, off);
-	if (e) {
-		s->st.cache_hits++;
-	} else {
-		e = cache_put(s, d, off);
-		if (!e)
-			return -ENOMEM;
-		fill_user(s, d, off, &e->info);
-	}
-	*info = e->info;
-	info->map = map;
-	return 0;
+	return resolve_user(s, map, addr, info, false);
 }

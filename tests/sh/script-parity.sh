@@ -5,9 +5,10 @@
 # events, call chains (one frame a line under the sample, comm unpadded;
 # perf 6.1's file-relative user frames), ":TID" for a thread's samples after
 # its EXIT (perf 6.12 and later), -G, ins_lat and retire_lat (6.12 and
-# later) of raw PMU events with WEIGHT_STRUCT.  perf's default fields less the symbol
-# ones (-F -sym,-dso,-symoff) are hitmap's defaults; --no-inline keeps perf
-# from adding inlined frames from installed debug info (hitmap reads none).
+# later) of raw PMU events with WEIGHT_STRUCT.  Both print perf's default
+# fields less the symbol ones (-F -sym,-dso,-symoff; script-sym.sh compares
+# the symbols); --no-inline keeps perf from adding inlined frames from
+# installed debug info (hitmap adds none).
 . tests/lib.sh
 
 PERFS=$(oracle_perfs)
@@ -41,9 +42,9 @@ DEF="-F -sym,-dso,-symoff"
 # fixtures: a fixed-period file (period from attr.sample_period), call chains
 if [ -d "$FIXTURES" ]; then
 	P=$FIXTURES/perf_data_converter
-	same fx-period "$P/perf.data.busy.0-3.8" "$DEF" ""
-	same fx-callgraph "$P/perf.data.callgraph-3.8" "$DEF" ""
-	same fx-weight-struct "$P/perf.data.weight_struct" "$DEF" ""
+	same fx-period "$P/perf.data.busy.0-3.8" "$DEF" "$DEF"
+	same fx-callgraph "$P/perf.data.callgraph-3.8" "$DEF" "$DEF"
+	same fx-weight-struct "$P/perf.data.weight_struct" "$DEF" "$DEF"
 	same fx-callgraph-ip "$P/perf.data.callgraph_and_branch-3.4" "-F tid,time,ip" "-F tid,time,ip"
 else
 	skip script-parity.fixtures "no fixtures at $FIXTURES (set HITMAP_FIXTURES)"
@@ -56,14 +57,14 @@ fi
 
 # fixed period with call chains: kernel and user frames
 perf record -q -o "$TMP/cc.data" -e cpu-clock -c 100000 -g -- ls -lR /usr/share/doc/bash >/dev/null 2>&1
-same cc "$TMP/cc.data" "$DEF" ""
+same cc "$TMP/cc.data" "$DEF" "$DEF"
 same cc-ip "$TMP/cc.data" "-F comm,tid,ip" "-F comm,tid,ip"
 same cc-period "$TMP/cc.data" "-F tid,time,period,ip" "-F tid,time,period,ip"
-same cc-hide "$TMP/cc.data" "$DEF -G" "-G"
+same cc-hide "$TMP/cc.data" "$DEF -G" "$DEF -G"
 
 # pipe mode with call chains
 perf record -q -o - -e cpu-clock -c 100000 -g -- ls -lR /usr/share/doc/bash 2>/dev/null >"$TMP/pipe.data"
-same pipe "$TMP/pipe.data" "$DEF" ""
+same pipe "$TMP/pipe.data" "$DEF" "$DEF"
 
 # short-lived processes, system-wide: the CPU event keeps sampling a task
 # after its EXIT record, and perf 6.12 and later show those samples as
@@ -73,7 +74,7 @@ perf record -q -a -o "$TMP/exit.data" -e cpu-clock -c 20000 -- \
 if [ ! -s "$TMP/exit.data" ]; then
 	skip script-parity.exit "perf record -a failed here (system-wide sampling refused)"
 else
-	same exit "$TMP/exit.data" "$DEF" ""
+	same exit "$TMP/exit.data" "$DEF" "$DEF"
 	# the newest perf's count of ":TID" samples against hitmap's
 	v=${PERFS##* }
 	n=$(awk '$1 == ":" $2' "$TMP/exit.$v.perf" | wc -l)
