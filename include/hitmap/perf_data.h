@@ -148,9 +148,9 @@ struct hm_event {
 					   records, the HEADER_ATTR attr and ids, HEADER_FEATURE
 					   sections of known layout); left in file order:
 					   byte payloads (RAW, stack, AUX, COMPRESSED), the
-					   HEADER_FEATURE sections TRACING_DATA (own byte
-					   order), HITMAP, BPF_* and unknown ones, and records
-					   of unknown type */
+					   HEADER_FEATURE sections TRACING_DATA and the BTF
+					   data of BPF_BTF (own byte order), HITMAP and
+					   unknown ones, and records of unknown type */
 	struct hm_sample sample;	/* SAMPLE; or the trailer when sample_id_all */
 	bool		has_sample;
 	const void	*aux;		/* AUXTRACE with hm_reader_opts.aux_payload: the
@@ -202,6 +202,13 @@ struct hm_build_id {
 	u8	size;
 	u8	id[20];
 	char	*filename;
+};
+
+/* One feature section as the reader found it (hm_header.feat_raw). */
+struct hm_feat_raw {
+	void	*data;		/* NULL when empty */
+	u64	size;
+	bool	present;
 };
 
 struct hm_header {
@@ -275,6 +282,16 @@ struct hm_header {
 	 */
 	void	*tracing_data;
 	u64	tracing_data_size;
+	/*
+	 * Every feature section as the file holds it (file mode) or the
+	 * HEADER_FEATURE records brought it (pipe mode), for writers that
+	 * pass sections on (convert): the named features that parsed, those
+	 * hitmap does not parse, and empty ones (perf writes BRANCH_STACK so;
+	 * the bit stays set); not TRACING_DATA, BUILD_ID, EVENT_DESC (above,
+	 * or made from the events).  Numbers in native byte order, bytes as
+	 * in the file.  HM_FEAT_BITS entries, NULL when none.
+	 */
+	struct hm_feat_raw *feat_raw;
 };
 
 static inline bool hm_header__has_feat(const struct hm_header *h, int feat)

@@ -199,7 +199,8 @@ static const char *config_name(u32 type, u64 config, enum hm_perf_compat compat,
 }
 
 /* perf's print_event_desc() line: perf_event_attr__fprintf()'s fields, in its order */
-static void print_event(const struct hm_evsel *e, enum hm_perf_compat compat)
+/* @attr_name: perf read no EVENT_DESC, names made from the attr */
+static void print_event(const struct hm_evsel *e, enum hm_perf_compat compat, bool attr_name)
 {
 	const struct perf_event_attr *a = &e->attr;
 	bool named = compat != HM_PERF_6_1;
@@ -207,7 +208,8 @@ static void print_event(const struct hm_evsel *e, enum hm_perf_compat compat)
 	const char *s;
 	u64 fl = attr_flags(a);
 
-	printf("# event : name = %s, ", hm_evsel__name(e, nb, sizeof(nb)));
+	printf("# event : name = %s, ", attr_name ? hm_evsel__attr_name(e, compat, nb, sizeof(nb)) :
+	       hm_evsel__name(e, nb, sizeof(nb)));
 	if (e->nr_ids) {
 		printf(", id = {");
 		for (u32 i = 0; i < e->nr_ids; i++)
@@ -459,9 +461,80 @@ static void print_str(const char *what, const char *v)
 	printf("# %s : %s\n", what, v ? v : "(null)");
 }
 
-/* one feature section, as perf's print_* function for it prints it */
+/* The @n-byte number at @off of section @f as the reader kept it (native); 0 if none. */
+static u64 raw_num(const struct hm_header *h, int f, u64 off, unsigned n)
+{
+	const struct hm_feat_raw *k = h->feat_raw ? &h->feat_raw[f] : NULL;
+	u64 v64 = 0;
+	u32 v32 = 0;
+
+	if (!k || !k->present || k->size < off + n)
+		return 0;
+	if (n == 8) {
+		memcpy(&v64, (const u8 *)k->data + off, 8);
+		return v64;
+	}
+	memcpy(&v32, (const u8 *)k->data + off, 4);
+	return v32;
+}
+
+/* A perf_header_string at *@off of section @f (advanced past it); NULL at the end. */
+static const char *raw_str(const struct hm_header *h, int f, u64 *off, char *buf, size_t size)
+{
+	const struct hm_feat_raw *k = &h->feat_raw[f];
+	u64 len = raw_num(h, f, *off, 4);
+
+	if (k->size < *off + 4 || len > k->size - *off - 4)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)len, (const char *)k->data + *off + 4);
+	*off += 4 + len;
+	return buf;
+}
+
+/*
+ * CPU_DOMAIN_INFO as perf 7.3's print_cpu_domain_info(): u32 schedstat
+ * version, u32 max domains, then per CPU {u32 cpu, u32 nr_domains,
+ * {u32 domain, [name (version >= 17)], cpumask, cpulist}[]}.
+ */
+static void print_cpu_domain_info(const struct hm_header *h)
+{
+	const int f = HM_FEAT_CPU_DOMAIN_INFO;
+	u32 version = (u32)raw_num(h, f, 0, 4);
+	u64 off = 8, size = h->feat_raw ? h->feat_raw[f].size : 0;
+	char name[256], mask[1024], list[1024];
+
+	printf("# schedstat version\t: %u\n", version);
+	printf("# Maximum sched domains\t: %u\n", (u32)raw_num(h, f, 4, 4));
+	while (off + 8 <= size) {
+		u32 nr = (u32)raw_num(h, f, off + 4, 4);
+
+		printf("# cpu\t\t: %u\n", (u32)raw_num(h, f, off, 4));
+		printf("# nr_domains\t: %u\n", nr);
+		off += 8;
+		for (u32 i = 0; i < nr; i++) {
+			u32 dom = (u32)raw_num(h, f, off, 4);
+
+			off += 4;
+			if ((version >= 17 && !raw_str(h, f, &off, name, sizeof(name))) ||
+			    !raw_str(h, f, &off, mask, sizeof(mask)) ||
+			    !raw_str(h, f, &off, list, sizeof(list)))
+				return;
+			printf("# Domain\t\t: %u\n", dom);
+			if (version >= 17)
+				printf("# Domain name      : %s\n", name);
+			printf("# Domain cpu map   : %s\n", mask);
+			printf("# Domain cpu list  : %s\n", list);
+		}
+	}
+}
+
+/*
+ * One feature section, as perf's print_* function for it prints it;
+ * @unread: perf stopped reading the sections before this one, and prints
+ * it from what it knows then (nothing: @h is an empty header).
+ */
 static void print_feature(struct hm_reader *r, const struct hm_header *h, int f,
-			  enum hm_perf_compat compat)
+			  enum hm_perf_compat compat, bool unread)
 {
 	switch (f) {
 	case HM_FEAT_HOSTNAME:	print_str("hostname", h->hostname); break;
@@ -492,7 +565,7 @@ static void print_feature(struct hm_reader *r, const struct hm_header *h, int f,
 		break;
 	case HM_FEAT_EVENT_DESC:
 		for (int i = 0; i < hm_reader__nr_evsels(r); i++)
-			print_event(hm_reader__evsel(r, i), compat);
+			print_event(hm_reader__evsel(r, i), compat, unread);
 		break;
 	case HM_FEAT_CPU_TOPOLOGY: print_cpu_topology(h); break;
 	case HM_FEAT_NUMA_TOPOLOGY:
@@ -558,7 +631,17 @@ static void print_feature(struct hm_reader *r, const struct hm_header *h, int f,
 		printf("# compressed : %s, level = %u, ratio = %u\n",
 		       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
 		break;
-	case HM_FEAT_CPU_PMU_CAPS: print_pmu_caps(h, true); break;
+	case HM_FEAT_CPU_PMU_CAPS: {
+		bool any = false;
+
+		for (u32 i = 0; i < h->nr_pmu_caps; i++)
+			any |= !h->pmu_caps[i].pmu_name;
+		if (any)
+			print_pmu_caps(h, true);
+		else	/* perf read none */
+			printf("# cpu pmu capabilities: not available\n");
+		break;
+	}
 	case HM_FEAT_CLOCK_DATA: print_clock_data(h); break;
 	case HM_FEAT_HYBRID_TOPOLOGY:
 		printf("# hybrid cpu system:\n");
@@ -567,26 +650,52 @@ static void print_feature(struct hm_reader *r, const struct hm_header *h, int f,
 			       h->hybrid_cpus[i] ? h->hybrid_cpus[i] : "");
 		break;
 	case HM_FEAT_PMU_CAPS: print_pmu_caps(h, false); break;
+	case HM_FEAT_DIR_FORMAT:
+		printf("# directory data version : %llu\n",
+		       (unsigned long long)raw_num(h, HM_FEAT_DIR_FORMAT, 0, 8));
+		break;
+	/* perf 7.3's features; perf 6.1 and 6.12 print nothing of them */
+	case HM_FEAT_CPU_DOMAIN_INFO:
+		if (compat >= HM_PERF_7_3)
+			print_cpu_domain_info(h);
+		break;
+	case HM_FEAT_E_MACHINE:
+		if (compat >= HM_PERF_7_3) {
+			printf("# e_machine : %u\n", (u32)raw_num(h, HM_FEAT_E_MACHINE, 0, 4));
+			printf("#   e_flags : %u\n", (u32)raw_num(h, HM_FEAT_E_MACHINE, 4, 4));
+		}
+		break;
+	case HM_FEAT_CLN_SIZE:
+		if (compat >= HM_PERF_7_3)
+			printf("# cacheline size: %u\n", (u32)raw_num(h, HM_FEAT_CLN_SIZE, 0, 4));
+		break;
 	default:
 		break;	/* TRACING_DATA, BUILD_ID: perf prints nothing; others: not parsed */
 	}
 }
 
 /*
- * The features perf sees in the file.  perf writes BRANCH_STACK as an empty
- * section, which the reader takes for an absent one; perf record sets it
- * exactly when an event samples branch stacks, so that says it here.
+ * The feature perf stops reading sections at, in file mode: it reads them
+ * in bit order and gives up on the rest at the first it cannot read
+ * (perf_header__process_sections): an empty section of a feature that has
+ * contents (perf 3.14 left CPUDESC empty; BRANCH_STACK and STAT are empty
+ * by design), DIR_FORMAT in a file that is not a folder.  HM_FEAT_BITS:
+ * none.  perf 7.3 refuses such a file.
  */
-static bool perf_has_feat(struct hm_reader *r, const struct hm_header *h, int f)
+static int perf_stops_at(const struct hm_header *h, bool dir)
 {
-	if (hm_header__has_feat(h, f))
-		return true;
-	if (f != HM_FEAT_BRANCH_STACK || h->pipe)
-		return false;
-	for (int i = 0; i < hm_reader__nr_evsels(r); i++)
-		if (hm_reader__evsel(r, i)->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-			return true;
-	return false;
+	if (h->pipe || !h->feat_raw)
+		return HM_FEAT_BITS;
+	for (int f = 1; f < HM_FEAT_BITS; f++) {
+		if (!hm_header__has_feat(h, f))
+			continue;
+		if (f == HM_FEAT_DIR_FORMAT && !dir)
+			return f;
+		if (h->feat_raw[f].present && !h->feat_raw[f].size &&
+		    f != HM_FEAT_BRANCH_STACK && f != HM_FEAT_STAT)
+			return f;
+	}
+	return HM_FEAT_BITS;
 }
 
 /* HEADER_LAST_FEATURE of perf @v: the features its "missing features" line knows */
@@ -605,10 +714,21 @@ static int perf_last_feature(enum hm_perf_compat v)
 static void print_text(struct hm_reader *r, const char *input, enum hm_perf_compat compat)
 {
 	const struct hm_header *h = hm_reader__header(r);
+	const struct hm_header none = { .pipe = h->pipe };
 	struct stat sb;
+	bool dir = strcmp(input, "-") && !stat(input, &sb) && S_ISDIR(sb.st_mode), timed;
+	int stop = perf_stops_at(h, dir);
 
 	printf("# ========\n");
-	if (strcmp(input, "-") && !stat(input, &sb)) {
+	if (dir) {	/* perf's time is that of the folder's header file */
+		char path[4200];
+
+		snprintf(path, sizeof(path), "%s/data", input);
+		timed = !stat(path, &sb);
+	} else {
+		timed = strcmp(input, "-") && !stat(input, &sb);
+	}
+	if (timed) {
 		char tb[64];
 
 		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y", localtime(&sb.st_mtime));
@@ -624,12 +744,12 @@ static void print_text(struct hm_reader *r, const char *input, enum hm_perf_comp
 	if (h->pipe)
 		printf("# ========\n#\n");
 	for (int f = 1; f < HM_FEAT_BITS; f++)
-		if (perf_has_feat(r, h, f))
-			print_feature(r, h, f, compat);
+		if (hm_header__has_feat(h, f))
+			print_feature(r, f < stop ? h : &none, f, compat, f > stop);
 	if (!h->pipe) {
 		printf("# missing features: ");
 		for (int f = 1; f < perf_last_feature(compat); f++)
-			if (!perf_has_feat(r, h, f))
+			if (!hm_header__has_feat(h, f))
 				printf("%s ", hm_feature__name(f));
 		printf("\n");
 	}

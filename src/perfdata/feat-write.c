@@ -12,6 +12,7 @@
 
 #include "perfdata/feat-write.h"
 #include "perfdata/meta-int.h"
+#include "perfdata/record-swap.h"
 
 #define HM_NAME_ALIGN 64
 
@@ -354,12 +355,52 @@ static int encode_strings_feat(const char *s, struct hm_fwbuf *b)
 	return b->err ? b->err : 1;
 }
 
+/*
+ * A section the reader kept (h->feat_raw), passed on as it was: what
+ * describes the recording, the empty ones perf writes too.  Not what
+ * describes the output, which the writer makes: COMPRESSED, AUXTRACE (the
+ * index of this file's AUX data), DIR_FORMAT (the output is one file, not
+ * a folder).
+ * 0 where none was kept, or where its layout is unknown for the other byte
+ * order (then the parsed fields make it, where an encoder below does).
+ */
+static int encode_raw(int feat, const struct hm_header *h, struct hm_fwbuf *b)
+{
+	const struct hm_feat_raw *k;
+	size_t start = b->len;
+
+	if (!h->feat_raw || feat <= 0 || feat >= HM_FEAT_BITS || feat == HM_FEAT_COMPRESSED ||
+	    feat == HM_FEAT_AUXTRACE || feat == HM_FEAT_DIR_FORMAT)
+		return 0;
+	k = &h->feat_raw[feat];
+	/*
+	 * An empty section of a feature that has contents (perf 3.14 left
+	 * CPUDESC so) is left out: perf 6.1 and 6.12 stop reading the header
+	 * at it, perf 7.3 refuses the file.  BRANCH_STACK and STAT are empty
+	 * by design.
+	 */
+	if (!k->present || (!k->size && feat != HM_FEAT_BRANCH_STACK && feat != HM_FEAT_STAT))
+		return 0;
+	if (hm_fwbuf__put(b, k->data, k->size))
+		return b->err;
+	if (b->swap && k->size &&
+	    !hm_feat__swap(feat, b->p + start, k->size, h->nr_cpus_avail, false)) {
+		b->len = start;
+		return 0;
+	}
+	return 1;
+}
+
 int hm_feat__encode(int feat, const struct hm_header *h, struct hm_fwbuf *b)
 {
 	u32 i;
+	int ret;
 
 	if (!h)
 		return 0;
+	ret = encode_raw(feat, h, b);
+	if (ret)
+		return ret;
 	switch (feat) {
 	case HM_FEAT_HOSTNAME:	return encode_strings_feat(h->hostname, b);
 	case HM_FEAT_OSRELEASE:	return encode_strings_feat(h->osrelease, b);

@@ -42,10 +42,12 @@ struct hm_fw_evsel {
 #define HM_FILE_ATTR_SIZE 128
 
 /*
- * Encode feature @feat from @h into @b.  Returns 1 when encoded, 0 when @h
- * does not carry that feature (nothing appended), or a negative errno
- * (-EINVAL: inconsistent input, e.g. CPU_TOPOLOGY without NRCPUS).
- * EVENT_DESC is not handled here (see hm_feat__encode_event_desc).
+ * Encode feature @feat from @h into @b: the section the reader kept
+ * (h->feat_raw) where there is one, else from the parsed fields.  Returns
+ * 1 when encoded (an empty section too), 0 when @h does not carry that
+ * feature (nothing appended), or a negative errno (-EINVAL: inconsistent
+ * input, e.g. CPU_TOPOLOGY without NRCPUS).  EVENT_DESC is not handled
+ * here (see hm_feat__encode_event_desc).
  */
 int hm_feat__encode(int feat, const struct hm_header *h, struct hm_fwbuf *b);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "reader-int.h"
+#include "record-swap.h"
 
 char *hm_cur__str(struct hm_cur *c)
 {
@@ -654,6 +655,46 @@ static void feature_drop(struct hm_header *h, int feat)
 	}
 }
 
+/*
+ * Keep section @feat as it came (h->feat_raw), numbers made native, for
+ * writers that pass it on; not the features kept otherwise.  A section of
+ * the other byte order whose layout is not known is not kept.
+ */
+static int keep_raw(struct hm_reader *r, int feat, const u8 *buf, u64 size)
+{
+	struct hm_header *h = hm_reader__hdr(r);
+	struct hm_feat_raw *k;
+	void *p = NULL;
+
+	if (feat <= 0 || feat >= HM_FEAT_BITS || !hm_feature__name(feat) ||
+	    feat == HM_FEAT_TRACING_DATA || feat == HM_FEAT_BUILD_ID || feat == HM_FEAT_EVENT_DESC)
+		return 0;
+	if (!h->feat_raw) {
+		h->feat_raw = calloc(HM_FEAT_BITS, sizeof(*h->feat_raw));
+		if (!h->feat_raw)
+			return -ENOMEM;
+	}
+	k = &h->feat_raw[feat];
+	if (size) {
+		p = malloc(size);
+		if (!p)
+			return -ENOMEM;
+		memcpy(p, buf, size);
+		if (hm_reader__swap(r) &&
+		    !hm_feat__swap(feat, p, size, h->nr_cpus_avail, true)) {
+			free(p);
+			free(k->data);
+			memset(k, 0, sizeof(*k));
+			return 0;
+		}
+	}
+	free(k->data);
+	k->data = p;
+	k->size = size;
+	k->present = true;
+	return 0;
+}
+
 int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u64 file_off)
 {
 	struct hm_header *h = hm_reader__hdr(r);
@@ -661,6 +702,22 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 	int err = 0;
 
 	(void)file_off;
+	if (!size && feat != HM_FEAT_HITMAP) {
+		/*
+		 * An empty section: nothing to parse, but in a file the
+		 * feature is there for perf (BRANCH_STACK and STAT are empty
+		 * by design; perf 3.14 left CPUDESC empty), so its bit stays.
+		 * An empty HEADER_FEATURE record is none: perf 6.1 and 6.12
+		 * end their features with one of id 32 (CPU_DOMAIN_INFO to
+		 * perf 7.3, which does not take it).
+		 */
+		if (h->pipe)
+			return 0;
+		err = keep_raw(r, feat, NULL, 0);
+		if (!err && feat > 0 && feat < HM_FEAT_BITS)
+			h->feat_bits[feat / 64] |= 1ULL << (feat % 64);
+		return err;
+	}
 	switch (feat) {
 	case HM_FEAT_HOSTNAME:	set_str(&h->hostname, &c); break;
 	case HM_FEAT_OSRELEASE:	set_str(&h->osrelease, &c); break;
@@ -756,12 +813,14 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 		break;
 	}
 	default:
-		return 0;	/* known but not needed, or unknown: skipped */
+		break;	/* not parsed (DIR_FORMAT, AUXTRACE, E_MACHINE, ...): kept raw */
 	}
 	if (!err && c.err)
 		err = -EINVAL;
 	if (err)
 		feature_drop(h, feat);
+	if (!err)
+		err = keep_raw(r, feat, buf, size);
 	if (!err && feat > 0 && feat < HM_FEAT_BITS)
 		h->feat_bits[feat / 64] |= 1ULL << (feat % 64);
 	return err;
@@ -769,204 +828,40 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 
 /* ---- in-place byte swap of a section to native (HEADER_FEATURE's ev.data) */
 
-struct swc {
-	u8	*p, *end;
-	bool	err;
-};
-
-static bool swc_has(struct swc *c, u64 n)
-{
-	if (c->err || (u64)(c->end - c->p) < n) {
-		c->err = true;
-		return false;
-	}
-	return true;
-}
-
-static u32 swc_u32(struct swc *c)
-{
-	u32 v;
-
-	if (!swc_has(c, 4))
-		return 0;
-	v = bswap_32(hm_ld32(c->p));
-	hm_st32(c->p, v);
-	c->p += 4;
-	return v;
-}
-
-static u64 swc_u64(struct swc *c)
-{
-	u64 v;
-
-	if (!swc_has(c, 8))
-		return 0;
-	v = bswap_64(hm_ld64(c->p));
-	hm_st64(c->p, v);
-	c->p += 8;
-	return v;
-}
-
-static void swc_skip(struct swc *c, u64 n)
-{
-	if (swc_has(c, n))
-		c->p += n;
-}
-
-/* perf_header_string: u32 len, then the bytes */
-static void swc_str(struct swc *c)
-{
-	swc_skip(c, swc_u32(c));
-}
-
-static void swc_strlist(struct swc *c)
-{
-	u32 n = swc_u32(c);
-
-	for (u32 i = 0; i < n && !c->err; i++)
-		swc_str(c);
-}
-
 void hm_feature__swap(struct hm_reader *r, u64 feat, u8 *buf, u64 size)
 {
-	struct swc c = { .p = buf, .end = buf + size };
-	u32 n;
+	u8 *p = buf, *end = buf + size;
+	u32 n, asz;
 
-	switch (feat) {
-	case HM_FEAT_HOSTNAME: case HM_FEAT_OSRELEASE: case HM_FEAT_VERSION:
-	case HM_FEAT_ARCH: case HM_FEAT_CPUDESC: case HM_FEAT_CPUID:
-		swc_str(&c);
-		break;
-	case HM_FEAT_NRCPUS:
-		swc_u32(&c);
-		swc_u32(&c);
-		break;
-	case HM_FEAT_CMDLINE:
-		swc_strlist(&c);
-		break;
-	case HM_FEAT_EVENT_DESC: {
-		u32 asz;
-
-		n = swc_u32(&c);
-		asz = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			u32 nids;
-
-			if (!swc_has(&c, asz))
-				break;
-			hm_attr__swap(c.p, asz);
-			c.p += asz;
-			nids = swc_u32(&c);
-			swc_str(&c);
-			for (u32 k = 0; k < nids && !c.err; k++)
-				swc_u64(&c);
-		}
-		break;
+	if (feat != HM_FEAT_EVENT_DESC) {
+		if (feat < HM_FEAT_BITS)
+			hm_feat__swap((int)feat, buf, size, hm_reader__hdr(r)->nr_cpus_avail, true);
+		return;	/* HITMAP and unknown: as in the file */
 	}
-	case HM_FEAT_CPU_TOPOLOGY: {
-		u32 cpus = hm_reader__hdr(r)->nr_cpus_avail;
+	/* u32 nr, u32 attr size, {attr, u32 nr_ids, string name, u64 ids[]}[nr] */
+	if (size < 8)
+		return;
+	n = bswap_32(hm_ld32(p));
+	asz = bswap_32(hm_ld32(p + 4));
+	hm_st32(p, n);
+	hm_st32(p + 4, asz);
+	p += 8;
+	for (u32 i = 0; i < n; i++) {
+		u32 nids, len;
 
-		swc_strlist(&c);	/* package (core siblings) */
-		swc_strlist(&c);	/* core (thread siblings) */
-		if (c.err || c.p == c.end || !cpus)
-			break;
-		for (u32 i = 0; i < 2 * cpus && !c.err; i++)
-			swc_u32(&c);	/* core_id, socket_id */
-		if (c.err || c.p == c.end)
-			break;
-		swc_strlist(&c);	/* die siblings */
-		for (u32 i = 0; i < cpus && !c.err; i++)
-			swc_u32(&c);	/* die_id */
-		break;
-	}
-	case HM_FEAT_NUMA_TOPOLOGY:
-		n = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			swc_u32(&c);
-			swc_u64(&c);
-			swc_u64(&c);
-			swc_str(&c);
-		}
-		break;
-	case HM_FEAT_TOTAL_MEM:
-	case HM_FEAT_CLOCKID:
-	case HM_FEAT_SAMPLE_TIME:
-	case HM_FEAT_DIR_FORMAT:
-	case HM_FEAT_MEM_TOPOLOGY:	/* version, block size, nr, {node, size, bitmap}[] */
-	case HM_FEAT_AUXTRACE:		/* nr, {offset, size}[] */
-		hm_swap64_mem(buf, size);
-		break;
-	case HM_FEAT_CACHE:
-		swc_u32(&c);		/* version */
-		n = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			for (int k = 0; k < 4; k++)
-				swc_u32(&c);	/* level, line_size, sets, ways */
-			swc_str(&c);
-			swc_str(&c);
-			swc_str(&c);
-		}
-		break;
-	case HM_FEAT_PMU_MAPPINGS:
-		n = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			swc_u32(&c);
-			swc_str(&c);
-		}
-		break;
-	case HM_FEAT_GROUP_DESC:
-		n = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			swc_str(&c);
-			swc_u32(&c);
-			swc_u32(&c);
-		}
-		break;
-	case HM_FEAT_HYBRID_TOPOLOGY:
-	case HM_FEAT_CPU_PMU_CAPS:
-		n = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			swc_str(&c);
-			swc_str(&c);
-		}
-		break;
-	case HM_FEAT_PMU_CAPS:
-		n = swc_u32(&c);
-		for (u32 i = 0; i < n && !c.err; i++) {
-			u32 caps = swc_u32(&c);
-
-			for (u32 k = 0; k < caps && !c.err; k++) {
-				swc_str(&c);
-				swc_str(&c);
-			}
-			swc_str(&c);	/* pmu name */
-		}
-		break;
-	case HM_FEAT_COMPRESSED:	/* version, type, level, ratio, mmap_len */
-		hm_swap32_mem(buf, size < 20 ? size : 20);
-		break;
-	case HM_FEAT_CLOCK_DATA:	/* u32 version, u32 clockid, u64 tod_ns, u64 clockid_ns */
-		swc_u32(&c);
-		swc_u32(&c);
-		swc_u64(&c);
-		swc_u64(&c);
-		break;
-	case HM_FEAT_BUILD_ID:
-		/* perf_record_header_build_id records: header, pid, build id, filename */
-		while (!c.err && c.end - c.p >= 8) {
-			u8 *rec = c.p;
-			u16 sz = bswap_16(hm_ld16(rec + 6));
-
-			if (sz < 12 || sz > c.end - c.p)
-				break;
-			hm_st32(rec, bswap_32(hm_ld32(rec)));
-			hm_st16(rec + 4, bswap_16(hm_ld16(rec + 4)));
-			hm_st16(rec + 6, sz);
-			hm_st32(rec + 8, bswap_32(hm_ld32(rec + 8)));
-			c.p += sz;
-		}
-		break;
-	default:
-		break;	/* TRACING_DATA, HITMAP, BPF_*, unknown: as in the file */
+		if ((u64)(end - p) < (u64)asz + 8)
+			return;
+		hm_attr__swap(p, asz);
+		p += asz;
+		nids = bswap_32(hm_ld32(p));
+		hm_st32(p, nids);
+		len = bswap_32(hm_ld32(p + 4));
+		hm_st32(p + 4, len);
+		p += 8;
+		if ((u64)(end - p) < len || (u64)(end - p - len) / 8 < nids)
+			return;
+		p += len;
+		hm_swap64_mem(p, (size_t)nids * 8);
+		p += (size_t)nids * 8;
 	}
 }

@@ -67,5 +67,9 @@ void hm_header__release(struct hm_header *h)
 		tep_free(h->tep);
 	free(h->hitmap_meta);
 	free(h->tracing_data);
+	if (h->feat_raw)
+		for (int f = 0; f < HM_FEAT_BITS; f++)
+			free(h->feat_raw[f].data);
+	free(h->feat_raw);
 	memset(h, 0, sizeof(*h));
 }

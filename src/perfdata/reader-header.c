@@ -160,14 +160,12 @@ static int read_features(struct hm_reader *r, u64 feat_off)
 				     hm_feature__name(f), size);
 			continue;
 		}
-		if (!size)
-			continue;	/* an empty section (old perfs): the feature is absent */
-		sec = malloc(size);
+		sec = malloc(size ? size : 1);	/* empty (BRANCH_STACK): the bit stays, as in perf */
 		if (!sec) {
 			free(tab);
 			return -ENOMEM;
 		}
-		if ((u64)hm_reader__src_read(r, sec, size, off) != size) {
+		if (size && (u64)hm_reader__src_read(r, sec, size, off) != size) {
 			hm_warn_lost("%s: offset %" PRIu64 ": cannot read feature %s; ignored",
 				     r->path, off, hm_feature__name(f));
 			free(sec);

@@ -51,6 +51,7 @@ static u32 swap_min(u32 type)
 	case PERF_RECORD_TEXT_POKE:
 		return 24;
 	case HM_RECORD_EVENT_UPDATE:	return 24;
+	case HM_RECORD_CPU_MAP:		return 10;	/* the map's type */
 	case PERF_RECORD_SWITCH:
 	case HM_RECORD_FINISHED_ROUND: case HM_RECORD_FINISHED_INIT:
 	case 21:			/* AUX_OUTPUT_HW_ID */
@@ -93,7 +94,6 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 {
 	u32 type, tr, end, min, o;
 	u16 misc, h16;
-	u64 v;
 
 	memcpy(&type, p, 4);
 	memcpy(&misc, p + 4, 2);
@@ -106,11 +106,6 @@ static bool swap_known(const struct hm_writer *w, u8 *p, u32 size)
 		return false;
 	if (end < min)
 		return false;
-	if (type == HM_RECORD_EVENT_UPDATE) {
-		memcpy(&v, p + 8, 8);
-		if (v > 2)	/* CPUS: a cpu map, layout by perf version */
-			return false;
-	}
 	hm_record__swap_body(p, type, misc, size, end, false);
 	if (tr) {
 		u64 st = w->ev[0].attr.sample_type;

@@ -10,14 +10,13 @@
 #  - "# bpf_prog_info ID: NAME addr ADDR size N" and its "sub_prog" lines:
 #    perf names each BPF program from the BTF saved with it; hitmap prints
 #    only the empty case ("# bpf_prog_info empty", perf 7.3);
-#  - perf.data.armv7.perf_3.14-3.8 (perf 6.1, 6.12): perf prints
-#    placeholders ('(null)', '0 kB', 'not available') where the 3.14 writer
-#    left sections empty or in another layout; hitmap omits or parses them
-#    (perf 7.3 refuses the file);
 #  - perf.data.piped.corrupted.zero_size_sample-3.2: perf prints the banner
 #    and stops at the corrupt record; hitmap refuses the file (exit 1).
 # Lines perf computes from the running machine (the PMU a type names, "cpu"
-# on a VM without a core PMU in sysfs) hitmap computes the same way.
+# on a VM without a core PMU in sysfs) hitmap computes the same way, and
+# the placeholders perf prints for the sections it did not read ('(null)',
+# '0 kB', 'not available': it stops at the empty CPUDESC of the perf 3.14
+# file perf.data.armv7.perf_3.14-3.8) too.
 . tests/lib.sh
 
 if [ ! -x "$HITMAP" ]; then
@@ -32,7 +31,6 @@ if [ -z "$vers" ]; then
 fi
 
 declare -A whole_file=(
-	[perf.data.armv7.perf_3.14-3.8]="perf prints placeholders ('(null)', '0 kB') for sections the 3.14 writer left empty or laid out otherwise"
 	[perf.data.piped.corrupted.zero_size_sample-3.2]="perf prints the banner and stops at the corrupt record; hitmap refuses the file"
 )
 own='^# (mode           :|build ids :|tracing data :|hitmap metadata :|features:)'
@@ -43,6 +41,31 @@ for f in "$FIXTURES"/*/*; do
 	case $f in *.md|*.txt|*.gz) continue ;; esac
 	[ -f "$f" ] && files+=("$f")
 done
+# Beside the fixtures: perf 7.3's newest features, CPU_DOMAIN_INFO (perf
+# sched stats record, which needs /proc/schedstat) made by hm-feat-gen,
+# E_MACHINE and CLN_SIZE in a file perf 7.3 records here (and that file
+# converted to 128-byte attrs, which perf 6.1 and 6.12 read)
+GEN=$PWD/$HITMAP_BUILD/tools/hm-feat-gen
+if [ -x "$GEN" ]; then
+	for o in "" --v16 --swap; do
+		"$GEN" $o -o "$TMP/feat-gen${o}.data" && files+=("$TMP/feat-gen${o}.data")
+	done
+else
+	skip "header-perf feat-gen" "no $GEN; build with make O=$HITMAP_BUILD tests"
+fi
+if perf_cmd 7.3 >/dev/null && perf_sh 7.3 'perf record -q -e cpu-clock -o "$1" -- sleep 0.05' "$TMP/perf-7.3-record.data" >/dev/null 2>&1 &&
+   "$HITMAP" convert -i "$TMP/perf-7.3-record.data" -o "$TMP/perf-7.3-record.conv.data" >/dev/null 2>&1; then
+	files+=("$TMP/perf-7.3-record.data" "$TMP/perf-7.3-record.conv.data")
+else
+	skip "header-perf perf-7.3-record.data" "perf 7.3 cannot record cpu-clock here (not installed, or no permission)"
+fi
+# a folder of perf record --threads: DIR_FORMAT
+if can_record && perf record -q --threads -e cpu-clock -a -o "$TMP/threads.data" -- sleep 0.1 >/dev/null 2>&1 &&
+   [ -d "$TMP/threads.data" ]; then
+	files+=("$TMP/threads.data")
+else
+	skip "header-perf threads.data" "perf cannot record --threads -a here (permissions, or no perf)"
+fi
 KS=$(perf_ksyms)
 for v in $vers; do
 	o=$TMP/p$v
