@@ -13,35 +13,6 @@
 #include <hitmap/log.h>
 #include "reader-int.h"
 
-ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off)
-{
-	ssize_t got, total = 0;
-
-	if (r->mem) {
-		if (off >= r->file_size)
-			return 0;
-		if (n > r->file_size - off)
-			n = r->file_size - off;
-		memcpy(dst, r->mem + off, n);
-		return n;
-	}
-	while ((size_t)total < n) {
-		if (r->seekable)
-			got = pread(r->fd, (u8 *)dst + total, n - total, off + total);
-		else
-			got = read(r->fd, (u8 *)dst + total, n - total);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (!got)
-			break;
-		total += got;
-	}
-	return total;
-}
-
 /* Free room in the window for a read, while counts_order keeps records in it. */
 #define WIN_READ_MIN	(128u << 10)
 

@@ -339,6 +339,8 @@ bool hm_reader__swap(const struct hm_reader *r);
 struct hm_header *hm_reader__hdr(struct hm_reader *r);
 int hm_reader__nr_evsel_int(const struct hm_reader *r);
 struct hm_evsel *hm_reader__evsel_int(struct hm_reader *r, int idx);
+/* Read up to @n bytes at @off of the file, pipe or memory; bytes read or -errno. */
+ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off);
 /* The reader's scratch buffer, at least @n bytes (NULL: out of memory). */
 void *hm_reader__scratch(struct hm_reader *r, size_t n);
 /* Add an evsel from raw attr bytes (file endianness) and ids. */
@@ -365,8 +367,6 @@ void hm_reader__name_evsel(struct hm_reader *r, struct hm_evsel *e);
 void hm_reader__free_desc(struct hm_reader *r);
 
 /* ---- reader-input.c */
-/* Read up to @n bytes at @off of the file, pipe or memory; bytes read or -errno. */
-ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off);
 /* 1: @n bytes at the window's head; 0: the stream ends first; <0: I/O error. */
 int hm_reader__win_ensure(struct hm_reader *r, size_t n);
 /*

@@ -344,3 +344,33 @@ u64 hm_reader__rec_time(struct hm_reader *r, const u8 *rec, u32 size, u32 type, 
 		return (u64)-1;
 	return hm_ld64(rec + pos);
 }
+
+/* The file, pipe or memory at @off (reader-input.c's window, reader-ahead.c's walk). */
+ssize_t hm_reader__src_read(struct hm_reader *r, void *dst, size_t n, u64 off)
+{
+	ssize_t got, total = 0;
+
+	if (r->mem) {
+		if (off >= r->file_size)
+			return 0;
+		if (n > r->file_size - off)
+			n = r->file_size - off;
+		memcpy(dst, r->mem + off, n);
+		return n;
+	}
+	while ((size_t)total < n) {
+		if (r->seekable)
+			got = pread(r->fd, (u8 *)dst + total, n - total, off + total);
+		else
+			got = read(r->fd, (u8 *)dst + total, n - total);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!got)
+			break;
+		total += got;
+	}
+	return total;
+}
