@@ -170,6 +170,8 @@ fail_nc() { contention_count fresh >/dev/null; if contention_here; then fail "$1
 # file JOBS is "NAME STDIN ARGS...": `perf ARGS` with stdout OUTDIR/NAME.out,
 # stderr NAME.err, exit status NAME.rc; STDIN is - (none), a file read as
 # stdin, or |FILE (FILE through cat, a pipe).  ARGS are split at blanks.
+# The fixtures' folder goes to the wrapper as an argument too: perf 7.3's
+# chroot mounts the folders of its arguments, not of paths in JOBS.
 perf_batch() {
 	local v=$1 o=$2 jobs=$3
 	mkdir -p "$o"
@@ -182,7 +184,7 @@ perf_batch() {
 		*) timeout 120 perf $args <"$in" >"$o/$n.out" 2>"$o/$n.err";;
 		esac
 		echo $? >"$o/$n.rc"
-	done <"$2"' "$o" "$jobs"
+	done <"$2"' "$o" "$jobs" ${FIXTURES:+"$(readlink -f "$FIXTURES" 2>/dev/null || echo "$FIXTURES")"}
 }
 # perf_ran V OUTDIR NAME: true when the run NAME (perf_each, perf_batch) of
 # perf V exited 0; else a FAIL line with perf_crash_why's reason (a SKIP for
