@@ -803,6 +803,16 @@ static int resolve_kernel_split(struct hm_symbols *s, const struct hm_map *map, 
 	return 0;
 }
 
+/* A KSYMBOL map (BPF programs, trampolines): its name, the offset into it. */
+static int ksymbol_info(const struct hm_map *map, u64 addr, struct hm_symbol_info *info)
+{
+	info->dso = map->filename;
+	info->name = map->filename;
+	info->offset = addr - map->start;
+	info->map = map;
+	return 0;
+}
+
 int hm_symbols__resolve_map(struct hm_symbols *s, const struct hm_maps *maps,
 			    const struct hm_map *map, u64 addr, struct hm_symbol_info *info)
 {
@@ -816,13 +826,8 @@ int hm_symbols__resolve_map(struct hm_symbols *s, const struct hm_maps *maps,
 		s->maps = maps;
 	if (!map->kernel)
 		return resolve_user(s, map, addr, info, true);
-	if (map->type == HM_MAP_KSYMBOL) {
-		info->dso = map->filename;
-		info->name = map->filename;
-		info->offset = addr - map->start;
-		info->map = map;
-		return 0;
-	}
+	if (map->type == HM_MAP_KSYMBOL)
+		return ksymbol_info(map, addr, info);
 	if ((map->type == HM_MAP_VMLINUX && vmlinux(s)) ||
 	    (map->type != HM_MAP_VMLINUX && map->type != HM_MAP_MODULE))
 		return resolve_kernel(s, map, addr, info);	/* the vmlinux ELF's symbols */
@@ -855,13 +860,8 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
 		return -ENOENT;
 	}
 	if (map->kernel) {
-		if (map->type == HM_MAP_KSYMBOL) {
-			info->dso = map->filename;
-			info->name = map->filename;
-			info->offset = addr - map->start;
-			info->map = map;
-			return 0;
-		}
+		if (map->type == HM_MAP_KSYMBOL)
+			return ksymbol_info(map, addr, info);
 		return resolve_kernel(s, map, addr, info);
 	}
 	return resolve_user(s, map, addr, info, false);

@@ -81,7 +81,6 @@ for z in plain zstd; do
 	check "reader-dir $z: report --json the same with 1 and 2 threads" cmp "$TMP/$z-t1.json" "$TMP/$z-t2.json"
 
 	# the queue: what perf would hand out in the same place goes early
-	HITMAP_DEBUG=1 "$HITMAP" stat -i "$TMP/$z.data" >/dev/null 2>"$TMP/$z-dbg.err"
 	HITMAP_DEBUG=1 "$HITMAP" script -i "$TMP/$z.data" -F time >/dev/null 2>"$TMP/$z-dbg.err"
 	peak=$(sed -n 's/.*ordering queue held \([0-9]*\) bytes at most.*/\1/p' "$TMP/$z-dbg.err" | head -n 1)
 	if [ $z = plain ] && [ "$bytes" -gt $((12 << 20)) ]; then

@@ -120,28 +120,28 @@ static u32 build(struct bld *b, struct model *m, int rounds, u32 per, u32 cpus, 
 	for (u32 k = 0; k < nr; k++) {
 		u64 *next = calloc(cpus, sizeof(u64));
 		u32 *left = calloc(cpus, sizeof(u32));
-		u32 todo = per;
+		u32 remain = per;
 
 		for (u32 c = 0; c < cpus; c++) {
 			next[c] = base - (RND() % 50000);	/* overlaps the round before */
 			left[c] = per / cpus;
 		}
-		while (todo) {
-			for (u32 c = 0; c < cpus && todo; c++) {
-				for (u32 i = 0; i < chunk && left[c] && todo; i++) {
+		while (remain) {
+			for (u32 c = 0; c < cpus && remain; c++) {
+				for (u32 i = 0; i < chunk && left[c] && remain; i++) {
 					u64 t = next[c];
 
 					next[c] += RND() % 7 ? 1 + RND() % 40 : 0;	/* ties */
 					left[c]--;
-					todo--;
+					remain--;
 					if (RND() % 200 == 0)
 						comm(b, m, t, 2000000000u + tag);
 					sample(b, m, t, tag++);
 				}
 			}
-			if (todo && !left[0]) {
+			if (remain && !left[0]) {
 				for (u32 c = 0; c < cpus; c++)
-					left[c] += todo / cpus + 1;
+					left[c] += remain / cpus + 1;
 			}
 		}
 		for (u32 c = 0; c < cpus; c++)
