@@ -31,6 +31,14 @@ run_one() {
 	printf '%s\n' "$out" >>"$LOG"
 	local p f s
 	p=$(grep -c '^PASS ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out"); s=$(grep -c '^SKIP ' <<<"$out")
+	# bash's own errors in a test script (a helper it never defined, a
+	# syntax error): the checks after them may never have run
+	local e
+	e=$(grep -m1 -E '^[^ ]+\.sh: line [0-9]+: .*(command not found|syntax error)' <<<"$out")
+	if [ -n "$e" ]; then
+		f=$((f+1)); out="$out
+FAIL $name: the script has an error: $e"
+	fi
 	local r=("$SANLOG"/*)
 	if [ -f "${r[0]}" ]; then
 		rm -rf "$B/san-reports/$name"; mkdir -p "$B/san-reports/$name"

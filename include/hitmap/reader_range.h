@@ -21,12 +21,13 @@
  * timestamps; the side-band records are copied) and finds the cuts.  It
  * refuses (-EAGAIN) a file it cannot cut exactly: a pipe, compressed
  * records, AUX data, header records in the data, no sample_id_all (the
- * reader does not order), rounds that could fill the ordering queue past
- * 4 MiB (where it hands records out early by the records ahead, which a
- * range does not see the same way), a kernel image MMAP after a kernel
- * sample or two that differ (the kernel's symbols load once for the file,
- * picked by the image's build-id).  Memory: the side-band records, never
- * the samples.
+ * reader does not order), a kernel image MMAP after a kernel sample or two
+ * that differ (the kernel's symbols load once for the file, picked by the
+ * image's build-id).  A round may be of any size: past 4 MiB the ordered
+ * reader hands out early only records that the flush at the round's end
+ * gives out anyway, so what it holds after each flush is the same as in
+ * a reader without that limit.  Memory: the side-band records, never the
+ * samples.
  *
  * The kernel map: perf widens it to kallsyms' range at the first lookup in
  * it (hm_maps__load_kernel), which changes what later lookups and KSYMBOL

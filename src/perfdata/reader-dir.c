@@ -11,9 +11,10 @@
  * READER_MAX_SIZE (2 MiB) of records each: a reader's turn ends after the
  * record that takes it past 2 MiB, or at its end.  There is no
  * FINISHED_ROUND in these files, so everything goes through the ordering
- * queue, flushed by halves past its limit and at the end; the order of
- * the turns therefore decides the order of the samples, and it is kept
- * exactly here.  Each file has its own zstd stream (perf's per-reader
+ * queue (perf's has no size limit; hitmap's hands out early only what
+ * perf's end flush gives out first anyway: reader-ahead.c); the order of
+ * the turns decides the order of equal times, and it is kept exactly
+ * here.  Each file has its own zstd stream (perf's per-reader
  * decompressor): a record cut between two COMPRESSED records of one file
  * is completed by that file's next one.
  *

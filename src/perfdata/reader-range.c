@@ -30,7 +30,7 @@ struct hm_range_scan {
 	struct sb_q		*q;
 	size_t			nr_q, cap_q;
 	u64			seq, max_ts, next_flush;
-	u64			round_start, round_bytes, prev_bytes;
+	u64			round_start;
 	bool			done;
 	/* the kernel map (hm_range_cut.kload) */
 	u64			*krel;		/* side-band indices of kernel MMAPs and KSYMBOLs */
@@ -275,7 +275,7 @@ static int fast_samples(struct hm_range_scan *s)
 	struct hm_reader *r = s->r;
 	const u8 *buf = r->buf;
 	size_t head = r->head, len = r->len;
-	u64 max_ts = s->max_ts, bytes = s->round_bytes;
+	u64 max_ts = s->max_ts;
 	u32 ncpu = r->h.nr_cpus_avail;
 	bool kdone = s->ksample && s->kt_set;	/* nothing left to learn from kernel samples */
 	int ret = 0;
@@ -319,15 +319,11 @@ static int fast_samples(struct hm_range_scan *s)
 			}
 			kdone = s->kt_set;
 		}
-		if (ts != (u64)-1) {	/* round_note() */
-			if (ts > max_ts)
-				max_ts = ts;
-			bytes += (size + 7) & ~7u;
-		}
+		if (ts != (u64)-1 && ts > max_ts)	/* round_note() */
+			max_ts = ts;
 	}
 	r->head = head;
 	s->max_ts = max_ts;
-	s->round_bytes = bytes;
 	return ret;
 }
 
@@ -400,17 +396,11 @@ int hm_range_scan__next(struct hm_range_scan *s, u64 target, struct hm_range_cut
 	return ret;
 }
 
-/*
- * A timed record the ordering queue would hold: the round's latest time
- * and its queued bytes (what the queue's half-flush is judged by).
- */
-static void round_note(struct hm_range_scan *s, u64 ts, u32 size)
+/* A timed record the ordering queue would hold: the round's latest time. */
+static void round_note(struct hm_range_scan *s, u64 ts)
 {
-	if (ts == (u64)-1)
-		return;
-	if (ts > s->max_ts)
+	if (ts != (u64)-1 && ts > s->max_ts)
 		s->max_ts = ts;
-	s->round_bytes += (size + 7) & ~7u;
 }
 
 /*
@@ -507,7 +497,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 					s->kt = ts == (u64)-1 ? 0 : ts;
 				}
 			}
-			round_note(s, ts, size);
+			round_note(s, ts);
 			continue;
 		}
 		if (hm_record__is_kernel(t)) {
@@ -516,7 +506,7 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			if (image_mmap(rec, size) && (ret = image_check(s, rec, size)) < 0)
 				return ret;
 			ts = hm_reader__rec_time(r, rec, size, t, NULL);
-			round_note(s, ts, size);
+			round_note(s, ts);
 			if (side_band(t)) {
 				ret = ts == (u64)-1 ? sb_append(s, rec, size, off, ts) :
 						      sb_queue(s, rec, size, off, ts);
@@ -528,9 +518,12 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 		if (t == HM_RECORD_FINISHED_ROUND) {
 			u64 limit = s->next_flush;
 
-			/* the reader's queue holds at most this round and the one before */
-			if (s->prev_bytes + s->round_bytes + 4096 > ORDER_MAX_BYTES)
-				return -EAGAIN;
+			/*
+			 * A round of any size: the ordered reader hands out early,
+			 * past ORDER_MAX_BYTES, only records its flush at this
+			 * FINISHED_ROUND gives out anyway (reader-ahead.c), so the
+			 * records it holds after that flush are the same.
+			 */
 			ret = sb_flush(s, limit);
 			if (ret < 0)
 				return ret;
@@ -541,8 +534,6 @@ static int scan_next(struct hm_range_scan *s, u64 target, struct hm_range_cut *c
 			cut->nr_sb = s->nr_sb;
 			cut_kload(s, cut);
 			s->round_start = off + size;
-			s->prev_bytes = s->round_bytes;
-			s->round_bytes = 0;
 			if (off >= target)
 				return 1;
 			continue;

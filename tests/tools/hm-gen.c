@@ -64,6 +64,8 @@ struct opts {
 	int		mix;
 	unsigned	stores, noaddr, locked, blocked;
 	bool		phys, mmap, meta, swap;
+	unsigned long	round;		/* samples a FINISHED_ROUND (0: none but the last) */
+	bool		drain;		/* rounds as perf's per-CPU ring drains write them */
 };
 
 /* ---------------------------------------------------------------- rng */
@@ -501,6 +503,97 @@ static void release_topo(struct topo *t, const struct opts *o)
 	free(t->meta);
 }
 
+/* ------------------------------------------------------------- --drain */
+
+/*
+ * perf record drains each CPU's ring buffer in turn and writes a
+ * FINISHED_ROUND after each pass over them: a round's records come CPU by
+ * CPU, each CPU's in time order, and a CPU drained late in one pass holds
+ * records older than the last of the pass before.  Here sample i of CPU c
+ * belongs to round (i + lag(c)) / R, lag(c) = c * R / (2 * cpus): the
+ * round now being filled or the next.
+ */
+struct drain_ent {
+	struct hm_sample	s;
+	unsigned		e;
+};
+
+struct drain {
+	struct drain_ent	*buf[2], *tmp;
+	size_t			n[2], cap;
+	size_t			*count;
+	unsigned long		round;
+	unsigned		cpus, cur;
+};
+
+static int drain_init(struct drain *d, const struct opts *o)
+{
+	d->round = o->round ? o->round : o->samples + 1;
+	d->cpus = o->cpus;
+	d->cap = d->round * 2 + 1;
+	if (o->samples + 1 < d->cap)
+		d->cap = o->samples + 1;
+	d->buf[0] = calloc(d->cap, sizeof(struct drain_ent));
+	d->buf[1] = calloc(d->cap, sizeof(struct drain_ent));
+	d->tmp = calloc(d->cap, sizeof(struct drain_ent));
+	d->count = calloc(o->cpus + 1, sizeof(size_t));
+	return d->buf[0] && d->buf[1] && d->tmp && d->count ? 0 : -ENOMEM;
+}
+
+static void drain_free(struct drain *d)
+{
+	free(d->buf[0]);
+	free(d->buf[1]);
+	free(d->tmp);
+	free(d->count);
+}
+
+/* One round, CPU by CPU (a stable counting sort), then its FINISHED_ROUND. */
+static int drain_flush(struct drain *d, struct hm_writer *w, unsigned b)
+{
+	size_t n = d->n[b];
+	int err;
+
+	memset(d->count, 0, (d->cpus + 1) * sizeof(size_t));
+	for (size_t i = 0; i < n; i++)
+		d->count[d->buf[b][i].s.cpu + 1]++;
+	for (unsigned c = 0; c < d->cpus; c++)
+		d->count[c + 1] += d->count[c];
+	for (size_t i = 0; i < n; i++)
+		d->tmp[d->count[d->buf[b][i].s.cpu]++] = d->buf[b][i];
+	for (size_t i = 0; i < n; i++) {
+		err = hm_writer__write_sample(w, (int)d->tmp[i].e, &d->tmp[i].s);
+		if (err)
+			return err;
+	}
+	d->n[b] = 0;
+	return n ? hm_writer__write_finished_round(w) : 0;
+}
+
+static int drain_add(struct drain *d, struct hm_writer *w, const struct hm_sample *s,
+		     unsigned e, unsigned long i)
+{
+	unsigned long lag = (unsigned long)((u64)s->cpu * d->round / (2 * d->cpus));
+	unsigned b = (i + lag) / d->round > i / d->round ? !d->cur : d->cur;
+
+	if (d->n[b] == d->cap)
+		return -EOVERFLOW;
+	d->buf[b][d->n[b]].s = *s;
+	d->buf[b][d->n[b]++].e = e;
+	if ((i + 1) % d->round)
+		return 0;
+	/* every later sample belongs to a later round */
+	d->cur = !d->cur;
+	return drain_flush(d, w, !d->cur);
+}
+
+static int drain_end(struct drain *d, struct hm_writer *w)
+{
+	int err = drain_flush(d, w, d->cur);
+
+	return err ? err : drain_flush(d, w, !d->cur);
+}
+
 /* ------------------------------------------------------------- main */
 
 static void usage(FILE *f)
@@ -511,8 +604,12 @@ static void usage(FILE *f)
 		"              [--mix intel-snb|intel-skl|amd-zen2|amd-zen4|arm|random|all (all)]\n"
 		"              [--stores PCT (20)] [--noaddr PCT (1)] [--locked PCT (3)]\n"
 		"              [--blocked PCT (3)] [--phys|--no-phys] [--mmap|--no-mmap]\n"
-		"              [--no-meta] [--swap]\n"
-		"Writes a synthetic perf c2c-like memory-sample perf.data file.\n");
+		"              [--no-meta] [--swap] [--round N (4096)] [--drain]\n"
+		"Writes a synthetic perf c2c-like memory-sample perf.data file.\n"
+		"--round N: a FINISHED_ROUND every N samples (0: one at the end).\n"
+		"--drain: each round written CPU by CPU, as perf drains its per-CPU\n"
+		"rings, with CPU c's rounds ending c/(2*cpus) of a round late: the\n"
+		"records of a round are out of time order and overlap the next.\n");
 }
 
 static int parse_ul(const char *opt, const char *s, unsigned long max, unsigned long *v)
@@ -532,7 +629,8 @@ static int parse_ul(const char *opt, const char *s, unsigned long max, unsigned 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_NODES = 256, O_CPUS, O_SEED, O_MIX, O_STORES, O_NOADDR, O_LOCKED,
-	       O_BLOCKED, O_PHYS, O_NOPHYS, O_MMAP, O_NOMMAP, O_NOMETA, O_SWAP };
+	       O_BLOCKED, O_PHYS, O_NOPHYS, O_MMAP, O_NOMMAP, O_NOMETA, O_SWAP, O_ROUND,
+	       O_DRAIN };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "samples", required_argument, NULL, 'n' },
@@ -551,6 +649,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "no-mmap", no_argument, NULL, O_NOMMAP },
 		{ "no-meta", no_argument, NULL, O_NOMETA },
 		{ "swap", no_argument, NULL, O_SWAP },
+		{ "round", required_argument, NULL, O_ROUND },
+		{ "drain", no_argument, NULL, O_DRAIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -560,7 +660,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	*o = (struct opts){
 		.samples = 10000, .lines = 1000, .nodes = 2, .cpus = 8, .seed = 1,
 		.mix = MIX_ALL, .stores = 20, .noaddr = 1, .locked = 3, .blocked = 3,
-		.phys = true, .mmap = true, .meta = true,
+		.phys = true, .mmap = true, .meta = true, .round = ROUND_EVERY,
 	};
 	while ((c = getopt_long(argc, argv, "o:n:l:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -623,6 +723,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NOMMAP: o->mmap = false; break;
 		case O_NOMETA: o->meta = false; break;
 		case O_SWAP: o->swap = true; break;
+		case O_ROUND:
+			if (parse_ul("--round", optarg, 1UL << 32, &o->round))
+				return -1;
+			break;
+		case O_DRAIN: o->drain = true; break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -698,6 +803,7 @@ int main(int argc, char **argv)
 	struct topo topo;
 	struct opts o;
 	u64 *ids[2] = { NULL, NULL };
+	struct drain dr = { 0 };
 	u64 t = 1000000000ULL, data_len, hot;
 	unsigned long i;
 	unsigned p, j, e;
@@ -707,6 +813,10 @@ int main(int argc, char **argv)
 		return 2;
 	rng_state = o.seed;
 	find_code_map(&cm);
+	if (o.drain && drain_init(&dr, &o)) {
+		fprintf(stderr, "hm-gen: %s: out of memory for --drain's rounds\n", o.out);
+		return 1;
+	}
 
 	err = build_header(&o, argc, argv, &topo);
 	if (err) {
@@ -796,15 +906,23 @@ int main(int argc, char **argv)
 				      ((line * 64) & (NODE_MEM - 1)) + (s.addr & 63);
 		e = store ? 1 : 0;
 		s.id = ids[e][s.cpu];
+		if (o.drain) {
+			err = drain_add(&dr, w, &s, e, i);
+			if (err)
+				goto out;
+			continue;
+		}
 		err = hm_writer__write_sample(w, (int)e, &s);
 		if (err)
 			goto out;
-		if ((i + 1) % ROUND_EVERY == 0) {
+		if (o.round && (i + 1) % o.round == 0) {
 			err = hm_writer__write_finished_round(w);
 			if (err)
 				goto out;
 		}
 	}
+	if (o.drain && (err = drain_end(&dr, w)))
+		goto out;
 	err = hm_writer__write_finished_round(w);
 	if (!err)
 		err = hm_writer__close(w);
@@ -814,6 +932,7 @@ out:
 	hm_writer__delete(w);
 	free(ids[0]);
 	free(ids[1]);
+	drain_free(&dr);
 	release_topo(&topo, &o);
 	return err ? 1 : 0;
 }
