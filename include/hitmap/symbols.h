@@ -254,6 +254,8 @@ struct hm_symbol_info {
 	bool	   have_obj;	/* a file was read: obj_addr is set */
 	/* additive: @file is the name of the unit holding @addr, whose line table has no row for it */
 	bool	   file_no_row;
+	/* additive: the debug information has units, but none whose ranges hold @addr */
+	bool	   file_no_unit;
 	bool	   file_from_sym;	/* additive: @file is the symbol's STT_FILE (no DWARF line) */
 };
 /*
@@ -282,6 +284,26 @@ int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pi
  */
 int hm_symbols__resolve_map(struct hm_symbols *s, const struct hm_maps *maps,
 			    const struct hm_map *map, u64 addr, struct hm_symbol_info *info);
+/*
+ * additive: one function of the inline chain at an address
+ * (hm_symbols__inlines): its name (DWARF's, "??" when it has none) and
+ * the source line it is at; file NULL when DWARF gives no call site.
+ */
+struct hm_inline_frame {
+	const char *name;
+	const char *file;	/* as DWARF names it (a path) */
+	int	   line;
+};
+/*
+ * additive: the functions DWARF nests at @addr in the user map @map (as
+ * perf 7.3's inline unwinding finds them), innermost first, at most @max
+ * in @out; strings owned by @s.  The outermost is the function holding
+ * the address, under its DWARF name.  Returns how many (0: no debug
+ * information, no line row or no function there; a kernel map), or
+ * -ENOMEM.
+ */
+int hm_symbols__inlines(struct hm_symbols *s, const struct hm_map *map, u64 addr,
+			struct hm_inline_frame *out, int max);
 struct hm_symbols_stats {
 	u64	lookups, cache_hits, resolved;	/* resolved: distinct (dso, address) entries */
 	u64	nr_dsos;

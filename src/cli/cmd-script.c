@@ -21,6 +21,7 @@
 #include <hitmap/perf_data.h>
 #include "cli.h"
 #include "output.h"
+#include "script-header.h"
 #include "script-out.h"
 #include "script-sym.h"
 #include "script-threads.h"
@@ -49,7 +50,13 @@ static const char usage_text[] =
 "                      the file's kernel is the running one)\n"
 "  -k, --vmlinux FILE  kernel symbols (and source lines) from a vmlinux ELF\n"
 "      --symfs DIR     look for user ELF files under DIR\n"
-"      --no-inline     accepted for perf's sake: hitmap adds no inlined frames\n"
+"      --header        print the file's header first, as perf script --header\n"
+"      --header-only   print the header alone\n"
+"  -I, --show-info     the header's features in full (perf's -I)\n"
+"      --inline        add inlined functions to call chains, from DWARF (perf\n"
+"                      7.3's default; perf 6.1 and 6.12 add none to the chains\n"
+"                      the kernel records, and neither does hitmap for them)\n"
+"      --no-inline     print call chains without inlined functions\n"
 "  -h, --help          show this help\n";
 
 enum {
@@ -155,6 +162,9 @@ struct script {
 	bool		user_set;
 	bool		ns, json;
 	bool		hide_callchain;	/* -G */
+	bool		no_inline;	/* --no-inline */
+	bool		header_only;	/* --header-only */
+	struct hm_script_header hd;	/* --header, -I */
 	enum hm_perf_compat compat;
 	struct obuf	o;
 	struct hm_script_threads threads;
@@ -697,6 +707,15 @@ static int setup_sym(struct script *s, struct hm_reader *r)
 	for (int i = 0; i < hm_reader__nr_evsels(r); i++)
 		if (hm_reader__evsel(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			chains = true;
+	/*
+	 * perf 7.3 adds inlined frames to call chains unless --no-inline;
+	 * perf 6.1 and 6.12 (--inline or not) add none to the chains the
+	 * kernel recorded (6.12 only to DWARF-unwound ones, which hitmap
+	 * does not unwind).  Finding them needs the symbols.
+	 */
+	so.inlines = !s->no_inline && s->compat != HM_PERF_6_1 && s->compat != HM_PERF_6_12 &&
+		     chains && !s->hide_callchain && !s->json;
+	so.symbols = so.symbols || so.inlines;
 	if (!so.symbols && (s->compat != HM_PERF_6_1 || s->hide_callchain || !chains))
 		return 0;
 	s->sym = hm_script_sym__new(s->h, &so);
@@ -716,7 +735,11 @@ static int cmd_script(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "symfs", required_argument, NULL, 'S' },
 		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "no-inline", no_argument, NULL, 'I' },
+		{ "no-inline", no_argument, NULL, 'W' },
+		{ "inline", no_argument, NULL, 'L' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, 'O' },
+		{ "show-info", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -732,7 +755,7 @@ static int cmd_script(int argc, char **argv)
 	if (!s)
 		return hm_cli__error("script: out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:F:Gk:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:Gk:Ih", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -748,7 +771,11 @@ static int cmd_script(int argc, char **argv)
 		case 'K': s->kallsyms = optarg; break;
 		case 'S': s->symfs = optarg; break;
 		case 'k': s->vmlinux = optarg; break;
-		case 'I': break;	/* hitmap adds no inlined frames */
+		case 'W': s->no_inline = true; break;
+		case 'L': s->no_inline = false; break;
+		case 'H': s->hd.header = true; break;
+		case 'O': s->hd.header = s->header_only = true; break;
+		case 'I': s->hd.show_info = true; break;
 		case 'P':
 			if (hm_perf_compat__parse(optarg, &compat) < 0) {
 				hm_cli__error("--perf-compat %s: unknown perf version; use one of "
@@ -778,6 +805,7 @@ static int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	s->dc->compat = compat;
+	s->hd.compat = compat;
 	s->compat = compat;
 	s->pid_width = compat == HM_PERF_6_1 ? 5 : 7;
 	s->threads.exit_drops = compat != HM_PERF_6_1;
@@ -791,6 +819,9 @@ static int cmd_script(int argc, char **argv)
 	s->h = hm_reader__header(r);
 	if (setup_sym(s, r) < 0)
 		goto nomem;
+	hm_script_header__begin(&s->hd, r, input);
+	if (s->header_only)
+		goto out;
 	if (s->json) {
 		s->j = hm_json__new(stdout, false);
 		hm_json__arr_begin(s->j, NULL);
@@ -812,6 +843,9 @@ static int cmd_script(int argc, char **argv)
 				goto nomem;
 			continue;
 		}
+		case HM_RECORD_HEADER_FEATURE:
+			hm_script_header__feature(&s->hd, r, &ev, &s->o);
+			continue;
 		case PERF_RECORD_FORK:
 		case PERF_RECORD_EXIT: {
 			const u32 *p = (const u32 *)ev.data;

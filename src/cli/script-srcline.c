@@ -63,6 +63,11 @@ void hm_script_srcline__print(struct hm_script_srcline *s, struct obuf *o, const
 		ob_u64(o, info->line > 0 ? (u64)info->line : 0, 0, false);
 		return;
 	}
+	/* no unit holds the address: perf 6.12's and 7.3's addr2line answer "??:0" */
+	if (info->file_no_unit && s->compat != HM_PERF_6_1) {
+		ob_str(o, "\n  ??:0", 7);
+		return;
+	}
 	/*
 	 * perf 6.1 takes addr2line's "??:?" (a symbol, no line) for a line
 	 * and prints nothing for its "??:0"; it asks addr2line only of a file

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <hitmap/symbols.h>
 #include "script-sym.h"
+#include "script-inline.h"
 #include "script-srcline.h"
 
 /* A module map's DSO name, worked out once per map filename. */
@@ -27,6 +28,7 @@ struct hm_script_sym {
 	struct hm_script_sym_opts opts;
 	u32			nr_bids;	/* header build-ids given to the maps */
 	struct hm_script_srcline *src;		/* NULL: no srcline */
+	struct hm_script_inline	*inl;		/* NULL: no inlined frames */
 	const struct hm_header	*h;
 	enum hm_perf_compat	compat;
 	struct modname		*mods;
@@ -93,6 +95,11 @@ static int make_syms(struct hm_script_sym *s)
 		if (!s->src)
 			return -ENOMEM;
 	}
+	if (o->inlines) {
+		s->inl = hm_script_inline__new();
+		if (!s->inl)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -104,6 +111,7 @@ void hm_script_sym__delete(struct hm_script_sym *s)
 		free(s->mods[i].name);
 	free(s->mods);
 	hm_script_srcline__delete(s->src);
+	hm_script_inline__delete(s->inl);
 	hm_symbols__delete(s->syms);
 	hm_maps__delete(s->maps);
 	free(s);
@@ -396,6 +404,48 @@ static bool map__is_identity(const struct hm_map *m)
 }
 
 /*
+ * perf 7.3's inlined frames of a chain's frame (append_inlines()), in
+ * the frame's place, innermost first, all at its address: a function
+ * whose name is not the frame's symbol's is a symbol of its own, at the
+ * same start (so the same offset), "(inlined)" where the DSO would be,
+ * after its srcline; the frame's srcline is where it calls the function
+ * inlined into it.
+ */
+static void put_inlines(struct hm_script_sym *s, struct obuf *o, const struct hm_map *m,
+			const struct hm_symbol_info *info, u64 ip,
+			const struct hm_inline_frame *fr, int n, unsigned opts)
+{
+	for (int i = 0; i < n; i++) {
+		bool inlined = strcmp(fr[i].name, info->name);
+
+		ob_ch(o, '\t');
+		if (opts & HM_SIP_IP)
+			ob_hex(o, ip, 16);
+		if (opts & HM_SIP_SYM) {
+			ob_ch(o, ' ');
+			ob_cstr(o, fr[i].name);
+			if (opts & HM_SIP_SYMOFF) {
+				ob_str(o, "+0x", 3);
+				ob_hex(o, info->offset, 0);
+			}
+		}
+		if ((opts & HM_SIP_DSO) && !inlined)
+			put_dso(s, o, m, info);
+		if ((opts & HM_SIP_SRCLINE) && s->src && fr[i].file) {
+			const char *b = strrchr(fr[i].file, '/');
+
+			ob_str(o, "\n  ", 3);
+			ob_cstr(o, b ? b + 1 : fr[i].file);
+			ob_ch(o, ':');
+			ob_u64(o, fr[i].line > 0 ? (u64)fr[i].line : 0, 0, false);
+		}
+		if (inlined)
+			ob_str(o, " (inlined)", 10);
+		ob_ch(o, '\n');
+	}
+}
+
+/*
  * sample__fprintf_callchain(): "\t%16lx sym+0xoff (dso)\n" a frame.  perf
  * 6.1 prints a frame found in a user map relative to the file (ip - start
  * + pgoff, as map__map_ip() gives it), every other one as it is; later
@@ -408,6 +458,7 @@ void hm_script_sym__print_chain(struct hm_script_sym *s, struct obuf *o,
 	/* thread__resolve_callchain_sample() starts in user mode */
 	u8 cpumode = PERF_RECORD_MISC_USER;
 	bool names = s && s->syms && (opts & (HM_SIP_SYM | HM_SIP_DSO | HM_SIP_SRCLINE));
+	bool inl = s && s->syms && s->inl;
 	bool rel = s && s->compat == HM_PERF_6_1 && (opts & HM_SIP_IP);
 
 	for (u64 i = 0; i < end; i++) {
@@ -421,12 +472,21 @@ void hm_script_sym__print_chain(struct hm_script_sym *s, struct obuf *o,
 				  PERF_RECORD_MISC_HYPERVISOR;
 			continue;
 		}
-		if (names)
+		if (names || inl)
 			m = locate(s, sm, cpumode, ip, &info);
 		else if (rel && cpumode == PERF_RECORD_MISC_USER)
 			m = hm_maps__find_thread(s->maps, sm->pid, sm->tid, cpumode, ip);
 		if (rel && m && !m->kernel && m->type == HM_MAP_USER && !map__is_identity(m))
 			pip = ip - m->start + m->pgoff;
+		if (inl && m && !m->kernel && info.name) {
+			const struct hm_inline_frame *fr;
+			int n = hm_script_inline__frames(s->inl, s->syms, m, ip, &fr);
+
+			if (n > 0) {
+				put_inlines(s, o, m, &info, pip, fr, n, opts);
+				continue;
+			}
+		}
 		ob_ch(o, '\t');
 		if (opts & HM_SIP_IP)
 			ob_hex(o, pip, 16);

@@ -33,6 +33,7 @@ struct hm_script_sym_opts {
 	enum hm_perf_compat compat;
 	bool		symbols;	/* names wanted (else maps only: perf 6.1's frame addresses) */
 	bool		srcline;	/* source lines wanted (DWARF) */
+	bool		inlines;	/* call chains add inlined frames (perf 7.3's default) */
 };
 
 struct hm_script_sym;

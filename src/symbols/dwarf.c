@@ -15,12 +15,8 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include "symbols-priv.h"
+#include "dwarf-priv.h"
 
-struct hm_dwarf {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	GElf_Addr bias;		/* Dwfl address = ELF vaddr + bias */
-};
 
 static char *debuginfo_path;
 
@@ -111,6 +107,11 @@ int hm_dwarf__srcline(struct hm_dwarf *d, u64 vaddr, struct hm_srcline *out)
 	cudie = dwfl_module_addrdie(d->mod, addr, &cubias);
 	if (!cudie)
 		return out->file ? 0 : -ENOENT;
+	if (!out->file && !hm_dwarf__unit_holds(cudie, addr - cubias)) {
+		/* libdwfl hands out the unit before a gap (crt1's _start) */
+		out->no_unit = true;
+		return -ENOENT;
+	}
 	if (!out->file) {	/* a CU without lines (crtstuff.c): its name, line 0, as addr2line */
 		out->file = dwarf_diename(cudie);
 		out->line = 0;

@@ -107,6 +107,7 @@ struct hm_srcline {
 	const char *call_file;
 	int	   call_line;
 	bool	   no_row;	/* @file is the unit's name: its line table has no row here */
+	bool	   no_unit;	/* -ENOENT: no unit's ranges hold the address (libdwfl gave the one before) */
 };
 struct hm_dwarf;
 /* Open DWARF for @path (cached per DSO by the caller).  NULL with errno. */
@@ -117,5 +118,15 @@ void hm_dwarf__delete(struct hm_dwarf *d);
  * libdw's, valid until hm_dwarf__delete: copy them.  0, or -ENOENT.
  */
 int hm_dwarf__srcline(struct hm_dwarf *d, u64 vaddr, struct hm_srcline *out);
+/*
+ * The functions at ELF virtual address @vaddr as perf 7.3's libdw
+ * inline unwinding walks them (dwarf-inline.c): innermost first in
+ * @out (at most @max), each with the line it is at (the address's line
+ * for the innermost, the call site of the next inner one for the
+ * others; file NULL: no call site).  Strings are libdw's, as above.
+ * The number of frames, 0 when the address has no line row or lies in
+ * no function of its unit.
+ */
+int hm_dwarf__inlines(struct hm_dwarf *d, u64 vaddr, struct hm_inline_frame *out, int max);
 
 #endif

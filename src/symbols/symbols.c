@@ -596,6 +596,7 @@ static void fill_vaddr(struct hm_symbols *s, struct dso *d, u64 vaddr, struct hm
 			d->dw = hm_dwarf__open(hm_elf__debug_path(d->elf));
 	}
 	if (!d->dw || hm_dwarf__srcline(d->dw, vaddr, &sl) < 0) {
+		info->file_no_unit = d->dw && sl.no_unit;
 		/* no line: addr2line (so perf 6.1) names the symbol's STT_FILE, line 0 */
 		if (sym && sym->file) {
 			info->file = hm_strpool__intern(s->pool, sym->file);
@@ -832,6 +833,39 @@ int hm_symbols__resolve_map(struct hm_symbols *s, const struct hm_maps *maps,
 	    (map->type != HM_MAP_VMLINUX && map->type != HM_MAP_MODULE))
 		return resolve_kernel(s, map, addr, info);	/* the vmlinux ELF's symbols */
 	return resolve_kernel_split(s, map, addr, info);
+}
+
+int hm_symbols__inlines(struct hm_symbols *s, const struct hm_map *map, u64 addr,
+			struct hm_inline_frame *out, int max)
+{
+	struct dso *d;
+	u64 vaddr;
+	int n;
+
+	if (!s || !map || map->kernel || no_file(map->filename) || !strcmp(map->filename, "[vdso]"))
+		return 0;
+	d = dso_get(s, map);
+	if (!d)
+		return -ENOMEM;
+	if (!d->elf || hm_elf__off_to_vaddr(d->elf, addr - map->start + map->pgoff, &vaddr) < 0)
+		return 0;
+	if (!d->dw_tried) {
+		d->dw_tried = true;
+		if (hm_elf__debug_path(d->elf))
+			d->dw = hm_dwarf__open(hm_elf__debug_path(d->elf));
+	}
+	if (!d->dw)
+		return 0;
+	n = hm_dwarf__inlines(d->dw, vaddr, out, max);
+	for (int i = 0; i < n; i++) {
+		const char *f = out[i].file;
+
+		out[i].name = hm_strpool__intern(s->pool, out[i].name);
+		out[i].file = f ? hm_strpool__intern(s->pool, f) : NULL;
+		if (!out[i].name || (f && !out[i].file))
+			return -ENOMEM;
+	}
+	return n;
 }
 
 int hm_symbols__resolve(struct hm_symbols *s, const struct hm_maps *maps, u32 pid,

@@ -7,8 +7,8 @@
 # its EXIT (perf 6.12 and later), -G, ins_lat and retire_lat (6.12 and
 # later) of raw PMU events with WEIGHT_STRUCT.  Both print perf's default
 # fields less the symbol ones (-F -sym,-dso,-symoff; script-sym.sh compares
-# the symbols); --no-inline keeps perf from adding inlined frames from
-# installed debug info (hitmap adds none).
+# the symbols); --no-inline keeps both from adding inlined frames from
+# installed debug info (tests/sh/script-inline.sh compares those).
 . tests/lib.sh
 
 PERFS=$(oracle_perfs)
@@ -27,7 +27,7 @@ same() {
 		perfv "$v" script --no-inline $KS -i "$f" $pa >"$TMP/$n.$v.perf" 2>"$TMP/$n.$v.perr"
 		rc=$?
 		# shellcheck disable=SC2086
-		"$HITMAP" script --perf-compat "$v" -i "$f" $ha >"$TMP/$n.$v.hm" 2>"$TMP/$n.$v.herr"
+		"$HITMAP" script --no-inline --perf-compat "$v" -i "$f" $ha >"$TMP/$n.$v.hm" 2>"$TMP/$n.$v.herr"
 		if [ $rc -ne 0 ] || [ ! -s "$TMP/$n.$v.perf" ]; then
 			skip "script-parity.$n (perf $v)" "perf $v script failed: $(perf_crash_why "$TMP/$n.$v.perr" $rc)"
 		elif cmp -s "$TMP/$n.$v.perf" "$TMP/$n.$v.hm"; then

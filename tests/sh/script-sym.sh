@@ -12,8 +12,8 @@
 # the same sample fields (perf shows addr, data_src, weight, phys_addr and
 # the page sizes for raw events only).  Both sides read the same kallsyms
 # (perf_ksyms) and, for perf 7.3, the same user files (perf_symfs below).
-# perf V runs with --no-inline: perf 7.3 adds inlined frames from installed
-# debug info, hitmap adds none.
+# Both run with --no-inline: perf 7.3 adds inlined frames from installed
+# debug info by default (tests/sh/script-inline.sh compares those).
 . tests/lib.sh
 
 PERFS=$(oracle_perfs)
@@ -180,7 +180,7 @@ for v in $PERFS; do
 	while read -r n f a; do
 		runs "$n" "$v" || continue
 		# shellcheck disable=SC2086  # the argument lists split on purpose
-		"$HITMAP" script --perf-compat "$v" $KS $SF -i "$f" $a >"$O/$n.hm" 2>"$O/$n.herr"
+		"$HITMAP" script --no-inline --perf-compat "$v" $KS $SF -i "$f" $a >"$O/$n.hm" 2>"$O/$n.herr"
 		hrc=$?
 		perf_ran "$v" "$O" "$n" || continue
 		if [ $hrc -ne 0 ]; then
