@@ -495,6 +495,21 @@ int hm_writer__set_pipe(struct hm_writer *w, bool pipe);
  * mmap_len} is added.  Call before the first record.
  */
 int hm_writer__set_compression(struct hm_writer *w, int level, bool compressed2);
+/*
+ * A bare record stream, as the data.N files of a perf.data folder (perf
+ * record --threads) hold: the records from offset 0, with no header, ids,
+ * attrs or feature sections, and no AUXTRACE index.  Events are still added
+ * (SAMPLE encoding and the other byte order lay records out from their
+ * attrs).  Compression works as in a file: the file's own zstd stream.
+ * Call before the first record.
+ */
+int hm_writer__set_bare(struct hm_writer *w, bool bare);
+/*
+ * The DIR_FORMAT feature (u64 @version; perf's PERF_DIR_VERSION is 1) in
+ * the header at close: the file is the "data" file of a perf.data folder
+ * whose data.N files hold the rest of the records.  0: none.
+ */
+int hm_writer__set_dir_format(struct hm_writer *w, u64 version);
 /* Bytes fed to and written by compression so far (after close: all). */
 void hm_writer__comp_stats(const struct hm_writer *w, u64 *raw, u64 *compressed);
 
@@ -561,7 +576,17 @@ struct hm_convert_opts {
 	bool	compressed2;	/* COMPRESSED2 (83) records instead of COMPRESSED (81) */
 	bool	swap;		/* the other byte order */
 	int	out_fd;		/* >= 0: write there (not closed), @out names it */
+	/*
+	 * A perf.data folder (perf record --threads' layout) at @out, which
+	 * must not exist or be an empty folder: "data" (header, events,
+	 * side-band records) and data.0 .. data.(dir_files - 1), the samples
+	 * and kernel records of CPU c in data.(c % dir_files).  Not with @pipe
+	 * or @out_fd.
+	 */
+	bool	dir;
+	u32	dir_files;	/* with @dir: data.N files; 0: the input's CPUs */
 };
+#define HM_CONVERT_DIR_MAX	1024	/* data.N files at most */
 
 struct hm_convert_stats {
 	u64	records;	/* records written (SAMPLE included) */
@@ -574,6 +599,8 @@ struct hm_convert_stats {
 	bool	tracing_data;	/* TRACING_DATA written */
 	u64	aux_records;	/* AUXTRACE records written (in records) */
 	u64	aux_bytes;	/* the AUX data they carry */
+	u32	dir_files;	/* data.N files written (a folder) */
+	u64	dir_main_records;	/* records in a folder's "data" file */
 };
 
 int hm_convert(const char *in, const char *out, const struct hm_convert_opts *opts,

@@ -16,17 +16,24 @@
 #include "util/num.h"
 
 static const char usage_text[] =
-"usage: hitmap convert -i IN -o OUT [--pipe] [-z [LEVEL]] [--compressed2] [--swap] [--json]\n"
+"usage: hitmap convert -i IN -o OUT [--pipe | --dir[=N]] [-z [LEVEL]] [--compressed2]\n"
+"                      [--swap] [--json]\n"
 "\n"
 "Read any perf.data hitmap reads (file or pipe mode, either byte order,\n"
 "COMPRESSED or COMPRESSED2, attrs of any size) and write it again in the\n"
 "chosen form.  The default output is a plain file-mode perf.data with\n"
 "128-byte attrs that perf 6.1 reads.  AUX trace data (Arm SPE, Intel PT)\n"
-"is kept as it is.\n"
+"is kept as it is.  IN may be a perf.data folder (perf record --threads).\n"
 "\n"
 "  -i, --input IN       perf.data to read ('-': standard input)\n"
-"  -o, --output OUT     file to write ('-': pipe mode to standard output)\n"
+"  -o, --output OUT     file (folder with --dir) to write ('-': pipe mode to\n"
+"                       standard output)\n"
 "      --pipe           write pipe mode (like perf record -o -)\n"
+"      --dir[=N]        write OUT as a perf.data folder, as perf record --threads\n"
+"                       does (perf >= 5.17 reads it): OUT/data (header, events,\n"
+"                       side-band records) and OUT/data.0 .. data.N-1 (the\n"
+"                       samples of CPU c in data.(c % N)); N: 1..1024, default\n"
+"                       the input's CPUs.  OUT must be new or an empty folder.\n"
 "  -z, --compress[=N]   zstd-compress the records, level N (default 1, 1..22)\n"
 "      --compressed2    with -z: COMPRESSED2 records (perf >= 6.16) instead of\n"
 "                       COMPRESSED (perf >= 5.2)\n"
@@ -70,6 +77,7 @@ static int cmd_convert(int argc, char **argv)
 		{ "input",	 required_argument, NULL, 'i' },
 		{ "output",	 required_argument, NULL, 'o' },
 		{ "pipe",	 no_argument,	    NULL, 'p' },
+		{ "dir",	 optional_argument, NULL, 'd' },
 		{ "compress",	 optional_argument, NULL, 'z' },
 		{ "compressed2", no_argument,	    NULL, '2' },
 		{ "swap",	 no_argument,	    NULL, 's' },
@@ -79,7 +87,7 @@ static int cmd_convert(int argc, char **argv)
 	};
 	struct hm_convert_opts o = { .out_fd = -1 };
 	struct hm_convert_stats st;
-	const char *in = NULL, *out = NULL, *level = NULL, *wpath;
+	const char *in = NULL, *out = NULL, *level = NULL, *files = NULL, *wpath;
 	bool json = false, zset = false, c2 = false;
 	double t0;
 	FILE *info;
@@ -91,6 +99,14 @@ static int cmd_convert(int argc, char **argv)
 		case 'i': in = optarg; break;
 		case 'o': out = optarg; break;
 		case 'p': o.pipe = true; break;
+		case 'd':
+			o.dir = true;
+			files = optarg;
+			/* "--dir 4" as "-z 3": a word that starts with a digit */
+			if (!files && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				files = argv[optind++];
+			break;
 		case 'z':
 			zset = true;
 			level = optarg;
@@ -129,6 +145,20 @@ static int cmd_convert(int argc, char **argv)
 			return hm_cli__usage_error("convert: -z %s: not a zstd level; use 1..22", level);
 		o.comp_level = (int)l;
 	}
+	if (files) {
+		int64_t n;
+
+		if (hm_num__parse_s64(files, 10, 1, HM_CONVERT_DIR_MAX, &n))
+			return hm_cli__usage_error("convert: --dir=%s: not a number of data.N files; "
+						   "use 1..%d", files, HM_CONVERT_DIR_MAX);
+		o.dir_files = (u32)n;
+	}
+	if (o.dir && o.pipe)
+		return hm_cli__usage_error("convert: --dir and --pipe: a perf.data folder is file "
+					   "mode, not a stream; drop one of them");
+	if (o.dir && !strcmp(out, "-"))
+		return hm_cli__usage_error("convert: --dir with -o -: a perf.data folder cannot go "
+					   "to standard output; give a folder name with -o");
 	if (c2 && !zset)
 		return hm_cli__usage_error("convert: --compressed2 needs -z; add -z [LEVEL]");
 	o.compressed2 = c2;
@@ -142,19 +172,24 @@ static int cmd_convert(int argc, char **argv)
 		o.out_fd = STDOUT_FILENO;
 		out = "<stdout>";
 	}
-	if (o.out_fd < 0 && !o.pipe && (ret = check_seekable(out)))
+	if (o.out_fd < 0 && !o.pipe && !o.dir && (ret = check_seekable(out)))
 		return ret;
 	info = o.out_fd == STDOUT_FILENO ? stderr : stdout;
 	t0 = hm_clock__mono();
 	/* a regular file is written beside it and put in its place when finished */
-	wpath = o.out_fd < 0 ? hm_out__begin(out, "-o", 0644, 0) : out;
+	/*
+	 * a regular file is written beside it and put in its place when
+	 * finished; a folder in place (hm_convert removes it on failure)
+	 */
+	wpath = o.out_fd < 0 && !o.dir ? hm_out__begin(out, "-o", 0644, 0) : out;
 	ret = hm_convert(in, wpath, &o, &st);
 	if (ret) {
 		ret = hm_out__lib_error(ret, in);
-		hm_out__drop(wpath);
+		if (!o.dir)
+			hm_out__drop(wpath);
 		return ret;
 	}
-	if (hm_out__commit(wpath))
+	if (!o.dir && hm_out__commit(wpath))
 		return 1;
 	if (json) {
 		struct hm_json *j = hm_json__new(info, true);
@@ -169,7 +204,11 @@ static int cmd_convert(int argc, char **argv)
 		hm_json__u64(j, "attr_size", st.in_attr_size);
 		hm_json__obj_end(j);
 		hm_json__obj_begin(j, "output_form");
-		hm_json__str(j, "mode", o.pipe ? "pipe" : "file");
+		hm_json__str(j, "mode", o.pipe ? "pipe" : o.dir ? "folder" : "file");
+		if (o.dir) {
+			hm_json__u64(j, "data_files", st.dir_files);
+			hm_json__u64(j, "data_records", st.dir_main_records);
+		}
 		hm_json__bool(j, "swapped", o.swap);
 		hm_json__str(j, "compression", !o.comp_level ? "none" :
 			     o.compressed2 ? "COMPRESSED2" : "COMPRESSED");
@@ -195,6 +234,9 @@ static int cmd_convert(int argc, char **argv)
 			!o.comp_level ? "" : o.compressed2 ? ", COMPRESSED2" : ", COMPRESSED");
 		if (o.comp_level && st.comp_bytes)
 			fprintf(info, " (%.1fx)", (double)st.raw_bytes / st.comp_bytes);
+		if (o.dir)
+			fprintf(info, "; a folder: data (%llu records) and data.0 .. data.%u",
+				(unsigned long long)st.dir_main_records, st.dir_files - 1);
 		if (st.aux_records)
 			fprintf(info, "; %llu AUX trace records (%llu bytes of AUX data)",
 				(unsigned long long)st.aux_records, (unsigned long long)st.aux_bytes);
@@ -206,4 +248,4 @@ static int cmd_convert(int argc, char **argv)
 	return 0;
 }
 
-HM_COMMAND("convert", "rewrite a perf.data as file/pipe mode, zstd or the other byte order", cmd_convert)
+HM_COMMAND("convert", "rewrite a perf.data as file/pipe mode, a folder, zstd or the other byte order", cmd_convert)

@@ -8,6 +8,9 @@
  * again at the end so that late HEADER_BUILD_ID records are kept.  AUX
  * trace data (AUXTRACE_INFO, AUXTRACE with its payload, AUXTRACE_ERROR) is
  * copied as it is; decoding it is the reader's business, not the copy's.
+ * A perf.data folder as output (hm_convert_opts.dir): convert-dir.c makes
+ * its files and says which one each record goes to; the events go to every
+ * file, the header to "data".
  */
 #include <errno.h>
 #include <string.h>
@@ -17,11 +20,13 @@
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
+#include "perfdata/convert-dir.h"
 #include "perfdata/writer-int.h"
 
 struct conv {
 	struct hm_reader	*r;
-	struct hm_writer	*w;
+	struct hm_writer	*w;		/* the file, or a folder's "data" */
+	struct hm_dirout	*dir;		/* a folder: its files */
 	const struct hm_convert_opts *o;
 	struct hm_convert_stats	*st;
 	const char		*in, *out;
@@ -59,6 +64,58 @@ static int set_header(struct conv *c)
 	return ret;
 }
 
+/* The files written: one, or a folder's "data" and data.N */
+static u32 nr_writers(const struct conv *c)
+{
+	return c->dir ? hm_dirout__nr_writers(c->dir) : 1;
+}
+
+static struct hm_writer *writer(const struct conv *c, u32 i)
+{
+	return c->dir ? hm_dirout__writer(c->dir, i) : c->w;
+}
+
+/* The output options on one of the writers. */
+static int setup(struct conv *c, struct hm_writer *w)
+{
+	int ret;
+
+	hm_writer__features_as_given(w);
+	ret = c->o->swap ? hm_writer__set_swap(w, true) : 0;
+	if (!ret)
+		ret = hm_writer__set_pipe(w, c->o->pipe);
+	if (!ret)
+		ret = hm_writer__set_compression(w, c->o->comp_level, c->o->compressed2);
+	return ret;
+}
+
+/*
+ * A folder: made when the header is known (a pipe's NRCPUS comes as a
+ * record), so that data.N can default to one per CPU, as perf --threads.
+ */
+static int open_dir(struct conv *c)
+{
+	const struct hm_header *h = hm_reader__header(c->r);
+	u32 n = c->o->dir_files;
+	int ret = 0;
+
+	if (!n)
+		n = h->nr_cpus_online ? h->nr_cpus_online : h->nr_cpus_avail ? h->nr_cpus_avail : 1;
+	if (n > HM_CONVERT_DIR_MAX) {
+		hm_warn("%s: %u CPUs; the folder gets %u data.N files (CPU c in data.(c %% %u))",
+			c->in, n, HM_CONVERT_DIR_MAX, HM_CONVERT_DIR_MAX);
+		n = HM_CONVERT_DIR_MAX;
+	}
+	c->dir = hm_dirout__new(c->out, n);
+	if (!c->dir)
+		return errno ? -errno : -EIO;
+	c->w = hm_dirout__writer(c->dir, 0);
+	c->st->dir_files = n;
+	for (u32 i = 0; !ret && i < nr_writers(c); i++)
+		ret = setup(c, writer(c, i));
+	return ret;
+}
+
 static int start(struct conv *c)
 {
 	const struct hm_header *h = hm_reader__header(c->r);
@@ -69,14 +126,22 @@ static int start(struct conv *c)
 		       c->in);
 		return -EINVAL;
 	}
+	if (c->o->dir && !c->dir) {
+		ret = open_dir(c);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < n; i++) {
 		const struct hm_evsel *e = hm_reader__evsel(c->r, i);
 
 		if (!i)
 			c->st->in_attr_size = e->file_attr_size;
-		ret = hm_writer__add_evsel(c->w, &e->attr, e->name, e->ids, e->nr_ids);
-		if (ret < 0)
-			return ret;
+		for (u32 k = 0; k < nr_writers(c); k++) {
+			ret = hm_writer__add_evsel(writer(c, k), &e->attr, e->name, e->ids,
+						   e->nr_ids);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	ret = set_header(c);
 	if (ret)
@@ -91,7 +156,7 @@ static int start(struct conv *c)
  * they came (the trace's own format), the record in the output's byte
  * order; the writer indexes it (the AUXTRACE feature) in file mode.
  */
-static int copy_auxtrace(struct conv *c, const struct hm_event *ev)
+static int copy_auxtrace(struct conv *c, struct hm_writer *w, const struct hm_event *ev)
 {
 	int ret;
 
@@ -100,7 +165,7 @@ static int copy_auxtrace(struct conv *c, const struct hm_event *ev)
 		       c->in, (unsigned long long)ev->file_offset, ev->size);
 		return -EINVAL;
 	}
-	ret = hm_writer__write_auxtrace(c->w, ev->data, ev->size, ev->aux, ev->aux_size);
+	ret = hm_writer__write_auxtrace(w, ev->data, ev->size, ev->aux, ev->aux_size);
 	if (ret)
 		return ret;
 	c->st->records++;
@@ -111,6 +176,7 @@ static int copy_auxtrace(struct conv *c, const struct hm_event *ev)
 
 static int copy(struct conv *c, const struct hm_event *ev)
 {
+	struct hm_writer *w = c->w;
 	int ret;
 
 	switch (ev->type) {
@@ -145,24 +211,27 @@ static int copy(struct conv *c, const struct hm_event *ev)
 		if (ret)
 			return ret;
 	}
+	if (c->dir && !(w = hm_dirout__route(c->dir, ev)))
+		return 0;	/* FINISHED_ROUND: a folder has none */
 	if (ev->type == HM_RECORD_AUXTRACE)
-		return copy_auxtrace(c, ev);
+		return copy_auxtrace(c, w, ev);
 	if (ev->type == PERF_RECORD_SAMPLE && c->o->swap) {
 		if (!ev->has_sample || !ev->sample.evsel) {
 			c->st->dropped++;
 			return 0;
 		}
-		ret = hm_writer__write_sample(c->w, ev->sample.evsel->idx, &ev->sample);
+		ret = hm_writer__write_sample(w, ev->sample.evsel->idx, &ev->sample);
 	} else {
-		if (!hm_writer__swappable(c->w, ev->data, ev->size)) {
+		if (!hm_writer__swappable(w, ev->data, ev->size)) {
 			c->st->dropped++;
 			return 0;
 		}
-		ret = hm_writer__write(c->w, ev->data, ev->size);
+		ret = hm_writer__write(w, ev->data, ev->size);
 	}
 	if (ret)
 		return ret;
 	c->st->records++;
+	c->st->dir_main_records += c->dir && w == c->w;
 	c->st->samples += ev->type == PERF_RECORD_SAMPLE;
 	return 0;
 }
@@ -177,7 +246,7 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 	struct hm_event ev;
 	int ret;
 
-	if (!in || !out || !o)
+	if (!in || !out || !o || (o->dir && (o->pipe || o->out_fd >= 0)))
 		return -EINVAL;
 	c.st = st ? st : &dummy;
 	memset(c.st, 0, sizeof(*c.st));
@@ -187,17 +256,16 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 	h = hm_reader__header(c.r);
 	c.st->in_pipe = h->pipe;
 	c.st->in_swap = h->needs_swap;
-	c.w = o->out_fd >= 0 ? hm_writer__new_fd(o->out_fd, out) : hm_writer__new(out);
-	if (!c.w) {
-		ret = errno ? -errno : -EIO;
-		goto out_reader;
+	if (!o->dir) {
+		c.w = o->out_fd >= 0 ? hm_writer__new_fd(o->out_fd, out) : hm_writer__new(out);
+		if (!c.w) {
+			ret = errno ? -errno : -EIO;
+			goto out_reader;
+		}
+		ret = setup(&c, c.w);
+	} else {
+		ret = h->pipe ? 0 : open_dir(&c);
 	}
-	hm_writer__features_as_given(c.w);
-	ret = o->swap ? hm_writer__set_swap(c.w, true) : 0;
-	if (!ret)
-		ret = hm_writer__set_pipe(c.w, o->pipe);
-	if (!ret)
-		ret = hm_writer__set_compression(c.w, o->comp_level, o->compressed2);
 	if (!ret && !h->pipe)
 		ret = start(&c);
 	while (!ret && (ret = hm_reader__next(c.r, &ev)) == 1)
@@ -213,9 +281,18 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *o,
 	if (!ret && !o->pipe)
 		ret = set_header(&c);	/* late build ids, pipe input */
 	if (!ret)
-		ret = hm_writer__close(c.w);
-	hm_writer__comp_stats(c.w, &c.st->raw_bytes, &c.st->comp_bytes);
-	hm_writer__delete(c.w);
+		ret = c.dir ? hm_dirout__close(c.dir) : hm_writer__close(c.w);
+	for (u32 i = 0; i < (c.w ? nr_writers(&c) : 0); i++) {
+		u64 raw, comp;
+
+		hm_writer__comp_stats(writer(&c, i), &raw, &comp);
+		c.st->raw_bytes += raw;
+		c.st->comp_bytes += comp;
+	}
+	if (c.dir)
+		hm_dirout__delete(c.dir);
+	else
+		hm_writer__delete(c.w);
 out_reader:
 	hm_reader__delete(c.r);
 	return ret;

@@ -65,6 +65,13 @@ struct hm_writer {
 	 * it (writer.c write_features).
 	 */
 	bool			as_given;
+	/*
+	 * hm_writer__set_bare: records from offset 0, no header, ids, attrs or
+	 * features (a data.N file of a perf.data folder); dir_format: the
+	 * DIR_FORMAT feature of the folder's "data" file (its version, 0: none).
+	 */
+	bool			bare;
+	u64			dir_format;
 };
 
 /* ---- writer-out.c */

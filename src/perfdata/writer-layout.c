@@ -293,6 +293,11 @@ static int layout(struct hm_writer *w)
 		}
 	}
 	w->laid_out = true;
+	if (w->bare) {
+		/* a data.N file: the records alone, from offset 0 */
+		w->data_offset = 0;
+		return start_data(w);
+	}
 	if (w->pipe) {
 		if (pipe_layout(w))
 			return w->err;

@@ -232,7 +232,7 @@ int hm_writer__write_auxtrace(struct hm_writer *w, const void *rec, size_t size,
 		swap_known(w, tmp, (u32)size);
 		rec = tmp;
 	}
-	if (!w->pipe) {
+	if (!w->pipe && !w->bare) {
 		/* the AUXTRACE feature: u64 nr, then {file offset, record size} per record */
 		struct hm_fwbuf *b = w->feat[HM_FEAT_AUXTRACE];
 		u64 nr;

@@ -11,6 +11,8 @@
  *        feature bodies (each at an 8-byte boundary of the file)
  * The ids and attrs are laid down when the first record is written, so all
  * evsels must be added before that.  Memory does not grow with records.
+ * A bare writer (hm_writer__set_bare) writes the records alone, from
+ * offset 0: a data.N file of a perf.data folder (convert-dir.c).
  *
  * This file: set-up, the feature sections, the file header and close; the
  * rest in writer-out.c (buffer, zstd), writer-layout.c (ids and attrs, or
@@ -120,6 +122,29 @@ int hm_writer__set_compression(struct hm_writer *w, int level, bool compressed2)
 	}
 	w->comp_level = level;
 	w->comp2 = compressed2;
+	return 0;
+}
+
+int hm_writer__set_bare(struct hm_writer *w, bool bare)
+{
+	if (!w)
+		return -EINVAL;
+	if (w->laid_out || w->closed) {
+		hm_err("%s: bare mode set after the first record; set it before writing records",
+		       w->path);
+		return -EBUSY;
+	}
+	w->bare = bare;
+	return 0;
+}
+
+int hm_writer__set_dir_format(struct hm_writer *w, u64 version)
+{
+	if (!w)
+		return -EINVAL;
+	if (w->closed)
+		return -EBUSY;
+	w->dir_format = version;
 	return 0;
 }
 
@@ -311,7 +336,7 @@ int hm_writer__sync(struct hm_writer *w)
 
 	if (err)
 		return err;
-	if (w->pipe || fstat(w->fd, &st) || !S_ISREG(st.st_mode))
+	if (w->pipe || w->bare || fstat(w->fd, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	err = hm_writer__flush(w);
 	if (err)
@@ -333,7 +358,7 @@ static bool any_feature(struct hm_fwbuf *const *body)
 
 static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 {
-	struct hm_fwbuf extra[4];
+	struct hm_fwbuf extra[5];
 	struct hm_fwbuf *body[HM_FEAT_BITS], *meta;
 	struct perf_file_section_le sec;
 	static const u8 zeros[8];
@@ -370,6 +395,13 @@ static int write_features(struct hm_writer *w, u64 feat_offset, u64 *bits)
 		body[HM_FEAT_COMPRESSED] = &extra[nextra++];
 	} else {
 		body[HM_FEAT_COMPRESSED] = NULL;
+	}
+	/* DIR_FORMAT: the "data" file of a folder (encode_raw passes none on) */
+	if (w->dir_format) {
+		hm_fwbuf__init(&extra[nextra]);
+		extra[nextra].swap = w->swap;
+		hm_fwbuf__put_u64(&extra[nextra], w->dir_format);
+		body[HM_FEAT_DIR_FORMAT] = &extra[nextra++];
 	}
 	/*
 	 * HOSTNAME always, this machine's: perf's byte-order check of the
@@ -472,8 +504,8 @@ int hm_writer__close(struct hm_writer *w)
 		if (err)
 			goto out;
 	}
-	if (w->pipe) {
-		/* pipe mode: no sections, nothing to rewrite */
+	if (w->pipe || w->bare) {
+		/* pipe mode, a bare stream: no sections, nothing to rewrite */
 		err = hm_writer__flush(w);
 		goto out;
 	}
