@@ -77,9 +77,11 @@ struct hm_range;
  * cut @to's FINISHED_ROUND (NULL: to the end), the side-band records
  * before @from first.  @s must outlive it; its records are read, never
  * changed, so ranges may be read by several threads at once.
+ * @queue_bytes: as hm_reader_opts.queue_bytes.
  */
 struct hm_range *hm_range__new(const char *path, struct hm_range_scan *s,
-			       const struct hm_range_cut *from, const struct hm_range_cut *to);
+			       const struct hm_range_cut *from, const struct hm_range_cut *to,
+			       u32 queue_bytes);
 void hm_range__delete(struct hm_range *rg);
 /* Its reader (header, events); owned by the range. */
 struct hm_reader *hm_range__reader(struct hm_range *rg);

@@ -76,6 +76,12 @@ struct hm_report_opts {
 	 * run on, 1 none besides the caller's.  The result does not depend on it.
 	 */
 	int		threads;
+	/*
+	 * The ordering queue's bytes past which it hands out early what
+	 * perf's flush gives out anyway (hm_reader_opts.queue_bytes; 0:
+	 * 4 MiB), in every reader of the pass.  The fuzzers set it small.
+	 */
+	u32		queue_bytes;
 	/* additive: a vmlinux ELF for kernel symbols (report -k), NULL: none */
 	const char	*vmlinux;
 	/*

@@ -561,9 +561,11 @@ struct hm_range {
 };
 
 struct hm_range *hm_range__new(const char *path, struct hm_range_scan *s,
-			       const struct hm_range_cut *from, const struct hm_range_cut *to)
+			       const struct hm_range_cut *from, const struct hm_range_cut *to,
+			       u32 queue_bytes)
 {
-	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
+	struct hm_reader_opts ro = { .ordered = true, .all_records = true,
+				     .queue_bytes = queue_bytes };
 	struct hm_range *rg = calloc(1, sizeof(*rg));
 
 	if (!rg) {

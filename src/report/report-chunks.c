@@ -111,7 +111,8 @@ static struct hm_report *part_new(struct hm_report *p, const struct hm_range_cut
 		goto fail;
 	r->chunk->parent = p;
 	r->chunk->open = open ? p->chunks : NULL;
-	r->chunk->range = hm_range__new(p->opts.input, p->chunks->scan, from, to);
+	r->chunk->range = hm_range__new(p->opts.input, p->chunks->scan, from, to,
+					  p->opts.queue_bytes);
 	if (!r->chunk->range)
 		goto fail;
 	return r;

@@ -138,7 +138,8 @@ int hm_report__details_read(struct hm_report *r, struct hm_lines *l, hm_detail_f
 {
 	/* a zstd stream is decompressed again, ahead as in the pass; the pass said what is wrong */
 	struct hm_reader_opts ro = { .ordered = true, .all_records = true,
-				     .zstd_ahead = hm_report__zstd_ahead(r), .quiet = true };
+				     .zstd_ahead = hm_report__zstd_ahead(r), .quiet = true,
+				     .queue_bytes = r->opts.queue_bytes };
 	struct hm_reader *rd = hm_reader__new(r->opts.input, &ro);
 	struct hm_maps *maps = hm_maps__new();
 	struct hm_detail_pipe *pipe = NULL;

@@ -734,7 +734,8 @@ static int pass_read(struct hm_report *r);
 
 int hm_report__pass(struct hm_report *r)
 {
-	struct hm_reader_opts ro = { .ordered = true, .all_records = true };
+	struct hm_reader_opts ro = { .ordered = true, .all_records = true,
+				     .queue_bytes = r->opts.queue_bytes };
 	int err;
 
 	ro.zstd_ahead = hm_report__zstd_ahead(r);
@@ -761,6 +762,19 @@ int hm_report__pass(struct hm_report *r)
 	if (r->chunks)
 		return 1;
 	return pass_read(r);
+}
+
+/* The line table's workers done: their shards merged into r->lines. */
+static int par_finish(struct hm_report *r)
+{
+	int err = hm_par__finish(r->par, &r->lines);
+
+	/* the merged table's lines have totals only, as each part's */
+	if (r->lines && defer_details(r))
+		hm_lines__defer_details(r->lines, details_pass, r);
+	hm_par__delete(r->par);
+	r->par = NULL;
+	return err;
 }
 
 /* The pass's read of the file (or of a part's range) after its setup. */
@@ -823,15 +837,10 @@ static int pass_read(struct hm_report *r)
 		err = hm_perf_lines__finish(r->perf_lines, r->lines);
 	hm_dsrc_cache__fold(r->dsrc_cache, &r->c2c);
 	if (r->par) {
-		int e2 = hm_par__finish(r->par, &r->lines);
+		int e2 = par_finish(r);
 
 		if (err >= 0)
 			err = e2;
-		/* the merged table's lines have totals only, as each part's */
-		if (r->lines && defer_details(r))
-			hm_lines__defer_details(r->lines, details_pass, r);
-		hm_par__delete(r->par);
-		r->par = NULL;
 	}
 	free(batch.p);
 	free(batch.arena);
@@ -864,8 +873,10 @@ int hm_report__pass_end(struct hm_report *r, int err)
 	if (err < 0)
 		return err;
 	if (!r->topo) {
-		/* no samples at all */
+		/* no samples at all (a pipe: set up only now, its workers' empty table too) */
 		err = setup_header(r);
+		if (err >= 0 && r->par)
+			err = par_finish(r);
 		if (err < 0)
 			return err;
 	}

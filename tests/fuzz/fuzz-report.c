@@ -6,10 +6,15 @@
  * futex views) and every renderer that reads the aggregation: perf's stats
  * block, the line table as text, JSON, CSV and LKP lines, the Pareto
  * sections, the three futex views.  Twice an input: one thread with the
- * offsets built in the pass, then two threads (the file in ranges, or the
- * line table's workers) with the offsets read again for the lines shown.
+ * offsets built in the pass, then two threads (the line table's workers:
+ * a range needs 32 MB) with the offsets read again for the lines shown.
  * Between them the counts alone (report --lkp), which must equal the first
- * pass's counts wherever both succeed: a difference aborts.
+ * pass's counts wherever both succeed: a difference aborts.  For one input
+ * in four the second pass instead reads the file in ranges of any size
+ * (HITMAP_RANGE_BYTES=1) with the ordering queue's early hand-out from
+ * 256 bytes on, with the first pass's version and line size: everything
+ * it renders must be the first pass's bytes (the output does not depend
+ * on the threads, the cut or the queue's threshold), or it aborts.
  * The reader's own target (fuzz-reader.c) covers the records and the header;
  * this one what the report does with what the reader let through.
  *
@@ -105,7 +110,7 @@ static void counts_report(const struct hm_c2c_stats *full)
  * the pass succeeded, its counts then in *@c2c (NULL: not wanted).
  */
 static bool one_report(int threads, bool defer, enum hm_perf_compat compat, u32 cls,
-		       struct hm_c2c_stats *c2c)
+		       struct hm_c2c_stats *c2c, FILE *out, u32 qbytes)
 {
 	struct hm_pareto_opts popts;
 	struct hm_pareto_render prd = { .sort = HM_SORT_TOT, .node_info = 2, .show_all = true,
@@ -126,6 +131,7 @@ static bool one_report(int threads, bool defer, enum hm_perf_compat compat, u32 
 	ro.want_buckets = true;
 	ro.pareto = &popts;
 	ro.defer_details = defer;
+	ro.queue_bytes = qbytes;
 	r = hm_report__new(&ro);
 	if (!r)
 		return false;
@@ -133,15 +139,15 @@ static bool one_report(int threads, bool defer, enum hm_perf_compat compat, u32 
 	if (ok) {
 		if (c2c)
 			*c2c = *hm_report__c2c(r);
-		hm_render__stats(r, &rd, sink);
-		hm_render__lines_text(r, &rd, sink);
-		hm_render__json(r, &rd, sink);
-		hm_render__csv(r, &rd, sink);
-		hm_render__lkp(r, sink);
-		hm_pareto__render(hm_report__pareto(r), r, &prd, sink);
+		hm_render__stats(r, &rd, out);
+		hm_render__lines_text(r, &rd, out);
+		hm_render__json(r, &rd, out);
+		hm_render__csv(r, &rd, out);
+		hm_render__lkp(r, out);
+		hm_pareto__render(hm_report__pareto(r), r, &prd, out);
 		for (int v = HM_BY_BUCKET; v <= HM_BY_SOCKET; v++) {
-			hm_report__render_futex(r, v, HM_FMT_TEXT, false, sink);
-			hm_report__render_futex(r, v, HM_FMT_JSON, true, sink);
+			hm_report__render_futex(r, v, HM_FMT_TEXT, false, out);
+			hm_report__render_futex(r, v, HM_FMT_JSON, true, out);
 		}
 		if (threads == 1) {
 			/* the page reads the same pass (report --html) */
@@ -156,7 +162,37 @@ static bool one_report(int threads, bool defer, enum hm_perf_compat compat, u32 
 	}
 	hm_report__delete(r);
 	fflush(sink);
+	fflush(out);
 	return ok;
+}
+
+/* The first pass's renders again, in ranges with a 256-byte queue threshold: the same bytes. */
+static void same_in_ranges(bool full_ok, const char *want, size_t want_len)
+{
+	char *got = NULL;
+	size_t got_len = 0;
+	FILE *f = open_memstream(&got, &got_len);
+	bool ok;
+
+	if (!f)
+		return;
+	setenv("HITMAP_RANGE_BYTES", "1", 1);
+	ok = one_report(2, false, HM_PERF_7_3, 64, NULL, f, 256);
+	unsetenv("HITMAP_RANGE_BYTES");
+	fclose(f);
+	if (full_ok && ok && (got_len != want_len || memcmp(got, want, want_len))) {
+		size_t i = 0, line = 0;
+
+		while (i < want_len && i < got_len && want[i] == got[i])
+			line += want[i++] == '\n';
+		while (i && want[i - 1] != '\n')
+			i--;
+		fprintf(stderr, "fuzz-report: in ranges with the early hand-out the output differs "
+			"at line %zu:\n  one thread: %.*s\n  in ranges:  %.*s\n", line + 1,
+			(int)strcspn(want + i, "\n"), want + i, (int)strcspn(got + i, "\n"), got + i);
+		abort();
+	}
+	free(got);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -174,8 +210,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (size_t i = 0; i < size; i += 61)
 		h = (h ^ data[i]) * 16777619u;
-	full_ok = one_report(1, false, HM_PERF_7_3, 64, &full);
-	counts_report(full_ok ? &full : NULL);
-	one_report(2, true, h & 1 ? HM_PERF_6_1 : HM_PERF_6_12, h & 2 ? 128 : 64, NULL);
+	if (h & 12) {
+		full_ok = one_report(1, false, HM_PERF_7_3, 64, &full, sink, 0);
+		counts_report(full_ok ? &full : NULL);
+		one_report(2, true, h & 1 ? HM_PERF_6_1 : HM_PERF_6_12, h & 2 ? 128 : 64, NULL,
+			   sink, 0);
+	} else {
+		char *want = NULL;
+		size_t want_len = 0;
+		FILE *f = open_memstream(&want, &want_len);
+
+		if (!f)
+			return 0;
+		full_ok = one_report(1, false, HM_PERF_7_3, 64, &full, f, 0);
+		fclose(f);
+		counts_report(full_ok ? &full : NULL);
+		same_in_ranges(full_ok, want, want_len);
+		free(want);
+	}
 	return 0;
 }

@@ -33,6 +33,10 @@ if [ -x "$GEN" ]; then
 		files+=("$TMP/gen.data")
 	"$GEN" -o "$TMP/gen-swap.data" -n 20000 -l 500 --seed 6 --mix arm --swap >/dev/null &&
 		files+=("$TMP/gen-swap.data")
+	# no samples at all, also as a pipe (set up at its end, the line table's workers too)
+	"$GEN" -o "$TMP/empty.data" -n 0 --seed 7 >/dev/null && files+=("$TMP/empty.data") &&
+		"$HITMAP" convert -i "$TMP/empty.data" -o - >"$TMP/empty.pipe.data" 2>/dev/null &&
+		files+=("$TMP/empty.pipe.data")
 else
 	skip "report-threads: generated files" "no $GEN (make tests)"
 fi
@@ -100,7 +104,8 @@ n=0 bad=0 skipped=0
 for f in "${files[@]}"; do
 	# every view on one file of each kind, the main ones on the others
 	case ${f##*/} in
-	srf-6.16.data|zen4-7.3.data|altra-6.17.data|gen.data|cont.data|gen.zst2.pipe.data) vs=("${views[@]}");;
+	srf-6.16.data|zen4-7.3.data|altra-6.17.data|gen.data|cont.data|gen.zst2.pipe.data|empty.pipe.data)
+		vs=("${views[@]}");;
 	*) vs=("${short[@]}");;
 	esac
 	for v in "${vs[@]}"; do
