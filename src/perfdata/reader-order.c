@@ -336,6 +336,21 @@ static int queue_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off
 	return 1;
 }
 
+/*
+ * Whether an early hand-out up to @limit frees enough to pay: it sorts
+ * the queue and moves what stays into the current arena, so it goes ahead
+ * only when a quarter of the queued records or more would go out.  Only
+ * memory depends on it, never the order.
+ */
+static bool early_worth(const struct hm_oq *q, u64 limit)
+{
+	size_t m = q->n - q->rend, out = 0;
+
+	for (size_t i = q->rend; i < q->n; i++)
+		out += q->ents[i].time <= limit;
+	return out * 4 >= m && out;
+}
+
 /* A record of time @ts (its evsel @ev) into the queue. */
 static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bool compressed,
 		       u64 ts, struct hm_evsel *ev)
@@ -375,7 +390,7 @@ static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bo
 		ret = r->hold_on || r->replaying ? 0 : hm_ahead__limit(r, &limit);
 		if (ret < 0)
 			return hm_reader__fail(r, ret, off, "reading ahead: %s", strerror(-ret));
-		if (ret && (ret = oq_flush(r, limit, NULL, 0, 0, false)))
+		if (ret && early_worth(q, limit) && (ret = oq_flush(r, limit, NULL, 0, 0, false)))
 			return hm_reader__fail(r, ret, off, "out of memory");
 		/* next look when the queue has grown by a quarter (at least 1 MiB, or the threshold) */
 		{
