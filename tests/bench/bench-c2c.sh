@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # hitmap report against perf c2c report --stdio (6.1 and 7.3), side by side in
-# one run, on seven file shapes, with the read limit (cat, hitmap stat):
+# one run, on eight file shapes, with the read limit (cat, hitmap stat):
 #
 #   futex     hitmap simulate --sockets 2 --kernel 6.16 --period 10 --ops 2000000
 #   futexp    the futex file as perf writes it: perf inject (the first perf
@@ -11,6 +11,9 @@
 #             futex code and the bucket view is empty, for both tools alike)
 #   l50k      1M samples over 50k lines (hm-gen)
 #   l1m       1M samples over 1M lines (hm-gen)
+#   rounds    2M samples over 50k lines in rounds of 17 MB, each written CPU
+#             by CPU as perf drains a busy machine's rings (hm-gen --round
+#             200000 --drain): the ordering queue holds a whole round
 #   cont      a contention-mode recording (hm-cont-gen, lock tracepoints)
 #   futexz    the futex file zstd-compressed (hitmap convert -z: one zstd
 #             stream, not cut; the default decompresses on a thread of its own)
@@ -55,8 +58,8 @@ HITMAP=${HITMAP:-$PWD/${HITMAP_BUILD:-build}/hitmap}
 TOOLS=$(dirname "$HITMAP")/tools
 T=${BENCH_TMP:-$(mktemp -d /tmp/hitmap-bench.XXXXXX)}
 QUICK=${BENCH_QUICK:-0}
-SHAPES=${BENCH_SHAPES:-futex futexp l50k l1m cont futexz big}
-[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex futexp l50k l1m cont futexz"
+SHAPES=${BENCH_SHAPES:-futex futexp l50k l1m rounds cont futexz big}
+[ "$QUICK" = 1 ] && [ -z "${BENCH_SHAPES:-}" ] && SHAPES="futex futexp l50k l1m rounds cont futexz"
 RUNS=${BENCH_RUNS:-2}
 [ "$QUICK" = 1 ] && RUNS=1
 MEM_AVAIL_GB=$(awk '/MemAvailable/ { printf "%d", $2 * 3 / 4 / 1048576 }' /proc/meminfo 2>/dev/null)
@@ -205,6 +208,10 @@ make_shape() {	# SHAPE -> sets F and DESC, or returns 1
 	l1m)
 		DESC="hm-gen -n 1000000 -l 1000000 --nodes 2 --cpus 16 --phys"
 		"$TOOLS/hm-gen" -o "$F" -n 1000000 -l 1000000 --nodes 2 --cpus 16 --seed 7 --phys >/dev/null 2>"$T/err.txt";;
+	rounds)
+		DESC="hm-gen -n 2000000 -l 50000 --nodes 2 --cpus 16 --phys --round 200000 --drain (rounds of 17 MB, written CPU by CPU as perf drains a busy machine's rings)"
+		"$TOOLS/hm-gen" -o "$F" -n 2000000 -l 50000 --nodes 2 --cpus 16 --seed 7 --phys \
+			--round 200000 --drain >/dev/null 2>"$T/err.txt";;
 	cont)
 		DESC="hm-cont-gen -n 1000000 (lock:contention_begin/end, contention mode)"
 		[ -x "$TOOLS/hm-cont-gen" ] || { echo "  SKIP: hm-cont-gen not built"; return 1; }
