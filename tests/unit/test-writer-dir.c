@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "tap.h"
+#include "slurp.h"
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
 
@@ -98,21 +99,6 @@ static int make_input(const char *path)
 	return ret;
 }
 
-static u8 *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	u8 *p = NULL;
-	int fd = open(path, O_RDONLY);
-
-	*len = 0;
-	if (fd < 0)
-		return NULL;
-	if (!fstat(fd, &st) && (p = malloc(st.st_size + 1)) &&
-	    read(fd, p, st.st_size) == st.st_size)
-		*len = st.st_size;
-	close(fd);
-	return p;
-}
 
 /* The record types of @n bytes at @p (a bare stream): bit t set for type t < 128 */
 static int walk(const u8 *p, size_t n, u64 seen[2], u32 *samples_bad_cpu, u32 file_cpu, u32 nr)

@@ -11,27 +11,13 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "slurp.h"
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
 #include <hitmap/meta.h>
 
 static char dir[64];
 
-static u8 *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	u8 *p = NULL;
-	int fd = open(path, O_RDONLY);
-
-	*len = 0;
-	if (fd < 0)
-		return NULL;
-	if (!fstat(fd, &st) && (p = malloc(st.st_size + 1)) &&
-	    read(fd, p, st.st_size) == st.st_size)
-		*len = st.st_size;
-	close(fd);
-	return p;
-}
 
 static u64 g64(const u8 *p, size_t off)
 {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "slurp.h"
 #include <hitmap/log.h>
 #include <hitmap/meta.h>
 #include <hitmap/perf_data.h>
@@ -480,20 +481,6 @@ out:
 	free(wants);
 }
 
-static u8 *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	u8 *p = NULL;
-	int fd = open(path, O_RDONLY);
-
-	*len = 0;
-	if (fd < 0)
-		return NULL;
-	if (!fstat(fd, &st) && (p = malloc(st.st_size + 1)) && read(fd, p, st.st_size) == st.st_size)
-		*len = st.st_size;
-	close(fd);
-	return p;
-}
 
 /* Read a file and write it again with the writer: the bytes must not change. */
 static void test_rewrite(const char *src, const char *name)
