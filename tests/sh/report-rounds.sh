@@ -13,13 +13,6 @@
 # (the Pareto view's PA cnt, pids and code addresses follow the order).
 . tests/lib.sh
 GEN=$HITMAP_BUILD/tools/hm-gen
-same() {
-	if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-		pass "$1"
-	else
-		fail "$1" "$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-	fi
-}
 [ -x "$GEN" ] || { skip report-rounds "no $GEN (make tests)"; done_tests; }
 
 # 300k samples, 60k a round: five rounds of about 5.3 MB
@@ -69,9 +62,9 @@ for v in $(oracle_perfs); do
 	fi
 	cp "$TMP/c$v/r.data.out" "$TMP/a.out"
 	"$HITMAP" report --threads 1 --pareto --perf-compat "$v" -i "$TMP/r.data" >"$TMP/b.out" 2>&1
-	same "report-rounds: report --pareto --perf-compat $v = perf $v c2c report --stdio ($(wc -l <"$TMP/a.out") lines)"
+	same_out "report-rounds: report --pareto --perf-compat $v = perf $v c2c report --stdio ($(wc -l <"$TMP/a.out") lines)"
 	HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads 2 --pareto --perf-compat "$v" -i "$TMP/r.data" >"$TMP/b.out" 2>&1
-	same "report-rounds: report --pareto --perf-compat $v in 2 ranges = perf $v c2c report --stdio"
+	same_out "report-rounds: report --pareto --perf-compat $v in 2 ranges = perf $v c2c report --stdio"
 done
 [ "$n" -gt 0 ] || skip "report-rounds: order against perf script" "no perf installed (scripts/setup-oracles.sh)"
 
@@ -90,7 +83,7 @@ for v in "" "--json" "--csv" "--stdio" "--by bucket" "--lkp" "-N --show-all"; do
 	for t in 2 4; do
 		# shellcheck disable=SC2086
 		HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$TMP/r.data" $v >"$TMP/b.out" 2>&1
-		same "report-rounds: ${v:-text} in $t ranges = --threads 1"
+		same_out "report-rounds: ${v:-text} in $t ranges = --threads 1"
 	done
 done
 done_tests

@@ -64,17 +64,10 @@ else
 fi
 
 # same NAME: pass when $TMP/a.out and $TMP/b.out are byte-identical, else fail with the first lines that differ
-same() {
-	if cmp -s "$TMP/a.out" "$TMP/b.out"; then
-		pass "$1"
-	else
-		fail "$1" "$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
-	fi
-}
 
 # same_unless NAME WHY: failed NAME for WHY, or same NAME where WHY is empty
 same_unless() {
-	if [ -n "$2" ]; then fail "$1" "$2"; else same "$1"; fi
+	if [ -n "$2" ]; then fail "$1" "$2"; else same_out "$1"; fi
 }
 
 # differs NAME RA RB: whether the runs in $TMP/a.* and $TMP/b.* (exit RA and
@@ -153,7 +146,7 @@ if [ -x "$GEN" ] && "$GEN" -o "$TMP/many.data" -n 300000 -l 30000 --nodes 2 --cp
 			for t in 2 3 16; do
 				# shellcheck disable=SC2086
 				"$HITMAP" report --threads $t -i "$f" $v >"$TMP/b.out" 2>&1
-				same "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1"
+				same_out "report-threads: ${f##*/} ${v:-text} --threads $t = --threads 1"
 			done
 		done
 	done
@@ -184,7 +177,7 @@ if "$HITMAP" simulate --sockets 2 --kernel 6.16 --period 10 --ops 100000 --seed 
 			for t in 2 3 4 16; do
 				# shellcheck disable=SC2086
 				HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads $t -i "$f" $v >"$TMP/b.out" 2>&1
-				same "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1"
+				same_out "report-threads: ${f##*/} ${v:-text} in $t ranges = --threads 1"
 			done
 		done
 	done
@@ -223,7 +216,7 @@ for f in "${fvfiles[@]}"; do
 				>"$TMP/b.out" 2>"$TMP/d.err"
 			nr=$(sed -n 's/.*report: \([0-9]*\) ranges.*/\1/p' "$TMP/d.err")
 			if [ "${nr:-0}" -ge 2 ]; then
-				same "report-threads: ${f##*/} $v in $nr ranges = --threads 1"
+				same_out "report-threads: ${f##*/} $v in $nr ranges = --threads 1"
 			else
 				fail "report-threads: ${f##*/} $v in ranges" "got '${nr:-none}' ranges"
 			fi
@@ -238,7 +231,7 @@ if [ -f "$TMP/cont.data" ]; then
 	if grep -q 'report: [0-9]* ranges' "$TMP/d.err"; then
 		fail "report-threads: contention mode's futex views in one pass" "$(grep 'ranges' "$TMP/d.err" | head -n 1)"
 	else
-		same "report-threads: contention mode's futex views in one pass = --threads 1"
+		same_out "report-threads: contention mode's futex views in one pass = --threads 1"
 	fi
 fi
 
@@ -265,7 +258,7 @@ if [ -f "$TMP/ksim.data" ]; then
 				nr=$(sed -n 's/.*report: \([0-9]*\) ranges.*/\1/p' "$TMP/d.err")
 				if [ "${nr:-0}" -ge 2 ]; then
 					vn=${v%% --kallsyms*}
-					same "report-threads: perf $pv inject's file ${vn:-text} in $nr ranges = --threads 1"
+					same_out "report-threads: perf $pv inject's file ${vn:-text} in $nr ranges = --threads 1"
 				else
 					fail "report-threads: perf $pv inject's file in ranges" "got '${nr:-none}' ranges"
 				fi
@@ -399,7 +392,7 @@ if [ -x "$GEN" ] && echo | grep -qP '' 2>/dev/null; then
 			"$HITMAP" report --threads 1 -i "$TMP/late-k.data" $v >"$TMP/a.out" 2>&1
 			# shellcheck disable=SC2086
 			HITMAP_RANGE_BYTES=1 "$HITMAP" report --threads 4 -i "$TMP/late-k.data" $v >"$TMP/b.out" 2>&1
-			same "report-threads: ranges given up: ${v:-text} = --threads 1"
+			same_out "report-threads: ranges given up: ${v:-text} = --threads 1"
 		done
 	else
 		skip "report-threads: ranges given up" "no FINISHED_ROUND in the generated file"
@@ -454,7 +447,7 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
 			# shellcheck disable=SC2086
 			HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
-			same "report-threads: default on ${f##*/} ${v:-text} = --threads 1"
+			same_out "report-threads: default on ${f##*/} ${v:-text} = --threads 1"
 		done
 	done
 	# a range started before the verdict and dropped says nothing: a record
@@ -503,7 +496,7 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 				"$(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
 		fi
 		"$HITMAP" report --threads 1 -i "$TMP/flat4.data" >"$TMP/a.out" 2>&1
-		same "report-threads: many lines: the default = --threads 1"
+		same_out "report-threads: many lines: the default = --threads 1"
 		rm -f "$TMP/flat4.data"
 	fi
 	# every file of the ranges above read whole by the first range
@@ -522,7 +515,7 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			"$HITMAP" report --threads 1 -i "$f" $v >"$TMP/a.out" 2>&1
 			# shellcheck disable=SC2086
 			HITMAP_CUT_LINES=0 HITMAP_RANGE_BYTES=1 "$HITMAP" report -i "$f" $v >"$TMP/b.out" 2>&1
-			same "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
+			same_out "report-threads: ${f##*/} ${v:-text} read whole = --threads 1"
 		done
 	done
 	# a HITMAP_CUT_LINES that is not a number in [0, 1] is ignored with one
@@ -543,7 +536,7 @@ if [ -x "$GEN" ] && [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 			elif [ -z "$(verdict "$TMP/a.err")" ] || [ "$(verdict "$TMP/a.err")" != "$(verdict "$TMP/b.err")" ]; then
 				fail "$name" "verdict '$(verdict "$TMP/b.err")', the default's '$(verdict "$TMP/a.err")'"
 			else
-				same "$name"
+				same_out "$name"
 			fi
 		done
 	fi
@@ -566,7 +559,7 @@ if [ -f "$f" ] && [ -n "$PIN" ]; then
 		>"$TMP/b.out" 2>"$TMP/d.err"
 	moves=$(sed -n "s/.*$TURNED 1 ms: \([0-9]*\) moves/\1/p" "$TMP/d.err")
 	if [ -n "$moves" ] && [ "$moves" -gt 0 ]; then
-		same "report-threads: $NC ranges turned round $NC CPUs ($moves moves) = --threads 1"
+		same_out "report-threads: $NC ranges turned round $NC CPUs ($moves moves) = --threads 1"
 	else
 		fail "report-threads: $NC ranges turned round $NC CPUs" \
 			"no moves in HITMAP_DEBUG: $(grep 'report:' "$TMP/d.err" | head -n 3 | tr '\n' ' ')"
