@@ -283,7 +283,7 @@ int hm_reader__next_raw(struct hm_reader *r, const u8 **rec, u32 *size, u64 *off
 	    ((ret = hm_order__unhold(r)) < 0 || (ret = hm_dir__switch(r, false)) < 0))
 		return hm_reader__fail(r, ret, win_off(r), "%s", strerror(-ret));
 next_file:
-	if (r->mapped && r->head - r->released >= HM_RELEASE_STEP)
+	if (r->mapped && r->head - r->released >= HM_RELEASE_STEP && r->head >= r->release_next)
 		hm_order__release(r);
 	ret = win_have(r, 8);
 	if (ret < 0)

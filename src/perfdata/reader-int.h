@@ -261,6 +261,7 @@ struct hm_reader {
 	 */
 	bool			mapped;
 	u64			released;
+	u64			release_next;	/* the head at which to try again */
 	/* window */
 	u8			*buf;
 	size_t			cap, head, len;

@@ -683,6 +683,12 @@ void hm_order__release(struct hm_reader *r)
 	const struct hm_oq *q = &r->q;
 	u64 keep = r->head;
 
+	/*
+	 * The scan walks the whole queue: a record queued early in a big
+	 * round holds keep back, so try again only a step further on (else
+	 * one scan per record read: quadratic in the round's records).
+	 */
+	r->release_next = r->head + HM_RELEASE_STEP;
 	for (size_t i = q->rpos; i < q->n; i++)
 		if (q->ents[i].arena == QENT_IN_PLACE && q->ents[i].file_offset < keep)
 			keep = q->ents[i].file_offset;
