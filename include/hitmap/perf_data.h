@@ -396,6 +396,7 @@ struct hm_reader_stats {
 	u64	nr_unqueued;		/* SAMPLEs counts_order handed out without the queue */
 	u64	hold_peak;		/* counts_order: the most SAMPLE bytes held at once (queue's count) */
 	u64	queue_peak;		/* ordered: the most record bytes queued at a look ahead (past 4 MiB) */
+	u64	queue_mem;		/* ordered: bytes of the chunks the queued records took at most */
 	/*
 	 * Records (counted in nr[] too) shorter than perf 7.3's minimum for
 	 * their type (perf_event__min_size: EVENT_TYPE of perf 3.x is 24

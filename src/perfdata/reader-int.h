@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <hitmap/perf_data.h>
+#include "order-chunks.h"
 
 #define HM_PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define HM_PERF_MAGIC2_SW	0x50455246494c4532ULL
@@ -184,12 +185,13 @@ static inline u32 hm_id_cache__slot(u64 id)
 /* One queued record of the ordering queue (reader-order.c). */
 struct hm_qent {
 	u64	time, file_offset;
-	u32	off, len;	/* the record's bytes in arena @arena */
+	u32	off;		/* the record's place in the queue's chunks (unless in place) */
 	int	evidx;		/* its evsel when queued (-1: none), valid while evgen is ev_gen */
 	u32	evgen;
+	u16	len;		/* a record's size is a u16 */
 	u8	arena;
 	bool	compressed;
-};
+};	/* 32 bytes: the sort moves them */
 
 /*
  * Queued records (entries only: their bytes are in the arenas), in one
@@ -225,11 +227,6 @@ struct hm_hold {
  */
 #define ORDER_MAX_BYTES	(4u << 20)
 
-/* Record bytes of the ordering queue: two arenas, used by turns. */
-struct hm_oarena {
-	u8		*p;
-	size_t		len, cap;
-};
 
 /*
  * A pipe-mode EVENT_DESC entry that came before its event: perf 4.14..4.16
@@ -293,9 +290,7 @@ struct hm_reader {
 	/* ordering */
 	bool			ordered;
 	struct hm_oq		q;
-	struct hm_oarena	ar[2];
-	int			acur;		/* the arena records are copied into */
-	bool			aswitch;	/* use the other one from the next record on */
+	struct hm_ochunks	oc;		/* the queued records' bytes */
 	size_t			qbytes;		/* bytes of the accumulating queue's records */
 	u32			ev_gen;		/* bumped when ids or evsels change */
 	struct hm_evsel		*dec_ev;	/* hm_reader__decode's evsel, when dec_ev_set */

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include "reader-int.h"
+#include "../util/bigalloc.h"
 
-/* hm_qent.arena of a record left where it is in the input (a file mapped, memory) */
-#define QENT_IN_PLACE	2
+/* hm_qent.arena: the record's bytes in the queue's chunks, or left where they are in the input */
+#define QENT_CHUNKS	0
+#define QENT_IN_PLACE	2	/* a file mapped, memory */
 
 /*
  * A record held by counts_order's delay line (struct hm_hold): its bytes
@@ -84,11 +86,17 @@ static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 	size_t nr = 0, i, j;
 
 	if (n > r->qtmp_cap) {
-		t = realloc(r->qtmp, n * sizeof(*t));
+		size_t c = n > r->qtmp_cap * 2 ? n : r->qtmp_cap * 2;
+
+		/* huge pages past 2 MB: the merges stream through it */
+		hm_big__free(r->qtmp, r->qtmp_cap * sizeof(*t));
+		r->qtmp = NULL;
+		r->qtmp_cap = 0;
+		t = hm_big__alloc(c * sizeof(*t));
 		if (!t)
 			return -ENOMEM;
 		r->qtmp = t;
-		r->qtmp_cap = n;
+		r->qtmp_cap = c;
 	}
 	if (n / 16 + 2 > r->qruns_cap) {
 		size_t *p = realloc(r->qruns, (n / 16 + 2) * sizeof(*p));
@@ -158,7 +166,7 @@ static int ents_room(struct hm_oq *q)
 	}
 	if (q->n * 2 > q->cap || !q->cap) {
 		size_t c = q->cap ? q->cap * 2 : 1024;
-		struct hm_qent *e = realloc(q->ents, c * sizeof(*e));
+		struct hm_qent *e = hm_big__realloc(q->ents, q->cap * sizeof(*e), c * sizeof(*e));
 
 		if (!e)
 			return -ENOMEM;
@@ -168,52 +176,40 @@ static int ents_room(struct hm_oq *q)
 	return 0;
 }
 
-/* Copy @len bytes of @rec into the current arena; its offset in *@off. */
-static int arena_put(struct hm_reader *r, const void *rec, u32 len, u32 *off)
-{
-	struct hm_oarena *a = &r->ar[r->acur];
-	size_t need = a->len + ((len + 7) & ~7u);
+_Static_assert(sizeof(struct hm_qent) == 32, "hm_qent: 32 bytes, the sort moves them");
 
-	if (need > a->cap) {
-		size_t c = a->cap ? a->cap : 65536;
-		u8 *p;
-
-		while (c < need)
-			c *= 2;
-		if (c > UINT32_MAX)
-			return -ENOMEM;
-		p = realloc(a->p, c);
-		if (!p)
-			return -ENOMEM;
-		a->p = p;
-		a->cap = c;
-	}
-	memcpy(a->p + a->len, rec, len);
-	*off = (u32)a->len;
-	a->len = need;
-	return 0;
-}
-
-/* Fill @e with the record @rec, its bytes copied into the current arena. */
+/*
+ * Fill @e with the record @rec, its bytes copied into the queue's chunks.
+ * @len comes from a record header's u16 size (file, zstd stream, SPE's
+ * synthesized samples alike), so it fits hm_qent.len.
+ */
 static int ent_set(struct hm_reader *r, struct hm_qent *e, const void *rec, u32 len, u64 time,
 		   u64 off, bool compressed, const struct hm_evsel *ev)
 {
 	*e = (struct hm_qent){ .time = time, .file_offset = off, .len = len,
-			       .arena = (u8)r->acur, .compressed = compressed,
+			       .arena = QENT_CHUNKS, .compressed = compressed,
 			       .evidx = ev ? ev->idx : -1, .evgen = r->ev_gen };
 	if (r->mem && !compressed && (const u8 *)rec == r->mem + off) {
 		e->arena = QENT_IN_PLACE;	/* the input holds it until handed out */
 		return 0;
 	}
-	return arena_put(r, rec, len, &e->off);
+	return hm_ochunks__put(&r->oc, rec, len, &e->off);
+}
+
+/* @e handed out, or dropped: its chunk's share of it is free. */
+static void ent_done(struct hm_reader *r, const struct hm_qent *e)
+{
+	if (e->arena == QENT_CHUNKS)
+		hm_ochunks__drop(&r->oc, e->off, e->len);
 }
 
 /*
  * Make everything queued with time <= @limit ready, sorted.  The records
- * left queued keep their bytes where they are: when all of them are in the
- * current arena, the other one (whose records are all handed out before the
- * next record is queued) takes the next records; else the few in the other
- * arena are copied over first.  @tail (FINISHED_ROUND) follows the ready ones.
+ * left queued keep their bytes where they are, but for those in a chunk
+ * they hold less than a quarter of (hm_ochunks__sparse): those move to the
+ * chunk being filled, so a few records left from each round cannot keep
+ * chunks in use without bound.  @tail (FINISHED_ROUND) follows the ready
+ * ones.
  */
 static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len, u64 tail_off,
 		    bool tail_compressed)
@@ -244,25 +240,27 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 	for (i = lo; i < m; i++) {
 		struct hm_qent *e = &a[i];
 
-		if (e->arena != r->acur && e->arena != QENT_IN_PLACE) {
-			const struct hm_oarena *o = &r->ar[e->arena];
+		if (e->arena == QENT_CHUNKS && hm_ochunks__sparse(&r->oc, e->off)) {
+			u32 from = e->off;
 
-			err = arena_put(r, o->p + e->off, e->len, &e->off);
+			err = hm_ochunks__put(&r->oc, hm_ochunks__bytes(&r->oc, from), e->len, &e->off);
 			if (err)
 				return err;
-			e->arena = (u8)r->acur;
+			hm_ochunks__drop(&r->oc, from, e->len);
 		}
 		r->qbytes += (e->len + 7) & ~7u;
 	}
 	/* ready records not yet handed out (counts_order's replay) stay first */
 	q->rend += lo;
 	if (tail) {
+		if (q->has_tail)
+			ent_done(r, &q->tail);	/* (not so: popped before a round ends) */
 		err = ent_set(r, &q->tail, tail, tail_len, 0, tail_off, tail_compressed, NULL);
 		if (err)
 			return err;
 		q->has_tail = true;
 	}
-	r->aswitch = true;
+	r->st.queue_mem = hm_ochunks__bytes_held(&r->oc);
 	return 0;
 }
 
@@ -274,8 +272,11 @@ static int pop_one(struct hm_reader *r, const struct hm_qent *e, struct hm_event
 	r->dec_ev_set = e->evidx >= 0 && e->evgen == r->ev_gen && e->evidx < r->nr_ev && !r->spe;
 	r->dec_ev = r->dec_ev_set ? r->ev[e->evidx] : NULL;
 	ret = hm_reader__decode(r, e->arena == QENT_IN_PLACE ? r->mem + e->file_offset :
-				r->ar[e->arena].p + e->off, e->len, e->file_offset, e->compressed, ev);
+				hm_ochunks__bytes(&r->oc, e->off), e->len, e->file_offset,
+				e->compressed, ev);
 	r->dec_ev_set = false;
+	/* its bytes stay until the next record is queued, after this call */
+	ent_done(r, e);
 	if (ret)
 		return ret;
 	r->st.bytes += e->len;
@@ -338,8 +339,8 @@ static int queue_round_end(struct hm_reader *r, const u8 *nat, u32 size, u64 off
 
 /*
  * Whether an early hand-out up to @limit frees enough to pay: it sorts
- * the queue and moves what stays into the current arena, so it goes ahead
- * only when a quarter of the queued records or more would go out.  Only
+ * the queue, so it goes ahead only when a quarter of the queued records
+ * or more would go out.  Only
  * memory depends on it, never the order.
  */
 static bool early_worth(const struct hm_oq *q, u64 limit)
@@ -361,13 +362,6 @@ static int queue_timed(struct hm_reader *r, const u8 *nat, u32 size, u64 off, bo
 
 	if (ts > r->max_ts)
 		r->max_ts = ts;
-	/* the ready records all handed out (not so while held rounds are replayed) */
-	if (r->aswitch && q->rpos == q->rend && !q->has_tail) {
-		/* the other arena is free */
-		r->acur = !r->acur;
-		r->ar[r->acur].len = 0;
-		r->aswitch = false;
-	}
 	if (ents_room(q) < 0)
 		return hm_reader__fail(r, -ENOMEM, off, "out of memory");
 	if (q->n == q->rend)
@@ -704,10 +698,9 @@ void hm_order__release(struct hm_reader *r)
 
 void hm_order__exit(struct hm_reader *r)
 {
-	for (int i = 0; i < 2; i++)
-		free(r->ar[i].p);
-	free(r->q.ents);
-	free(r->qtmp);
+	hm_ochunks__exit(&r->oc);
+	hm_big__free(r->q.ents, r->q.cap * sizeof(*r->q.ents));
+	hm_big__free(r->qtmp, r->qtmp_cap * sizeof(*r->qtmp));
 	free(r->qruns);
 	for (int i = 0; i < 3; i++)
 		free(r->hold[i].p);

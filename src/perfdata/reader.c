@@ -267,8 +267,9 @@ void hm_reader__delete(struct hm_reader *r)
 	if (!r)
 		return;
 	if (r->st.queue_peak)
-		hm_debug("reader: %s: the ordering queue held %" PRIu64 " bytes at most",
-			 r->path, r->st.queue_peak);
+		hm_debug("reader: %s: the ordering queue held %" PRIu64 " bytes at most "
+			 "(in %" PRIu64 " bytes of chunks)", r->path, r->st.queue_peak,
+			 r->st.queue_mem);
 	hm_ahead__delete(r);
 	hm_dir__delete(r);
 	if (r->own_fd && r->fd >= 0)

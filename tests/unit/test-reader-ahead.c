@@ -103,6 +103,9 @@ static void round_end(struct bld *b, struct model *m)
 static u32 seed = 77;
 #define RND() (seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffff)
 
+/* one sample in @laggard (0: none) far later than the stream: queued to the end */
+static u32 laggard;
+
 /*
  * @rounds rounds (0: none, one stream to the end) of @per records each:
  * @cpus runs per round, each in time order, read in chunks of @chunk
@@ -136,7 +139,8 @@ static u32 build(struct bld *b, struct model *m, int rounds, u32 per, u32 cpus, 
 					remain--;
 					if (RND() % 200 == 0)
 						comm(b, m, t, 2000000000u + tag);
-					sample(b, m, t, tag++);
+					sample(b, m, laggard && RND() % laggard == 0 ? t + (1ull << 40) : t,
+					       tag++);
 				}
 			}
 			if (remain && !left[0]) {
@@ -175,7 +179,7 @@ static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk, u3
 		struct hm_reader *r;
 		struct hm_event ev;
 		size_t at = 0, differ = 0, first = SIZE_MAX;
-		u64 peak;
+		u64 peak, mem;
 		int ret;
 
 		if (pass && !file) {
@@ -202,6 +206,7 @@ static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk, u3
 			at++;
 		}
 		peak = hm_reader__stats(r)->queue_peak;
+		mem = hm_reader__stats(r)->queue_mem;
 		snprintf(t, sizeof(t), "reader.ahead.%s.%s.ends", name, how);
 		CHECK_EQ(t, ret, 0);
 		snprintf(t, sizeof(t), "reader.ahead.%s.%s.perf_order (%zu records, first differing at %zu)",
@@ -211,8 +216,17 @@ static void check(const char *name, int rounds, u32 per, u32 cpus, u32 chunk, u3
 		snprintf(t, sizeof(t), "reader.ahead.%s.%s.queue_bounded (peak %llu of %zu bytes)",
 			 name, how, (unsigned long long)peak, b.len);
 		CHECK(t, peak > qmax && peak < b.len / 2);
-		printf("# %s, %s: %u samples, %zu bytes, queue peak %llu\n", name, how, nr, b.len,
-		       (unsigned long long)peak);
+		/*
+		 * and the chunks the queued records lie in stay within four
+		 * times what is queued, plus the chunks being filled and freed
+		 * (laggards left behind in every chunk are moved on)
+		 */
+		snprintf(t, sizeof(t), "reader.ahead.%s.%s.chunks_bounded (%llu bytes of chunks, queue peak %llu)",
+			 name, how, (unsigned long long)mem, (unsigned long long)peak);
+		/* from memory the records stay where they are: no chunks */
+		CHECK(t, pass ? mem > 0 && mem <= 4 * peak + (2u << 20) : mem == 0);
+		printf("# %s, %s: %u samples, %zu bytes, queue peak %llu in %llu bytes of chunks\n",
+		       name, how, nr, b.len, (unsigned long long)peak, (unsigned long long)mem);
 		hm_reader__delete(r);
 	}
 	if (fd >= 0)
@@ -231,5 +245,10 @@ int main(void)
 	/* a small threshold (opts.queue_bytes): many looks ahead, rounds past it */
 	check("small_queue_no_rounds", 0, 20000, 4, 50, 16384);
 	check("small_queue_rounds", 40, 2000, 4, 60, 16384);
+	/* a sample in 64 queued to the end: every chunk would keep some */
+	laggard = 64;
+	check("no_rounds_laggards", 0, 800000, 8, 300, 0);
+	check("rounds_laggards", 6, 130000, 16, 500, 0);
+	laggard = 0;
 	TAP_DONE();
 }
