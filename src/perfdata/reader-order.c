@@ -254,7 +254,7 @@ static int oq_flush(struct hm_reader *r, u64 limit, const u8 *tail, u32 tail_len
 	q->rend += lo;
 	if (tail) {
 		if (q->has_tail)
-			ent_done(r, &q->tail);	/* (not so: popped before a round ends) */
+			ent_done(r, &q->tail);	/* replaced: its chunk's share freed */
 		err = ent_set(r, &q->tail, tail, tail_len, 0, tail_off, tail_compressed, NULL);
 		if (err)
 			return err;
