@@ -4,8 +4,8 @@
  * (order-chunks.h).  Each record is copied once.  The two arenas used by
  * turns before copied every record a flush left queued a second time, and
  * a big round's arena grew by doubling, each size a fresh mapping to fault
- * in: on 2M samples in rounds of 17 MB those copies and first touches were
- * a third of `report --lkp`.
+ * in: on 2M samples in rounds of 17 MB, `report --lkp` took 0.61 s with
+ * them and 0.35 s with the chunks (tests/bench/README.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +26,7 @@ static uint32_t block_chunks(uint32_t block)
 {
 	return block < OCH_SMALL ? 1 : OCH_PER_BLOCK;
 }
+
 /* a u32 place: slot and offset */
 #define OCH_MAX_SLOTS	(1u << (32 - HM_OCHUNK_SHIFT))
 
