@@ -47,10 +47,39 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
+/*
+ * Room for @need slots in the three per-slot arrays; the capacity is set
+ * once all three have grown (a failure leaves the bigger ones bigger).
+ */
+static int slots_room(struct hm_ochunks *c, uint32_t need)
+{
+	uint32_t n = c->cap ? c->cap : 16;
+	void *p;
+
+	if (need <= c->cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(c->p, (size_t)n * sizeof(*c->p));
+	if (!p)
+		return -ENOMEM;
+	c->p = p;
+	p = realloc(c->live, (size_t)n * sizeof(*c->live));
+	if (!p)
+		return -ENOMEM;
+	c->live = p;
+	p = realloc(c->free, (size_t)n * sizeof(*c->free));
+	if (!p)
+		return -ENOMEM;
+	c->free = p;
+	c->cap = n;
+	return 0;
+}
+
 /* A free slot: the last one freed (its bytes likely still cached), or a new block's. */
 static int slot_get(struct hm_ochunks *c, uint32_t *slot)
 {
-	uint32_t cap = c->cap, per = block_chunks(c->nr_blocks);
+	uint32_t per = block_chunks(c->nr_blocks);
 	uint8_t *b;
 
 	if (c->nr_free) {
@@ -59,16 +88,8 @@ static int slot_get(struct hm_ochunks *c, uint32_t *slot)
 	}
 	if (c->nr + per > OCH_MAX_SLOTS)
 		return -ENOMEM;
-	if (grow((void **)&c->p, &cap, c->nr + per, sizeof(*c->p)))
-		return -ENOMEM;
-	cap = c->cap;
-	if (grow((void **)&c->live, &cap, c->nr + per, sizeof(*c->live)))
-		return -ENOMEM;
-	cap = c->cap;
-	if (grow((void **)&c->free, &cap, c->nr + per, sizeof(*c->free)))
-		return -ENOMEM;
-	c->cap = cap;
-	if (grow((void **)&c->blocks, &c->cap_blocks, c->nr_blocks + 1, sizeof(*c->blocks)))
+	if (slots_room(c, c->nr + per) ||
+	    grow((void **)&c->blocks, &c->cap_blocks, c->nr_blocks + 1, sizeof(*c->blocks)))
 		return -ENOMEM;
 	b = hm_big__alloc((size_t)per * HM_OCHUNK);
 	if (!b)
