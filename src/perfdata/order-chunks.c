@@ -11,41 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "order-chunks.h"
-#include "../util/bigalloc.h"
 
 /*
- * Chunks carved from one huge page; the first few blocks are one chunk
- * each, on small pages: a queue of small rounds stays in a chunk or two,
- * and a huge page would only add its 2 MB to the resident size.
+ * The first few chunks are mappings of their own, on small pages: a queue
+ * of small rounds stays in a chunk or two, and a huge page would only add
+ * its 2 MB to the resident size.  The others come from the bump allocator
+ * over huge-page chunks (hm_arena), freed all at once.
  */
-#define OCH_BLOCK	HM_BIG_HUGE
-#define OCH_PER_BLOCK	((uint32_t)(OCH_BLOCK / HM_OCHUNK))
 #define OCH_SMALL	4u
-
-static uint32_t block_chunks(uint32_t block)
-{
-	return block < OCH_SMALL ? 1 : OCH_PER_BLOCK;
-}
-
 /* a u32 place: slot and offset */
 #define OCH_MAX_SLOTS	(1u << (32 - HM_OCHUNK_SHIFT))
-
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t c = *cap ? *cap : 16;
-	void *n;
-
-	while (c < need)
-		c *= 2;
-	if (c == *cap)
-		return 0;
-	n = realloc(*p, (size_t)c * elem);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = c;
-	return 0;
-}
 
 /*
  * Room for @need slots in the three per-slot arrays; the capacity is set
@@ -76,34 +51,23 @@ static int slots_room(struct hm_ochunks *c, uint32_t need)
 	return 0;
 }
 
-/* A free slot: the last one freed (its bytes likely still cached), or a new block's. */
+/* A free slot: the last one freed (its bytes likely still cached), or a new chunk's. */
 static int slot_get(struct hm_ochunks *c, uint32_t *slot)
 {
-	uint32_t per = block_chunks(c->nr_blocks);
 	uint8_t *b;
 
 	if (c->nr_free) {
 		*slot = c->free[--c->nr_free];
 		return 0;
 	}
-	if (c->nr + per > OCH_MAX_SLOTS)
+	if (c->nr + 1 > OCH_MAX_SLOTS || slots_room(c, c->nr + 1))
 		return -ENOMEM;
-	if (slots_room(c, c->nr + per) ||
-	    grow((void **)&c->blocks, &c->cap_blocks, c->nr_blocks + 1, sizeof(*c->blocks)))
-		return -ENOMEM;
-	b = hm_big__alloc((size_t)per * HM_OCHUNK);
+	b = c->nr < OCH_SMALL ? hm_big__alloc(HM_OCHUNK) : hm_arena__alloc(&c->big, HM_OCHUNK);
 	if (!b)
 		return -ENOMEM;
-	c->blocks[c->nr_blocks++] = b;
-	for (uint32_t i = 0; i < per; i++) {
-		c->p[c->nr + i] = b + (size_t)i * HM_OCHUNK;
-		c->live[c->nr + i] = 0;
-	}
-	/* the block's first chunk now, the others next, in order */
-	for (uint32_t i = per - 1; i > 0; i--)
-		c->free[c->nr_free++] = c->nr + i;
-	*slot = c->nr;
-	c->nr += per;
+	c->p[c->nr] = b;
+	c->live[c->nr] = 0;
+	*slot = c->nr++;
 	return 0;
 }
 
@@ -144,9 +108,9 @@ void hm_ochunks__exit(struct hm_ochunks *c)
 {
 	if (!c)
 		return;
-	for (uint32_t i = 0; i < c->nr_blocks; i++)
-		hm_big__free(c->blocks[i], (size_t)block_chunks(i) * HM_OCHUNK);
-	free(c->blocks);
+	for (uint32_t i = 0; i < c->nr && i < OCH_SMALL; i++)
+		hm_big__free(c->p[i], HM_OCHUNK);
+	hm_arena__release(&c->big);
 	free(c->p);
 	free(c->live);
 	free(c->free);

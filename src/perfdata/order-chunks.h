@@ -3,8 +3,8 @@
 #define HITMAP_PERFDATA_ORDER_CHUNKS_H
 
 /*
- * The ordering queue's record bytes (reader-order.c): fixed chunks carved
- * from huge-page blocks.  A record is copied in once, when it is queued,
+ * The ordering queue's record bytes (reader-order.c): fixed chunks, past
+ * the first few handed out by an hm_arena over huge pages.  A record is copied in once, when it is queued,
  * and stays where it is until it is handed out; a chunk whose records are
  * all handed out goes back on the free list (the chunk being filled starts
  * over instead).  A record's place is one u32: its chunk's slot and its
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "../util/bigalloc.h"
 
 #define HM_OCHUNK_SHIFT	18			/* 256 KiB chunks */
 #define HM_OCHUNK	(1u << HM_OCHUNK_SHIFT)
@@ -23,8 +24,8 @@ struct hm_ochunks {
 	uint8_t		**p;		/* slot -> its HM_OCHUNK bytes */
 	uint32_t	*live;		/* per slot: bytes of records not yet handed out */
 	uint32_t	*free;		/* slots free, the last freed on top */
-	void		**blocks;	/* the huge-page blocks the chunks are carved from */
-	uint32_t	nr, cap, nr_free, nr_blocks, cap_blocks;
+	struct hm_arena	big;		/* where the chunks past the first few come from */
+	uint32_t	nr, cap, nr_free;
 	uint32_t	cur, used;	/* the slot being filled, and the bytes used in it */
 	bool		has_cur;
 };
