@@ -9,7 +9,6 @@ _failed=0
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; _failed=$((_failed+1)); }
 skip() { echo "SKIP $1: $2"; }
-# check NAME CMD...: PASS when CMD succeeds
 # same_out NAME: NAME passes where $TMP/a.out and $TMP/b.out are equal, else fails with their first differences
 same_out() {
 	if cmp -s "$TMP/a.out" "$TMP/b.out"; then
@@ -18,6 +17,7 @@ same_out() {
 		fail "$1" "$(diff "$TMP/a.out" "$TMP/b.out" | head -n 3 | tr '\n' ' ')"
 	fi
 }
+# check NAME CMD...: PASS when CMD succeeds
 check() { local n=$1; shift; if "$@" >"$TMP/check.out" 2>&1; then pass "$n"; else fail "$n" "$(tail -n 3 "$TMP/check.out" | tr '\n' ' ')"; fi; }
 have_perf() { command -v perf >/dev/null 2>&1; }
 # can_record: perf can open a software event here

@@ -63,8 +63,6 @@ else
 	skip "report-threads: fixtures" "no $FIXTURES (set HITMAP_FIXTURES)"
 fi
 
-# same NAME: pass when $TMP/a.out and $TMP/b.out are byte-identical, else fail with the first lines that differ
-
 # same_unless NAME WHY: failed NAME for WHY, or same NAME where WHY is empty
 same_unless() {
 	if [ -n "$2" ]; then fail "$1" "$2"; else same_out "$1"; fi
