@@ -245,6 +245,13 @@ int main(void)
 	/* a small threshold (opts.queue_bytes): many looks ahead, rounds past it */
 	check("small_queue_no_rounds", 0, 20000, 4, 50, 16384);
 	check("small_queue_rounds", 40, 2000, 4, 60, 16384);
+	/*
+	 * Rounds of 3, 6 and 7 runs read whole: the sort merges four runs at
+	 * a time, so groups of 3 (one run empty), 2 and 1 come last
+	 */
+	check("rounds_three_runs", 30, 3000, 3, 1000, 16384);
+	check("rounds_six_runs", 30, 6000, 6, 1000, 16384);
+	check("rounds_seven_runs", 30, 7000, 7, 1000, 16384);
 	/* a sample in 64 queued to the end: every chunk would keep some */
 	laggard = 64;
 	check("no_rounds_laggards", 0, 800000, 8, 300, 0);
