@@ -116,11 +116,8 @@ static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 	if (n > r->qtmp_cap) {
 		size_t c = n > r->qtmp_cap * 2 ? n : r->qtmp_cap * 2;
 
-		/* huge pages past 2 MB: the merges stream through it */
-		hm_big__free(r->qtmp, r->qtmp_cap * sizeof(*t));
-		r->qtmp = NULL;
-		r->qtmp_cap = 0;
-		t = hm_big__alloc(c * sizeof(*t));
+		/* huge pages past 2 MB: the merges stream through it; grown, its pages reused */
+		t = hm_big__realloc(r->qtmp, r->qtmp_cap * sizeof(*t), c * sizeof(*t));
 		if (!t)
 			return -ENOMEM;
 		r->qtmp = t;
