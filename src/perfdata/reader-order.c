@@ -76,37 +76,11 @@ static void merge_runs(const struct hm_qent *a, struct hm_qent *d, size_t lo, si
 }
 
 /*
- * Merge the sorted runs @a[b[0], b[1]), ..., @a[b[3], b[4]) (some may be
- * empty) into @d[b[0], b[4]), stably: a tournament of two pairs.  An empty
- * run's head reads UINT64_MAX, a time no queued record has (no time is
- * not queued), so it never wins while a record is left.
- */
-static void merge4(const struct hm_qent *a, struct hm_qent *d, const size_t b[5])
-{
-	size_t cur[4], end[4], o = b[0];
-	u64 key[4];
-
-	for (int k = 0; k < 4; k++) {
-		cur[k] = b[k];
-		end[k] = b[k + 1];
-		key[k] = cur[k] < end[k] ? a[cur[k]].time : UINT64_MAX;
-	}
-	for (; o < b[4]; o++) {
-		/* ties go to the earlier run: arrival order */
-		int x = key[1] < key[0], y = 2 + (key[3] < key[2]);
-		int w = key[y] < key[x] ? y : x;
-
-		d[o] = a[cur[w]++];
-		key[w] = cur[w] < end[w] ? a[cur[w]].time : UINT64_MAX;
-	}
-}
-
-/*
  * Stable sort of @a[0..n) by time.  Rounds hold one run per CPU ring
  * buffer, each already in time order: the runs found (those shorter than
- * 16 records extended by insertion sort) are merged four at a time,
- * bottom-up, so each record moves half as often as in pairs (a round of
- * 16 CPUs' runs: two passes, not four).
+ * 16 records extended by insertion sort) are merged pairwise, bottom-up.
+ * (Four at a time measured 4% fewer instructions on rounds of 16 runs
+ * and 3% slower in the profiled build: tests/bench/README.md.)
  */
 static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 {
@@ -158,20 +132,14 @@ static int sort_ents(struct hm_reader *r, struct hm_qent *a, size_t n)
 	while (nr > 1) {
 		size_t lo = 0, w = 0;
 
-		for (i = 0; i < nr; i += 4) {
-			size_t g = nr - i < 4 ? nr - i : 4;
-
-			if (g == 1) {
-				memcpy(dst + lo, src + lo, (r->qruns[i] - lo) * sizeof(*src));
-			} else if (g == 2) {
+		for (i = 0; i < nr; i += 2) {
+			if (i + 1 < nr) {
 				merge_runs(src, dst, lo, r->qruns[i], r->qruns[i + 1]);
+				lo = r->qruns[i + 1];
 			} else {
-				size_t b[5] = { lo, r->qruns[i], r->qruns[i + 1], r->qruns[i + 2],
-						g == 4 ? r->qruns[i + 3] : r->qruns[i + 2] };
-
-				merge4(src, dst, b);
+				memcpy(dst + lo, src + lo, (r->qruns[i] - lo) * sizeof(*src));
+				lo = r->qruns[i];
 			}
-			lo = r->qruns[i + g - 1];
 			r->qruns[w++] = lo;
 		}
 		nr = w;

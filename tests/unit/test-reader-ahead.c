@@ -246,8 +246,10 @@ int main(void)
 	check("small_queue_no_rounds", 0, 20000, 4, 50, 16384);
 	check("small_queue_rounds", 40, 2000, 4, 60, 16384);
 	/*
-	 * Rounds of 3, 6 and 7 runs read whole: the sort merges four runs at
-	 * a time, so groups of 3 (one run empty), 2 and 1 come last
+	 * Rounds of 3, 6 and 7 runs (a small threshold: looks ahead too): an
+	 * odd run left over at a merge pass, and odd pass counts (the result
+	 * copied back).  A four-way merge was checked with these (its groups
+	 * of 3, 2 and 1 runs); mutations of its tie rule failed them.
 	 */
 	check("rounds_three_runs", 30, 3000, 3, 1000, 16384);
 	check("rounds_six_runs", 30, 6000, 6, 1000, 16384);
