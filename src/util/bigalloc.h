@@ -99,55 +99,14 @@ static inline void *hm_big__alloc_now(size_t bytes)
 #endif
 
 /*
- * Grow the mapping @p of @old bytes (from HM_BIG_HUGE on, so at a
- * huge-page boundary) to @new_ at a huge-page boundary, its whole huge
- * pages moved as they are (mremap): only the rest is new memory.  Those
- * pages are the part hm_big__alloc() and this advise MADV_HUGEPAGE, one
- * mapping of their own (mremap moves within one); the part past them,
- * under 2 MB, is copied.  NULL where the kernel refuses, nothing changed
- * (the caller copies instead).
- */
-static inline void *hm_big__move(void *p, size_t old, size_t new_)
-{
-	size_t n = hm_big__round(new_), on = hm_big__round(old), whole = old & ~(HM_BIG_HUGE - 1);
-	char *res = mmap(NULL, n + HM_BIG_HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			 -1, 0);
-	char *at, *q;
-
-	if (res == MAP_FAILED)
-		return NULL;
-	at = res + ((HM_BIG_HUGE - ((uintptr_t)res & (HM_BIG_HUGE - 1))) & (HM_BIG_HUGE - 1));
-	/* the new part first, over the reservation: a failure leaves @p as it was */
-	if (mmap(at + whole, n - whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-		 -1, 0) == MAP_FAILED)
-		goto fail;
-	q = mremap(p, whole, whole, MREMAP_MAYMOVE | MREMAP_FIXED, at);
-	if (q == MAP_FAILED)
-		goto fail;
-	if (at > res)
-		munmap(res, at - res);
-	if (res + n + HM_BIG_HUGE > at + n)
-		munmap(at + n, res + n + HM_BIG_HUGE - (at + n));
-#ifdef MADV_HUGEPAGE
-	madvise(q, new_ & ~(HM_BIG_HUGE - 1), MADV_HUGEPAGE);	/* before the copy faults it in */
-#endif
-	if (on > whole) {
-		memcpy(at + whole, (char *)p + whole, old - whole);
-		munmap((char *)p + whole, on - whole);
-	}
-	return q;
-fail:
-	munmap(res, n + HM_BIG_HUGE);
-	return NULL;
-}
-
-/*
  * Grow @p from @old to @new bytes, keeping the contents; the tail is zeroed.
- * A table that reaches HM_BIG_HUGE moves to a new aligned mapping (a copy:
- * remapping would keep its small pages); one already that large moves
- * with its whole huge pages (hm_big__move), so only the rest faults in:
- * each doubling used to fault in the whole new size and copy the old
- * half, and fresh memory cost this VM about 1.5 ms a MB after idle.
+ * A table that reaches HM_BIG_HUGE moves to a new aligned mapping, a copy
+ * (remapping would keep its small pages).  One already that large that
+ * grows keeps its whole huge pages: they move over the new mapping's start
+ * as they are, and only the part past them (under 2 MB) is copied.  They
+ * are the part hm_big__alloc() advised, a mapping of its own (mremap moves
+ * within one).  Each doubling used to fault in the whole new size and copy
+ * the old half; fresh memory cost this VM about 1.5 ms a MB after idle.
  */
 static inline void *hm_big__realloc(void *p, size_t old, size_t new_)
 {
@@ -160,14 +119,19 @@ static inline void *hm_big__realloc(void *p, size_t old, size_t new_)
 	 * away keeps one thread's writes for the next thread's table there
 	 * (false races between two parts of report --threads); copy instead.
 	 */
-	if (old >= HM_BIG_HUGE && new_ > old && !HM_BIG_TSAN && (q = hm_big__move(p, old, new_)))
-		return q;
 	if (hm_big__round(new_) >= HM_BIG_HUGE || HM_BIG_TSAN) {
+		size_t whole = old & ~(HM_BIG_HUGE - 1), on = hm_big__round(old ? old : 1), moved = 0;
+
 		q = hm_big__alloc(new_);
 		if (!q)
 			return NULL;
-		memcpy(q, p, old < new_ ? old : new_);
-		munmap(p, hm_big__round(old ? old : 1));
+		/* refused (nothing moved): the whole table is copied, as before */
+		if (whole && new_ > old && !HM_BIG_TSAN &&
+		    mremap(p, whole, whole, MREMAP_MAYMOVE | MREMAP_FIXED, q) != MAP_FAILED)
+			moved = whole;
+		memcpy((char *)q + moved, (char *)p + moved, (old < new_ ? old : new_) - moved);
+		if (on > moved)
+			munmap((char *)p + moved, on - moved);
 		return q;
 	}
 	q = mremap(p, hm_big__round(old ? old : 1), hm_big__round(new_), MREMAP_MAYMOVE);

@@ -248,8 +248,7 @@ int main(void)
 	/*
 	 * Rounds of 3, 6 and 7 runs (a small threshold: looks ahead too): an
 	 * odd run left over at a merge pass, and odd pass counts (the result
-	 * copied back).  A four-way merge was checked with these (its groups
-	 * of 3, 2 and 1 runs); mutations of its tie rule failed them.
+	 * copied back).  A tie sent to the later run fails them.
 	 */
 	check("rounds_three_runs", 30, 3000, 3, 1000, 16384);
 	check("rounds_six_runs", 30, 6000, 6, 1000, 16384);

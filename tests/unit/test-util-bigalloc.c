@@ -3,10 +3,10 @@
  * hm_big__realloc (src/util/bigalloc.h): contents kept and the tail zero
  * at every growth (small pages, the step to huge pages, huge pages
  * doubling); from 2 MB on the result starts at a huge-page boundary; a
- * table already that large moves with its pages (they stay resident, the
- * old address is unmapped, and the growth faults nothing in where a copy
- * faults in at least one page a huge page), so only the new tail is fresh
- * memory.
+ * table already that large keeps its pages resident at the new address
+ * and its old address is unmapped (a copy does both too), and a growth
+ * from whole huge pages faults nothing in, where a copy faults in at least
+ * one page a huge page: the pages moved, only the new tail is fresh.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -97,8 +97,8 @@ int main(void)
 		if (n >= HM_BIG_HUGE)
 			aligned &= !((uintptr_t)q & (HM_BIG_HUGE - 1));
 		if (old >= HM_BIG_HUGE && !HM_BIG_TSAN) {
-			/* moved with its pages: as many resident as before, none faulted anew */
-			CHECK("grown past 2 MB: the old pages moved, still resident",
+			/* what a move and a copy both give; the fault count below tells them apart */
+			CHECK("grown past 2 MB: the old part resident at the new address",
 			      resident(q, hm_big__round(old)) >= before && before > 0);
 			CHECK("grown past 2 MB: the old address is unmapped",
 			      q == was || resident(was, 4096) == -1);
