@@ -204,6 +204,35 @@ struct hm_build_id {
 	char	*filename;
 };
 
+/* One jited function of a BPF program (perf's struct bpf_prog_info arrays). */
+struct hm_bpf_func {
+	u64	addr;		/* jited_ksyms[i] */
+	u32	size;		/* jited_func_lens[i] */
+	u32	btf_type;	/* func_info[i].type_id, where func_info is saved */
+	u8	tag[8];		/* prog_tags[i] */
+};
+
+/* One program of BPF_PROG_INFO. */
+struct hm_bpf_prog {
+	u32	id, btf_id;
+	char	name[17];	/* info.name (BPF_OBJ_NAME_LEN) */
+	/*
+	 * printable: the counts of jited symbols, lengths and tags agree (perf
+	 * prints the program only then) and their arrays lie in the entry's
+	 * data (perf would read past it otherwise); func_info: every function
+	 * has its BTF type id
+	 */
+	bool	printable, func_info;
+	u32	nr_funcs;
+	struct hm_bpf_func *funcs;
+};
+
+/* One BTF blob of BPF_BTF. */
+struct hm_btf {
+	u32	id, size;
+	u8	*data;
+};
+
 /* One feature section as the reader found it (hm_header.feat_raw). */
 struct hm_feat_raw {
 	void	*data;		/* NULL when empty */
@@ -258,10 +287,13 @@ struct hm_header {
 	u64	clock_tod_ns, clock_ref_ns;
 	/*
 	 * BPF_PROG_INFO and BPF_BTF, as perf reads them (nothing from the other
-	 * byte order): how many programs, and the BTF ids, sorted, no repeats
+	 * byte order): the programs and the BTF blobs saved with them, each
+	 * sorted by id, a repeated id keeping its first entry.  Name a
+	 * program's functions with hm_header__bpf_func_name().
 	 */
-	u32	nr_bpf_progs, nr_btf_ids;
-	u32	*btf_ids;
+	u32	nr_bpf_progs, nr_btf;
+	struct hm_bpf_prog *bpf_progs;
+	struct hm_btf *btf;
 	/*
 	 * CPU_TOPOLOGY: perf's reader skips the per-CPU ids (cpu[]) of this
 	 * section, since its size is not above what the sibling lists would
@@ -609,5 +641,15 @@ int hm_convert(const char *in, const char *out, const struct hm_convert_opts *op
 
 /* Free everything a reader or caller put into @h (not @h itself). */
 void hm_header__release(struct hm_header *h);
+/*
+ * Function @i of BPF program @p (one of @h's) named as perf names it:
+ * "bpf_prog_" and its tag in hex, then "_" and its name (from the
+ * program's BTF where @h holds it, else the program's own name for a
+ * program of one function, "F" for each of several).  Writes at most
+ * @size bytes, NUL-terminated; returns the name's length (as snprintf) or
+ * -EINVAL when @i is not one of @p's functions.
+ */
+int hm_header__bpf_func_name(const struct hm_header *h, const struct hm_bpf_prog *p, u32 i,
+			     char *buf, size_t size);
 
 #endif

@@ -160,6 +160,37 @@ static void print_json(struct hm_reader *r)
 			hm_json__u64(j, h->pmu_names[i] ? h->pmu_names[i] : "", h->pmu_types[i]);
 		hm_json__obj_end(j);
 	}
+	if (h->nr_bpf_progs) {
+		char name[512];
+
+		hm_json__arr_begin(j, "bpf_progs");
+		for (u32 i = 0; i < h->nr_bpf_progs; i++) {
+			const struct hm_bpf_prog *p = &h->bpf_progs[i];
+
+			hm_json__obj_begin(j, NULL);
+			hm_json__u64(j, "id", p->id);
+			hm_json__u64(j, "btf_id", p->btf_id);
+			hm_json__bool(j, "printed", p->printable);
+			hm_json__arr_begin(j, "functions");
+			for (u32 k = 0; k < p->nr_funcs; k++) {
+				hm_header__bpf_func_name(h, p, k, name, sizeof(name));
+				hm_json__obj_begin(j, NULL);
+				hm_json__str(j, "name", name);
+				hm_json__hex(j, "addr", p->funcs[k].addr);
+				hm_json__u64(j, "size", p->funcs[k].size);
+				hm_json__obj_end(j);
+			}
+			hm_json__arr_end(j);
+			hm_json__obj_end(j);
+		}
+		hm_json__arr_end(j);
+	}
+	if (h->nr_btf) {
+		hm_json__arr_begin(j, "btf_ids");
+		for (u32 i = 0; i < h->nr_btf; i++)
+			hm_json__u64(j, NULL, h->btf[i].id);
+		hm_json__arr_end(j);
+	}
 	if (hm_header__has_feat(h, HM_FEAT_SAMPLE_TIME)) {
 		hm_json__u64(j, "sample_time_first", h->sample_time_first);
 		hm_json__u64(j, "sample_time_last", h->sample_time_last);

@@ -362,6 +362,38 @@ static void print_group_desc(struct hm_reader *r, const struct hm_header *h)
 	}
 }
 
+/*
+ * BPF_PROG_INFO as perf's print_bpf_prog_info prints it (6.1 to 7.3 alike):
+ * each program in id order, named from the BTF saved with it; one of
+ * several functions a line; a program whose saved counts disagree not at
+ * all.  From perf 7.3 on, a section with no program says so.
+ */
+static void print_bpf_progs(const struct hm_header *h, enum hm_perf_compat compat)
+{
+	char name[512];
+
+	if (!h->nr_bpf_progs && compat >= HM_PERF_7_3)
+		printf("# bpf_prog_info empty\n");
+	for (u32 i = 0; i < h->nr_bpf_progs; i++) {
+		const struct hm_bpf_prog *p = &h->bpf_progs[i];
+
+		if (!p->printable)
+			continue;
+		if (p->nr_funcs == 1) {
+			hm_header__bpf_func_name(h, p, 0, name, sizeof(name));
+			printf("# bpf_prog_info %u: %s addr 0x%llx size %u\n", p->id, name,
+			       (unsigned long long)p->funcs[0].addr, p->funcs[0].size);
+			continue;
+		}
+		printf("# bpf_prog_info %u:\n", p->id);
+		for (u32 k = 0; k < p->nr_funcs; k++) {
+			hm_header__bpf_func_name(h, p, k, name, sizeof(name));
+			printf("# \tsub_prog %u: %s addr 0x%llx size %u\n", k, name,
+			       (unsigned long long)p->funcs[k].addr, p->funcs[k].size);
+		}
+	}
+}
+
 static void print_mem_topology(const struct hm_header *h)
 {
 	printf("# memory nodes (nr %llu, block size %#llx):\n",
@@ -620,19 +652,12 @@ static void print_feature(struct hm_reader *r, const struct hm_header *h, int f,
 		/* perf's print_clockid: the resolution in ns times 1000, as "MHz" */
 		printf("# clockid frequency: %llu MHz\n", (unsigned long long)h->clockid_res_ns * 1000);
 		break;
-	case HM_FEAT_BPF_PROG_INFO:
-		/*
-		 * perf names the programs from their BTF: only the empty
-		 * case here, said from perf 7.3 on
-		 */
-		if (!h->nr_bpf_progs && compat >= HM_PERF_7_3)
-			printf("# bpf_prog_info empty\n");
-		break;
+	case HM_FEAT_BPF_PROG_INFO: print_bpf_progs(h, compat); break;
 	case HM_FEAT_BPF_BTF:
-		if (!h->nr_btf_ids && compat >= HM_PERF_7_3)
+		if (!h->nr_btf && compat >= HM_PERF_7_3)
 			printf("# btf info empty\n");
-		for (u32 i = 0; i < h->nr_btf_ids; i++)
-			printf("# btf info of id %u\n", h->btf_ids[i]);
+		for (u32 i = 0; i < h->nr_btf; i++)
+			printf("# btf info of id %u\n", h->btf[i].id);
 		break;
 	case HM_FEAT_COMPRESSED:
 		printf("# compressed : %s, level = %u, ratio = %u\n",

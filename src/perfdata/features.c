@@ -568,65 +568,6 @@ static int feat_clock_data(struct hm_header *h, struct hm_cur *c)
 	return 0;
 }
 
-/* u32 count; {u32 info_len, u32 data_len, u64 arrays, info, data}[count] */
-static int feat_bpf_prog_info(struct hm_header *h, struct hm_cur *c)
-{
-	u32 n = hm_cur__u32(c);
-
-	h->nr_bpf_progs = 0;
-	if (c->err || n > hm_cur__left(c) / 16)
-		return -EINVAL;
-	for (u32 i = 0; i < n; i++) {
-		u32 info_len = hm_cur__u32(c), data_len = hm_cur__u32(c);
-
-		hm_cur__u64(c);
-		hm_cur__bytes(c, info_len);
-		hm_cur__bytes(c, data_len);
-		if (c->err)
-			return -EINVAL;
-	}
-	h->nr_bpf_progs = c->sw ? 0 : n;	/* perf skips the other byte order */
-	return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* u32 count; {u32 id, u32 size, data[size]}[count] */
-static int feat_bpf_btf(struct hm_header *h, struct hm_cur *c)
-{
-	u32 n = hm_cur__u32(c), k = 0;
-
-	free(h->btf_ids);
-	h->btf_ids = NULL;
-	h->nr_btf_ids = 0;
-	if (c->err || n > hm_cur__left(c) / 8)
-		return -EINVAL;
-	if (c->sw || !n)
-		return 0;	/* perf skips the other byte order */
-	h->btf_ids = calloc(n, sizeof(u32));
-	if (!h->btf_ids)
-		return -ENOMEM;
-	for (u32 i = 0; i < n; i++) {
-		u32 id = hm_cur__u32(c), size = hm_cur__u32(c);
-
-		hm_cur__bytes(c, size);
-		if (c->err)
-			return -EINVAL;
-		h->btf_ids[i] = id;
-	}
-	qsort(h->btf_ids, n, sizeof(u32), cmp_u32);
-	for (u32 i = 0; i < n; i++)
-		if (!k || h->btf_ids[k - 1] != h->btf_ids[i])
-			h->btf_ids[k++] = h->btf_ids[i];
-	h->nr_btf_ids = k;
-	return 0;
-}
-
 /*
  * A section that failed to parse leaves nothing behind: half-filled tables
  * (a node whose bitmap was never read, a count the data does not back) are
@@ -648,8 +589,8 @@ static void feature_drop(struct hm_header *h, int feat)
 	case HM_FEAT_PMU_MAPPINGS:	feat_pmu_mappings(h, &none); break;
 	case HM_FEAT_GROUP_DESC:	feat_group_desc(h, &none); break;
 	case HM_FEAT_HYBRID_TOPOLOGY:	feat_hybrid(h, &none); break;
-	case HM_FEAT_BPF_BTF:		feat_bpf_btf(h, &none); break;
-	case HM_FEAT_BPF_PROG_INFO:	h->nr_bpf_progs = 0; break;
+	case HM_FEAT_BPF_BTF:		hm_feat__btf_free(h); break;
+	case HM_FEAT_BPF_PROG_INFO:	hm_feat__bpf_progs_free(h); break;
 	default:
 		break;
 	}
@@ -767,8 +708,8 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 	case HM_FEAT_PMU_CAPS:		err = feat_pmu_caps(h, &c, false); break;
 	case HM_FEAT_BUILD_ID:		err = feat_build_id(h, &c); break;
 	case HM_FEAT_CLOCK_DATA:	err = feat_clock_data(h, &c); break;
-	case HM_FEAT_BPF_PROG_INFO:	err = feat_bpf_prog_info(h, &c); break;
-	case HM_FEAT_BPF_BTF:		err = feat_bpf_btf(h, &c); break;
+	case HM_FEAT_BPF_PROG_INFO:	err = hm_feat__bpf_prog_info(h, &c); break;
+	case HM_FEAT_BPF_BTF:		err = hm_feat__bpf_btf(h, &c); break;
 	case HM_FEAT_CLOCKID:
 		h->clockid_res_ns = hm_cur__u64(&c);
 		break;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 #include <hitmap/perf_data.h>
+#include "reader-int.h"
 
 static void free_strv(char **v, u32 n)
 {
@@ -62,7 +63,8 @@ void hm_header__release(struct hm_header *h)
 		for (u32 i = 0; i < h->nr_build_ids; i++)
 			free(h->build_ids[i].filename);
 	free(h->build_ids);
-	free(h->btf_ids);
+	hm_feat__bpf_progs_free(h);
+	hm_feat__btf_free(h);
 	if (h->tep)
 		tep_free(h->tep);
 	free(h->hitmap_meta);

@@ -170,6 +170,11 @@ int hm_feature__parse(struct hm_reader *r, int feat, const u8 *buf, u64 size, u6
 struct hm_reader;
 /* Parse a TRACING_DATA blob into h->tep (replacing it).  Returns 0 or -errno. */
 int hm_tracing__parse(struct hm_header *h, const u8 *buf, u64 size, u64 *used);
+/* feat-bpf.c: BPF_PROG_INFO and BPF_BTF into @h (what they replace freed first) */
+int hm_feat__bpf_prog_info(struct hm_header *h, struct hm_cur *c);
+int hm_feat__bpf_btf(struct hm_header *h, struct hm_cur *c);
+void hm_feat__bpf_progs_free(struct hm_header *h);
+void hm_feat__btf_free(struct hm_header *h);
 /* Attach tp_event to tracepoint evsels. */
 void hm_tracing__attach(struct hm_reader *r);
 

@@ -4,8 +4,8 @@
  * either byte order, plain or zstd (lazily or ahead), ordered with a small
  * queue (the walk over the records ahead), read through hm_reader__new_mem() to the
  * end (every record type, feature sections, hitmap's metadata), every decoded
- * pointer touched, then the header's topology and metadata as the report
- * uses them.
+ * pointer touched, the BPF programs' functions named, then the header's
+ * topology and metadata as the report uses them.
  * Built and run by 'make fuzz' (seeds: $(B)/fuzz/seeds/reader from
  * tests/fuzz/make-seeds.sh, and tests/fuzz/seeds/reader-*, made by
  * tests/fuzz/make-reader-seeds.sh).
@@ -112,6 +112,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			touch(hm_evsel__name(hm_reader__evsel(r, i), nb, sizeof(nb)), 1);
 		}
+		/* BPF_PROG_INFO's functions named from BPF_BTF (libbpf parses the BTF) */
+		for (u32 i = 0; i < h->nr_bpf_progs && i < 64; i++) {
+			const struct hm_bpf_prog *p = &h->bpf_progs[i];
+			char nb[512];
+
+			for (u32 k = 0; k < p->nr_funcs && k < 16; k++)
+				sink += hm_header__bpf_func_name(h, p, k, nb, sizeof(nb)) + p->funcs[k].addr;
+		}
+		for (u32 i = 0; i < h->nr_btf; i++)
+			touch(h->btf[i].data, h->btf[i].size);
 		/* what the report builds from the header: topology and metadata */
 		topo_and_meta(h);
 	}
