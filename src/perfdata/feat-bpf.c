@@ -19,7 +19,6 @@
 #include <string.h>
 #include <linux/bpf.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "reader-int.h"
 #include "util/bpf-log.h"
 
@@ -296,9 +295,7 @@ int hm_header__bpf_func_name(const struct hm_header *h, const struct hm_bpf_prog
 	b = p->btf_id ? find_btf(h, p->btf_id) : NULL;
 	if (b && p->func_info) {
 		hm_bpf_log__install();
-		btf = btf__new(b->data, b->size);
-		if (libbpf_get_error(btf))
-			btf = NULL;
+		btf = btf__new(b->data, b->size);	/* libbpf 1.x: NULL on error */
 	}
 	if (btf) {
 		const struct btf_type *t = btf__type_by_id(btf, f->btf_type);

@@ -141,14 +141,14 @@ static u32 nr_btf;
 
 static void make_sections(void)
 {
-	static const u32 t23[] = { 2, 3 }, t2[] = { 2 }, t9[] = { 9 };
+	static const u32 t23[] = { 2, 3 }, t233[] = { 2, 3, 3 }, t2[] = { 2 }, t9[] = { 9 };
 
 	prog(9, 40, "hm_nine", 1, 1, t2, A_ALL, 0);		/* BTF: "hm_main" */
 	prog(5, 40, "hm_five", 2, 2, t23, A_ALL, 0);		/* BTF: hm_main, hm_sub */
 	prog(7, 77, "hm_seven", 2, 2, t23, A_ALL, 0);		/* no BTF 77: F, F */
 	prog(3, 0, "plain", 1, 1, NULL, A_ALL, 0);		/* its own name */
 	prog(4, 0, "", 1, 1, NULL, A_ALL, 0);			/* no name: the tag alone */
-	prog(9, 40, "hm_nine_again", 3, 3, t23, A_ALL, 0);	/* repeated id: dropped */
+	prog(9, 40, "hm_nine_again", 3, 3, t233, A_ALL, 0);	/* repeated id: dropped */
 	prog(11, 40, "hm_eleven", 2, 1, t23, A_ALL, 0);		/* counts disagree */
 	prog(12, 40, "hm_twelve", 1, 1, t2, A_ALL, 4096);	/* ksyms past the data */
 	prog(14, 40, "hm_fourteen", 1, 1, t2, A_ALL & ~A_TAGS, 0); /* tags not saved */
