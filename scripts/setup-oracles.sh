@@ -100,8 +100,9 @@ fi
 # The Debian 13 build and test tools; the marker holds the list, so a
 # changed list is installed on the next run (libncurses-dev: the TUI;
 # libiberty-dev: perf 6.1's demangler; tmux,
-# script (bsdutils), man-db: the TUI and man page tests).
-DEV13="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev libiberty-dev libncurses-dev clang make jq bc time zstd binutils python3 procps util-linux bsdutils tmux man-db"
+# script (bsdutils), man-db: the TUI and man page tests; bpftool: loads
+# header-bpf.sh's programs).
+DEV13="build-essential pkg-config libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev libbpf-dev libiberty-dev libncurses-dev clang make jq bc time zstd binutils python3 procps util-linux bsdutils tmux man-db bpftool"
 if [ "$want13dev" = 1 ] && [ -s "$ROOT13/.hitmap-ok" ] && [ "$(cat "$ROOT13/.hitmap-dev-ok" 2>/dev/null)" != "$DEV13" ]; then
 	say "Debian 13: build tools and libraries in the chroot"
 	# -t trixie-backports: perf 7.3 pulled libelf/libdw from there, and
