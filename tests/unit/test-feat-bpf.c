@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 
 #include "tap.h"
+#include "feat-file.h"
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
 
@@ -171,38 +172,11 @@ static void make_sections(void)
 static int write_file(const char *path, bool pipe, bool swap)
 {
 	struct hm_feat_raw raw[HM_FEAT_BITS];
-	struct perf_event_attr a = { 0 };
-	struct hm_header h = { 0 };
-	u64 ids[1] = { 1 };
-	struct hm_writer *w = hm_writer__new(path);
-	struct hm_sample s = { 0 };
-	int ret = 0;
 
-	if (!w)
-		return -errno;
 	memset(raw, 0, sizeof(raw));
 	raw[HM_FEAT_BPF_PROG_INFO] = (struct hm_feat_raw){ prog_sec.p, prog_sec.n, true };
 	raw[HM_FEAT_BPF_BTF] = (struct hm_feat_raw){ btf_sec.p, btf_sec.n, true };
-	h.hostname = "bpf-host";
-	h.nr_cpus_avail = h.nr_cpus_online = 2;
-	h.feat_raw = raw;
-	if (swap)
-		ret |= hm_writer__set_swap(w, true);
-	ret |= hm_writer__set_pipe(w, pipe);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.size = sizeof(a);
-	a.sample_period = 1000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID;
-	ret |= hm_writer__add_evsel(w, &a, "cpu-clock", ids, 1) < 0;
-	ret |= hm_writer__set_header(w, &h);
-	s.ip = 0x400000;
-	s.pid = s.tid = 7;
-	s.id = 1;
-	ret |= hm_writer__write_sample(w, 0, &s);
-	if (!ret)
-		ret = hm_writer__close(w);
-	hm_writer__delete(w);
-	return ret;
+	return feat_file__write(path, raw, "bpf-host", 1, pipe, swap);
 }
 
 static const struct hm_bpf_prog *find(const struct hm_header *h, u32 id)
@@ -233,7 +207,6 @@ static void check_form(const char *name, bool pipe, bool swap)
 	struct hm_reader *r;
 	const struct hm_header *h;
 	const struct hm_bpf_prog *p;
-	struct hm_event ev;
 	char small[12];
 	int ret;
 	u32 i;
@@ -241,13 +214,11 @@ static void check_form(const char *name, bool pipe, bool swap)
 	snprintf(path, sizeof(path), "%s/%s.data", dir, name);
 	snprintf(t, sizeof(t), "%s: written", name);
 	CHECK_EQ(t, write_file(path, pipe, swap), 0);
-	r = hm_reader__new(path, NULL);
+	r = feat_file__read(path, &ret);
 	snprintf(t, sizeof(t), "%s: read", name);
 	CHECK(t, r != NULL);
 	if (!r)
 		return;
-	while ((ret = hm_reader__next(r, &ev)) == 1)
-		;
 	h = hm_reader__header(r);
 	snprintf(t, sizeof(t), "%s: read to the end", name);
 	CHECK(t, ret == 0 && h->needs_swap == swap);

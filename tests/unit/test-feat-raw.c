@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "tap.h"
+#include "feat-file.h"
 #include <hitmap/log.h>
 #include <hitmap/perf_data.h>
 
@@ -144,15 +145,7 @@ static const int kept[] = {
 static int write_file(const char *path, bool pipe, bool swap)
 {
 	struct hm_feat_raw raw[HM_FEAT_BITS];
-	struct perf_event_attr a = { 0 };
-	struct hm_header h = { 0 };
-	u64 ids[2] = { 1, 2 };
-	struct hm_writer *w = hm_writer__new(path);
-	struct hm_sample s = { 0 };
-	int ret = 0;
 
-	if (!w)
-		return -errno;
 	memset(raw, 0, sizeof(raw));
 	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
 		raw[kept[i]].data = sec[kept[i]].n ? sec[kept[i]].p : NULL;
@@ -163,27 +156,7 @@ static int write_file(const char *path, bool pipe, bool swap)
 	raw[HM_FEAT_DIR_FORMAT].size = sec[HM_FEAT_DIR_FORMAT].n;
 	raw[HM_FEAT_DIR_FORMAT].present = true;
 	raw[HM_FEAT_CPUDESC].present = true;	/* empty */
-	h.hostname = "raw-host";
-	h.nr_cpus_avail = h.nr_cpus_online = 2;
-	h.feat_raw = raw;
-	if (swap)
-		ret |= hm_writer__set_swap(w, true);
-	ret |= hm_writer__set_pipe(w, pipe);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.size = sizeof(a);
-	a.sample_period = 1000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID;
-	ret |= hm_writer__add_evsel(w, &a, "cpu-clock", ids, 1) < 0;
-	ret |= hm_writer__add_evsel(w, &a, "task-clock", ids + 1, 1) < 0;
-	ret |= hm_writer__set_header(w, &h);
-	s.ip = 0x400000;
-	s.pid = s.tid = 7;
-	s.id = 1;
-	ret |= hm_writer__write_sample(w, 0, &s);
-	if (!ret)
-		ret = hm_writer__close(w);
-	hm_writer__delete(w);
-	return ret;
+	return feat_file__write(path, raw, "raw-host", 2, pipe, swap);
 }
 
 /* @path holds @needle (a swapped E_MACHINE: the numbers were swapped on disk) */
@@ -205,19 +178,16 @@ static void check_form(const char *name, bool pipe, bool swap)
 	char path[128], t[160];
 	struct hm_reader *r;
 	const struct hm_header *h;
-	struct hm_event ev;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s.data", dir, name);
 	snprintf(t, sizeof(t), "%s: written", name);
 	CHECK_EQ(t, write_file(path, pipe, swap), 0);
-	r = hm_reader__new(path, NULL);
+	r = feat_file__read(path, &ret);
 	snprintf(t, sizeof(t), "%s: read", name);
 	CHECK(t, r != NULL);
 	if (!r)
 		return;
-	while ((ret = hm_reader__next(r, &ev)) == 1)
-		;
 	h = hm_reader__header(r);
 	snprintf(t, sizeof(t), "%s: read to the end, byte order %s", name, swap ? "swapped" : "native");
 	CHECK(t, ret == 0 && h->needs_swap == swap && h->pipe == pipe);
