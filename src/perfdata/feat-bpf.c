@@ -122,7 +122,7 @@ static int prog_fill(struct hm_bpf_prog *p, const struct info *in, u64 arrays,
 	return 0;
 }
 
-/* a program's id and its place in the section: sorted by id, then place */
+/* an entry's id and its place in the section: sorted by id, then place */
 struct order {
 	u32	id, pos;
 };
@@ -137,35 +137,31 @@ static int cmp_order(const void *a, const void *b)
 }
 
 /*
- * @v's @n programs sorted by id, a repeated id keeping the entry read
- * first (perf_env__insert_bpf_prog_info); the others freed.  Returns the
- * new array (@v freed) and its length in *@nr, or NULL (@v untouched).
+ * The places of @n entries (@id(@v, i) each one's id) to keep, in id
+ * order, a repeated id keeping the entry read first (perf's rbtree
+ * inserts, perf_env__insert_bpf_prog_info and perf_env__insert_btf):
+ * *@nr of them, the array to free; NULL when out of memory.  A sort, so
+ * that ids in any order take n log n.
  */
-static struct hm_bpf_prog *sort_progs(struct hm_bpf_prog *v, u32 n, u32 *nr)
+static struct order *keep_first(const void *v, u32 n, u32 (*id)(const void *, u32), u32 *nr)
 {
 	struct order *o = calloc(n ? n : 1, sizeof(*o));
-	struct hm_bpf_prog *w = calloc(n ? n : 1, sizeof(*w));
 	u32 k = 0;
 
-	if (!o || !w) {
-		free(o);
-		free(w);
+	if (!o)
 		return NULL;
-	}
 	for (u32 i = 0; i < n; i++)
-		o[i] = (struct order){ v[i].id, i };
+		o[i] = (struct order){ id(v, i), i };
 	qsort(o, n, sizeof(*o), cmp_order);
-	for (u32 i = 0; i < n; i++) {
-		if (k && w[k - 1].id == o[i].id)
-			prog_free(&v[o[i].pos]);
-		else
-			w[k++] = v[o[i].pos];
-	}
-	free(o);
-	free(v);
+	for (u32 i = 0; i < n; i++)
+		if (!k || o[k - 1].id != o[i].id)
+			o[k++] = o[i];
 	*nr = k;
-	return w;
+	return o;
 }
+
+static u32 prog_id(const void *v, u32 i) { return ((const struct hm_bpf_prog *)v)[i].id; }
+static u32 btf_id(const void *v, u32 i) { return ((const struct hm_btf *)v)[i].id; }
 
 /* u32 count; {u32 info_len, u32 data_len, u64 arrays, info, data}[count] */
 int hm_feat__bpf_prog_info(struct hm_header *h, struct hm_cur *c)
@@ -198,13 +194,24 @@ int hm_feat__bpf_prog_info(struct hm_header *h, struct hm_cur *c)
 		k++;
 	}
 	if (v) {
-		struct hm_bpf_prog *w = sort_progs(v, k, &h->nr_bpf_progs);
+		struct hm_bpf_prog *w = calloc(k ? k : 1, sizeof(*w));
+		struct order *o = w ? keep_first(v, k, prog_id, &n) : NULL;
 
-		if (!w) {
+		if (!o) {
+			free(w);
 			err = -ENOMEM;
 			goto fail;
 		}
+		for (u32 i = 0; i < n; i++) {
+			w[i] = v[o[i].pos];
+			v[o[i].pos].funcs = NULL;	/* moved: the rest are freed below */
+		}
+		for (u32 i = 0; i < k; i++)
+			prog_free(&v[i]);
+		free(v);
+		free(o);
 		h->bpf_progs = w;
+		h->nr_bpf_progs = n;
 	}
 	return 0;
 fail:
@@ -218,7 +225,9 @@ fail:
 int hm_feat__bpf_btf(struct hm_header *h, struct hm_cur *c)
 {
 	u32 n = hm_cur__u32(c), k = 0;
-	struct hm_btf *v = NULL;
+	struct hm_btf *v = NULL, *w;
+	struct order *o;
+	const u8 **at;
 
 	hm_feat__btf_free(h);
 	if (c->err || n > hm_cur__left(c) / 8)
@@ -226,38 +235,46 @@ int hm_feat__bpf_btf(struct hm_header *h, struct hm_cur *c)
 	if (c->sw || !n)
 		return 0;	/* perf skips the other byte order */
 	v = calloc(n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
+	at = calloc(n, sizeof(*at));
+	if (!v || !at)
+		goto nomem;
 	for (u32 i = 0; i < n; i++) {
-		u32 id = hm_cur__u32(c), size = hm_cur__u32(c), j = k;
-		const u8 *p = hm_cur__bytes(c, size);
-
-		if (c->err)
-			goto fail;
-		/* sorted as read, a repeated id keeping its first blob (perf_env__insert_btf) */
-		while (j > 0 && v[j - 1].id > id)
-			j--;
-		if (j > 0 && v[j - 1].id == id)
-			continue;
-		memmove(&v[j + 1], &v[j], (k - j) * sizeof(*v));
-		v[j] = (struct hm_btf){ .id = id, .size = size, .data = malloc(size ? size : 1) };
-		k++;
-		if (!v[j].data) {
-			h->btf = v;
-			h->nr_btf = k;
-			hm_feat__btf_free(h);
-			return -ENOMEM;
+		v[i].id = hm_cur__u32(c);
+		v[i].size = hm_cur__u32(c);
+		at[i] = hm_cur__bytes(c, v[i].size);
+		if (c->err) {
+			free(v);
+			free(at);
+			return -EINVAL;
 		}
-		memcpy(v[j].data, p, size);
 	}
-	h->btf = v;
-	h->nr_btf = k;
+	o = keep_first(v, n, btf_id, &k);
+	w = o ? calloc(k ? k : 1, sizeof(*w)) : NULL;
+	if (!w) {
+		free(o);
+		goto nomem;
+	}
+	h->btf = w;
+	for (u32 i = 0; i < k; i++) {
+		const struct hm_btf *b = &v[o[i].pos];
+
+		w[i] = (struct hm_btf){ .id = b->id, .size = b->size, .data = malloc(b->size ? b->size : 1) };
+		h->nr_btf = i + 1;
+		if (!w[i].data) {
+			hm_feat__btf_free(h);
+			free(o);
+			goto nomem;
+		}
+		memcpy(w[i].data, at[o[i].pos], b->size);
+	}
+	free(o);
+	free(v);
+	free(at);
 	return 0;
-fail:
-	h->btf = v;
-	h->nr_btf = k;
-	hm_feat__btf_free(h);
-	return -EINVAL;
+nomem:
+	free(v);
+	free(at);
+	return -ENOMEM;
 }
 
 static const struct hm_btf *find_btf(const struct hm_header *h, u32 id)

@@ -7,7 +7,7 @@
  * own name, "F" for functions of a program without BTF), each of its
  * print conditions (counts that disagree, no function at all) and what
  * this reader adds (arrays outside the entry's data), a repeated id (the
- * first entry kept, in programs and BTF) and ids out of order.  In the
+ * first entry kept, in programs and BTF) and ids out of order (in both).  In the
  * other byte order perf reads neither section: neither is read.
  */
 #include <errno.h>
@@ -164,7 +164,8 @@ static void make_sections(void)
 	put32(&btfs, 41);
 	put32(&btfs, 8);
 	put(&btfs, "\x9f\xeb\x01\x00\x18\x00\x00\x00", 8);	/* cut short */
-	nr_btf = 3;
+	btf_blob(6, "hm_six");		/* out of order: sorted first */
+	nr_btf = 4;
 	put32(&btf_sec, nr_btf);
 	put(&btf_sec, btfs.p, btfs.n);
 }
@@ -236,10 +237,11 @@ static void check_form(const char *name, bool pipe, bool swap)
 	p = find(h, 9);
 	snprintf(t, sizeof(t), "%s: program 9 is the entry read first", name);
 	CHECK(t, p && p->nr_funcs == 1 && !strcmp(p->name, "hm_nine") && p->printable && p->func_info);
-	snprintf(t, sizeof(t), "%s: BTF 40 and 41, 40's first blob kept", name);
-	CHECK(t, h->nr_btf == 2 && h->btf[0].id == 40 && h->btf[1].id == 41 && h->btf[1].size == 8 &&
-	      memmem(h->btf[0].data, h->btf[0].size, "hm_main", 7) &&
-	      !memmem(h->btf[0].data, h->btf[0].size, "hm_other", 8));
+	snprintf(t, sizeof(t), "%s: BTF 6, 40 and 41 in id order, 40's first blob kept", name);
+	CHECK(t, h->nr_btf == 3 && h->btf[0].id == 6 && h->btf[1].id == 40 && h->btf[2].id == 41 &&
+	      h->btf[2].size == 8 && memmem(h->btf[1].data, h->btf[1].size, "hm_main", 7) &&
+	      !memmem(h->btf[1].data, h->btf[1].size, "hm_other", 8) &&
+	      memmem(h->btf[0].data, h->btf[0].size, "hm_six", 6));
 	p = find(h, 5);
 	snprintf(t, sizeof(t), "%s: program 5's two functions, addresses and sizes", name);
 	CHECK(t, p && p->printable && p->nr_funcs == 2 && p->funcs[0].addr == 0xffffffffc0005000ULL &&
