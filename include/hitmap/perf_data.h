@@ -295,6 +295,12 @@ struct hm_header {
 	struct hm_bpf_prog *bpf_progs;
 	struct hm_btf *btf;
 	/*
+	 * Pipe mode: BPF_BTF came after BPF_PROG_INFO.  perf names the
+	 * programs when their record comes, without the BTF still to come,
+	 * and so does hm_header__bpf_func_name().
+	 */
+	bool	bpf_btf_late;
+	/*
 	 * CPU_TOPOLOGY: perf's reader skips the per-CPU ids (cpu[]) of this
 	 * section, since its size is not above what the sibling lists would
 	 * take with every string padded to 64 bytes (strings written shorter)
@@ -644,8 +650,8 @@ void hm_header__release(struct hm_header *h);
 /*
  * Function @i of BPF program @p (one of @h's) named as perf names it:
  * "bpf_prog_" and its tag in hex, then "_" and its name (from the
- * program's BTF where @h holds it, else the program's own name for a
- * program of one function, "F" for each of several).  Writes at most
+ * program's BTF where @h holds it and it came first, else the program's
+ * own name for a program of one function, "F" for each of several).  Writes at most
  * @size bytes, NUL-terminated; returns the name's length (as snprintf) or
  * -EINVAL when @i is not one of @p's functions.
  */

@@ -4,7 +4,9 @@
  * process_bpf_btf): the BPF programs loaded while perf recorded, each with
  * its jited functions, and the BTF saved for them.  Read as perf reads them:
  * nothing from the other byte order, a repeated id keeps its first entry.
- * A function is named as perf's synthesize_bpf_prog_name names it.
+ * A function is named as perf's synthesize_bpf_prog_name names it, with
+ * the BTF perf has read when it prints the programs: all of it in a file,
+ * in a stream only what came before the programs' record.
  *
  * A program entry is perf's struct perf_bpil as written: u32 info_len,
  * u32 data_len, u64 arrays (a bit per array saved, perf's PERF_BPIL_*),
@@ -171,6 +173,7 @@ int hm_feat__bpf_prog_info(struct hm_header *h, struct hm_cur *c)
 	int err = -EINVAL;
 
 	hm_feat__bpf_progs_free(h);
+	h->bpf_btf_late = false;	/* named with the BTF read so far */
 	if (c->err || n > hm_cur__left(c) / 16)
 		return -EINVAL;
 	if (n && !c->sw) {	/* perf skips the other byte order */
@@ -230,6 +233,8 @@ int hm_feat__bpf_btf(struct hm_header *h, struct hm_cur *c)
 	const u8 **at;
 
 	hm_feat__btf_free(h);
+	/* a stream's programs came first: perf named them without this BTF */
+	h->bpf_btf_late = h->pipe && hm_header__has_feat(h, HM_FEAT_BPF_PROG_INFO);
 	if (c->err || n > hm_cur__left(c) / 8)
 		return -EINVAL;
 	if (c->sw || !n)
@@ -309,7 +314,7 @@ int hm_header__bpf_func_name(const struct hm_header *h, const struct hm_bpf_prog
 	f = &p->funcs[i];
 	for (int k = 0; k < 8; k++)
 		snprintf(tag + 2 * k, 3, "%02x", f->tag[k]);
-	b = p->btf_id ? find_btf(h, p->btf_id) : NULL;
+	b = p->btf_id && !h->bpf_btf_late ? find_btf(h, p->btf_id) : NULL;
 	if (b && p->func_info) {
 		hm_bpf_log__install();
 		btf = btf__new(b->data, b->size);	/* libbpf 1.x: NULL on error */

@@ -61,10 +61,18 @@ for v in $vers; do
 	fi
 done
 rm -rf "$PIN" 2>/dev/null
+# the same in pipe mode (hitmap convert --pipe): perf prints the programs
+# when their record comes, before BPF_BTF's, so it names them without BTF
+# (perf's own pipe recordings save no program in BPF_PROG_INFO)
+for f in "${files[@]}"; do
+	"$HITMAP" convert --pipe -i "$f" -o "${f%.data}.pipe.data" >/dev/null 2>&1 &&
+		files+=("${f%.data}.pipe.data")
+done
 
 lines='^# (bpf_prog_info|	sub_prog|btf info)'
 for f in "${files[@]}"; do
 	b=${f##*/}
+	case $b in *.pipe.data) continue;; esac
 	"$HITMAP" header -i "$f" >"$TMP/h.txt" 2>&1
 	# ours are there, named from their BTF, the call's target as a sub_prog
 	check "header-bpf $b: our program of two functions, named from its BTF" \
@@ -83,7 +91,7 @@ done
 for v in $vers; do
 	for f in "${files[@]}"; do
 		b=${f##*/}
-		fv=${b#bpf-}; fv=${fv%.data}
+		fv=${b#bpf-}; fv=${fv%.data}; fv=${fv%.pipe}
 		# an older perf refuses a newer perf's attrs (6.1: size 136)
 		[ "$(printf '%s\n%s\n' "$fv" "$v" | sort -V | tail -n 1)" = "$v" ] || continue
 		perf_sh "$v" 'perf report --header-only -I -i "$1"' "$f" >"$TMP/p.out" 2>"$TMP/p.err"
