@@ -364,9 +364,11 @@ static void print_group_desc(struct hm_reader *r, const struct hm_header *h)
 
 /*
  * BPF_PROG_INFO as perf's print_bpf_prog_info prints it (6.1 to 7.3 alike):
- * each program in id order, named from the BTF saved with it; one of
- * several functions a line; a program whose saved counts disagree not at
- * all.  From perf 7.3 on, a section with no program says so.
+ * each program in id order, its functions named as perf names them
+ * (hm_header__bpf_func_name: from the BTF saved with them, unless a
+ * stream brought it later); one of several functions a line; a program
+ * whose saved counts disagree not at all.  From perf 7.3 on, a section
+ * with no program says so.
  */
 static void print_bpf_progs(const struct hm_header *h, enum hm_perf_compat compat)
 {
