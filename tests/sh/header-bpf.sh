@@ -9,8 +9,9 @@
 # and one of one function.  perf saves
 # every program loaded on the machine, so the others are compared too.
 # Every perf reads the files of the same or an older perf; a file perf V
-# refuses is said so.  The fixture perf.data.branch_stack_spec (42 such
-# lines from another machine) is compared in tests/sh/header-perf.sh.
+# refuses is said so.  The fixtures perf.data.branch_stack_spec and
+# sleep.compressed.data (35 and 14 programs from other machines) are
+# compared in tests/sh/header-perf.sh.
 . tests/lib.sh
 
 if [ ! -x "$HITMAP" ]; then

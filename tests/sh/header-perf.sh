@@ -11,8 +11,8 @@
 #    and stops at the corrupt record; hitmap refuses the file (exit 1).
 # The BPF programs ("# bpf_prog_info ID: NAME addr ADDR size N" and its
 # "sub_prog" lines, named from the BTF saved with them) are compared too:
-# perf.data.branch_stack_spec holds 35 of them; tests/sh/header-bpf.sh
-# records more here.
+# perf.data.branch_stack_spec holds 35 of them, sleep.compressed.data 14
+# (which perf 6.1 refuses); tests/sh/header-bpf.sh records more here.
 # Lines perf computes from the running machine (the PMU a type names, "cpu"
 # on a VM without a core PMU in sysfs) hitmap computes the same way, and
 # the placeholders perf prints for the sections it did not read ('(null)',
