@@ -57,7 +57,7 @@ perf_symfs() {
 # DSO itself, which has no build-id: the file is then read from the path
 # (in perf 7.3's chroot, the chroot's copy), else from the build-id.  Where
 # it lands depends on perf's whole set of DSOs (a binary search over all of
-# them from perf 6.9 on, a tree walk before); hitmap gives every file of
+# them from perf 6.10 on, a tree walk before); hitmap gives every file of
 # the path the table's build-id, as the lookup intends.
 two_file_paths() {
 	perf script --show-mmap-events -i "$1" 2>/dev/null | awk '
