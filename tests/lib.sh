@@ -57,6 +57,16 @@ perf_version() { perf version 2>/dev/null | awk '{ split($3, a, "."); print a[1]
 # perf 7.3 prints the CPUs of a pipe file without HEADER_NRCPUS (perf 3.x)
 # past this machine's CPU count as [000]; 6.1 and 6.12 print them as recorded.
 no_cpu() { sed -E 's/ \[[0-9]+\] / [cpu] /' "$1"; }
+# no_evname FILE: perf script's text with each sample's event name without
+# its modifiers ("cycles:H" as "cycles") and without the padding before it
+# (to the longest name).  A pipe file of perf 4.x sends its EVENT_DESC
+# record before its event's attr: perf 6.12 and 7.3 (and hitmap as them)
+# name the event from the attr ("cycles:H"), and a file converted from it
+# by its EVENT_DESC ("cycles"), as perf 6.1 names both; no file-mode output
+# can hold both names.
+no_evname() { sed -E 's/([0-9]+\.[0-9]+:( +[0-9]+)?) +([^ :]+)(:[a-zA-Z]+)?: /\1 \3: /' "$1"; }
+# evname FILE: the event name of FILE's first sample line (perf script's text)
+evname() { sed -nE 's/.*[0-9]+\.[0-9]+: +[0-9]+ +([^ ]+): .*/\1/p' "$1" | head -n 1; }
 # has_nrcpus FILE: hitmap finds HEADER_NRCPUS in FILE
 has_nrcpus() { "$HITMAP" header -i "$1" 2>/dev/null | grep -q '^# nrcpus avail'; }
 

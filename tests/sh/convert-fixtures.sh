@@ -24,23 +24,14 @@ SPC=$(sys_perf_compat)
 # a short kernel symbol table: both sides of each comparison print through
 # it (tests/lib.sh), at a third of the cost per perf run
 KS=$(perf_ksyms)
-# no_evname FILE: perf script's text with each sample's event name (after
-# the period, padded to the longest name) as "[event]"
-no_evname() { sed -E 's/([0-9]+\.[0-9]+: +[0-9]+) +[^ ]+: /\1 [event]: /' "$1"; }
-# evname_noted: once a file, a SKIP line saying which event names were not
-# compared and why.  A pipe file of perf 4.x sends its EVENT_DESC record
-# before its event's attr: perf 6.12 and 7.3 (and hitmap as them) then name
-# the event from the attr ("cycles:H"), and a converted file, whose
-# EVENT_DESC every perf reads, by the EVENT_DESC ("cycles"), as perf 6.1
-# names both.  A file-mode output cannot hold both names.
+# evname_noted: once a file, a SKIP line saying which modifiers of the
+# event's name were not compared (no_evname) and why
 evname_noted() {
 	[ "$name_noted" = 1 ] && return
-	skip "$name: convert, the event's name as perf $SPC prints it" \
+	skip "$name: convert, the event name's modifiers as perf $SPC prints them" \
 		"the original's samples name \"$(evname "$TMP/in.hm")\", the converted file's \"$(evname "$TMP/o.hm")\": perf $SPC names a perf 4.x pipe file's event from its attr when the EVENT_DESC came first, and a converted file's by the EVENT_DESC, as perf 6.1 names both"
 	name_noted=1
 }
-# evname FILE: the event name of FILE's first sample line
-evname() { sed -nE 's/.*[0-9]+\.[0-9]+: +[0-9]+ +([^ ]+): .*/\1/p' "$1" | head -n 1; }
 
 for f in "$FIXTURES"/*/*; do
 	[ -f "$f" ] || continue
@@ -67,7 +58,7 @@ for f in "$FIXTURES"/*/*; do
 		"$HITMAP" script --perf-compat "$SPC" -i "$TMP/o.data" --ns >"$TMP/o.hm" 2>/dev/null
 		if cmp -s "$TMP/in.hm" "$TMP/o.hm"; then pass "$tag: hitmap reads the same samples"
 		elif [ "$SPC" != 6.1 ] && cmp -s <(no_evname "$TMP/in.hm") <(no_evname "$TMP/o.hm"); then
-			pass "$tag: hitmap reads the same samples but the event's name"
+			pass "$tag: hitmap reads the same samples but the event name's modifiers"
 			evname_noted
 		else fail "$tag: hitmap reads the same samples" "$(diff "$TMP/in.hm" "$TMP/o.hm" | head -n 2 | tr '\n' ' ')"; fi
 		# perf 6.1 mis-reads swapped pipe mode (needs_swap only set in file mode)
@@ -93,7 +84,7 @@ for f in "$FIXTURES"/*/*; do
 			cpu_noted=1
 		elif [ "$PV" != 6.1 ] && { if has_nrcpus "$f"; then cmp -s <(no_evname "$TMP/in.perf") <(no_evname "$TMP/o.perf")
 			else cmp -s <(no_cpu "$TMP/in.perf" | no_evname /dev/stdin) <(no_cpu "$TMP/o.perf" | no_evname /dev/stdin); fi; }; then
-			pass "$tag: perf $PV script prints the same but the event's name"
+			pass "$tag: perf $PV script prints the same but the event name's modifiers"
 			evname_noted
 		else fail "$tag: perf $PV script prints the same" "$(grep -v -i 'unwind\|kallsyms\|^$' "$TMP/o.err" | head -n 1) $(diff "$TMP/in.perf" "$TMP/o.perf" | head -n 2 | tr '\n' ' ')"; fi
 	done
