@@ -49,9 +49,9 @@ perf_symfs() {
 }
 
 # two_file_paths FILE: the paths that FILE maps from two or more files (its
-# MMAP2 records give one path two devices or inodes: a chroot or container
-# beside the host, say the perf 7.3 of another test that runs meanwhile)
-# and that its build-id table names.  perf gives the table's build-id to the
+# MMAP2 records give one path two devices or inodes: a process under
+# another root, a container on the machine or the perf 7.3 chroot, sampled
+# by the system-wide recording) and that its build-id table names.  perf gives the table's build-id to the
 # DSO of the first file mapped.  For each other file it looks the path up
 # again among all its DSOs (map__new), and the lookup may land on the new
 # DSO itself, which has no build-id: the file is then read from the path
