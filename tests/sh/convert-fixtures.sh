@@ -29,7 +29,7 @@ KS=$(perf_ksyms)
 evname_noted() {
 	[ "$name_noted" = 1 ] && return
 	skip "$name: convert, the event name's modifiers as perf $SPC prints them" \
-		"the original's samples name \"$(evname "$TMP/in.hm")\", the converted file's \"$(evname "$TMP/o.hm")\": perf $SPC names a perf 4.x pipe file's event from its attr when the EVENT_DESC came first, and a converted file's by the EVENT_DESC, as perf 6.1 names both"
+		"$(evname_why "$SPC" "$TMP/in.hm" "$TMP/o.hm")"
 	name_noted=1
 }
 
@@ -57,7 +57,7 @@ for f in "$FIXTURES"/*/*; do
 		fi
 		"$HITMAP" script --perf-compat "$SPC" -i "$TMP/o.data" --ns >"$TMP/o.hm" 2>/dev/null
 		if cmp -s "$TMP/in.hm" "$TMP/o.hm"; then pass "$tag: hitmap reads the same samples"
-		elif [ "$SPC" != 6.1 ] && cmp -s <(no_evname "$TMP/in.hm") <(no_evname "$TMP/o.hm"); then
+		elif same_but_evname "$SPC" "$f" "$TMP/in.hm" "$TMP/o.hm"; then
 			pass "$tag: hitmap reads the same samples but the event name's modifiers"
 			evname_noted
 		else fail "$tag: hitmap reads the same samples" "$(diff "$TMP/in.hm" "$TMP/o.hm" | head -n 2 | tr '\n' ' ')"; fi
@@ -82,8 +82,7 @@ for f in "$FIXTURES"/*/*; do
 			[ $cpu_noted = 1 ] || skip "$name: convert, perf $PV script's CPU column" \
 				"perf $PV prints the original's CPUs >= $(nproc) as [000] (a pipe file of perf 3.x without HEADER_NRCPUS: it takes this machine's CPU count); perf 6.1 and 6.12 print them as recorded"
 			cpu_noted=1
-		elif [ "$PV" != 6.1 ] && { if has_nrcpus "$f"; then cmp -s <(no_evname "$TMP/in.perf") <(no_evname "$TMP/o.perf")
-			else cmp -s <(no_cpu "$TMP/in.perf" | no_evname /dev/stdin) <(no_cpu "$TMP/o.perf" | no_evname /dev/stdin); fi; }; then
+		elif same_but_evname "$PV" "$f" "$TMP/in.perf" "$TMP/o.perf"; then
 			pass "$tag: perf $PV script prints the same but the event name's modifiers"
 			evname_noted
 		else fail "$tag: perf $PV script prints the same" "$(grep -v -i 'unwind\|kallsyms\|^$' "$TMP/o.err" | head -n 1) $(diff "$TMP/in.perf" "$TMP/o.perf" | head -n 2 | tr '\n' ' ')"; fi

@@ -61,11 +61,10 @@ for f in "$FIXTURES"/*/*; do
 			# (on Debian 12 the test holds the whole text to perf 6.1)
 			pass "rewrite $name: perf $PV script identical but the CPU column ($(wc -l <"$TMP/o.s") lines)"
 			skip "rewrite $name: perf $PV script's CPU column" "perf $PV prints the original's CPUs >= $(nproc) as [000] (a perf 3.x pipe file without HEADER_NRCPUS: it takes this machine's CPU count); perf 6.1 and 6.12 print them as recorded"
-		elif [ "$PV" != 6.1 ] && { if has_nrcpus "$f"; then cmp -s <(no_evname "$TMP/o.s") <(no_evname "$TMP/r.s")
-			else cmp -s <(no_cpu "$TMP/o.s" | no_evname /dev/stdin) <(no_cpu "$TMP/r.s" | no_evname /dev/stdin); fi; }; then
+		elif same_but_evname "$PV" "$f" "$TMP/o.s" "$TMP/r.s"; then
 			# (tests/lib.sh's no_evname says why; on Debian 12 the test holds the whole text to perf 6.1)
 			pass "rewrite $name: perf $PV script identical but the event name's modifiers ($(wc -l <"$TMP/o.s") lines)"
-			skip "rewrite $name: perf $PV script's event modifiers" "the original's samples name \"$(evname "$TMP/o.s")\", the rewritten file's \"$(evname "$TMP/r.s")\": perf $PV names a perf 4.x pipe file's event from its attr when the EVENT_DESC came first, and a converted file's by the EVENT_DESC, as perf 6.1 names both"
+			skip "rewrite $name: perf $PV script's event modifiers" "$(evname_why "$PV" "$TMP/o.s" "$TMP/r.s")"
 		else
 			fail "rewrite $name: perf script identical" "$(diff "$TMP/o.s" "$TMP/r.s" | head -n 2 | tr '\n' ' ')"
 		fi
