@@ -266,6 +266,22 @@ int main(void)
 			CHECK("maps build-id: a path's two files both get it",
 			      m1 && m2 && m1 != m2 && m1->build_id_size == 20 && m2->build_id_size == 20 &&
 			      m1->build_id[7] == 0xab && m2->build_id[7] == 0xab);
+			/*
+			 * One file under two identities: perf record's map from
+			 * /proc/PID/maps has generation 0, the kernel's MMAP2 the
+			 * inode's own (perf's dso_id tells them apart)
+			 */
+			f.pid = f.tid = 403;
+			f.ino_gen = 0;
+			feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
+			f.pid = f.tid = 404;
+			f.ino_gen = 3542996130u;
+			feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
+			m1 = hm_maps__find(m, 403, U, 0x1000);
+			m2 = hm_maps__find(m, 404, U, 0x1000);
+			CHECK("maps build-id: a file's two inode generations both get it",
+			      m1 && m2 && m1 != m2 && m1->build_id_size == 20 && m2->build_id_size == 20 &&
+			      m1->build_id[7] == 0xab && m2->build_id[7] == 0xab);
 		}
 		memset(r.bid, 0x11, 20);
 		feed(m, PERF_RECORD_MMAP2, U | (1 << 14), &r, sizeof(r), "/bin/bid");
