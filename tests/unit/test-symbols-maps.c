@@ -97,6 +97,29 @@ static const char *fname(const struct hm_map *mp)
 	return mp ? mp->filename : "(none)";
 }
 
+/*
+ * both_get_bid: feeds maps of "/bin/child" at 0x1000 for pid and pid + 1
+ * with the two (ino, generation) identities; true when both are found,
+ * apart, with the build-id table's entry (0xab...)
+ */
+static int both_get_bid(struct hm_maps *m, u32 pid, u64 ino1, u64 gen1, u64 ino2, u64 gen2)
+{
+	struct mmap2 f = { .pid = pid, .tid = pid, .start = 0x1000, .len = 0x1000, .maj = 254,
+			   .ino = ino1, .ino_gen = gen1, .prot = PROT_READ | PROT_EXEC,
+			   .flags = MAP_PRIVATE };
+	const struct hm_map *m1, *m2;
+
+	feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
+	f.pid = f.tid = pid + 1;
+	f.ino = ino2;
+	f.ino_gen = gen2;
+	feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
+	m1 = hm_maps__find(m, pid, U, 0x1000);
+	m2 = hm_maps__find(m, pid + 1, U, 0x1000);
+	return m1 && m2 && m1 != m2 && m1->build_id_size == 20 && m2->build_id_size == 20 &&
+	       m1->build_id[7] == 0xab && m2->build_id[7] == 0xab;
+}
+
 int main(void)
 {
 	struct hm_maps *m = hm_maps__new();
@@ -246,43 +269,18 @@ int main(void)
 		mmap2(m, U, 400, 400, 0x1000, 0x1000, 0, "/bin/child");
 		mp = hm_maps__find(m, 400, U, 0x1000);
 		CHECK("maps build-id: later maps get it", mp && mp->build_id_size == 20 && mp->build_id[0] == 0xab);
-		{
-			/*
-			 * One path from two files (another inode: a chroot beside
-			 * the host): both get the table's build-id, which perf's
-			 * map__new lookup is written to give (man hitmap-script, BUGS)
-			 */
-			struct mmap2 f = { .pid = 401, .tid = 401, .start = 0x1000, .len = 0x1000,
-					   .maj = 254, .ino = 111, .prot = PROT_READ | PROT_EXEC,
-					   .flags = MAP_PRIVATE };
-			const struct hm_map *m1, *m2;
-
-			feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
-			f.pid = f.tid = 402;
-			f.ino = 222;
-			feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
-			m1 = hm_maps__find(m, 401, U, 0x1000);
-			m2 = hm_maps__find(m, 402, U, 0x1000);
-			CHECK("maps build-id: a path's two files both get it",
-			      m1 && m2 && m1 != m2 && m1->build_id_size == 20 && m2->build_id_size == 20 &&
-			      m1->build_id[7] == 0xab && m2->build_id[7] == 0xab);
-			/*
-			 * One file under two identities: perf record's map from
-			 * /proc/PID/maps has generation 0, the kernel's MMAP2 the
-			 * inode's own (perf's dso_id tells them apart)
-			 */
-			f.pid = f.tid = 403;
-			f.ino_gen = 0;
-			feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
-			f.pid = f.tid = 404;
-			f.ino_gen = 3542996130u;
-			feed(m, PERF_RECORD_MMAP2, U, &f, sizeof(f), "/bin/child");
-			m1 = hm_maps__find(m, 403, U, 0x1000);
-			m2 = hm_maps__find(m, 404, U, 0x1000);
-			CHECK("maps build-id: a file's two inode generations both get it",
-			      m1 && m2 && m1 != m2 && m1->build_id_size == 20 && m2->build_id_size == 20 &&
-			      m1->build_id[7] == 0xab && m2->build_id[7] == 0xab);
-		}
+		/*
+		 * One path under two identities, both given the table's
+		 * build-id, which perf's map__new lookup is written to give
+		 * (man hitmap-script, BUGS): two files (another inode: a
+		 * chroot beside the host), or one file whose map perf record
+		 * read from /proc/PID/maps (generation 0) and whose kernel
+		 * MMAP2 has the inode's generation (perf's dso_id tells them
+		 * apart)
+		 */
+		CHECK("maps build-id: a path's two files both get it", both_get_bid(m, 401, 111, 0, 222, 0));
+		CHECK("maps build-id: a file's two inode generations both get it",
+		      both_get_bid(m, 403, 111, 0, 111, 3542996130u));
 		memset(r.bid, 0x11, 20);
 		feed(m, PERF_RECORD_MMAP2, U | (1 << 14), &r, sizeof(r), "/bin/bid");
 		mp = hm_maps__find(m, 100, U, 0xb0000);
