@@ -587,6 +587,21 @@ int hm_writer__write_comm(struct hm_writer *w, u32 pid, u32 tid, const char *com
 int hm_writer__write_mmap2(struct hm_writer *w, u32 pid, u32 tid, u64 start,
 			   u64 len, u64 pgoff, u32 prot, u32 flags,
 			   const char *filename, u16 misc);
+/*
+ * A mapped file's identity as an MMAP2 carries it: device, inode and inode
+ * generation.  perf's DSOs and perf c2c's data map keys compare all four,
+ * so a map synthesized from /proc/PID/maps carries the device and inode
+ * listed there (generation 0, as perf writes it) to be the same DSO as
+ * the kernel's MMAP2 of the same file.
+ */
+struct hm_file_id {
+	u32 maj, min;
+	u64 ino, ino_generation;
+};
+/* hm_writer__write_mmap2 with @id (NULL: all zero, as for anonymous memory) */
+int hm_writer__write_mmap2_id(struct hm_writer *w, u32 pid, u32 tid, u64 start,
+			      u64 len, u64 pgoff, u32 prot, u32 flags,
+			      const char *filename, u16 misc, const struct hm_file_id *id);
 int hm_writer__write_finished_round(struct hm_writer *w);
 /*
  * Flush and write a provisional header (file mode, regular files): the file

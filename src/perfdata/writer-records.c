@@ -597,6 +597,15 @@ int hm_writer__write_mmap2(struct hm_writer *w, u32 pid, u32 tid, u64 start,
 			   u64 len, u64 pgoff, u32 prot, u32 flags,
 			   const char *filename, u16 misc)
 {
+	return hm_writer__write_mmap2_id(w, pid, tid, start, len, pgoff, prot, flags, filename,
+					 misc, NULL);
+}
+
+int hm_writer__write_mmap2_id(struct hm_writer *w, u32 pid, u32 tid, u64 start,
+			      u64 len, u64 pgoff, u32 prot, u32 flags,
+			      const char *filename, u16 misc, const struct hm_file_id *id)
+{
+	static const struct hm_file_id none;
 	struct rec r = { 0 };
 	int err = hm_writer__begin(w);
 
@@ -611,9 +620,11 @@ int hm_writer__write_mmap2(struct hm_writer *w, u32 pid, u32 tid, u64 start,
 	rput64(&r, start);
 	rput64(&r, len);
 	rput64(&r, pgoff);
-	rput32x2(&r, 0, 0);	/* maj, min */
-	rput64(&r, 0);		/* ino */
-	rput64(&r, 0);		/* ino_generation */
+	if (!id)
+		id = &none;
+	rput32x2(&r, id->maj, id->min);
+	rput64(&r, id->ino);
+	rput64(&r, id->ino_generation);
 	rput32x2(&r, prot, flags);
 	put_name(&r, filename);
 	trailer(w, &r, pid, tid);

@@ -47,17 +47,20 @@ static int synth_maps(struct hm_rec_session *s, pid_t pid, bool data_maps)
 	if (!f)
 		return 0;	/* gone */
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8], dev[16], name[4096] = "";
-		unsigned long ino;
+		unsigned long long start, end, pgoff, ino = 0;
+		unsigned int maj = 0, min = 0;
+		char perms[8], name[4096] = "";
 		u32 prot = 0, flags;
 		u16 misc = PERF_RECORD_MISC_USER;
-		int n = sscanf(line, "%llx-%llx %7s %llx %15s %lu %4095[^\n]",
-			       &start, &end, perms, &pgoff, dev, &ino, name);
+		int n = sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]",
+			       &start, &end, perms, &pgoff, &maj, &min, &ino, name);
+		struct hm_file_id id;
 		char *nm = name;
 
-		if (n < 6)
+		if (n < 7)
 			continue;
+		/* the device and inode, as perf writes them; /proc has no generation */
+		id = (struct hm_file_id){ .maj = maj, .min = min, .ino = ino };
 		while (*nm == ' ')
 			nm++;
 		if (perms[2] != 'x') {
@@ -76,8 +79,8 @@ static int synth_maps(struct hm_rec_session *s, pid_t pid, bool data_maps)
 		if (perms[2] == 'x')
 			prot |= PROT_EXEC;
 		flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		if (hm_writer__write_mmap2(s->w, pid, pid, start, end - start, pgoff, prot,
-					   flags, nm, misc) < 0)
+		if (hm_writer__write_mmap2_id(s->w, pid, pid, start, end - start, pgoff, prot,
+					      flags, nm, misc, &id) < 0)
 			break;
 	}
 	fclose(f);

@@ -30,7 +30,7 @@
 
 /*
  * perf compares data maps by their DSO's id (maj, min, ino, ino_generation
- * from MMAP2; zero for MMAP, build-id MMAP2 and synthesized maps) and groups
+ * from MMAP2; zero for MMAP, build-id MMAP2 and anonymous memory) and groups
  * private user memory with a zero id by pid.  hm_map has no id, so the ids
  * are taken from the MMAP2 records here, keyed by the map they created.
  */

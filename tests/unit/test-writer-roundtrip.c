@@ -338,6 +338,8 @@ static void test_fields(const char *path, bool swap)
 	struct perf_event_attr a0, a1;
 	struct hm_reader_opts ro = { .ordered = false, .all_records = true };
 	u64 ids0[2] = { 500, 501 };
+	/* a file's identity (device, inode, generation), swapped where the output is */
+	const struct hm_file_id fid = { .maj = 0xfe, .min = 1, .ino = 5317275, .ino_generation = 3542996130u };
 	struct hm_header h;
 	struct hm_writer *w;
 	struct hm_reader *r;
@@ -376,7 +378,8 @@ static void test_fields(const char *path, bool swap)
 	fill_header(&h, &meta);
 	CHECK_EQ("rt set_header", hm_writer__set_header(w, &h), 0);
 	hm_writer__write_comm(w, 42, 43, "rt-comm");
-	hm_writer__write_mmap2(w, 42, 42, 0x400000, 0x2000, 0x1000, 5, 2, "/usr/bin/true", PERF_RECORD_MISC_USER);
+	hm_writer__write_mmap2_id(w, 42, 42, 0x400000, 0x2000, 0x1000, 5, 2, "/usr/bin/true",
+				  PERF_RECORD_MISC_USER, &fid);
 	for (i = 0; i < NR_SAMPLES; i++) {
 		make_sample(&wants[i], (int)(rnd() % 2));
 		ret = hm_writer__write_sample(w, wants[i].idx, &wants[i].s);
@@ -439,13 +442,19 @@ static void test_fields(const char *path, bool swap)
 				ev.has_sample && ev.sample.pid == 42 && ev.sample.tid == 43;
 		} else if (ev.type == PERF_RECORD_MMAP2) {
 			const u8 *d = ev.data;
-			u64 start, len, pgoff;
+			u64 start, len, pgoff, ino, gen;
+			u32 maj, min;
 
 			memcpy(&start, d + 16, 8);
 			memcpy(&len, d + 24, 8);
 			memcpy(&pgoff, d + 32, 8);
+			memcpy(&maj, d + 40, 4);
+			memcpy(&min, d + 44, 4);
+			memcpy(&ino, d + 48, 8);
+			memcpy(&gen, d + 56, 8);
 			mmap2 += start == 0x400000 && len == 0x2000 && pgoff == 0x1000 &&
-				 !strcmp((const char *)d + 72, "/usr/bin/true");
+				 maj == fid.maj && min == fid.min && ino == fid.ino &&
+				 gen == fid.ino_generation && !strcmp((const char *)d + 72, "/usr/bin/true");
 		} else if (ev.type == HM_RECORD_FINISHED_ROUND) {
 			rounds++;
 		}
