@@ -26,18 +26,16 @@ fi
 [ $rc -eq 0 ] && "$HITMAP" script -i "$TMP/a.data" >/dev/null 2>&1 && pass "-a: valid file" || fail "-a: valid file" "rc=$rc $(cat "$TMP/e")"
 # a running process's maps, read from /proc/PID/maps, carry the file's
 # device and inode as perf writes them (perf's DSOs and perf c2c's data map
-# keys compare them with the kernel's MMAP2 of the same file): the
-# recorder's own binary, which only this machine's root has
+# keys compare them with the kernel's MMAP2 of the same file): this shell's
+# executable map, as /proc lists it for this shell's pid (stat may differ
+# from /proc on overlayfs; the record copies /proc)
 if [ $rc -eq 0 ] && have_perf; then
-	hb=$(readlink -f "$HITMAP")
-	d=$(stat -c %d "$hb")
-	want=$(printf '%02x:%02x %s' $(( ((d >> 8) & 0xfff) | ((d >> 32) & ~0xfff) )) \
-		$(( (d & 0xff) | ((d >> 12) & ~0xff) )) "$(stat -c %i "$hb")")
-	got=$(perf script --show-mmap-events -i "$TMP/a.data" 2>/dev/null | awk -v p="$hb" '
-		/PERF_RECORD_MMAP2/ && $NF == p { i = index($0, "]: "); n = split(substr($0, 1, i), w, " ")
-			print w[n - 2] " " w[n - 1]; exit }')
-	[ -n "$got" ] && [ "$got" = "$want" ] && pass "-a: synthesized MMAP2 carries the file's device and inode ($got)" ||
-		fail "-a: synthesized MMAP2 carries the file's device and inode" "perf script shows '$got' for $hb, stat '$want'"
+	want=$(awk '$2 ~ /x/ && $6 ~ /^\// { print $4, $5, $6; exit }' /proc/$$/maps)
+	got=$(perf script --show-mmap-events -i "$TMP/a.data" 2>/dev/null | awk -v me=" $$/$$: [" -v p="${want##* }" '
+		/PERF_RECORD_MMAP2/ && $NF == p && index($0, me) { i = index($0, "]: "); n = split(substr($0, 1, i), w, " ")
+			print w[n - 2], w[n - 1], p; exit }')
+	[ -n "$want" ] && [ "$got" = "$want" ] && pass "-a: synthesized MMAP2 carries the file's device and inode ($got)" ||
+		fail "-a: synthesized MMAP2 carries the file's device and inode" "perf script shows '$got' for pid $$, /proc/$$/maps '$want'"
 fi
 "$HITMAP" record -q -o "$TMP/w.data" -c 20000 --workload futex-hash -r 1 -s -t 1 >/dev/null 2>"$TMP/e"; rc=$?
 if [ $rc -eq 0 ] && have_perf; then
