@@ -49,8 +49,9 @@ perf_symfs() {
 }
 
 # two_file_paths FILE: the paths that FILE maps under two or more file
-# identities (device, inode and inode generation, as perf's dso_id compares
-# them) and that its build-id table names.  Two identities come from two
+# identities (device, inode and inode generation, or the build-id where the
+# MMAP2 carries one, as perf's dso_id compares them) and that its build-id
+# table names.  Two identities come from two
 # files (a process under another root, a container on the machine or the
 # perf 7.3 chroot, sampled by the system-wide recording) or from one file
 # seen twice: a map that perf record synthesizes from /proc/PID/maps has
@@ -68,7 +69,9 @@ two_file_paths() {
 	/PERF_RECORD_MMAP2/ {
 		i = index($0, "]: "); if (!i) next
 		rest = substr($0, i + 3); path = substr(rest, index(rest, " ") + 1)
-		n = split(substr($0, 1, i), w, " "); id = w[n - 2] " " w[n - 1] " " w[n]
+		# "maj:min ino generation]", or "<build-id>]" (perf 7.x records
+		# build-ids in MMAP2 by default: then the build-id is the identity)
+		n = split(substr($0, 1, i), w, " "); id = w[n] ~ /^</ ? w[n] : w[n - 2] " " w[n - 1] " " w[n]
 		if (!((path, id) in seen)) { seen[path, id] = 1; if (++files[path] == 2) print path }
 	}' | sort >"$TMP/2f.paths"
 	perf buildid-list -i "$1" 2>/dev/null | awk '{ print substr($0, index($0, " ") + 1) }' | sort -u |
