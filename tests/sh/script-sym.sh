@@ -48,41 +48,50 @@ perf_symfs() {
 	echo "--symfs=$d"
 }
 
-# two_file_paths FILE: the paths that FILE maps under two or more file
-# identities (device, inode and inode generation, or the build-id where the
-# MMAP2 carries one, as perf's dso_id compares them) and that its build-id
-# table names.  Two identities come from two
-# files (a process under another root, a container on the machine or the
-# perf 7.3 chroot, sampled by the system-wide recording) or from one file
-# seen twice: a map that perf record synthesizes from /proc/PID/maps has
-# generation 0, the kernel's MMAP2 of the same file the inode's own (ext4
-# and tmpfs give most files a non-zero one).  perf gives the table's
-# build-id to the DSO of the first identity.  For each other one it looks
-# the path up again among all its DSOs (map__new), and the lookup may land
-# on the new DSO itself, which has no build-id: the file is then read from
-# the path (in perf 7.3's chroot, the chroot's copy, or none), else from the
-# build-id.  Where it lands depends on perf's whole set of DSOs (a binary
-# search over all of them from perf 6.10 on, a tree walk before); hitmap
-# gives every map of the path the table's build-id, as the lookup intends.
-two_file_paths() {
-	perf script --show-mmap-events -i "$1" 2>/dev/null | awk '
+# unsure_paths FILE: the paths of a system-wide recording whose frames
+# perf may resolve from another file than hitmap does (hitmap: the build-id
+# table's file, else the path in its own root or --symfs):
+# - paths that FILE maps under two or more identities (device, inode and
+#   inode generation, or the build-id where the MMAP2 carries one, as
+#   perf's dso_id compares them) and that its build-id table names.  Two
+#   identities come from two files (a process under another root, a
+#   container on the machine or the perf 7.3 chroot) or from one file seen
+#   twice: a map that perf record synthesizes from /proc/PID/maps has
+#   generation 0, the kernel's MMAP2 of the same file the inode's own (ext4
+#   and tmpfs give most files a non-zero one).  perf gives the table's
+#   build-id to the DSO of the first identity; for each other one it looks
+#   the path up again among all its DSOs (map__new), and where the lookup
+#   lands on the new DSO itself, which has no build-id, perf reads the file
+#   by its path (in perf 7.3's chroot, the chroot's copy, or none).  Where
+#   it lands depends on perf's whole set of DSOs (a binary search over all
+#   of them from perf 6.10 on, a tree walk before).
+# - paths that FILE maps and its build-id table does not name (perf record
+#   found no build-id: a process that exec'd or left for another root
+#   before the recording ended).  perf reads such a file through the mount
+#   namespace of the process with the sample's pid, if one is alive when
+#   perf script runs (nsinfo: setns, which also leaves a chroot), so what
+#   it reads depends on what else runs on the machine then.
+unsure_paths() {
+	perf script --show-mmap-events -i "$1" 2>/dev/null | awk -v all="$TMP/us.all" '
 	/PERF_RECORD_MMAP2/ {
 		i = index($0, "]: "); if (!i) next
 		rest = substr($0, i + 3); path = substr(rest, index(rest, " ") + 1)
 		# "maj:min ino generation]", or "<build-id>]" (perf 7.x records
 		# build-ids in MMAP2 by default: then the build-id is the identity)
 		n = split(substr($0, 1, i), w, " "); id = w[n] ~ /^</ ? w[n] : w[n - 2] " " w[n - 1] " " w[n]
+		if (path ~ /^\//) print path >all
 		if (!((path, id) in seen)) { seen[path, id] = 1; if (++files[path] == 2) print path }
-	}' | sort >"$TMP/2f.paths"
-	perf buildid-list -i "$1" 2>/dev/null | awk '{ print substr($0, index($0, " ") + 1) }' | sort -u |
-		comm -12 "$TMP/2f.paths" -
+	}' | sort >"$TMP/us.two"
+	sort -u -o "$TMP/us.all" "$TMP/us.all" 2>/dev/null || : >"$TMP/us.all"
+	perf buildid-list -i "$1" 2>/dev/null | awk '{ print substr($0, index($0, " ") + 1) }' | sort -u >"$TMP/us.bid"
+	{ comm -12 "$TMP/us.two" "$TMP/us.bid"; comm -23 "$TMP/us.all" "$TMP/us.bid"; } | sort -u
 }
-# excuse_2f PATHS WANT GOT: WANT.2f and GOT.2f, the two outputs where a
+# excuse_sym PATHS WANT GOT: WANT.us and GOT.us, the two outputs where a
 # line differs only in the symbol of a frame (the same address and DSO) in
 # one of PATHS (one a line), with that symbol as "[sym]" on both sides;
 # prints how many lines it excused.  Every other line must still match.
-excuse_2f() {
-	awk -v got="$3" -v ow="$2.2f" -v og="$3.2f" '
+excuse_sym() {
+	awk -v got="$3" -v ow="$2.us" -v og="$3.us" '
 	function frame(s) { sub(/ [^ ]+ \([^ ]+\)$/, "", s); return s }
 	FNR == NR { p["(" $0 ")"] = 1; next }
 	{
@@ -202,9 +211,9 @@ EOF
 	fi
 	# system-wide, short-lived processes with call chains: samples after a
 	# thread's EXIT (6.12 and later: a new thread, no maps)
-	perf record -q -a -g -e cpu-clock -c 100000 -o "$TMP/exit.data" -- \
+	perf record -q -a -g --no-buildid-mmap -e cpu-clock -c 100000 -o "$TMP/exit.data" -- \
 		sh -c 'for i in 1 2 3 4; do (ls -R /usr/share/doc >/dev/null) & done; wait' >/dev/null 2>&1
-	if [ -s "$TMP/exit.data" ]; then job exit "$TMP/exit.data"; two_file_paths "$TMP/exit.data" >"$TMP/2f.exit"
+	if [ -s "$TMP/exit.data" ]; then job exit "$TMP/exit.data"; unsure_paths "$TMP/exit.data" >"$TMP/unsure.exit"
 	else skip script-sym.exit "perf record -a failed here (system-wide sampling refused)"; fi
 	# tracepoints with call chains: perf adds ip, sym, symoff and dso (file
 	# mode), ip and sym (pipe mode) to their default fields
@@ -243,12 +252,12 @@ for v in $PERFS; do
 		if [ "$v" = 7.3 ] && ! has_nrcpus "$f"; then
 			no_cpu "$want" >"$want.c"; no_cpu "$got" >"$got.c"; want=$want.c got=$got.c
 		fi
-		if [ -s "$TMP/2f.$n" ]; then
-			k=$(excuse_2f "$TMP/2f.$n" "$want" "$got")
-			echo "# script-sym.$n (perf $v): $(tr '\n' ' ' <"$TMP/2f.$n")mapped here under two file" \
-				"identities and named in the build-id table; $k frames in them differ in their symbol alone" \
-				"and are compared without it (two_file_paths says why)"
-			want=$want.2f got=$got.2f
+		if [ -s "$TMP/unsure.$n" ]; then
+			k=$(excuse_sym "$TMP/unsure.$n" "$want" "$got")
+			echo "# script-sym.$n (perf $v): $k frames differ in their symbol alone, in $(wc -l <"$TMP/unsure.$n")" \
+				"paths that perf may read from another file here, and are compared without it (unsure_paths" \
+				"says why): $(tr '\n' ' ' <"$TMP/unsure.$n" | cut -c1-300)"
+			want=$want.us got=$got.us
 		fi
 		why=$(excused "$n" "$v")
 		if [ -n "$why" ]; then
