@@ -67,13 +67,14 @@ no_cpu() { sed -E 's/ \[[0-9]+\] / [cpu] /' "$1"; }
 no_evname() { sed -E 's/([0-9]+\.[0-9]+:( +[0-9]+)?) +([^ :]+)(:[a-zA-Z]+)?: /\1 \3: /' "$1"; }
 # evname FILE: the event name of FILE's first sample line (perf script's text)
 evname() { sed -nE 's/.*[0-9]+\.[0-9]+: +[0-9]+ +([^ ]+): .*/\1/p' "$1" | head -n 1; }
-# same_but_evname V ORIG A B: perf V's script texts A and B, of ORIG and of a
-# file converted from it, differ only as no_evname allows (and, where ORIG
-# has no HEADER_NRCPUS, in the CPU column): only under perf 6.12 or 7.3, and
-# only for a pipe-mode ORIG (the order of records that no_evname describes)
+# same_but_evname V ORIG A B [cpu]: script texts A and B (as perf V prints
+# them), of ORIG and of a file converted from it, differ only as no_evname
+# allows (and, with "cpu" and where ORIG has no HEADER_NRCPUS, in the CPU
+# column, as perf itself prints it): only under perf 6.12 or 7.3, and only
+# for a pipe-mode ORIG (the order of records that no_evname describes)
 same_but_evname() {
 	[ "$1" != 6.1 ] && [ "$(od -An -t u8 -j 8 -N 8 "$2" | tr -d ' ')" = 16 ] || return 1
-	if has_nrcpus "$2"; then cmp -s <(no_evname "$3") <(no_evname "$4")
+	if [ "${5:-}" != cpu ] || has_nrcpus "$2"; then cmp -s <(no_evname "$3") <(no_evname "$4")
 	else cmp -s <(no_cpu "$3" | no_evname /dev/stdin) <(no_cpu "$4" | no_evname /dev/stdin); fi
 }
 # evname_why V A B: the SKIP reason for a same_but_evname pass

@@ -82,7 +82,7 @@ for f in "$FIXTURES"/*/*; do
 			[ $cpu_noted = 1 ] || skip "$name: convert, perf $PV script's CPU column" \
 				"perf $PV prints the original's CPUs >= $(nproc) as [000] (a pipe file of perf 3.x without HEADER_NRCPUS: it takes this machine's CPU count); perf 6.1 and 6.12 print them as recorded"
 			cpu_noted=1
-		elif same_but_evname "$PV" "$f" "$TMP/in.perf" "$TMP/o.perf"; then
+		elif same_but_evname "$PV" "$f" "$TMP/in.perf" "$TMP/o.perf" cpu; then
 			pass "$tag: perf $PV script prints the same but the event name's modifiers"
 			evname_noted
 		else fail "$tag: perf $PV script prints the same" "$(grep -v -i 'unwind\|kallsyms\|^$' "$TMP/o.err" | head -n 1) $(diff "$TMP/in.perf" "$TMP/o.perf" | head -n 2 | tr '\n' ' ')"; fi
